@@ -1,0 +1,48 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes shared by every command.
+const (
+	ExitPass  = 0 // everything held
+	ExitFail  = 1 // a check or expectation failed
+	ExitUsage = 2 // usage or input error
+	ExitImpl  = 3 // the implementation or adapter could not be run
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// failed is returned when checks failed; their report is already printed.
+var errFailed = &exitError{code: ExitFail, err: errors.New("")}
+
+func codeOf(err error) int {
+	if err == nil {
+		return ExitPass
+	}
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return ExitUsage // cobra's own flag and argument errors
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/plankit/plankit/render"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+	"github.com/spf13/cobra"
+)
+
+func newSimCmd() *cobra.Command {
+	var (
+		format string
+		impl   implFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "sim TRACE...",
+		Short: "Simulate trace files and check their expectations",
+		Long: `sim runs each trace file against the implementation and prints what happened:
+by default a readable timeline (one block per action: events appended, outcome,
+get() after, and for each request the sections, tools and messages the model
+saw); --format json is the machine record; --format jsonl is the session log in
+dsh's JSONL format.
+
+Exit 0 when every expectation holds, 1 when one fails (naming the action,
+expected and got), 2 for a malformed trace (file:line:column and field), 3 when
+the implementation could not be run.`,
+		Example: `  plankit sim examples/pend-cancel-before-boundary.yaml
+  plankit sim --format jsonl examples/*.yaml`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			newPort, err := impl.factory()
+			if err != nil {
+				return err
+			}
+			if !validFormat(format) {
+				return usageErr("unknown --format %q (one of text, json, jsonl)", format)
+			}
+			code := ExitPass
+			var firstErr error
+			for _, path := range args {
+				t, err := trace.ReadFile(path)
+				if err != nil {
+					return withCode(ExitUsage, err)
+				}
+				run := trace.Execute(t, newPort())
+				var out bytes.Buffer
+				if err := render.Write(&out, format, run); err != nil {
+					return err
+				}
+				cmd.OutOrStdout().Write(out.Bytes())
+				c, err := runCode(run)
+				if c > code {
+					code, firstErr = c, err
+				}
+			}
+			if code != ExitPass {
+				return withCode(code, firstErr)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, json or jsonl")
+	impl.register(cmd)
+	return cmd
+}
+
+func validFormat(f string) bool {
+	for _, x := range render.Formats {
+		if f == x {
+			return true
+		}
+	}
+	return false
+}
+
+// runCode maps a run to its exit code and message.
+func runCode(run *trace.Run) (int, error) {
+	var impl *sim.ImplError
+	switch {
+	case run.Err != nil && errors.As(run.Err, &impl):
+		return ExitImpl, run.Err
+	case run.Err != nil:
+		return ExitUsage, run.Err
+	case run.Failed():
+		f, _ := run.FirstFailure()
+		return ExitFail, fmt.Errorf("%s: %s", run.Describe(f), f.Failures[0])
+	}
+	return ExitPass, nil
+}

@@ -1,0 +1,357 @@
+package reference
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// Fixed names of the specification.
+const (
+	SectionName  = "plan:policy"
+	SectionOrder = 50
+	ExitTool     = "exit_plan_mode"
+	CommandName  = "plan"
+	PluginName   = "plan-mode"
+)
+
+// Notice texts. The kit checks their meaning (a plugin-sourced notice), not
+// their wording.
+const (
+	noticeOn  = "The user switched this session to plan mode."
+	noticeOff = "The user switched this session back to the default mode."
+)
+
+// host is what the controller may do to the runtime during one call. The
+// in-process port records each use as an effect.
+type host interface {
+	// Append appends an event to the agent's log; it fails when the host
+	// fails the append.
+	Append(agent, typ string, data json.RawMessage) error
+	Steer(agent string, m sim.Message)
+	Inject(agent string, m sim.Message)
+	// Next runs the downstream pre-step listeners and returns their decision.
+	Next() sim.Decision
+	// Ask presents a plan for review and returns the user's answer; ok is
+	// false when the review ended without an answer (dismissed).
+	Ask(agent string, question json.RawMessage) (sim.Review, error)
+}
+
+// intent is a selection awaiting the next accepted in-turn pre-step.
+// narrate is true for user selections and false for the exit tool (EXIT-5).
+type intent struct {
+	active  bool
+	narrate bool
+}
+
+// Controller is the plan-mode service (ctx.planMode, SVC-1) over the
+// sessions of one process. Its only state besides the logs is the pending
+// selections, which are process-local (PEND-8).
+type Controller struct {
+	config   Config
+	services sim.Services
+	sessions map[string]*session
+	pending  map[string]intent
+	choices  Choices
+	mutants  Mutants
+	disposed bool
+}
+
+// Get reads the logged plan state and any selected state awaiting the next
+// accepted in-turn pre-step: the logged state (the one the current step was
+// assembled with) and, exactly when a selection waits to be appended, that
+// selection (PEND-7).
+func (c *Controller) Get(agent string) sim.GetReply {
+	s := c.sessions[agent]
+	reply := sim.GetReply{Active: s.active}
+	if p, ok := c.pending[agent]; ok && !c.mutants.Has(GetHidesPending) {
+		v := p.active
+		reply.Pending = &v
+	}
+	return reply
+}
+
+// Set selects whether plan mode should be active (PEND-3..6). Between turns
+// it appends the change at once, because no in-turn pre-step runs until
+// another prompt starts a turn; the open-turn fold is the idle signal, so
+// post-turn checkpointing counts as between turns. During an open turn the
+// selection stays pending until the next accepted in-turn pre-step.
+// Selecting the current or already-pending state is a no-op.
+//
+// It returns committed (logged now), queued (awaiting the next accepted
+// in-turn pre-step), cancelled (an opposite pending selection was cleared;
+// the logged state already matches) or noop (already in that state).
+func (c *Controller) Set(h host, agent string, active bool) (string, error) {
+	s := c.sessions[agent]
+	logged := s.active
+	current := logged
+	p, has := c.pending[agent]
+	if has {
+		current = p.active
+	}
+	if active == current {
+		if c.mutants.Has(NoopQueues) && s.open {
+			return sim.Queued, nil
+		}
+		return sim.Noop, nil
+	}
+	if s.open || c.mutants.Has(IdleSetQueues) {
+		if active == logged {
+			switch {
+			case c.mutants.Has(CancelKeepsPending):
+			case c.choices.CancelPending == "keep-equal":
+				c.pending[agent] = intent{active: logged, narrate: true}
+			default:
+				delete(c.pending, agent)
+			}
+			return sim.Cancelled, nil
+		}
+		c.pending[agent] = intent{active: active, narrate: true}
+		return sim.Queued, nil
+	}
+	if active == logged {
+		delete(c.pending, agent)
+		return sim.Cancelled, nil
+	}
+	notice, narrate := c.narration(s, active)
+	if err := c.append(h, agent, active); err != nil {
+		if c.choices.IdleAppendFailure == "pending" {
+			c.pending[agent] = intent{active: active, narrate: true}
+			return sim.Queued, nil
+		}
+		return "", fmt.Errorf("could not log the plan-mode change: %w", err)
+	}
+	delete(c.pending, agent)
+	if narrate {
+		// Between turns the notice waits for the next step to claim it.
+		h.Inject(agent, notice)
+	}
+	return sim.Committed, nil
+}
+
+func (c *Controller) append(h host, agent string, active bool) error {
+	data := sim.JSON(sim.PlanModeData{Active: active})
+	if c.mutants.Has(PlanModeExtraField) {
+		data = sim.JSON(map[string]any{"active": active, "source": "user"})
+	}
+	if err := h.Append(agent, sim.TypePlanMode, data); err != nil {
+		return err
+	}
+	if c.mutants.Has(DoubleAppend) {
+		return h.Append(agent, sim.TypePlanMode, data)
+	}
+	return nil
+}
+
+// narration is the notice for a user selection of target, and whether one
+// is due: only when the last logged request header described the other
+// state (STEP-6).
+func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
+	text := noticeOff
+	if target {
+		text = noticeOn
+	}
+	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: PluginName, Form: "notice", Summary: text}}
+	if c.mutants.Has(NarrateAlways) {
+		return m, true
+	}
+	if s.header == nil || *s.header == target {
+		return m, false
+	}
+	return m, true
+}
+
+// PreStep is the agent/pre-step listener (STEP-1..7). It runs the
+// downstream listeners first and appends a pending selection only when
+// their decision accepts the step, before the request is derived; a failed
+// append leaves the selection pending and the decision untouched.
+func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.Decision {
+	s := c.sessions[agent]
+	p, has := c.pending[agent]
+	if req.Retry > 0 && c.mutants.Has(RetryNotObserved) {
+		return h.Next()
+	}
+	if c.mutants.Has(AppendBeforeDownstream) && has && p.active != s.active {
+		if c.append(h, agent, p.active) == nil {
+			delete(c.pending, agent)
+		}
+		return h.Next()
+	}
+	decision := h.Next()
+	aborted := req.AbortedBefore || req.AbortDuring
+	if c.mutants.Has(AppendOnAbort) {
+		aborted = false
+	}
+	rejected := decision.Kind != sim.Enter
+	if c.mutants.Has(AppendOnReject) {
+		rejected = false
+	}
+	if rejected || aborted || !has {
+		return decision
+	}
+	if p.active == s.active {
+		delete(c.pending, agent)
+		return decision
+	}
+	notice, narrate := c.narration(s, p.active)
+	if err := c.append(h, agent, p.active); err != nil {
+		if c.mutants.Has(FailedAppendBlocks) {
+			return sim.Decision{Kind: sim.Reject}
+		}
+		return decision // stays pending (STEP-5)
+	}
+	delete(c.pending, agent)
+	if (p.narrate || c.mutants.Has(NarrateExit)) && narrate && decision.Kind == sim.Enter {
+		decision.Messages = append(decision.Messages, notice)
+		if c.mutants.Has(NarrateTwice) {
+			decision.Messages = append(decision.Messages, notice)
+		}
+	}
+	return decision
+}
+
+// Sections renders the plan:policy section: the exact configured text at
+// order 50 while plan mode is active, nothing while inactive (CFG-2).
+func (c *Controller) Sections(agent string) []sim.Section {
+	s := c.sessions[agent]
+	active := s.active
+	if p, ok := c.pending[agent]; ok && c.choices.SectionSource == "pending" {
+		active = p.active
+	}
+	if !active && !c.mutants.Has(SectionWhileInactive) {
+		return []sim.Section{}
+	}
+	order := SectionOrder
+	if c.mutants.Has(SectionWrongOrder) {
+		order = 40
+	}
+	return []sim.Section{{Name: SectionName, Order: order, Text: c.config.Section}}
+}
+
+// Tools is the plugin's part of the request tool catalog: exit_plan_mode,
+// whatever the state (EXIT-1).
+func (c *Controller) Tools(agent string) []sim.Tool {
+	if c.mutants.Has(ToolHiddenInactive) && !c.sessions[agent].active {
+		return []sim.Tool{}
+	}
+	return []sim.Tool{{Name: ExitTool}}
+}
+
+// planHeading is a complete markdown plan's opening: a level-1 heading
+// (choice plan-heading=level-1).
+var planHeading = regexp.MustCompile(`^#\s+\S`)
+
+// Review question id and options.
+const (
+	reviewID     = "plan-review"
+	approveLabel = "Approve"
+	keepLabel    = "Keep planning"
+)
+
+// errDismissed, errReloaded and friends are the exit tool's failures.
+var (
+	errNotInPlanMode = errors.New(ExitTool + " is only available in plan mode")
+	errNoHeading     = errors.New(ExitTool + " requires a complete markdown plan starting with a # heading")
+	errNoChannel     = errors.New("no user-questions channel is available to review the plan; plan mode stays on")
+	errDismissed     = errors.New("the user dismissed the plan review; stay in plan mode and wait for their message")
+	errReloaded      = errors.New("the plan-mode service was reloaded while the plan was under review; present the plan again")
+)
+
+// ExitPlanMode is the exit tool (EXIT-2..7). It fails outside plan mode and
+// without a complete markdown plan; otherwise it presents the plan for
+// review. Approval returns {approved: true} and records a silent pending
+// exit; keep-planning fails carrying the feedback; no channel, a dismissed
+// review or a reload during the review fail, leaving plan mode on.
+func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (json.RawMessage, error) {
+	s := c.sessions[agent]
+	if !s.active && !c.mutants.Has(ExitOutsidePlan) {
+		return nil, errNotInPlanMode
+	}
+	var in struct {
+		Plan *string `json:"plan"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil || in.Plan == nil {
+		return nil, fmt.Errorf("%s needs {plan: string}", ExitTool)
+	}
+	plan := strings.TrimSpace(*in.Plan)
+	if !planHeading.MatchString(plan) && !(c.mutants.Has(PlanWithoutHeading) && plan != "") {
+		return nil, errNoHeading
+	}
+	if !c.services.UserQuestions {
+		if c.mutants.Has(NoChannelApproves) {
+			return c.approve(agent), nil
+		}
+		return nil, errNoChannel
+	}
+	question := sim.JSON(map[string]any{
+		"id": reviewID, "header": "Plan review", "question": "Approve this plan and leave plan mode?",
+		"detail": *in.Plan, "options": []string{approveLabel, keepLabel},
+	})
+	answer, err := h.Ask(agent, question)
+	if err != nil {
+		return nil, err
+	}
+	if c.disposed && !c.mutants.Has(ReloadApproves) {
+		return nil, errReloaded
+	}
+	switch answer.Answer {
+	case sim.Dismiss:
+		return nil, errDismissed
+	case sim.Approve:
+		if answer.Feedback == "" || c.mutants.Has(ApproveWithFeedback) {
+			return c.approve(agent), nil
+		}
+	}
+	if answer.Feedback == "" {
+		return nil, errors.New("the user chose to keep planning; revise the plan and present it again")
+	}
+	return nil, fmt.Errorf("the user chose to keep planning; their feedback: %s", answer.Feedback)
+}
+
+func (c *Controller) approve(agent string) json.RawMessage {
+	c.pending[agent] = intent{active: false, narrate: false}
+	return sim.JSON(map[string]bool{"approved": true})
+}
+
+// Command is /plan [off|message] (CMD-2..4).
+func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
+	msg := strings.TrimSpace(input)
+	if msg == "off" {
+		if c.mutants.Has(OffKeepsPending) {
+			if p, ok := c.pending[agent]; ok && p.active {
+				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled."}
+			}
+		}
+		outcome, err := c.Set(h, agent, false)
+		if err != nil {
+			return sim.CommandReply{Kind: "error", Text: err.Error()}
+		}
+		return sim.CommandReply{Kind: "success", Text: offText[outcome]}
+	}
+	outcome, err := c.Set(h, agent, true)
+	if err != nil {
+		return sim.CommandReply{Kind: "error", Text: err.Error()}
+	}
+	if msg != "" && !c.mutants.Has(PlanMessageNotSteered) {
+		h.Steer(agent, sim.UserMessage(msg))
+	}
+	return sim.CommandReply{Kind: "success", Text: onText[outcome]}
+}
+
+var offText = map[string]string{
+	sim.Committed: "Plan mode off.",
+	sim.Queued:    "Leaving plan mode (applies from the next step).",
+	sim.Cancelled: "Plan mode entry cancelled.",
+	sim.Noop:      "Plan mode is already off.",
+}
+
+var onText = map[string]string{
+	sim.Committed: "Plan mode on. Use /plan off to leave.",
+	sim.Queued:    "Entering plan mode (applies from the next step). Use /plan off to leave.",
+	sim.Cancelled: "Plan mode exit cancelled; plan mode stays on.",
+	sim.Noop:      "Plan mode is already on.",
+}

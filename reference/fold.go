@@ -1,0 +1,91 @@
+package reference
+
+import "github.com/plankit/plankit/sim"
+
+// FoldPlanMode returns the active flag of the last plan/mode event among
+// events[0:end) and false when there is none (LOG-2). end is clamped into
+// [0, len(events)] (choice fold-end=clamp): beyond the log folds the whole
+// log, negative folds nothing.
+func FoldPlanMode(events []sim.Event, end int) bool {
+	end = min(max(end, 0), len(events))
+	active := false
+	for _, e := range events[:end] {
+		if e.Type == sim.TypePlanMode {
+			if v, ok := sim.PlanModeOf(e); ok {
+				active = v
+			}
+		}
+	}
+	return active
+}
+
+// session is one agent's log as this process sees it, with the folds the
+// hot path needs maintained as events arrive, so no operation rescans the
+// log (LOG-3: the cache is a function of the log and nothing else).
+type session struct {
+	events []sim.Event
+	// active is FoldPlanMode(events, len(events)).
+	active bool
+	// open reports a turn/start with no later turn/end.
+	open bool
+	// header is the fold at the last request/header; nil before the first.
+	header *bool
+	// firstWins makes the fold keep the first plan/mode (mutant fold-first).
+	firstWins bool
+	seenPlan  bool
+}
+
+func (s *session) add(e sim.Event) {
+	s.events = append(s.events, e)
+	switch e.Type {
+	case sim.TypePlanMode:
+		if v, ok := sim.PlanModeOf(e); ok && !(s.firstWins && s.seenPlan) {
+			s.active = v
+			s.seenPlan = true
+		}
+	case sim.TypeTurnStart:
+		s.open = true
+	case sim.TypeTurnEnd:
+		s.open = false
+	case sim.TypeRequestHeader:
+		v := s.active
+		s.header = &v
+	}
+}
+
+// openTurn is the plain open-turn fold, kept for tests of the cache.
+func openTurn(events []sim.Event) bool {
+	open := false
+	for _, e := range events {
+		switch e.Type {
+		case sim.TypeTurnStart:
+			open = true
+		case sim.TypeTurnEnd:
+			open = false
+		}
+	}
+	return open
+}
+
+// stateAtLastHeader is the plain fold at the last request header, kept for
+// tests of the cache.
+func stateAtLastHeader(events []sim.Event) *bool {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == sim.TypeRequestHeader {
+			v := FoldPlanMode(events, i+1)
+			return &v
+		}
+	}
+	return nil
+}
+
+// foldFirst is the fold-first mutant's fold: the first plan/mode wins.
+func foldFirst(events []sim.Event, end int) bool {
+	end = min(max(end, 0), len(events))
+	for _, e := range events[:end] {
+		if v, ok := sim.PlanModeOf(e); ok && e.Type == sim.TypePlanMode {
+			return v
+		}
+	}
+	return false
+}

@@ -1,0 +1,106 @@
+package reference
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Mutant names one deliberate deviation from the specification, the way a
+// real implementation might get a clause wrong. The conformance suite must
+// kill every mutant: some check of the mutant's clause must fail against it.
+type Mutant string
+
+// Mutants is a set of enabled deviations; the zero value is the faithful
+// reference.
+type Mutants []Mutant
+
+// Has reports whether m is enabled.
+func (ms Mutants) Has(m Mutant) bool { return slices.Contains(ms, m) }
+
+// The mutant catalogue. Each breaks exactly one clause.
+const (
+	AppendBeforeDownstream  Mutant = "append-before-downstream"
+	AppendOnReject          Mutant = "append-on-reject"
+	AppendOnAbort           Mutant = "append-on-abort"
+	NarrateAlways           Mutant = "narrate-always"
+	NarrateExit             Mutant = "narrate-exit"
+	NarrateTwice            Mutant = "narrate-twice"
+	IdleSetQueues           Mutant = "idle-set-queues"
+	CancelKeepsPending      Mutant = "cancel-keeps-pending"
+	FoldFirst               Mutant = "fold-first"
+	PendingSurvivesRestart  Mutant = "pending-survives-restart"
+	SectionWhileInactive    Mutant = "section-while-inactive"
+	SectionWrongOrder       Mutant = "section-wrong-order"
+	ToolHiddenInactive      Mutant = "tool-hidden-inactive"
+	OffKeepsPending         Mutant = "off-keeps-pending"
+	ConfigUnknownKeyIgnored Mutant = "config-unknown-key-ignored"
+	ApproveWithFeedback     Mutant = "approve-with-feedback"
+	PlanWithoutHeading      Mutant = "plan-without-heading"
+	ListenerAppended        Mutant = "listener-appended"
+	RetryNotObserved        Mutant = "retry-not-observed"
+	FailedAppendBlocks      Mutant = "failed-append-blocks"
+	NoopQueues              Mutant = "noop-queues"
+	GetHidesPending         Mutant = "get-hides-pending"
+	ExitOutsidePlan         Mutant = "exit-outside-plan"
+	NoChannelApproves       Mutant = "no-channel-approves"
+	ReloadApproves          Mutant = "reload-approves"
+	PlanMessageNotSteered   Mutant = "plan-message-not-steered"
+	CommandWithoutService   Mutant = "command-without-service"
+	PlanModeExtraField      Mutant = "plan-mode-extra-field"
+	DoubleAppend            Mutant = "double-append"
+)
+
+// MutantInfo describes a mutant: the clause it breaks and how.
+type MutantInfo struct {
+	Name   Mutant
+	Clause string
+	What   string
+}
+
+// Catalogue lists every mutant with its clause, in a fixed order.
+var Catalogue = []MutantInfo{
+	{PlanModeExtraField, "LOG-1", "plan/mode data carries a field besides active"},
+	{FoldFirst, "LOG-2", "the fold returns the first plan/mode value instead of the last"},
+	{PendingSurvivesRestart, "PEND-8", "pending selections survive a process restart"},
+	{DoubleAppend, "LOG-4", "a committed change appends plan/mode twice"},
+	{NoopQueues, "PEND-3", "selecting the pending or logged state again during a turn returns queued"},
+	{CancelKeepsPending, "PEND-5", "cancelled leaves the opposite selection pending"},
+	{IdleSetQueues, "PEND-6", "a set with no open turn queues instead of committing"},
+	{GetHidesPending, "PEND-7", "get never reports the pending selection"},
+	{ListenerAppended, "STEP-1", "the pre-step listener is registered without prepend"},
+	{RetryNotObserved, "STEP-2", "request-recovery retries do not apply pending selections"},
+	{AppendBeforeDownstream, "STEP-3", "the selection is appended before the downstream decision"},
+	{AppendOnReject, "STEP-3", "a rejected step still appends the selection"},
+	{AppendOnAbort, "STEP-3", "an aborted step still appends the selection"},
+	{FailedAppendBlocks, "STEP-5", "a failed append rejects the step"},
+	{NarrateAlways, "STEP-6", "every user selection is narrated, whatever the last header showed"},
+	{NarrateTwice, "STEP-6", "a narrated change gets two notices"},
+	{ConfigUnknownKeyIgnored, "CFG-1", "unknown config keys are silently ignored"},
+	{SectionWhileInactive, "CFG-2", "the plan:policy section renders while plan mode is inactive"},
+	{SectionWrongOrder, "CFG-2", "the plan:policy section renders at order 40"},
+	{ToolHiddenInactive, "EXIT-1", "exit_plan_mode leaves the tool catalog while plan mode is inactive"},
+	{ExitOutsidePlan, "EXIT-2", "exit_plan_mode runs outside plan mode"},
+	{PlanWithoutHeading, "EXIT-3", "a plan without a # heading is accepted"},
+	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
+	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
+	{NoChannelApproves, "EXIT-7", "with no user-questions channel the exit is approved"},
+	{ReloadApproves, "EXIT-7", "a reload during the review does not fail the call"},
+	{CommandWithoutService, "CMD-1", "/plan is registered even when the commands service is not composed"},
+	{PlanMessageNotSteered, "CMD-3", "/plan <message> does not steer the message"},
+	{OffKeepsPending, "CMD-4", "/plan off does not cancel a pending entry"},
+}
+
+// LookupMutant returns the catalogue entry for name.
+func LookupMutant(name string) (MutantInfo, error) {
+	for _, m := range Catalogue {
+		if string(m.Name) == name {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Catalogue))
+	for i, m := range Catalogue {
+		names[i] = string(m.Name)
+	}
+	return MutantInfo{}, fmt.Errorf("unknown mutant %q (known: %s)", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,356 @@
+package reference
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// Choices are the reference's picks for the silent points of the
+// specification (docs/spec-choices.md). The zero value is the default pick.
+type Choices struct {
+	FoldEnd           string // "clamp" (default) or "error"
+	CancelPending     string // "clear" (default) or "keep-equal"
+	SectionSource     string // "log" (default) or "pending"
+	ReloadPending     string // "drop" (default) or "keep"
+	IdleAppendFailure string // "error" (default) or "pending"
+	PlanHeading       string // "level-1" (the only reading implemented)
+}
+
+// ChoiceValues lists each choice's accepted values, the default first.
+var ChoiceValues = map[string][]string{
+	sim.ChoiceFoldEnd:           {"clamp", "error"},
+	sim.ChoiceCancelPending:     {"clear", "keep-equal"},
+	sim.ChoiceSectionSource:     {"log", "pending"},
+	sim.ChoiceReloadPending:     {"drop", "keep"},
+	sim.ChoiceIdleAppendFailure: {"error", "pending"},
+	"plan-heading":              {"level-1"},
+}
+
+func (c Choices) withDefaults() Choices {
+	def := func(v *string, name string) {
+		if *v == "" {
+			*v = ChoiceValues[name][0]
+		}
+	}
+	def(&c.FoldEnd, sim.ChoiceFoldEnd)
+	def(&c.CancelPending, sim.ChoiceCancelPending)
+	def(&c.SectionSource, sim.ChoiceSectionSource)
+	def(&c.ReloadPending, sim.ChoiceReloadPending)
+	def(&c.IdleAppendFailure, sim.ChoiceIdleAppendFailure)
+	def(&c.PlanHeading, "plan-heading")
+	return c
+}
+
+// Map returns the choices by name, as an implementation declares them.
+func (c Choices) Map() map[string]string {
+	c = c.withDefaults()
+	return map[string]string{
+		sim.ChoiceFoldEnd:           c.FoldEnd,
+		sim.ChoiceCancelPending:     c.CancelPending,
+		sim.ChoiceSectionSource:     c.SectionSource,
+		sim.ChoiceReloadPending:     c.ReloadPending,
+		sim.ChoiceIdleAppendFailure: c.IdleAppendFailure,
+		"plan-heading":              c.PlanHeading,
+	}
+}
+
+// ParseChoices reads name=value choices, rejecting unknown names and values.
+func ParseChoices(m map[string]string) (Choices, error) {
+	var c Choices
+	fields := map[string]*string{
+		sim.ChoiceFoldEnd: &c.FoldEnd, sim.ChoiceCancelPending: &c.CancelPending,
+		sim.ChoiceSectionSource: &c.SectionSource, sim.ChoiceReloadPending: &c.ReloadPending,
+		sim.ChoiceIdleAppendFailure: &c.IdleAppendFailure, "plan-heading": &c.PlanHeading,
+	}
+	for name, v := range m {
+		f, ok := fields[name]
+		if !ok {
+			return c, fmt.Errorf("unknown choice %q", name)
+		}
+		valid := false
+		for _, allowed := range ChoiceValues[name] {
+			valid = valid || allowed == v
+		}
+		if !valid {
+			return c, fmt.Errorf("choice %s: unknown value %q (one of %v)", name, v, ChoiceValues[name])
+		}
+		*f = v
+	}
+	return c, nil
+}
+
+// Options configure the in-process reference.
+type Options struct {
+	Choices Choices
+	Mutants Mutants
+}
+
+// Version is the reference's version, reported at start.
+const Version = "1.0.0"
+
+// Port serves the reference controller in-process through sim.Port. It
+// keeps its own mirror of every session log, fed only by the requests'
+// Sync events and its own appends, exactly as an out-of-process
+// implementation would.
+type Port struct {
+	opts     Options
+	config   json.RawMessage
+	services sim.Services
+	// process-local state, dropped by Stop.
+	sessions map[string]*session
+	ctl      *Controller
+	// carried is the pending state a pending-survives-restart mutant keeps.
+	carried map[string]intent
+}
+
+// NewPort returns the reference (or one of its mutants) as a port.
+func NewPort(opts Options) *Port {
+	opts.Choices = opts.Choices.withDefaults()
+	return &Port{opts: opts}
+}
+
+var errNotStarted = errors.New("the reference is not started")
+
+// Start implements sim.Port.
+func (p *Port) Start() (sim.Identity, error) {
+	p.sessions = map[string]*session{}
+	p.ctl = nil
+	name := "plankit-reference"
+	if len(p.opts.Mutants) > 0 {
+		name = fmt.Sprintf("plankit-reference+%s", p.opts.Mutants[0])
+	}
+	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map()}, nil
+}
+
+// Load implements sim.Port.
+func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
+	if p.sessions == nil {
+		return sim.LoadReply{}, errNotStarted
+	}
+	p.config, p.services = req.Config, req.Services
+	return p.load(nil), nil
+}
+
+func (p *Port) load(pending map[string]intent) sim.LoadReply {
+	cfg, err := ResolveConfig(p.config, p.opts.Mutants)
+	if err != nil {
+		p.ctl = nil
+		return sim.LoadReply{Error: err.Error()}
+	}
+	if pending == nil {
+		pending = map[string]intent{}
+	}
+	if p.carried != nil {
+		pending = p.carried
+		p.carried = nil
+	}
+	p.ctl = &Controller{config: cfg, services: p.services, sessions: p.sessions, pending: pending, choices: p.opts.Choices, mutants: p.opts.Mutants}
+	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: ExitTool}}, Sections: []string{SectionName}}
+	if p.opts.Mutants.Has(ListenerAppended) {
+		reply.Listener = sim.Append
+	}
+	if p.services.Commands || p.opts.Mutants.Has(CommandWithoutService) {
+		reply.Commands = []string{CommandName}
+	}
+	return reply
+}
+
+// Open implements sim.Port.
+func (p *Port) Open(req sim.OpenRequest) error {
+	if p.ctl == nil {
+		return errNotStarted
+	}
+	s := &session{firstWins: p.opts.Mutants.Has(FoldFirst)}
+	for _, e := range req.Events {
+		s.add(e)
+	}
+	p.sessions[req.Agent] = s
+	return nil
+}
+
+// callHost is the host of one port call: it records effects in order and
+// fails the armed number of appends.
+type callHost struct {
+	p       *Port
+	fail    int
+	effects []sim.Effect
+	next    func() sim.Decision
+	review  sim.Review
+}
+
+func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
+	ef := sim.Effect{Kind: sim.EffectAppend, Type: typ, Data: data}
+	if h.fail > 0 {
+		h.fail--
+		ef.Failed = true
+		h.effects = append(h.effects, ef)
+		return errors.New("append failed")
+	}
+	h.effects = append(h.effects, ef)
+	s := h.p.sessions[agent]
+	s.add(sim.Event{Seq: len(s.events), Type: typ, Data: sim.Canonical(data)})
+	return nil
+}
+
+func (h *callHost) Steer(_ string, m sim.Message) {
+	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectSteer, Message: &m})
+}
+
+func (h *callHost) Inject(_ string, m sim.Message) {
+	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectInject, Message: &m})
+}
+
+func (h *callHost) Next() sim.Decision {
+	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectDownstream})
+	if h.next == nil {
+		return sim.Decision{Kind: sim.Enter}
+	}
+	return h.next()
+}
+
+func (h *callHost) Ask(_ string, question json.RawMessage) (sim.Review, error) {
+	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectAsk, Question: question})
+	if h.review.Reload {
+		h.p.reload()
+	}
+	return h.review, nil
+}
+
+// begin syncs the call's host events into the session mirror and returns
+// the call's host.
+func (p *Port) begin(c sim.Call) (*callHost, *session, error) {
+	if p.ctl == nil {
+		return nil, nil, errNotStarted
+	}
+	s, ok := p.sessions[c.Agent]
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown agent %q", c.Agent)
+	}
+	for _, e := range c.Sync {
+		if e.Seq != len(s.events) {
+			return nil, nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, len(s.events))
+		}
+		s.add(e)
+	}
+	return &callHost{p: p, fail: c.FailAppends}, s, nil
+}
+
+// Set implements sim.Port.
+func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
+	h, _, err := p.begin(req.Call)
+	if err != nil {
+		return sim.SetReply{}, err
+	}
+	outcome, err := p.ctl.Set(h, req.Agent, req.Active)
+	reply := sim.SetReply{Outcome: outcome, Effects: h.effects}
+	if err != nil {
+		reply.Error = err.Error()
+	}
+	return reply, nil
+}
+
+// Get implements sim.Port.
+func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
+	if _, _, err := p.begin(c); err != nil {
+		return sim.GetReply{}, err
+	}
+	return p.ctl.Get(c.Agent), nil
+}
+
+// PreStep implements sim.Port.
+func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
+	h, _, err := p.begin(req.Call)
+	if err != nil {
+		return sim.PreStepReply{}, err
+	}
+	h.next = func() sim.Decision { return req.Downstream }
+	d := p.ctl.PreStep(h, req.Agent, req)
+	return sim.PreStepReply{Decision: d, Effects: h.effects}, nil
+}
+
+// Assemble implements sim.Port.
+func (p *Port) Assemble(c sim.Call) (sim.AssembleReply, error) {
+	if _, _, err := p.begin(c); err != nil {
+		return sim.AssembleReply{}, err
+	}
+	return sim.AssembleReply{Sections: p.ctl.Sections(c.Agent), Tools: p.ctl.Tools(c.Agent)}, nil
+}
+
+// ExitTool implements sim.Port.
+func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
+	h, _, err := p.begin(req.Call)
+	if err != nil {
+		return sim.ToolReply{}, err
+	}
+	h.review = req.Review
+	out, err := p.ctl.ExitPlanMode(h, req.Agent, req.Args)
+	reply := sim.ToolReply{OK: err == nil, Result: out, Effects: h.effects}
+	if err != nil {
+		reply.Error = err.Error()
+	}
+	return reply, nil
+}
+
+// Command implements sim.Port.
+func (p *Port) Command(req sim.CommandRequest) (sim.CommandReply, error) {
+	h, _, err := p.begin(req.Call)
+	if err != nil {
+		return sim.CommandReply{}, err
+	}
+	if req.Name != CommandName {
+		return sim.CommandReply{Kind: "error", Text: fmt.Sprintf("unknown command /%s", req.Name)}, nil
+	}
+	reply := p.ctl.Command(h, req.Agent, req.Input)
+	reply.Effects = h.effects
+	return reply, nil
+}
+
+// Fold implements sim.Port.
+func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
+	end := len(req.Events)
+	if req.End != nil {
+		end = *req.End
+		if p.opts.Choices.FoldEnd == "error" && (end < 0 || end > len(req.Events)) {
+			return sim.FoldReply{Error: fmt.Sprintf("end %d is outside the log [0, %d]", end, len(req.Events))}, nil
+		}
+	}
+	if p.opts.Mutants.Has(FoldFirst) {
+		return sim.FoldReply{Active: foldFirst(req.Events, end)}, nil
+	}
+	return sim.FoldReply{Active: FoldPlanMode(req.Events, end)}, nil
+}
+
+// Reload implements sim.Port.
+func (p *Port) Reload() (sim.LoadReply, error) {
+	if p.sessions == nil {
+		return sim.LoadReply{}, errNotStarted
+	}
+	return p.reload(), nil
+}
+
+// reload disposes the controller and loads a fresh one; pending selections
+// are the old service's state and are dropped unless reload-pending=keep.
+func (p *Port) reload() sim.LoadReply {
+	var keep map[string]intent
+	if p.ctl != nil {
+		p.ctl.disposed = true
+		if p.opts.Choices.ReloadPending == "keep" {
+			keep = maps.Clone(p.ctl.pending)
+		}
+	}
+	return p.load(keep)
+}
+
+// Stop implements sim.Port: the process ends and its state is gone.
+func (p *Port) Stop() error {
+	if p.opts.Mutants.Has(PendingSurvivesRestart) && p.ctl != nil {
+		p.carried = maps.Clone(p.ctl.pending)
+	}
+	p.sessions = nil
+	p.ctl = nil
+	return nil
+}

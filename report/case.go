@@ -1,0 +1,36 @@
+// Package report owns the results of a conformance run: one Case per
+// scenario or property, the per-clause table, the expected-failure
+// manifest, and the report files (JUnit XML, cucumber JSON, plankit JSON).
+package report
+
+// Kinds of check.
+const (
+	KindScenario = "scenario"
+	KindProperty = "property"
+)
+
+// Statuses of a case after the expected-failure manifest is applied.
+const (
+	Passed         = "passed"
+	Failed         = "failed"
+	Skipped        = "skipped"
+	ExpectedFailed = "expected-failed"
+	UnexpectedPass = "unexpected-pass"
+)
+
+// Case is the result of one check: a Gherkin scenario or a property.
+type Case struct {
+	// ID is stable once published: a scenario's @id tag, a property's name.
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"`
+	Name    string   `json:"name"`
+	Feature string   `json:"feature,omitempty"`
+	Clauses []string `json:"clauses"`
+	// Choices are the silent-point choices the check depends on, name=value.
+	Choices []string `json:"choices,omitempty"`
+	Status  string   `json:"status"`
+	// Message explains a failure or skip.
+	Message string `json:"message,omitempty"`
+	// Counterexample is the path of a trace file that replays a failure.
+	Counterexample string `json:"counterexample,omitempty"`
+}

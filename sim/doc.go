@@ -1,0 +1,21 @@
+// Package sim is plankit's deterministic simulator of an agent runtime
+// around a plan-mode implementation. It has no plan-mode logic of its own.
+//
+// It owns the durable session logs (append-only events in dsh's shape),
+// agents and their status, prompt admission, turns and steps, the
+// agent/pre-step listener chain with next() semantics (the implementation's
+// listener placed where its registration puts it, among scripted listeners
+// registered before and after it), request derivation after acceptance
+// (decision messages, then the request header with the rendered sections and
+// tool catalog), scripted model output and tool calls, steer and inject
+// queues, request-recovery retries (through the pre-step as the
+// specification says, or inside the same step as the shipped dsh loop does),
+// post-turn checkpointing, append faults, process restart, service reload,
+// fork and compaction.
+//
+// The implementation under test is reached only through Port. Every action
+// (Action) yields a Result: the events appended, the implementation's
+// effects, outcomes, the requests the model saw and get() afterwards. The
+// runtime uses no clock and no randomness: the same options and actions
+// give the same results byte for byte.
+package sim

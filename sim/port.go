@@ -1,0 +1,287 @@
+package sim
+
+import "encoding/json"
+
+// Port is the one seam between the simulator and a plan-mode implementation
+// under test. The reference implements it in-process (package reference); the
+// process adapter implements it over the wire protocol for implementations in
+// any language.
+//
+// The port assumes no shared memory. The simulator owns the durable session
+// logs; every agent-scoped request carries the host events the implementation
+// has not yet seen (Call.Sync), and every reply lists, in order, the effects the
+// implementation performed on its host (appends, steer, inject, questions, the
+// call of the downstream listeners). Faults the implementation must observe
+// synchronously, such as a failing append, are armed in the request.
+//
+// A Go error returned by a Port method means the implementation could not be
+// run (it crashed, hung, or broke the protocol). Everything the implementation
+// itself reports, such as a rejected config or a failing tool call, travels in
+// the reply.
+type Port interface {
+	// Start brings up a fresh implementation process (or instance) and
+	// returns who it is. Nothing is loaded yet.
+	Start() (Identity, error)
+	// Load composes the plan-mode plugin with the given config and host
+	// services. A config the implementation rejects is a reply with Error set.
+	Load(LoadRequest) (LoadReply, error)
+	// Open introduces an agent and its session, whose durable log starts as
+	// Events (empty for a new session; a copy for a fork; the whole log after a
+	// restart).
+	Open(OpenRequest) error
+	// Set is the service's set(agent, active).
+	Set(SetRequest) (SetReply, error)
+	// Get is the service's get(agent).
+	Get(Call) (GetReply, error)
+	// PreStep runs the plugin's agent/pre-step listener for one proposed step.
+	PreStep(PreStepRequest) (PreStepReply, error)
+	// Assemble renders what the plugin contributes to a request: its system
+	// prompt sections and the tool catalog.
+	Assemble(Call) (AssembleReply, error)
+	// ExitTool executes exit_plan_mode with a scripted user review.
+	ExitTool(ExitToolRequest) (ToolReply, error)
+	// Command runs a registered command handler.
+	Command(CommandRequest) (CommandReply, error)
+	// Fold is foldPlanMode(events, end).
+	Fold(FoldRequest) (FoldReply, error)
+	// Reload disposes the plugin and loads it again in the same process.
+	Reload() (LoadReply, error)
+	// Stop ends the implementation process; all process-local state is lost.
+	Stop() error
+}
+
+// Identity is what an implementation says about itself at start.
+type Identity struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Language string `json:"language"`
+	// Choices are the implementation's picks for the silent points of the
+	// specification, by choice name (see Choice* constants).
+	Choices map[string]string `json:"choices,omitempty"`
+}
+
+// Names of the silent-point choices and their values. An implementation
+// declares its choice for each; checks that depend on one are tagged with it.
+const (
+	// ChoiceFoldEnd: foldPlanMode with end beyond the log or negative.
+	// "clamp": end is clamped into [0, len(events)].
+	ChoiceFoldEnd = "fold-end"
+	// ChoiceCancelPending: what get reports after a cancelled selection during
+	// an open turn. "clear": no pending; "keep-equal": a pending entry equal
+	// to the logged state until the next pre-step.
+	ChoiceCancelPending = "cancel-pending"
+	// ChoiceSectionSource: which state the plan:policy section renders.
+	// "log": the logged state; "pending": the pending selection when there is
+	// one, else the logged state.
+	ChoiceSectionSource = "section-source"
+	// ChoiceReloadPending: whether a service reload keeps pending
+	// selections. "drop" or "keep".
+	ChoiceReloadPending = "reload-pending"
+	// ChoiceIdleAppendFailure: what an idle set does when its append fails.
+	// "error": set reports an error and nothing changes.
+	ChoiceIdleAppendFailure = "idle-append-failure"
+)
+
+// Services says which optional host services are composed.
+type Services struct {
+	Commands      bool `json:"commands"`
+	UserQuestions bool `json:"userQuestions"`
+}
+
+// LoadRequest composes the plugin.
+type LoadRequest struct {
+	// Config is the raw plugin config, passed through untouched so invalid
+	// configs reach the implementation as written.
+	Config   json.RawMessage `json:"config"`
+	Services Services        `json:"services"`
+}
+
+// LoadReply says what the plugin registered, or why it refused to load.
+type LoadReply struct {
+	Error    string   `json:"error,omitempty"`
+	Listener string   `json:"listener,omitempty"` // "prepend" or "append"
+	Tools    []Tool   `json:"tools,omitempty"`
+	Sections []string `json:"sections,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+}
+
+// Listener registration positions.
+const (
+	Prepend = "prepend"
+	Append  = "append"
+)
+
+// OpenRequest introduces an agent.
+type OpenRequest struct {
+	Agent  string  `json:"agent"`
+	Events []Event `json:"events"`
+}
+
+// Call is the part every agent-scoped request shares.
+type Call struct {
+	Agent string `json:"agent"`
+	// Sync holds the events the host appended to this agent's log since the
+	// implementation last saw it, in log order.
+	Sync []Event `json:"sync,omitempty"`
+	// FailAppends arms a fault: the next FailAppends appends the
+	// implementation attempts during this call fail.
+	FailAppends int `json:"failAppends,omitempty"`
+}
+
+// SetRequest is set(agent, active).
+type SetRequest struct {
+	Call
+	Active bool `json:"active"`
+}
+
+// Set outcomes (PEND-3..6).
+const (
+	Committed = "committed"
+	Queued    = "queued"
+	Cancelled = "cancelled"
+	Noop      = "noop"
+)
+
+// SetReply is what set returned, or the error it threw.
+type SetReply struct {
+	Outcome string   `json:"outcome,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	Effects []Effect `json:"effects,omitempty"`
+}
+
+// GetReply is get(agent).
+type GetReply struct {
+	Active  bool  `json:"active"`
+	Pending *bool `json:"pending,omitempty"`
+}
+
+// PreStepRequest proposes one step to the plugin's listener.
+type PreStepRequest struct {
+	Call
+	Turn     int       `json:"turn"`
+	Step     int       `json:"step"`
+	Retry    int       `json:"retry,omitempty"` // >0 for a request-recovery retry
+	Messages []Message `json:"messages"`
+	// Downstream is the decision next() returns: the result of the listeners
+	// that run after the plugin's.
+	Downstream Decision `json:"downstream"`
+	// AbortedBefore: the step's signal had fired before the plugin ran.
+	AbortedBefore bool `json:"abortedBefore,omitempty"`
+	// AbortDuring: the signal fires while the downstream listeners run.
+	AbortDuring bool `json:"abortDuring,omitempty"`
+}
+
+// Decision kinds.
+const (
+	Enter  = "enter"
+	Reject = "reject"
+)
+
+// Decision is a pre-step chain result.
+type Decision struct {
+	Kind     string    `json:"kind"`
+	Messages []Message `json:"messages,omitempty"`
+}
+
+// PreStepReply is what the plugin's listener returned.
+type PreStepReply struct {
+	Decision Decision `json:"decision"`
+	Effects  []Effect `json:"effects,omitempty"`
+}
+
+// Section is one rendered system-prompt section.
+type Section struct {
+	Name  string `json:"name"`
+	Order int    `json:"order"`
+	Text  string `json:"text"`
+}
+
+// Tool is one entry of the request tool catalog.
+type Tool struct {
+	Name string `json:"name"`
+}
+
+// AssembleReply is what the plugin contributes to one request.
+type AssembleReply struct {
+	// Sections lists the plugin's sections with non-empty text.
+	Sections []Section `json:"sections"`
+	Tools    []Tool    `json:"tools"`
+}
+
+// Review answers scripted for the user-questions seam.
+const (
+	Approve      = "approve"
+	KeepPlanning = "keep-planning"
+	Dismiss      = "dismiss"
+)
+
+// Review scripts the user's answer to a plan review.
+type Review struct {
+	Answer   string `json:"answer,omitempty"`
+	Feedback string `json:"feedback,omitempty"`
+	// Reload reloads the plan-mode service while the review is open.
+	Reload bool `json:"reload,omitempty"`
+}
+
+// ExitToolRequest executes exit_plan_mode.
+type ExitToolRequest struct {
+	Call
+	Args   json.RawMessage `json:"args"`
+	Review Review          `json:"review"`
+}
+
+// ToolReply is a tool call's result or failure.
+type ToolReply struct {
+	OK      bool            `json:"ok"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	Effects []Effect        `json:"effects,omitempty"`
+}
+
+// CommandRequest runs /name rawInput.
+type CommandRequest struct {
+	Call
+	Name  string `json:"name"`
+	Input string `json:"input"`
+}
+
+// CommandReply is a command handler's result.
+type CommandReply struct {
+	Kind    string   `json:"kind"` // "success" or "error"
+	Text    string   `json:"text"`
+	Effects []Effect `json:"effects,omitempty"`
+}
+
+// FoldRequest is foldPlanMode(events, end); End nil means the default.
+type FoldRequest struct {
+	Events []Event `json:"events"`
+	End    *int    `json:"end,omitempty"`
+}
+
+// FoldReply is the folded state.
+type FoldReply struct {
+	Active bool   `json:"active"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Effect kinds.
+const (
+	EffectAppend     = "append"
+	EffectSteer      = "steer"
+	EffectInject     = "inject"
+	EffectAsk        = "ask"
+	EffectDownstream = "downstream"
+)
+
+// Effect is one thing the implementation did to its host during a call.
+type Effect struct {
+	Kind string `json:"kind"`
+	// Append: the event type and data, and whether the host failed it.
+	Type   string          `json:"type,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+	Failed bool            `json:"failed,omitempty"`
+	// Steer, inject: the message.
+	Message *Message `json:"message,omitempty"`
+	// Ask: the question presented for review.
+	Question json.RawMessage `json:"question,omitempty"`
+}

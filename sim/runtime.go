@@ -1,0 +1,654 @@
+package sim
+
+import (
+	"encoding/json"
+
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Runtime options that pick between the specification's runtime and the
+// shipped dsh loop where the two differ.
+const (
+	// RetriesPreStep: a request-recovery retry is re-proposed through
+	// agent/pre-step (the specification, STEP-2).
+	RetriesPreStep = "pre-step"
+	// RetriesSameStep: a retry repeats the request inside the same step with
+	// no new pre-step and no new header (the shipped dsh loop).
+	RetriesSameStep = "same-step"
+	// AssemblyAfter: the request is derived after the pre-step accepts
+	// (the specification, STEP-7).
+	AssemblyAfter = "after-pre-step"
+	// AssemblyBefore: the system prompt is assembled before the pre-step is
+	// dispatched (the shipped dsh loop).
+	AssemblyBefore = "before-pre-step"
+)
+
+// Options configure a runtime.
+type Options struct {
+	// NoPlugin runs the session without the plan-mode package (SVC-2).
+	NoPlugin bool
+	Config   json.RawMessage
+	Services Services
+	Retries  string
+	Assembly string
+	// Listeners are the other agent/pre-step listeners of the runtime.
+	Listeners []ListenerSpec
+	// Agents are created at start, in order.
+	Agents []string
+}
+
+// ListenerSpec is another agent/pre-step listener, registered before or
+// after the plugin, with a default behaviour that steps may override.
+type ListenerSpec struct {
+	Name       string   `json:"name"`
+	Registered string   `json:"registered"` // "before" or "after"
+	Behaviour  string   `json:"behaviour,omitempty"`
+	Messages   []string `json:"messages,omitempty"` // added on accept
+}
+
+// BaseSection is the runtime's own system-prompt section, so requests show
+// where the plugin's section sits in the order.
+var BaseSection = Section{Name: "runtime:base", Order: 0, Text: "You are a coding agent working in the user's repository."}
+
+// Agent statuses.
+const (
+	StatusIdle    = "idle"
+	StatusRunning = "running"
+)
+
+type agentState struct {
+	name     string
+	log      *Log
+	seen     int // events the implementation has seen
+	status   string
+	turn     int
+	turnOpen bool
+	step     int
+	// awaitingRetry: the step's request failed and waits for a retry.
+	awaitingRetry bool
+	retries       int
+	lastAssembly  *AssembleReply
+	queue         []Message
+	commands      int
+}
+
+// Runtime is the simulated agent runtime around one implementation. It owns
+// the durable session logs; the implementation is reached only through the
+// Port. A Runtime is deterministic: the same options and actions give the
+// same results byte for byte.
+type Runtime struct {
+	port     Port
+	opts     Options
+	identity Identity
+	loaded   bool
+	reg      LoadReply
+	agents   map[string]*agentState
+	order    []string
+	fail     int // armed append faults
+}
+
+// InputError is a problem with the script itself (an unknown agent, a step
+// with no open turn). Callers report it as bad input.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// ImplError is an implementation that could not be run: the port failed.
+type ImplError struct {
+	Op  string
+	Err error
+}
+
+func (e *ImplError) Error() string {
+	return fmt.Sprintf("implementation failed during %s: %v", e.Op, e.Err)
+}
+func (e *ImplError) Unwrap() error { return e.Err }
+
+func inputf(format string, args ...any) error { return &InputError{Msg: fmt.Sprintf(format, args...)} }
+
+// New starts a runtime around port (nil with opts.NoPlugin) and loads the
+// plugin with opts.Config. The load's result is returned as the first
+// timeline entry.
+func New(port Port, opts Options) (*Runtime, Result, error) {
+	if opts.Retries == "" {
+		opts.Retries = RetriesPreStep
+	}
+	if opts.Assembly == "" {
+		opts.Assembly = AssemblyAfter
+	}
+	r := &Runtime{port: port, opts: opts, agents: map[string]*agentState{}}
+	if opts.NoPlugin {
+		r.port = nil
+	}
+	for _, l := range opts.Listeners {
+		if l.Registered != "before" && l.Registered != "after" {
+			return nil, Result{}, inputf("listener %q: registered must be before or after, not %q", l.Name, l.Registered)
+		}
+	}
+	res := Result{Action: Action{Load: &LoadAction{Config: opts.Config, Services: &opts.Services}}}
+	if r.port != nil {
+		id, err := r.port.Start()
+		if err != nil {
+			return nil, res, &ImplError{Op: "start", Err: err}
+		}
+		r.identity = id
+		if err := r.load(&res); err != nil {
+			return nil, res, err
+		}
+	}
+	for _, name := range opts.Agents {
+		if err := r.addAgent(name, nil); err != nil {
+			return nil, res, err
+		}
+	}
+	return r, res, nil
+}
+
+// Identity is who the implementation said it is.
+func (r *Runtime) Identity() Identity { return r.identity }
+
+// Registration is what the plugin registered at its last load.
+func (r *Runtime) Registration() LoadReply { return r.reg }
+
+// Agents lists the agents in creation order.
+func (r *Runtime) Agents() []string { return slices.Clone(r.order) }
+
+// Log returns an agent's durable log (nil for an unknown agent).
+func (r *Runtime) Log(agent string) []Event {
+	if a := r.agents[agent]; a != nil {
+		return a.log.Events()
+	}
+	return nil
+}
+
+// Status is an agent's status and whether its log has an open turn.
+func (r *Runtime) Status(agent string) (status string, turnOpen bool) {
+	if a := r.agents[agent]; a != nil {
+		return a.status, a.turnOpen
+	}
+	return "", false
+}
+
+// AwaitingRetry reports whether the agent's last step request failed and
+// waits for a retry.
+func (r *Runtime) AwaitingRetry(agent string) bool {
+	a := r.agents[agent]
+	return a != nil && a.awaitingRetry
+}
+
+// Plugin reports whether a plan-mode plugin is loaded.
+func (r *Runtime) Plugin() bool { return r.port != nil && r.loaded }
+
+// Close stops the implementation.
+func (r *Runtime) Close() error {
+	if r.port == nil {
+		return nil
+	}
+	return r.port.Stop()
+}
+
+func (r *Runtime) load(res *Result) error {
+	cfg := r.opts.Config
+	if len(cfg) == 0 {
+		cfg = json.RawMessage("{}")
+	}
+	reply, err := r.port.Load(LoadRequest{Config: cfg, Services: r.opts.Services})
+	if err != nil {
+		return &ImplError{Op: "load", Err: err}
+	}
+	r.reg = reply
+	r.loaded = reply.Error == ""
+	res.Error = reply.Error
+	res.Load = &reply
+	return nil
+}
+
+func (r *Runtime) addAgent(name string, events []Event) error {
+	if name == "" {
+		return inputf("an agent needs a name")
+	}
+	if _, dup := r.agents[name]; dup {
+		return inputf("agent %q already exists", name)
+	}
+	a := &agentState{name: name, log: NewLog(events), status: StatusIdle}
+	r.agents[name] = a
+	r.order = append(r.order, name)
+	if r.Plugin() {
+		if err := r.port.Open(OpenRequest{Agent: name, Events: a.log.Events()}); err != nil {
+			return &ImplError{Op: "open " + name, Err: err}
+		}
+	}
+	a.seen = a.log.Len()
+	a.recover()
+	return nil
+}
+
+// recover derives the turn position from the log alone.
+func (a *agentState) recover() {
+	a.turnOpen, a.turn, a.step = false, 0, 0
+	for _, e := range a.log.Events() {
+		switch e.Type {
+		case TypeTurnStart:
+			a.turnOpen = true
+			a.turn++
+			a.step = 0
+		case TypeTurnEnd:
+			a.turnOpen = false
+		case TypeStepStart:
+			a.step++
+		}
+	}
+}
+
+func (r *Runtime) agent(name string) (*agentState, error) {
+	a, ok := r.agents[name]
+	if !ok {
+		return nil, inputf("unknown agent %q (agents: %s)", name, strings.Join(r.order, ", "))
+	}
+	return a, nil
+}
+
+// call builds the shared part of an agent-scoped request, syncing the
+// host's events and arming faults.
+func (r *Runtime) call(a *agentState) Call {
+	c := Call{Agent: a.name, Sync: slices.Clone(a.log.Since(a.seen)), FailAppends: r.fail}
+	a.seen = a.log.Len()
+	return c
+}
+
+// hostAppend appends a runtime event.
+func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) Event {
+	var raw json.RawMessage
+	switch d := data.(type) {
+	case json.RawMessage:
+		raw = d
+	default:
+		raw = JSON(d)
+	}
+	e := a.log.Append(typ, raw)
+	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
+	return e
+}
+
+// apply records the implementation's effects: appends go to the log in
+// order (the implementation already holds them), steer and inject queue
+// messages. It returns whether a steer asked to wake the agent.
+func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
+	for _, ef := range effects {
+		res.Effects = append(res.Effects, AgentEffect{Agent: a.name, Effect: ef})
+		switch ef.Kind {
+		case EffectAppend:
+			if r.fail > 0 {
+				r.fail--
+			}
+			if ef.Failed {
+				continue
+			}
+			e := a.log.Append(ef.Type, ef.Data)
+			res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: true})
+		case EffectSteer:
+			if ef.Message != nil {
+				a.queue = append(a.queue, *ef.Message)
+				wake = true
+			}
+		case EffectInject:
+			if ef.Message != nil {
+				a.queue = append(a.queue, *ef.Message)
+			}
+		}
+	}
+	a.seen = a.log.Len()
+	return wake
+}
+
+// Do applies one action and returns what happened. An *InputError means
+// the action does not fit the runtime's state; an *ImplError means the
+// implementation could not be run.
+func (r *Runtime) Do(act Action) (Result, error) {
+	res := Result{Action: act}
+	err := r.do(act, &res)
+	if err == nil {
+		err = r.observe(&res, act)
+	}
+	return res, err
+}
+
+func (r *Runtime) do(act Action, res *Result) error {
+	switch {
+	case act.Load != nil:
+		return r.doLoad(res, act.Load)
+	case act.Prompt != nil:
+		return r.doPrompt(res, act.Prompt)
+	case act.Steer != nil:
+		return r.doQueue(res, act.Steer, true)
+	case act.Inject != nil:
+		return r.doQueue(res, act.Inject, false)
+	case act.Set != nil:
+		return r.doSet(res, act.Set)
+	case act.Get != nil:
+		_, err := r.agent(act.Get.Agent)
+		return err
+	case act.Command != nil:
+		return r.doCommand(res, act.Command)
+	case act.Step != nil:
+		return r.doStep(res, act.Step, false)
+	case act.Retry != nil:
+		return r.doStep(res, act.Retry, true)
+	case act.EndTurn != nil:
+		return r.doEndTurn(res, act.EndTurn)
+	case act.Idle != nil:
+		return r.doIdle(act.Idle)
+	case act.Fault != nil:
+		if act.Fault.Appends < 0 {
+			return inputf("fault appends must not be negative")
+		}
+		r.fail += act.Fault.Appends
+		return nil
+	case act.Restart != nil:
+		return r.doRestart(res)
+	case act.Reload != nil:
+		return r.doReload(res)
+	case act.Fork != nil:
+		return r.doFork(res, act.Fork)
+	case act.Compact != nil:
+		return r.doCompact(res, act.Compact)
+	case act.Fold != nil:
+		return r.doFold(res, act.Fold)
+	}
+	return inputf("empty action")
+}
+
+// observe records get() after the action for the agents it touched.
+func (r *Runtime) observe(res *Result, act Action) error {
+	if !r.Plugin() {
+		return nil
+	}
+	var names []string
+	switch {
+	case act.Restart != nil, act.Reload != nil, act.Load != nil:
+		names = r.order
+	case act.Fork != nil:
+		names = []string{act.Fork.Agent, act.Fork.As}
+	case act.Agent() != "":
+		names = []string{act.Agent()}
+	}
+	for _, n := range names {
+		a := r.agents[n]
+		if a == nil {
+			continue
+		}
+		g, err := r.port.Get(r.call(a))
+		if err != nil {
+			return &ImplError{Op: "get " + n, Err: err}
+		}
+		res.After = append(res.After, AgentState{Agent: n, Get: g})
+	}
+	return nil
+}
+
+func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
+	if r.port == nil {
+		return inputf("load needs a plan-mode implementation (this session runs without the plugin)")
+	}
+	if len(l.Config) > 0 {
+		r.opts.Config = l.Config
+	}
+	if l.Services != nil {
+		r.opts.Services = *l.Services
+	}
+	if err := r.port.Stop(); err != nil {
+		return &ImplError{Op: "stop", Err: err}
+	}
+	return r.restartWith(res)
+}
+
+func (r *Runtime) restartWith(res *Result) error {
+	id, err := r.port.Start()
+	if err != nil {
+		return &ImplError{Op: "start", Err: err}
+	}
+	r.identity = id
+	if err := r.load(res); err != nil {
+		return err
+	}
+	for _, n := range r.order {
+		a := r.agents[n]
+		a.queue = nil // process-local
+		if r.loaded {
+			if err := r.port.Open(OpenRequest{Agent: n, Events: a.log.Events()}); err != nil {
+				return &ImplError{Op: "open " + n, Err: err}
+			}
+		}
+		a.seen = a.log.Len()
+	}
+	return nil
+}
+
+func (r *Runtime) doPrompt(res *Result, p *TextAction) error {
+	a, err := r.agent(p.Agent)
+	if err != nil {
+		return err
+	}
+	if a.turnOpen {
+		return inputf("agent %q has an open turn; a prompt is admitted only between turns (use steer)", a.name)
+	}
+	a.queue = append(a.queue, UserMessage(p.Text))
+	r.admit(res, a)
+	return nil
+}
+
+// admit starts a turn: prompt admission appends turn/start at once (STEP-4).
+func (r *Runtime) admit(res *Result, a *agentState) {
+	a.status = StatusRunning
+	a.turn++
+	a.step = 0
+	a.turnOpen = true
+	a.awaitingRetry = false
+	r.hostAppend(res, a, TypeTurnStart, map[string]any{"turn": a.turn})
+}
+
+func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
+	a, err := r.agent(t.Agent)
+	if err != nil {
+		return err
+	}
+	a.queue = append(a.queue, UserMessage(t.Text))
+	if wake && !a.turnOpen {
+		r.admit(res, a)
+	}
+	return nil
+}
+
+func (r *Runtime) doSet(res *Result, s *SetAction) error {
+	a, err := r.agent(s.Agent)
+	if err != nil {
+		return err
+	}
+	if !r.Plugin() {
+		return inputf("set needs the plan-mode plugin, which this session does not have")
+	}
+	reply, err := r.port.Set(SetRequest{Call: r.call(a), Active: s.Active})
+	if err != nil {
+		return &ImplError{Op: "set", Err: err}
+	}
+	res.Outcome = reply.Outcome
+	res.Error = reply.Error
+	if r.apply(res, a, reply.Effects) && !a.turnOpen {
+		r.admit(res, a)
+	}
+	return nil
+}
+
+func (r *Runtime) doCommand(res *Result, c *CommandAction) error {
+	a, err := r.agent(c.Agent)
+	if err != nil {
+		return err
+	}
+	input := strings.TrimPrefix(c.Input, "/")
+	name, args, _ := strings.Cut(input, " ")
+	a.commands++
+	id := fmt.Sprintf("cmd-%s-%d", a.name, a.commands)
+	r.hostAppend(res, a, TypeCommandRun, map[string]any{"commandId": id, "name": name, "args": args, "source": map[string]any{"kind": "user"}})
+	registered := r.Plugin() && slices.Contains(r.reg.Commands, name)
+	var reply CommandReply
+	wake := false
+	if !registered {
+		reply = CommandReply{Kind: "error", Text: fmt.Sprintf("unknown command /%s", name)}
+	} else {
+		reply, err = r.port.Command(CommandRequest{Call: r.call(a), Name: name, Input: args})
+		if err != nil {
+			return &ImplError{Op: "command", Err: err}
+		}
+		wake = r.apply(res, a, reply.Effects)
+	}
+	r.hostAppend(res, a, TypeCommandDone, map[string]any{"commandId": id, "kind": reply.Kind, "text": reply.Text})
+	res.Command = &CommandOutcome{Registered: registered, Kind: reply.Kind, Text: reply.Text}
+	if wake && !a.turnOpen {
+		r.admit(res, a)
+	}
+	return nil
+}
+
+func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
+	a, err := r.agent(e.Agent)
+	if err != nil {
+		return err
+	}
+	if !a.turnOpen {
+		return inputf("agent %q has no open turn to end", a.name)
+	}
+	reason := e.Reason
+	if reason == "" {
+		reason = "completed"
+	}
+	r.endTurn(res, a, reason)
+	return nil
+}
+
+// endTurn appends turn/end; the agent stays running while it checkpoints.
+func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
+	if a.awaitingRetry {
+		r.hostAppend(res, a, TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+	}
+	a.awaitingRetry = false
+	a.retries = 0
+	a.turnOpen = false
+	r.hostAppend(res, a, TypeTurnEnd, map[string]any{"turn": a.turn, "reason": map[string]any{"kind": reason}})
+}
+
+func (r *Runtime) doIdle(i *AgentAction) error {
+	a, err := r.agent(i.Agent)
+	if err != nil {
+		return err
+	}
+	if a.turnOpen {
+		return inputf("agent %q has an open turn; end it before going idle", a.name)
+	}
+	a.status = StatusIdle
+	return nil
+}
+
+func (r *Runtime) doRestart(res *Result) error {
+	if r.port != nil {
+		if err := r.port.Stop(); err != nil {
+			return &ImplError{Op: "stop", Err: err}
+		}
+	}
+	// The process died: an interrupted turn is closed on resume and every
+	// agent comes back idle.
+	for _, n := range r.order {
+		a := r.agents[n]
+		if a.turnOpen {
+			r.endTurn(res, a, "interrupted")
+		}
+		a.status = StatusIdle
+		a.queue = nil
+	}
+	r.fail = 0
+	if r.port == nil {
+		return nil
+	}
+	return r.restartWith(res)
+}
+
+func (r *Runtime) doReload(res *Result) error {
+	if r.port == nil {
+		return inputf("reload needs the plan-mode plugin, which this session does not have")
+	}
+	reply, err := r.port.Reload()
+	if err != nil {
+		return &ImplError{Op: "reload", Err: err}
+	}
+	r.reg = reply
+	r.loaded = reply.Error == ""
+	res.Load = &reply
+	res.Error = reply.Error
+	return nil
+}
+
+func (r *Runtime) doFork(res *Result, f *ForkAction) error {
+	a, err := r.agent(f.Agent)
+	if err != nil {
+		return err
+	}
+	if err := r.addAgent(f.As, a.log.Events()); err != nil {
+		return err
+	}
+	child := r.agents[f.As]
+	if child.turnOpen {
+		r.endTurn(res, child, "interrupted")
+	}
+	return nil
+}
+
+func (r *Runtime) doCompact(res *Result, c *AgentAction) error {
+	a, err := r.agent(c.Agent)
+	if err != nil {
+		return err
+	}
+	through := a.log.Len() - 1
+	r.hostAppend(res, a, TypeCompactStart, map[string]any{"reason": "manual"})
+	r.hostAppend(res, a, TypeCompactSummary, map[string]any{
+		"summary": fmt.Sprintf("Summary of the conversation through seq %d.", through),
+		"through": through,
+	})
+	r.hostAppend(res, a, TypeCompactEnd, map[string]any{"through": through})
+	return nil
+}
+
+func (r *Runtime) doFold(res *Result, f *FoldAction) error {
+	if r.port == nil {
+		return inputf("fold needs the plan-mode implementation")
+	}
+	var events []Event
+	if f.Agent != "" {
+		a, err := r.agent(f.Agent)
+		if err != nil {
+			return err
+		}
+		events = a.log.Events()
+	} else {
+		l := &Log{}
+		for _, e := range f.Events {
+			data := e.Data
+			if len(data) == 0 {
+				data = json.RawMessage("{}")
+			}
+			l.Append(e.Type, data)
+		}
+		events = l.Events()
+	}
+	reply, err := r.port.Fold(FoldRequest{Events: events, End: f.End})
+	if err != nil {
+		return &ImplError{Op: "fold", Err: err}
+	}
+	if reply.Error != "" {
+		res.Error = reply.Error
+	} else {
+		v := reply.Active
+		res.Fold = &v
+	}
+	return nil
+}

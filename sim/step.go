@@ -1,0 +1,362 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// chainLink is one listener of the agent/pre-step chain; plugin marks the
+// plan-mode plugin's own listener.
+type chainLink struct {
+	name      string
+	plugin    bool
+	behaviour string
+	messages  []Message
+}
+
+// chain orders the pre-step listeners as the runtime dispatches them: in
+// registration order, outermost first, with the plugin's listener first
+// when it registered with prepend (STEP-1), and the step's implicit
+// downstream listener last.
+func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
+	behaviour := func(l ListenerSpec) (string, error) {
+		b := l.Behaviour
+		if o, ok := s.Listeners[l.Name]; ok {
+			b = o
+		}
+		if b == "" {
+			b = Accept
+		}
+		if b != Accept && b != Reject && b != Abort {
+			return "", inputf("listener %q: behaviour must be accept, reject or abort, not %q", l.Name, b)
+		}
+		return b, nil
+	}
+	for name := range s.Listeners {
+		if !slices.ContainsFunc(r.opts.Listeners, func(l ListenerSpec) bool { return l.Name == name }) {
+			return nil, inputf("step names listener %q, which the trace does not declare", name)
+		}
+	}
+	var before, after []chainLink
+	for _, l := range r.opts.Listeners {
+		b, err := behaviour(l)
+		if err != nil {
+			return nil, err
+		}
+		link := chainLink{name: l.Name, behaviour: b}
+		for _, m := range l.Messages {
+			link.messages = append(link.messages, Message{Role: "user", Text: m, Source: Source{Kind: "plugin", Plugin: l.Name}})
+		}
+		if l.Registered == "before" {
+			before = append(before, link)
+		} else {
+			after = append(after, link)
+		}
+	}
+	d := s.Decision
+	if d == "" {
+		d = Accept
+	}
+	if d != Accept && d != Reject && d != Abort {
+		return nil, inputf("decision must be accept, reject or abort, not %q", d)
+	}
+	downstream := chainLink{name: "downstream", behaviour: d}
+	var links []chainLink
+	plugin := chainLink{name: "plan-mode", plugin: true}
+	switch {
+	case !r.Plugin():
+		links = append(append(before, after...), downstream)
+	case r.reg.Listener == Prepend:
+		links = append(append(append([]chainLink{plugin}, before...), after...), downstream)
+	default:
+		links = append(append(append(before, plugin), after...), downstream)
+	}
+	return links, nil
+}
+
+// dispatch runs the chain with next() semantics. Listener i's next() runs
+// links[i+1:]; the end of the chain accepts with the claimed messages.
+type dispatch struct {
+	r        *Runtime
+	a        *agentState
+	res      *Result
+	links    []chainLink
+	claimed  []Message
+	retry    int
+	aborted  bool
+	err      error
+	reachedP bool
+}
+
+func (d *dispatch) run(i int) Decision {
+	if d.err != nil {
+		return Decision{Kind: Reject}
+	}
+	if i == len(d.links) {
+		return Decision{Kind: Enter, Messages: slices.Clone(d.claimed)}
+	}
+	l := d.links[i]
+	if l.plugin {
+		return d.plugin(i)
+	}
+	switch l.behaviour {
+	case Reject:
+		return Decision{Kind: Reject}
+	case Abort:
+		d.aborted = true
+		return d.run(i + 1)
+	}
+	dec := d.run(i + 1)
+	if dec.Kind == Enter {
+		dec.Messages = append(dec.Messages, l.messages...)
+	}
+	return dec
+}
+
+// plugin hands the step to the implementation's listener. The downstream
+// listeners are scripted and side-effect free apart from the abort signal,
+// so their decision is computed first and travels in the request; the
+// implementation reports when it called next() as a downstream effect.
+func (d *dispatch) plugin(i int) Decision {
+	d.reachedP = true
+	abortedBefore := d.aborted
+	down := d.run(i + 1)
+	req := PreStepRequest{
+		Call:          d.r.call(d.a),
+		Turn:          d.a.turn,
+		Step:          d.a.step + boolInt(d.retry == 0),
+		Retry:         d.retry,
+		Messages:      slices.Clone(d.claimed),
+		Downstream:    down,
+		AbortedBefore: abortedBefore,
+		AbortDuring:   d.aborted && !abortedBefore,
+	}
+	reply, err := d.r.port.PreStep(req)
+	if err != nil {
+		d.err = &ImplError{Op: "pre-step", Err: err}
+		return Decision{Kind: Reject}
+	}
+	d.res.PreStep = &PreStepTrace{Downstream: down, Decision: reply.Decision, AbortedBefore: abortedBefore, Aborted: d.aborted}
+	d.r.apply(d.res, d.a, reply.Effects)
+	if reply.Decision.Kind != Enter && reply.Decision.Kind != Reject {
+		d.err = &ImplError{Op: "pre-step", Err: fmt.Errorf("decision kind %q is neither enter nor reject", reply.Decision.Kind)}
+		return Decision{Kind: Reject}
+	}
+	return reply.Decision
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// doStep proposes a step, or re-proposes the one whose request failed.
+func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
+	a, err := r.agent(s.Agent)
+	if err != nil {
+		return err
+	}
+	if !a.turnOpen {
+		return inputf("agent %q has no open turn; a step runs only inside a turn (prompt first)", a.name)
+	}
+	if retry && !a.awaitingRetry {
+		return inputf("agent %q has no failed request to retry", a.name)
+	}
+	if !retry && a.awaitingRetry {
+		return inputf("agent %q awaits a retry of step %d; use retry or end-turn", a.name, a.step)
+	}
+	if s.Request != "" && s.Request != "ok" && s.Request != "fail" {
+		return inputf("request must be ok or fail, not %q", s.Request)
+	}
+	if retry {
+		a.retries++
+		r.hostAppend(res, a, TypeRetry, map[string]any{"turn": a.turn, "step": a.step, "retry": a.retries, "mode": r.opts.Retries})
+		if r.opts.Retries == RetriesSameStep {
+			// The shipped loop repeats the request with its assembly: no
+			// pre-step, no new header.
+			a.awaitingRetry = false
+			return r.finishStep(res, a, s)
+		}
+	}
+	claimed := a.queue
+	a.queue = nil
+	var early *AssembleReply
+	if r.Plugin() && r.opts.Assembly == AssemblyBefore {
+		if early, err = r.assemble(a); err != nil {
+			return err
+		}
+	}
+	links, err := r.chain(s)
+	if err != nil {
+		a.queue = claimed
+		return err
+	}
+	d := &dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry)}
+	dec := d.run(0)
+	if d.err != nil {
+		return d.err
+	}
+	res.Decision = decisionName(dec, d.aborted)
+	if dec.Kind != Enter || d.aborted {
+		// Claimed messages go back to the queue for a later step.
+		a.queue = append(claimed, a.queue...)
+		reason := "blocked"
+		if d.aborted {
+			reason = "aborted"
+		}
+		r.endTurn(res, a, reason)
+		return nil
+	}
+	if !retry {
+		a.step++
+		r.hostAppend(res, a, TypeStepStart, map[string]any{"turn": a.turn, "step": a.step})
+	}
+	for _, m := range dec.Messages {
+		r.hostAppend(res, a, TypeUserMessage, MessageData(m))
+	}
+	asm := early
+	if asm == nil {
+		if asm, err = r.assemble(a); err != nil {
+			return err
+		}
+	}
+	r.request(res, a, asm, dec.Messages)
+	a.awaitingRetry = false
+	return r.finishStep(res, a, s)
+}
+
+func decisionName(d Decision, aborted bool) string {
+	if aborted {
+		return Abort
+	}
+	if d.Kind == Enter {
+		return Accept
+	}
+	return Reject
+}
+
+// assemble asks the plugin for its sections and tools; without a plugin the
+// request has only the runtime's own section and no tools.
+func (r *Runtime) assemble(a *agentState) (*AssembleReply, error) {
+	if !r.Plugin() {
+		return &AssembleReply{}, nil
+	}
+	asm, err := r.port.Assemble(r.call(a))
+	if err != nil {
+		return nil, &ImplError{Op: "assemble", Err: err}
+	}
+	return &asm, nil
+}
+
+// request logs the request header: the rendered sections in order and the
+// tool catalog.
+func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs []Message) {
+	sections := append([]Section{BaseSection}, asm.Sections...)
+	slices.SortStableFunc(sections, func(x, y Section) int { return x.Order - y.Order })
+	tools := slices.Clone(asm.Tools)
+	if tools == nil {
+		tools = []Tool{}
+	}
+	reason := "initial"
+	if a.lastAssembly != nil {
+		reason = "resume"
+		if string(JSON(a.lastAssembly)) != string(JSON(AssembleReply{Sections: sections, Tools: tools})) {
+			reason = "change"
+		}
+	}
+	header := AssembleReply{Sections: sections, Tools: tools}
+	a.lastAssembly = &header
+	r.hostAppend(res, a, TypeRequestHeader, map[string]any{
+		"header": map[string]any{"system": sections, "tools": tools},
+		"reason": reason,
+	})
+	res.Requests = append(res.Requests, Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)})
+}
+
+// finishStep sends the request (which may fail) and plays the model's
+// scripted output, executing its tool calls.
+func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
+	if s.Request == "fail" {
+		a.awaitingRetry = true
+		res.RequestFailed = true
+		return nil
+	}
+	a.retries = 0
+	m := s.Model
+	if m == nil {
+		m = &Model{Text: "OK."}
+	}
+	content := []map[string]any{}
+	if m.Text != "" {
+		content = append(content, map[string]any{"type": "text", "text": m.Text})
+	}
+	ids := make([]string, len(m.Calls))
+	for i, c := range m.Calls {
+		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
+		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+	}
+	r.hostAppend(res, a, TypeAssistant, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{"role": "assistant", "content": content}})
+	for i, c := range m.Calls {
+		out, err := r.toolCall(res, a, c)
+		if err != nil {
+			return err
+		}
+		r.hostAppend(res, a, TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+		text := out.Error
+		if out.OK {
+			text = string(out.Result)
+		}
+		r.hostAppend(res, a, TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
+			"role": "user", "source": map[string]any{"kind": "tool", "callId": ids[i]},
+			"content": []map[string]any{{"type": "tool-result", "toolCallId": ids[i], "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
+		}})
+		res.Tools = append(res.Tools, out)
+	}
+	r.hostAppend(res, a, TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+	return nil
+}
+
+func argsOf(c ToolCall) json.RawMessage {
+	if len(c.Args) == 0 {
+		return json.RawMessage("{}")
+	}
+	return Canonical(c.Args)
+}
+
+// toolCall executes one model tool call: exit_plan_mode through the port
+// when the plugin registered it, anything else as an unknown tool.
+func (r *Runtime) toolCall(res *Result, a *agentState, c ToolCall) (ToolOutcome, error) {
+	out := ToolOutcome{Name: c.Name}
+	registered := r.Plugin() && slices.ContainsFunc(r.reg.Tools, func(t Tool) bool { return t.Name == c.Name })
+	if !registered {
+		out.Error = fmt.Sprintf("unknown tool %q", c.Name)
+		return out, nil
+	}
+	review := Review{}
+	if c.Review != nil {
+		review = *c.Review
+	}
+	reply, err := r.port.ExitTool(ExitToolRequest{Call: r.call(a), Args: argsOf(c), Review: review})
+	if err != nil {
+		return out, &ImplError{Op: "exit tool", Err: err}
+	}
+	r.apply(res, a, reply.Effects)
+	for _, ef := range reply.Effects {
+		if ef.Kind == EffectAsk {
+			out.Asked = true
+		}
+	}
+	if review.Reload {
+		// The service was reloaded while the review was open; the plugin's
+		// registration is what the fresh load registered.
+		res.Reloaded = true
+	}
+	out.OK, out.Result, out.Error = reply.OK, Canonical(reply.Result), reply.Error
+	if !reply.OK {
+		out.Result = nil
+	}
+	return out, nil
+}

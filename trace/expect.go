@@ -1,0 +1,292 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+var printer = message.NewPrinter(language.English)
+
+// Expect is what must hold after an action. Every field is optional.
+type Expect struct {
+	// Agent is the agent the expectation reads; default the action's.
+	Agent    string         `json:"agent,omitempty"`
+	Outcome  string         `json:"outcome,omitempty"`
+	Error    *bool          `json:"error,omitempty"`
+	State    *StateExpect   `json:"state,omitempty"`
+	Plan     []bool         `json:"plan,omitempty"`
+	Appended []EventExpect  `json:"appended,omitempty"`
+	Notices  *int           `json:"notices,omitempty"`
+	Decision string         `json:"decision,omitempty"`
+	Section  *bool          `json:"section,omitempty"`
+	Tools    []string       `json:"tools,omitempty"`
+	Tool     *ToolExpect    `json:"tool,omitempty"`
+	Command  *CommandExpect `json:"command,omitempty"`
+	Fold     *bool          `json:"fold,omitempty"`
+}
+
+// StateExpect is get() after the action. Pending is true, false, or "none"
+// for no pending selection.
+type StateExpect struct {
+	Active  *bool           `json:"active,omitempty"`
+	Pending json.RawMessage `json:"pending,omitempty"`
+}
+
+// EventExpect is an expected appended event: a type, or a type and data.
+type EventExpect struct {
+	Type string
+	Data json.RawMessage
+}
+
+// UnmarshalJSON accepts "type" or {type, data}.
+func (e *EventExpect) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &e.Type)
+	}
+	var v struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := strictUnmarshal(b, &v); err != nil {
+		return err
+	}
+	e.Type, e.Data = v.Type, v.Data
+	return nil
+}
+
+// MarshalJSON writes the short form when there is no data.
+func (e EventExpect) MarshalJSON() ([]byte, error) {
+	if len(e.Data) == 0 {
+		return json.Marshal(e.Type)
+	}
+	return json.Marshal(map[string]any{"type": e.Type, "data": e.Data})
+}
+
+// ToolExpect is the result of the action's last tool call.
+type ToolExpect struct {
+	OK       *bool  `json:"ok,omitempty"`
+	Approved *bool  `json:"approved,omitempty"`
+	Asked    *bool  `json:"asked,omitempty"`
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// CommandExpect is a command's result.
+type CommandExpect struct {
+	Registered *bool  `json:"registered,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+}
+
+// Check compares a result with the expectation and returns every mismatch
+// as "field: expected X, got Y".
+func (x *Expect) Check(agent string, r sim.Result) []string {
+	if x == nil {
+		return nil
+	}
+	if x.Agent != "" {
+		agent = x.Agent
+	}
+	var out []string
+	fail := func(field string, want, got any) {
+		out = append(out, fmt.Sprintf("%s: expected %s, got %s", field, show(want), show(got)))
+	}
+	if x.Outcome != "" && x.Outcome != r.Outcome {
+		fail("outcome", x.Outcome, orNone(r.Outcome))
+	}
+	if x.Error != nil && *x.Error != (r.Error != "") {
+		if *x.Error {
+			out = append(out, "error: expected the implementation to report an error, it reported none")
+		} else {
+			out = append(out, fmt.Sprintf("error: expected no error, got %q", r.Error))
+		}
+	}
+	if x.State != nil {
+		g, ok := r.StateOf(agent)
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("state: no get() recorded for agent %q", agent))
+		default:
+			if x.State.Active != nil && *x.State.Active != g.Active {
+				fail("state.active", *x.State.Active, g.Active)
+			}
+			if len(x.State.Pending) > 0 {
+				want := strings.Trim(string(x.State.Pending), `"`)
+				got := "none"
+				if g.Pending != nil {
+					got = fmt.Sprint(*g.Pending)
+				}
+				if want != got {
+					fail("state.pending", want, got)
+				}
+			}
+		}
+	}
+	if x.Plan != nil {
+		if got := r.PlanEvents(agent); fmt.Sprint(got) != fmt.Sprint(x.Plan) {
+			fail("plan", x.Plan, got)
+		}
+	}
+	if x.Appended != nil {
+		out = append(out, checkAppended(x.Appended, agent, r)...)
+	}
+	if x.Notices != nil {
+		if got := len(r.Notices(agent)); got != *x.Notices {
+			fail("notices", *x.Notices, got)
+		}
+	}
+	if x.Decision != "" && x.Decision != r.Decision {
+		fail("decision", x.Decision, orNone(r.Decision))
+	}
+	if x.Section != nil || x.Tools != nil {
+		req, ok := lastRequest(r, agent)
+		if !ok {
+			out = append(out, "section/tools: the action sent no request")
+		} else {
+			if x.Section != nil {
+				_, has := req.Section("plan:policy")
+				if has != *x.Section {
+					fail("section", presence(*x.Section), presence(has))
+				}
+			}
+			if x.Tools != nil {
+				got := make([]string, len(req.Tools))
+				for i, t := range req.Tools {
+					got[i] = t.Name
+				}
+				if fmt.Sprint(got) != fmt.Sprint(x.Tools) {
+					fail("tools", x.Tools, got)
+				}
+			}
+		}
+	}
+	if x.Tool != nil {
+		out = append(out, checkTool(x.Tool, r)...)
+	}
+	if x.Command != nil {
+		c := r.Command
+		switch {
+		case c == nil:
+			out = append(out, "command: the action ran no command")
+		default:
+			if x.Command.Registered != nil && *x.Command.Registered != c.Registered {
+				fail("command.registered", *x.Command.Registered, c.Registered)
+			}
+			if x.Command.Kind != "" && x.Command.Kind != c.Kind {
+				fail("command.kind", x.Command.Kind, c.Kind)
+			}
+		}
+	}
+	if x.Fold != nil {
+		if r.Fold == nil {
+			out = append(out, fmt.Sprintf("fold: expected %v, got no value (error %q)", *x.Fold, r.Error))
+		} else if *r.Fold != *x.Fold {
+			fail("fold", *x.Fold, *r.Fold)
+		}
+	}
+	return out
+}
+
+func presence(b bool) string {
+	if b {
+		return "rendered"
+	}
+	return "absent"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func show(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []bool, []string:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+func lastRequest(r sim.Result, agent string) (sim.Request, bool) {
+	for i := len(r.Requests) - 1; i >= 0; i-- {
+		if r.Requests[i].Agent == agent {
+			return r.Requests[i], true
+		}
+	}
+	return sim.Request{}, false
+}
+
+func checkAppended(want []EventExpect, agent string, r sim.Result) []string {
+	var got []sim.Event
+	for _, a := range r.Appended {
+		if a.Agent == agent {
+			got = append(got, a.Event)
+		}
+	}
+	types := func() string {
+		t := make([]string, len(got))
+		for i, e := range got {
+			t[i] = e.Type
+		}
+		return "[" + strings.Join(t, " ") + "]"
+	}
+	wantTypes := make([]string, len(want))
+	for i, w := range want {
+		wantTypes[i] = w.Type
+	}
+	if len(got) != len(want) {
+		return []string{fmt.Sprintf("appended: expected %d events [%s], got %d %s", len(want), strings.Join(wantTypes, " "), len(got), types())}
+	}
+	var out []string
+	for i, w := range want {
+		if w.Type != got[i].Type {
+			return []string{fmt.Sprintf("appended: expected [%s], got %s", strings.Join(wantTypes, " "), types())}
+		}
+		if len(w.Data) > 0 && string(sim.Canonical(w.Data)) != string(got[i].Data) {
+			out = append(out, fmt.Sprintf("appended[%d] %s data: expected %s, got %s", i, w.Type, sim.Canonical(w.Data), got[i].Data))
+		}
+	}
+	return out
+}
+
+func checkTool(x *ToolExpect, r sim.Result) []string {
+	if len(r.Tools) == 0 {
+		return []string{"tool: the action ran no tool call"}
+	}
+	t := r.Tools[len(r.Tools)-1]
+	var out []string
+	if x.OK != nil && *x.OK != t.OK {
+		out = append(out, fmt.Sprintf("tool.ok: expected %v, got %v (%s)", *x.OK, t.OK, toolText(t)))
+	}
+	if x.Approved != nil {
+		var res struct {
+			Approved bool `json:"approved"`
+		}
+		approved := t.OK && json.Unmarshal(t.Result, &res) == nil && res.Approved && string(t.Result) == `{"approved":true}`
+		if approved != *x.Approved {
+			out = append(out, fmt.Sprintf("tool.approved: expected %v, got %v (%s)", *x.Approved, approved, toolText(t)))
+		}
+	}
+	if x.Asked != nil && *x.Asked != t.Asked {
+		out = append(out, fmt.Sprintf("tool.asked: expected %v, got %v", *x.Asked, t.Asked))
+	}
+	if x.Feedback != "" && (t.OK || !strings.Contains(t.Error, x.Feedback)) {
+		out = append(out, fmt.Sprintf("tool.feedback: expected a failure carrying %q, got %s", x.Feedback, toolText(t)))
+	}
+	return out
+}
+
+func toolText(t sim.ToolOutcome) string {
+	if t.OK {
+		return "result " + string(t.Result)
+	}
+	return fmt.Sprintf("error %q", t.Error)
+}

@@ -1,0 +1,393 @@
+// Package trace reads, validates and runs plankit trace files: a scripted
+// run of the simulated runtime (package sim) around a plan-mode
+// implementation, with expectations checked after any action.
+//
+// A trace is YAML (or JSON, which is YAML) validated against the published
+// JSON Schema (schema.json, also printed by `plankit schema`). Every problem
+// in a trace is reported with its file, line, column and field. Running a
+// trace yields a Run: each action's sim.Result and the expectations that
+// failed, which package render turns into a timeline.
+package trace
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/plankit/plankit/sim"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Schema is the trace format's JSON Schema.
+//
+//go:embed schema.json
+var Schema []byte
+
+// DefaultSection is the plan guidance used when a trace gives no config.
+const DefaultSection = "Plan before you act: explore, then present a plan with exit_plan_mode."
+
+// Trace is a parsed trace file.
+type Trace struct {
+	// File is where the trace was read from, for messages.
+	File        string             `json:"-"`
+	Name        string             `json:"name"`
+	Description string             `json:"description,omitempty"`
+	Clauses     []string           `json:"clauses,omitempty"`
+	Runtime     *Runtime           `json:"runtime,omitempty"`
+	Config      json.RawMessage    `json:"config,omitempty"`
+	Services    *sim.Services      `json:"services,omitempty"`
+	Listeners   []sim.ListenerSpec `json:"listeners,omitempty"`
+	Agents      []string           `json:"agents,omitempty"`
+	Script      []Entry            `json:"script"`
+}
+
+// Runtime is the trace's runtime section.
+type Runtime struct {
+	Plugin   *bool  `json:"plugin,omitempty"`
+	Retries  string `json:"retries,omitempty"`
+	Assembly string `json:"assembly,omitempty"`
+}
+
+// Entry is one scripted action and what to expect after it.
+type Entry struct {
+	sim.Action
+	Expect *Expect `json:"expect,omitempty"`
+	// Pos is where the entry starts in its file.
+	Pos Pos `json:"-"`
+}
+
+// MarshalJSON writes the action key and expect side by side.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	act, err := json.Marshal(e.Action)
+	if err != nil {
+		return nil, err
+	}
+	if e.Expect == nil {
+		return act, nil
+	}
+	exp, err := json.Marshal(e.Expect)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(act[:len(act)-1], []byte(`,"expect":`)...), append(exp, '}')...), nil
+}
+
+// UnmarshalJSON reads an action key and an optional expect.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return err
+	}
+	if x, ok := fields["expect"]; ok {
+		e.Expect = &Expect{}
+		if err := strictUnmarshal(x, e.Expect); err != nil {
+			return err
+		}
+		delete(fields, "expect")
+	}
+	rest, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	return strictUnmarshal(rest, &e.Action)
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// Pos is a position in a trace file.
+type Pos struct {
+	Line, Column int
+}
+
+// Error is a problem in a trace file, with where it is and which field.
+type Error struct {
+	File   string
+	Line   int
+	Column int
+	// Field is the path of the offending field, like script[2].set.agent.
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": %s", e.Field)
+	}
+	fmt.Fprintf(&b, ": %s", e.Msg)
+	return b.String()
+}
+
+var (
+	schemaOnce sync.Once
+	schema     *jsonschema.Schema
+	errSchema  error
+)
+
+func compiled() (*jsonschema.Schema, error) {
+	schemaOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+		if err != nil {
+			errSchema = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if err = c.AddResource("trace.json", doc); err != nil {
+			errSchema = err
+			return
+		}
+		schema, errSchema = c.Compile("trace.json")
+	})
+	return schema, errSchema
+}
+
+// ReadFile reads and parses a trace file.
+func ReadFile(path string) (*Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a trace: YAML syntax, then the JSON Schema, then the
+// script's meaning (one action per entry, known agents). Every error is an
+// *Error naming file, line, column and field.
+func Parse(file string, data []byte) (*Trace, error) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, syntaxError(file, err)
+	}
+	var generic any
+	if err := yaml.UnmarshalWithOptions(data, &generic, yaml.UseOrderedMap()); err != nil {
+		return nil, syntaxError(file, err)
+	}
+	generic = plain(generic)
+	js, err := json.Marshal(generic)
+	if err != nil {
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	sch, err := compiled()
+	if err != nil {
+		return nil, fmt.Errorf("trace schema: %w", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			loc, msg := deepest(ve)
+			return nil, locate(file, f, loc, msg)
+		}
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	t := &Trace{File: file}
+	if err := json.Unmarshal(js, t); err != nil {
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	for i := range t.Script {
+		t.Script[i].Pos = position(f, []string{"script", strconv.Itoa(i)})
+	}
+	if err := t.check(f); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// plain turns goccy's ordered maps into plain maps for JSON.
+func plain(v any) any {
+	switch x := v.(type) {
+	case yaml.MapSlice:
+		m := make(map[string]any, len(x))
+		for _, item := range x {
+			m[fmt.Sprint(item.Key)] = plain(item.Value)
+		}
+		return m
+	case map[string]any:
+		for k, val := range x {
+			x[k] = plain(val)
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = plain(x[i])
+		}
+		return x
+	}
+	return v
+}
+
+func syntaxError(file string, err error) error {
+	var se yaml.Error
+	if errors.As(err, &se) {
+		if tk := se.GetToken(); tk != nil && tk.Position != nil {
+			return &Error{File: file, Line: tk.Position.Line, Column: tk.Position.Column, Msg: "YAML: " + se.GetMessage()}
+		}
+	}
+	return &Error{File: file, Msg: "YAML: " + err.Error()}
+}
+
+// deepest picks the schema error at the deepest instance location: the
+// most specific complaint. Ties keep the first, so the choice is stable.
+func deepest(ve *jsonschema.ValidationError) ([]string, string) {
+	bestLoc, bestMsg := ve.InstanceLocation, ve.Error()
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			if len(e.InstanceLocation) > len(bestLoc) || bestMsg == ve.Error() {
+				bestLoc = e.InstanceLocation
+				bestMsg = e.ErrorKind.LocalizedString(printer)
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return bestLoc, bestMsg
+}
+
+// locate finds the node at a JSON-pointer-like path and reports there.
+func locate(file string, f *ast.File, loc []string, msg string) *Error {
+	pos := position(f, loc)
+	return &Error{File: file, Line: pos.Line, Column: pos.Column, Field: fieldPath(loc), Msg: msg}
+}
+
+func fieldPath(loc []string) string {
+	var b strings.Builder
+	for _, p := range loc {
+		if _, err := strconv.Atoi(p); err == nil {
+			fmt.Fprintf(&b, "[%s]", p)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// position returns where the value at loc starts, or the nearest ancestor
+// that exists.
+func position(f *ast.File, loc []string) Pos {
+	for n := len(loc); n >= 0; n-- {
+		pb := (&yaml.PathBuilder{}).Root()
+		for _, p := range loc[:n] {
+			if i, err := strconv.Atoi(p); err == nil {
+				pb = pb.Index(uint(i))
+			} else {
+				pb = pb.Child(p)
+			}
+		}
+		node, err := pb.Build().FilterFile(f)
+		if err != nil || node == nil {
+			continue
+		}
+		if tk := node.GetToken(); tk != nil && tk.Position != nil {
+			return Pos{Line: tk.Position.Line, Column: tk.Position.Column}
+		}
+	}
+	return Pos{}
+}
+
+// check validates what the schema cannot: one action per entry and agents
+// that exist when the action runs.
+func (t *Trace) check(f *ast.File) error {
+	agents := t.Agents
+	if len(agents) == 0 {
+		agents = []string{"main"}
+	}
+	known := slices.Clone(agents)
+	for i, e := range t.Script {
+		loc := []string{"script", strconv.Itoa(i)}
+		if e.Action.Name() == "" {
+			return locate(t.File, f, loc, "entry has no action (one of load, prompt, steer, inject, set, get, command, step, retry, end-turn, idle, fault, restart, reload, fork, compact, fold)")
+		}
+		if n := countActions(e.Action); n > 1 {
+			return locate(t.File, f, loc, fmt.Sprintf("entry has %d actions; write one action per entry", n))
+		}
+		name := e.Action.Name()
+		if a := e.Action.Agent(); a != "" && !slices.Contains(known, a) {
+			return locate(t.File, f, append(loc, name, "agent"), fmt.Sprintf("unknown agent %q (agents: %s)", a, strings.Join(known, ", ")))
+		}
+		if e.Expect != nil && e.Expect.Agent != "" && !slices.Contains(known, e.Expect.Agent) && (e.Fork == nil || e.Fork.As != e.Expect.Agent) {
+			return locate(t.File, f, append(loc, "expect", "agent"), fmt.Sprintf("unknown agent %q (agents: %s)", e.Expect.Agent, strings.Join(known, ", ")))
+		}
+		if e.Fork != nil {
+			if slices.Contains(known, e.Fork.As) {
+				return locate(t.File, f, append(loc, "fork", "as"), fmt.Sprintf("agent %q already exists", e.Fork.As))
+			}
+			known = append(known, e.Fork.As)
+		}
+		for name := range stepOf(e.Action).Listeners {
+			if !slices.ContainsFunc(t.Listeners, func(l sim.ListenerSpec) bool { return l.Name == name }) {
+				return locate(t.File, f, append(loc, e.Action.Name(), "listeners", name), fmt.Sprintf("listener %q is not declared under listeners", name))
+			}
+		}
+	}
+	return nil
+}
+
+func stepOf(a sim.Action) *sim.StepAction {
+	if a.Step != nil {
+		return a.Step
+	}
+	if a.Retry != nil {
+		return a.Retry
+	}
+	return &sim.StepAction{}
+}
+
+func countActions(a sim.Action) int {
+	var m map[string]json.RawMessage
+	b, _ := json.Marshal(a)
+	_ = json.Unmarshal(b, &m)
+	return len(m)
+}
+
+// Options returns the simulator options the trace asks for.
+func (t *Trace) Options() sim.Options {
+	opts := sim.Options{
+		Config:    t.Config,
+		Services:  sim.Services{Commands: true, UserQuestions: true},
+		Listeners: t.Listeners,
+		Agents:    t.Agents,
+	}
+	if len(opts.Config) == 0 {
+		opts.Config = sim.JSON(map[string]string{"section": DefaultSection})
+	}
+	if t.Services != nil {
+		opts.Services = *t.Services
+	}
+	if len(opts.Agents) == 0 {
+		opts.Agents = []string{"main"}
+	}
+	if t.Runtime != nil {
+		opts.NoPlugin = t.Runtime.Plugin != nil && !*t.Runtime.Plugin
+		opts.Retries = t.Runtime.Retries
+		opts.Assembly = t.Runtime.Assembly
+	}
+	return opts
+}
