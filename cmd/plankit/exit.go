@@ -33,9 +33,6 @@ func withCode(code int, err error) error {
 	return &exitError{code: code, err: err}
 }
 
-// failed is returned when checks failed; their report is already printed.
-var errFailed = &exitError{code: ExitFail, err: errors.New("")}
-
 func codeOf(err error) int {
 	if err == nil {
 		return ExitPass

@@ -1,0 +1,33 @@
+package reference
+
+import "github.com/plankit/plankit/sim"
+
+// openTurn is the plain open-turn fold, kept for tests of the cache.
+func openTurn(events []sim.Event) bool {
+	open := false
+	for _, e := range events {
+		switch e.Type {
+		case sim.TypeTurnStart:
+			open = true
+		case sim.TypeTurnEnd:
+			open = false
+		}
+	}
+	return open
+}
+
+// stateAtLastHeader is the plain fold at the last request header, kept for
+// tests of the cache.
+func stateAtLastHeader(events []sim.Event) *bool {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == sim.TypeRequestHeader {
+			v := FoldPlanMode(events, i+1)
+			return &v
+		}
+	}
+	return nil
+}
+
+
+var _ = openTurn
+var _ = stateAtLastHeader
