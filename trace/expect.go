@@ -24,6 +24,7 @@ type Expect struct {
 	Notices  *int           `json:"notices,omitempty"`
 	Decision string         `json:"decision,omitempty"`
 	Section  *bool          `json:"section,omitempty"`
+	Sections []string       `json:"sections,omitempty"`
 	Tools    []string       `json:"tools,omitempty"`
 	Tool     *ToolExpect    `json:"tool,omitempty"`
 	Command  *CommandExpect `json:"command,omitempty"`
@@ -141,7 +142,7 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 	if x.Decision != "" && x.Decision != r.Decision {
 		fail("decision", x.Decision, orNone(r.Decision))
 	}
-	if x.Section != nil || x.Tools != nil {
+	if x.Section != nil || x.Tools != nil || x.Sections != nil {
 		req, ok := lastRequest(r, agent)
 		if !ok {
 			out = append(out, "section/tools: the action sent no request")
@@ -150,6 +151,15 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				_, has := req.Section("plan:policy")
 				if has != *x.Section {
 					fail("section", presence(*x.Section), presence(has))
+				}
+			}
+			if x.Sections != nil {
+				got := make([]string, len(req.Sections))
+				for i, s := range req.Sections {
+					got[i] = fmt.Sprintf("%s@%d", s.Name, s.Order)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(x.Sections) {
+					fail("sections", x.Sections, got)
 				}
 			}
 			if x.Tools != nil {

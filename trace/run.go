@@ -81,7 +81,7 @@ func Execute(t *Trace, port sim.Port) *Run {
 		res, err := rt.Do(e.Action)
 		step := StepResult{Index: i, Entry: e, Result: res}
 		if err == nil {
-			step.Failures = e.Expect.Check(e.Action.Agent(), res)
+			step.Failures = e.Expect.Check(subject(e.Action, rt), res)
 		}
 		run.Steps = append(run.Steps, step)
 		if err != nil {
@@ -103,4 +103,17 @@ func (r *Run) stop(err error, i int) {
 	}
 	r.Err = err
 	r.Error = err.Error()
+}
+
+// subject is the agent an expectation reads by default: the action's
+// agent, or for runtime-wide actions (restart, reload, load, fault) the
+// first agent.
+func subject(a sim.Action, rt *sim.Runtime) string {
+	if name := a.Agent(); name != "" {
+		return name
+	}
+	if agents := rt.Agents(); len(agents) > 0 {
+		return agents[0]
+	}
+	return ""
 }
