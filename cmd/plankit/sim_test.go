@@ -81,7 +81,9 @@ func TestSimExitCodes(t *testing.T) {
 // brokenPort is an implementation that cannot be run.
 type brokenPort struct{ sim.Port }
 
-func (brokenPort) Start() (sim.Identity, error) { return sim.Identity{}, errors.New("exec: no such file") }
+func (brokenPort) Start() (sim.Identity, error) {
+	return sim.Identity{}, errors.New("exec: no such file")
+}
 
 func TestImplementationFailureIsExit3(t *testing.T) {
 	tr, err := trace.ReadFile("testdata/failing-expectation.yaml")
