@@ -27,4 +27,3 @@ func stateAtLastHeader(events []sim.Event) *bool {
 	}
 	return nil
 }
-
