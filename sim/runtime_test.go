@@ -246,7 +246,8 @@ func TestDeterministic(t *testing.T) {
 		}
 		return b.String()
 	}
-	if runOnce() != runOnce() {
+	first, second := runOnce(), runOnce()
+	if first != second {
 		t.Fatal("two runs of the same script differ")
 	}
 }
