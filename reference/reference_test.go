@@ -3,6 +3,9 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 
@@ -771,5 +774,32 @@ func TestPortRefusesBadRequests(t *testing.T) {
 	}
 	if r, _ := p.Command(sim.CommandRequest{Call: sim.Call{Agent: "a"}, Name: "other"}); r.Kind != "error" {
 		t.Error("unknown command")
+	}
+}
+
+// SVC-4: the service catalog is generated from the doc comments of Get and
+// Set, so they must state the contract: the pending field and the four
+// outcomes with their meaning.
+func TestSVC4_ServiceDocComments(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "controller.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]string{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && fn.Doc != nil {
+			docs[fn.Name.Name] = fn.Doc.Text()
+		}
+	}
+	for name, words := range map[string][]string{
+		"Get": {"logged", "pending", "accepted in-turn pre-step"},
+		"Set": {"committed", "queued", "cancelled", "noop", "open-turn fold", "checkpointing"},
+	} {
+		for _, w := range words {
+			if !strings.Contains(docs[name], w) {
+				t.Errorf("doc comment of Controller.%s does not mention %q", name, w)
+			}
+		}
 	}
 }
