@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,11 @@ type Options struct {
 	// StderrTail is how many bytes of the end of stderr a crash report
 	// quotes (DefaultStderrTail when zero).
 	StderrTail int
+	// NoSpare turns off spawning the next process ahead of time. By
+	// default the pool keeps one spare process spawned but unused, so that
+	// a Start (a new scenario, a restart) does not wait for the process to
+	// boot; the spare is ended by Close.
+	NoSpare bool
 	// RestartBudget is how many failed processes (crashed, hung, broke the
 	// protocol) the pool replaces with new ones; after that, Start fails at
 	// once. DefaultRestartBudget when zero; negative means none.
@@ -76,6 +82,12 @@ type Pool struct {
 	failures int
 	last     error
 	live     map[*process]bool
+	closed   bool
+	// spare is a process spawned ahead of time and not yet used; the next
+	// Start takes it, so process start-up overlaps with the work before.
+	spare *process
+	// refilling is closed when the spare being spawned is ready.
+	refilling chan struct{}
 }
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -106,20 +118,30 @@ func (p *Pool) Failures() int {
 	return p.failures
 }
 
-// Close ends every process still running.
+// Close ends every process still running, the spare included.
 func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	ready := p.refilling
+	p.mu.Unlock()
+	if ready != nil {
+		<-ready
+	}
 	p.mu.Lock()
 	procs := make([]*process, 0, len(p.live))
 	for pr := range p.live {
 		procs = append(procs, pr)
 	}
 	p.live = map[*process]bool{}
+	p.spare = nil
 	p.mu.Unlock()
 	for _, pr := range procs {
 		pr.kill()
 	}
 }
 
+// spawn returns a fresh process, never used before: the spare when there
+// is one, else a new one. Either way it starts spawning the next spare.
 func (p *Pool) spawn() (*process, error) {
 	p.mu.Lock()
 	if p.failures > p.opts.RestartBudget {
@@ -127,17 +149,58 @@ func (p *Pool) spawn() (*process, error) {
 		p.mu.Unlock()
 		return nil, err
 	}
+	if p.closed {
+		p.mu.Unlock()
+		return nil, &StartError{Command: p.name, Detail: "the pool is closed"}
+	}
+	ready := p.refilling
 	p.mu.Unlock()
-	pr, err := spawn(p.opts)
-	if err != nil {
-		err = &StartError{Command: p.name, Detail: "cannot start: " + err.Error()}
-		p.failed(err)
-		return nil, err
+	if ready != nil {
+		<-ready
 	}
 	p.mu.Lock()
-	p.live[pr] = true
+	pr := p.spare
+	p.spare = nil
 	p.mu.Unlock()
+	if pr == nil {
+		var err error
+		if pr, err = spawn(p.opts); err != nil {
+			err = &StartError{Command: p.name, Detail: "cannot start: " + err.Error()}
+			p.failed(err)
+			return nil, err
+		}
+		p.mu.Lock()
+		p.live[pr] = true
+		p.mu.Unlock()
+	}
+	if !p.opts.NoSpare {
+		p.refill()
+	}
 	return pr, nil
+}
+
+// refill spawns the next spare in the background. A spare that cannot be
+// spawned is not reported here: the next Start spawns in the foreground
+// and reports why.
+func (p *Pool) refill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.refilling != nil || p.spare != nil || p.failures > p.opts.RestartBudget {
+		return
+	}
+	done := make(chan struct{})
+	p.refilling = done
+	go func() {
+		pr, err := spawn(p.opts)
+		p.mu.Lock()
+		if err == nil {
+			p.spare = pr
+			p.live[pr] = true
+		}
+		p.refilling = nil
+		p.mu.Unlock()
+		close(done)
+	}()
 }
 
 func (p *Pool) failed(err error) {
@@ -199,8 +262,9 @@ func (p *Port) Start() (sim.Identity, error) {
 	return res.Identity(), nil
 }
 
-// Stop implements sim.Port: it sends stop, waits for the process to exit
-// (ending it when it does not within the timeout) and reaps it.
+// Stop implements sim.Port: it sends stop, gives the process the request
+// timeout to exit, kills it if it has not, and reaps it. Either way the
+// process has ended when Stop returns.
 func (p *Port) Stop() error {
 	if p.proc == nil {
 		return nil
@@ -210,14 +274,11 @@ func (p *Port) Stop() error {
 		return nil
 	}
 	err := p.call(MethodStop, Empty{}, &Empty{})
-	pr := p.proc
-	if err == nil {
+	if pr := p.proc; err == nil {
 		pr.stdin.Close()
 		select {
 		case <-pr.exited:
 		case <-time.After(p.pool.opts.Timeout):
-			err = p.fail(&RequestError{Method: MethodStop, Seq: p.seq, Kind: KindTimeout,
-				Detail: fmt.Sprintf("the process did not exit within %v after replying to stop; it was killed", p.pool.opts.Timeout)})
 		}
 	}
 	p.end()
@@ -270,12 +331,25 @@ func (p *Port) call(method string, params, out any) error {
 		}
 	}
 	pr := p.proc
-	written := make(chan error, 1)
-	go func() {
-		_, err := pr.stdin.Write(append(line, '\n'))
-		written <- err
-	}()
-	timer := time.NewTimer(p.pool.opts.Timeout)
+	deadline := time.Now().Add(p.pool.opts.Timeout)
+	pr.stdin.SetWriteDeadline(deadline)
+	if _, err := pr.stdin.Write(append(line, '\n')); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			pr.kill()
+			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
+				Detail: fmt.Sprintf("the request could not be written within %v (--timeout): the adapter does not read its stdin; the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
+		}
+		// Most likely the process has exited; report that if it has.
+		select {
+		case <-pr.exited:
+		case <-time.After(time.Until(deadline)):
+		}
+		if !pr.alive() {
+			return p.fail(p.exitedError(method, seq, line))
+		}
+		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindIO, Detail: "cannot write the request: " + err.Error()})
+	}
+	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for {
 		if ev, ok := pr.out.next(); ok {
@@ -283,23 +357,23 @@ func (p *Port) call(method string, params, out any) error {
 		}
 		select {
 		case <-pr.out.ready:
-		case err := <-written:
-			if err != nil && pr.alive() {
-				return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindIO, Detail: "cannot write the request: " + err.Error()})
-			}
-			written = nil // an exited process is reported below
 		case <-pr.exited:
 			if ev, ok := pr.out.next(); ok {
 				return p.reply(method, seq, line, ev, out)
 			}
-			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindExited,
-				Detail: fmt.Sprintf("the adapter process exited (%s) before replying\n  request: %s\n  %s", pr.exitStatus(), quote(line), pr.stderr)})
+			return p.fail(p.exitedError(method, seq, line))
 		case <-timer.C:
 			pr.kill()
 			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
 				Detail: fmt.Sprintf("no reply within %v (--timeout); the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
 		}
 	}
+}
+
+func (p *Port) exitedError(method string, seq int, line []byte) error {
+	pr := p.proc
+	return &RequestError{Method: method, Seq: seq, Kind: KindExited,
+		Detail: fmt.Sprintf("the adapter process exited (%s) before replying\n  request: %s\n  %s", pr.exitStatus(), quote(line), pr.stderr)}
 }
 
 // reply interprets one reply line.
@@ -316,7 +390,7 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	}
 	var r Reply
 	if err := json.Unmarshal(ev.data, &r); err != nil {
-		return protocol("the reply is not a JSON object: " + err.Error())
+		return protocol("the reply is not valid JSON: " + err.Error())
 	}
 	if r.Seq != seq {
 		return protocol(fmt.Sprintf("the reply has seq %d, want seq %d (replies echo the request's seq, one reply per request, in order)", r.Seq, seq))

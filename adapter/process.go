@@ -3,7 +3,7 @@ package adapter
 import (
 	"bytes"
 	"fmt"
-	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -142,7 +142,7 @@ func (t *tail) String() string {
 // process is one running adapter process.
 type process struct {
 	cmd     *exec.Cmd
-	stdin   io.WriteCloser
+	stdin   *os.File
 	out     *lineWriter
 	stderr  *tail
 	exited  chan struct{}
@@ -158,12 +158,19 @@ func spawn(o Options) (*process, error) {
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = time.Second
 	setProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	// Our own pipe rather than cmd.StdinPipe: its write end supports
+	// deadlines, so a request to an adapter that stopped reading times out
+	// without a goroutine per request.
+	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	p.stdin = stdin
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin = r
+	p.stdin = w
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
 		return nil, err
 	}
 	go func() {
