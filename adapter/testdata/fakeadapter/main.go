@@ -6,7 +6,8 @@
 //
 // Modes: ok (never misbehaves), hang, crash, garbage, schema, wrongseq,
 // oversized, flood (floods stderr before every reply and never
-// misbehaves otherwise), flood-crash, error, unsupported, linger (replies
+// misbehaves otherwise), flood-crash, error, unsupported, extra (an
+// unknown field in the result), linger (replies
 // to stop but does not exit). With --once FILE it misbehaves only while
 // FILE does not exist and creates it, so only the first process breaks.
 package main
@@ -124,6 +125,12 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		return []byte(fmt.Sprintf(`{"seq":%d,"result":{"pad":"%s"}}`, req.Seq, strings.Repeat("a", adapter.MaxLine)))
 	case "error":
 		return []byte(fmt.Sprintf(`{"seq":%d,"error":{"message":"simulated failure in %s"}}`, req.Seq, req.Method))
+	case "extra":
+		var r map[string]any
+		json.Unmarshal(reply, &r)
+		r["result"].(map[string]any)["extra"] = true
+		b, _ := json.Marshal(r)
+		return b
 	case "unsupported":
 		return []byte(fmt.Sprintf(`{"seq":%d,"unsupported":{"message":"%s is not implemented"}}`, req.Seq, req.Method))
 	}
