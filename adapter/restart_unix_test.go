@@ -41,4 +41,3 @@ func TestRestartIsARealProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
