@@ -13,7 +13,22 @@ import (
 // BenchmarkRoundTrip measures request/reply round trips through
 // `plankit serve`: one get per iteration on a started, loaded process.
 func BenchmarkRoundTrip(b *testing.B) {
-	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+	roundTrips(b, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+// BenchmarkRoundTripPython is the same through the Python example.
+func BenchmarkRoundTripPython(b *testing.B) {
+	roundTrips(b, adapter.Options{Command: []string{"python3", "adapter.py"}, Dir: "../examples/adapters/python"})
+}
+
+// BenchmarkRoundTripValidated is BenchmarkRoundTrip with
+// --validate-protocol.
+func BenchmarkRoundTripValidated(b *testing.B) {
+	roundTrips(b, adapter.Options{Command: []string{plankitBin(b), "serve"}, Validate: true})
+}
+
+func roundTrips(b *testing.B, opts adapter.Options) {
+	pool := newPool(b, opts)
 	port := pool.Port()
 	if _, err := port.Start(); err != nil {
 		b.Fatal(err)

@@ -1,15 +1,18 @@
 package adapter
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Defaults of Options.
@@ -388,15 +391,24 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))
 	}
-	var r Reply
-	if err := json.Unmarshal(ev.data, &r); err != nil {
+	// One generic parse serves the seq check and the schema check.
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(ev.data))
+	if err != nil {
 		return protocol("the reply is not valid JSON: " + err.Error())
 	}
-	if r.Seq != seq {
-		return protocol(fmt.Sprintf("the reply has seq %d, want seq %d (replies echo the request's seq, one reply per request, in order)", r.Seq, seq))
+	m, ok := v.(map[string]any)
+	if !ok {
+		return protocol("the reply is not a JSON object")
 	}
-	if err := checkReply(p.pool.schemas, method, ev.data); err != nil {
+	if got, ok := m["seq"].(json.Number); !ok || got.String() != strconv.Itoa(seq) {
+		return protocol(fmt.Sprintf("the reply has seq %s, want seq %d (replies echo the request's seq, one reply per request, in order)", quote(rawSeq(m["seq"])), seq))
+	}
+	if err := checkReplyValue(p.pool.schemas, method, v); err != nil {
 		return protocol("the reply does not match the protocol schema: " + err.Error())
+	}
+	var r Reply
+	if err := json.Unmarshal(ev.data, &r); err != nil {
+		return protocol("the reply does not decode: " + err.Error())
 	}
 	switch {
 	case r.Error != nil:
@@ -476,6 +488,15 @@ func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 func (p *Port) Reload() (sim.LoadReply, error) {
 	var out sim.LoadReply
 	return out, p.call(MethodReload, Empty{}, &out)
+}
+
+// rawSeq renders a reply's seq member for a message.
+func rawSeq(v any) []byte {
+	if v == nil {
+		return []byte("(missing)")
+	}
+	b, _ := json.Marshal(v)
+	return b
 }
 
 func nonNil[T any](s []T) []T {
