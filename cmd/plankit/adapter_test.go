@@ -63,6 +63,8 @@ func TestAdapterCLI(t *testing.T) {
 	})
 
 	// Reference: issue "Checking external implementations", Robustness.
+	// The trace has several steps, so the fake reaches its second preStep.
+	midTurn := "../../examples/pend-mid-turn-later-turn.yaml"
 	broken := []struct{ mode, cause string }{
 		{"hang", `request seq 13 "preStep": no reply within 300ms`},
 		{"crash", `request seq 13 "preStep": the adapter process exited (exit status 7) before replying`},
@@ -77,7 +79,7 @@ func TestAdapterCLI(t *testing.T) {
 	for _, b := range broken {
 		t.Run("broken/"+b.mode, func(t *testing.T) {
 			t0 := time.Now()
-			code, _, errs := run(t, "sim", "--timeout", "300ms", "--adapter", fake+" "+b.mode+" preStep 2", examples[0])
+			code, _, errs := run(t, "sim", "--timeout", "300ms", "--adapter", fake+" "+b.mode+" preStep 2", midTurn)
 			if code != ExitImpl {
 				t.Fatalf("exit %d, want %d (ExitImpl)\n%s", code, ExitImpl, errs)
 			}
@@ -91,7 +93,7 @@ func TestAdapterCLI(t *testing.T) {
 	}
 
 	t.Run("flood passes", func(t *testing.T) {
-		code, out, errs := run(t, "sim", "--adapter", fake+" flood none", examples[0])
+		code, out, errs := run(t, "sim", "--adapter", fake+" flood none", midTurn)
 		if code != ExitPass {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
