@@ -187,17 +187,22 @@ func astNodes(doc *messages.GherkinDocument, into map[string]node) {
 
 // catalog parses the embedded features and checks their tags: one @id
 // each, unique, at least one clause.
-func catalog(tags string) ([]pickleInfo, map[string]int, map[string]node, error) {
+func catalog(tags string) (infos []pickleInfo, order map[string]int, nodes map[string]node, err error) {
+	defer func() {
+		// godog's tag filter panics on a malformed expression.
+		if p := recover(); p != nil {
+			infos, order, nodes, err = nil, nil, nil, fmt.Errorf("tag expression %q: %v", tags, p)
+		}
+	}()
 	ts := godog.TestSuite{Options: &godog.Options{FS: files, Paths: []string{"."}, Tags: tags, Strict: true}}
 	feats, err := ts.RetrieveFeatures()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("reading the features: %w", err)
 	}
 	sort.SliceStable(feats, func(i, j int) bool { return feats[i].Uri < feats[j].Uri })
-	var infos []pickleInfo
-	order := map[string]int{}
+	order = map[string]int{}
 	seen := map[string]string{}
-	nodes := map[string]node{}
+	nodes = map[string]node{}
 	for _, f := range feats {
 		astNodes(f.GherkinDocument, nodes)
 		for _, p := range f.Pickles {

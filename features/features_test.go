@@ -2,6 +2,9 @@ package features
 
 import (
 	"context"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,3 +39,43 @@ func TestReferenceConforms(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryClauseIsCovered checks the suite's clause list against SPEC.md
+// (when the specification is beside the repository) and that every clause
+// has at least two scenarios, with no tag naming an unknown clause.
+func TestEveryClauseIsCovered(t *testing.T) {
+	for _, p := range []string{"../../shared/SPEC.md", "../../../shared/SPEC.md"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var ids []string
+		for _, m := range specClause.FindAllStringSubmatch(string(data), -1) {
+			ids = append(ids, m[1])
+		}
+		if !slices.Equal(ids, SpecClauses) {
+			t.Errorf("SpecClauses %v\ndiffers from %s: %v", SpecClauses, p, ids)
+		}
+		break
+	}
+	cases, err := Scenarios("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, c := range cases {
+		for _, cl := range c.Clauses {
+			if !slices.Contains(SpecClauses, cl) {
+				t.Errorf("%s is tagged with %s, which is not a clause of SPEC.md", c.ID, cl)
+			}
+			count[cl]++
+		}
+	}
+	for _, cl := range SpecClauses {
+		if count[cl] < 2 {
+			t.Errorf("clause %s has %d scenarios, want at least 2", cl, count[cl])
+		}
+	}
+}
+
+var specClause = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
