@@ -79,3 +79,62 @@ func TestEveryClauseIsCovered(t *testing.T) {
 }
 
 var specClause = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
+
+// TestStrictMode: an undefined step fails its scenario, it is never
+// silently skipped or passed.
+func TestStrictMode(t *testing.T) {
+	res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{}), Features: os.DirFS("testdata/strict")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]report.Case{}
+	for _, c := range res.Cases {
+		got[c.ID] = c
+	}
+	if c := got["undefined-step"]; c.Status != report.Failed || !strings.Contains(c.Message, "undefined") {
+		t.Errorf("undefined step: %s %q", c.Status, c.Message)
+	}
+	if c := got["passing"]; c.Status != report.Passed {
+		t.Errorf("passing: %s %q", c.Status, c.Message)
+	}
+	if c := got["failing"]; c.Status != report.Failed || !strings.Contains(c.Message, "want active") {
+		t.Errorf("failing: %s %q", c.Status, c.Message)
+	}
+}
+
+// TestReferenceConformsUnderEveryChoice runs the suite against the
+// reference with each alternative pick of a silent point: nothing fails,
+// and the scenarios of the other pick are skipped naming the choice.
+func TestReferenceConformsUnderEveryChoice(t *testing.T) {
+	names := make([]string, 0, len(reference.ChoiceValues))
+	for n := range reference.ChoiceValues {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, v := range reference.ChoiceValues[name][1:] {
+			t.Run(name+"="+v, func(t *testing.T) {
+				ch, err := reference.ParseChoices(map[string]string{name: v})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Choices: ch})})
+				if err != nil {
+					t.Fatal(err)
+				}
+				skippedForIt := 0
+				for _, c := range res.Cases {
+					if c.Failing() {
+						t.Errorf("%s: %s", c.ID, c.Message)
+					}
+					if c.Status == report.Skipped && strings.Contains(c.Message, "declares "+name+"="+v) {
+						skippedForIt++
+					}
+				}
+				if skippedForIt == 0 {
+					t.Errorf("no scenario depends on %s=%s's alternative", name, v)
+				}
+			})
+		}
+	}
+}

@@ -95,6 +95,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^/plan is (registered|not registered)$`, w.commandRegistered)
 	sc.Step(`^the command (succeeds|fails|is unknown)$`, w.commandResult)
 	sc.Step(`^foldPlanMode returns (active|inactive)$`, w.foldReturns)
+	sc.Step(`^foldPlanMode reports an error$`, w.foldErrors)
 	sc.Step(`^the log has no plan/mode event$`, w.logClean)
 }
 
@@ -893,6 +894,16 @@ func (w *world) logClean() error {
 				return fmt.Errorf("the log of %s holds %s %s", n, e.Type, e.Data)
 			}
 		}
+	}
+	return nil
+}
+
+func (w *world) foldErrors() error {
+	if w.last.Action.Fold == nil {
+		return fmt.Errorf("the last action was %s, not a fold", w.last.Action.Name())
+	}
+	if w.last.Error == "" {
+		return fmt.Errorf("foldPlanMode returned %v, want an error", w.last.Fold != nil && *w.last.Fold)
 	}
 	return nil
 }
