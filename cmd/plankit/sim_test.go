@@ -78,10 +78,10 @@ func TestSimExitCodes(t *testing.T) {
 	})
 }
 
-// brokenPort is an implementation that cannot be run.
-type brokenPort struct{ sim.Port }
+// unstartablePort is an implementation whose process cannot be started.
+type unstartablePort struct{ sim.Port }
 
-func (brokenPort) Start() (sim.Identity, error) {
+func (unstartablePort) Start() (sim.Identity, error) {
 	return sim.Identity{}, errors.New("exec: no such file")
 }
 
@@ -90,7 +90,7 @@ func TestImplementationFailureIsExit3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := runCode(trace.Execute(tr, brokenPort{}))
+	code, err := runCode(trace.Execute(tr, unstartablePort{}))
 	if code != ExitImpl || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("code %d err %v", code, err)
 	}
