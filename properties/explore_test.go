@@ -1,0 +1,46 @@
+package properties
+
+import (
+	"context"
+	"testing"
+
+	"github.com/plankit/plankit/reference"
+)
+
+func TestExploreReference(t *testing.T) {
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{}), Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil {
+		t.Fatalf("violation against the reference: %s", res.Violation)
+	}
+	if res.States < 50 || res.Transitions <= res.States {
+		t.Fatalf("exploration too small: %+v", res)
+	}
+	t.Logf("%+v", res)
+}
+
+func TestExploreFindsMutant(t *testing.T) {
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{Mutants: reference.Mutants{reference.AppendOnAbort}}), Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation == nil {
+		t.Fatalf("append-on-abort survived exploration to depth 4: %+v", res)
+	}
+	if n := len(res.Violation.Actions); n != 3 {
+		t.Fatalf("breadth first should find the shortest violation (prompt, set, aborted step), got %d actions: %s", n, res.Violation)
+	}
+}
+
+func BenchmarkExploreDepth6(b *testing.B) {
+	for b.Loop() {
+		res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{}), Depth: 6})
+		if err != nil || res.Violation != nil {
+			b.Fatal(err, res.Violation)
+		}
+		b.ReportMetric(float64(res.States), "states")
+		b.ReportMetric(float64(res.Transitions), "transitions")
+	}
+}
