@@ -16,7 +16,7 @@ func referencePort(opts reference.Options) func() sim.Port {
 
 func TestRunPassesAgainstReference(t *testing.T) {
 	var out strings.Builder
-	cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{}), Seed: 1, Checks: 50, CounterexampleDir: t.TempDir(), Output: &out})
+	cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{}), Seed: 1, CounterexampleDir: t.TempDir(), Output: &out})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
