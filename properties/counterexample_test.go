@@ -16,12 +16,18 @@ import (
 // failure against the broken implementation and passes against the
 // reference.
 func TestCounterexampleReplays(t *testing.T) {
-	for _, m := range []reference.Mutant{reference.AppendOnReject, reference.NarrateTwice, reference.PendingSurvivesRestart, reference.ConfigUnknownKeyIgnored} {
+	for m, prop := range map[reference.Mutant]string{
+		reference.AppendOnReject:          NameAppendAccept,
+		reference.NarrateTwice:            NameNarration,
+		reference.PendingSurvivesRestart:  NameRecovery,
+		reference.ConfigUnknownKeyIgnored: NameConfig,
+		reference.OffKeepsPending:         NameStateMachine,
+	} {
 		t.Run(string(m), func(t *testing.T) {
 			mutant := referencePort(reference.Options{Mutants: reference.Mutants{m}})
 			dir := t.TempDir()
 			var out strings.Builder
-			cases, err := Run(context.Background(), Options{NewPort: mutant, Seed: 3, Checks: 100, CounterexampleDir: dir, Output: &out})
+			cases, err := Run(context.Background(), Options{NewPort: mutant, Seed: 3, Checks: 100, Only: []string{prop}, CounterexampleDir: dir, Output: &out})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -266,10 +266,16 @@ func shrink(prop *property, newPort func() sim.Port, f *Failure, budget int) (*F
 		best = g
 		return true, nil
 	}
+	// A failure under the default setup is easier to read.
+	if def := (Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.Setup != def {
+		budget--
+		if g, ok, err := replay(prop, newPort, def, best.Actions[:best.Index+1]); err == nil && ok && g != nil {
+			best = g
+		}
+	}
 	for changed := true; changed && budget > 0; {
 		changed = false
-		acts := best.Actions[:best.Index+1]
-		for size := max(len(acts)/2, 1); size >= 1; size /= 2 {
+		for size := max((best.Index+1)/2, 1); size >= 1; size /= 2 {
 			for i := 0; i+size <= len(best.Actions[:best.Index+1]); {
 				cur := best.Actions[:best.Index+1]
 				cand := append(append([]sim.Action(nil), cur[:i]...), cur[i+size:]...)
