@@ -23,6 +23,9 @@ type property struct {
 	// expect returns the obligations for one action: expectations the
 	// implementation's result must meet, each naming its agent.
 	expect func(act sim.Action, p Prediction) []trace.Expect
+	// choices names the silent-point choices the property's predictions
+	// depend on.
+	choices []string
 	// kind selects a special runner: "" (a model-driven sequence),
 	// "determinism" or "config".
 	kind string
@@ -50,11 +53,13 @@ var props = []property{
 			"Random action sequences over several agents; after every action the implementation's outcome, get() of every touched agent, the events appended (types, plan/mode and request/header data, message order), notices, section, tools, tool and command results and folds equal the abstract model's prediction."},
 		weights: Weights{"step": 10, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
 		expect:  fullExpect,
+		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceCancelPending, sim.ChoiceSectionSource, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
 	},
 	{
 		Info: Info{NameFoldPurity, []string{"LOG-2", "LOG-3"},
 			"foldPlanMode over any prefix of a live log, over hand-made event lists mixing plan/mode with other events, and at the end edge cases (negative, beyond the log; choice fold-end) equals the fold of the model's copy of the log; get().active always equals the fold of the whole log."},
 		weights: Weights{"fold": 8, "set": 3, "step": 3, "prompt": 2},
+		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, false)
 			if act.Fold != nil {
@@ -71,6 +76,7 @@ var props = []property{
 		Info: Info{NameAppendAccept, []string{"STEP-1", "STEP-2", "STEP-3", "STEP-5", "STEP-7"},
 			"plan/mode is appended only at an accepted pre-step of an open turn (turn 1 step 1, continuations, request-recovery retries), after the downstream listeners accepted, before step/start and the request header, whose section already shows the new state; rejected or aborted steps and failed appends leave the selection pending; nothing else appends during a turn."},
 		weights: Weights{"step": 10, "retry": 8, "set": 5, "prompt": 3, "fault": 2, "end-turn": 2, "fork": 0, "fold": 0},
+		choices: []string{sim.ChoiceSectionSource, sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -89,6 +95,7 @@ var props = []property{
 		Info: Info{NamePending, []string{"PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "CMD-2", "CMD-4"},
 			"Selections inside a turn leave the log untouched until the boundary and set/`/plan` return queued, cancelled or noop by the pending and logged state; the net effect is the last selection and a net-zero sequence appends nothing; between turns a change commits at once; get() reports pending exactly while a selection waits (choice cancel-pending)."},
 		weights: Weights{"set": 7, "command": 4, "step": 3, "prompt": 3, "end-turn": 2, "get": 2, "fold": 0},
+		choices: []string{sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, true)
 			for i := range out {
@@ -107,6 +114,7 @@ var props = []property{
 		Info: Info{NameNarration, []string{"STEP-6", "EXIT-5"},
 			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
 		weights: Weights{"step": 10, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fold": 0},
+		choices: []string{sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -124,6 +132,7 @@ var props = []property{
 		Info: Info{NameRecovery, []string{"LOG-3", "PEND-8"},
 			"After a restart at any point every agent's state is the fold of its log and no selection is pending; only selections made after the last accepted pre-step are lost; reload (choice reload-pending), fork and compaction keep the logged state."},
 		weights: Weights{"restart": 4, "fork": 2, "compact": 2, "reload": 2, "set": 4, "step": 4, "prompt": 3, "fold": 0},
+		choices: []string{sim.ChoiceReloadPending, sim.ChoiceCancelPending, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			return stateExpects(p, true, act.Restart != nil || act.Reload != nil || act.Fork != nil)
 		},
@@ -132,6 +141,7 @@ var props = []property{
 		Info: Info{NameToolCatalog, []string{"EXIT-1", "CFG-2"},
 			"Every request's tool catalog is exactly [exit_plan_mode] whether plan mode is active or not; entering or leaving plan mode changes only the plan:policy section."},
 		weights: Weights{"step": 8, "set": 4, "prompt": 3, "end-turn": 2, "fold": 0},
+		choices: []string{sim.ChoiceSectionSource},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/report"
@@ -76,6 +77,14 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(names(), ", "))
 		}
 	}
+	port := opts.NewPort()
+	id, err := port.Start()
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := port.Stop(); err != nil {
+		return nil, &sim.ImplError{Op: "stop", Err: err}
+	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
 	var cases []report.Case
 	for i := range props {
@@ -87,6 +96,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return cases, err
 		}
 		c, err := runProperty(ctx, p, opts)
+		c.Choices = choicesOf(p, id.Choices)
 		if err != nil {
 			return cases, fmt.Errorf("property %s: %w", p.Name, err)
 		}
@@ -101,7 +111,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 }
 
 func runProperty(ctx context.Context, p *property, opts Options) (report.Case, error) {
-	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Doc, Clauses: p.Clauses, Status: report.Passed}
+	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
 	for i := 0; i < opts.Checks; i++ {
 		if err := ctx.Err(); err != nil {
 			return c, err
@@ -237,6 +247,23 @@ func validConfig(raw string) bool {
 		return false
 	}
 	return strings.TrimSpace(s) != ""
+}
+
+// choicesOf lists the choices a property depends on as name=value, with
+// the value the model used.
+func choicesOf(p *property, declared map[string]string) []string {
+	all := ChoicesOf(declared)
+	values := map[string]string{
+		sim.ChoiceFoldEnd: all.FoldEnd, sim.ChoiceCancelPending: all.CancelPending,
+		sim.ChoiceSectionSource: all.SectionSource, sim.ChoiceReloadPending: all.ReloadPending,
+		sim.ChoiceIdleAppendFailure: all.IdleAppendFailure,
+	}
+	var out []string
+	for _, name := range p.choices {
+		out = append(out, name+"="+values[name])
+	}
+	slices.Sort(out)
+	return out
 }
 
 func lookup(name string) *property {

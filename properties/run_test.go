@@ -2,6 +2,7 @@ package properties
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -29,4 +30,42 @@ func TestRunPassesAgainstReference(t *testing.T) {
 		}
 	}
 	t.Log(out.String())
+}
+
+// crashingPort is an implementation that dies at its first pre-step.
+type crashingPort struct{ *reference.Port }
+
+func (crashingPort) PreStep(sim.PreStepRequest) (sim.PreStepReply, error) {
+	return sim.PreStepReply{}, errors.New("process exited")
+}
+
+// TestRunReportsImplError: an implementation that cannot be run is an
+// error wrapping *sim.ImplError, not a property failure.
+func TestRunReportsImplError(t *testing.T) {
+	newPort := func() sim.Port { return crashingPort{reference.NewPort(reference.Options{})} }
+	cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 1, Checks: 5, CounterexampleDir: t.TempDir()})
+	var ie *sim.ImplError
+	if !errors.As(err, &ie) {
+		t.Fatalf("want an *sim.ImplError, got %v (cases %+v)", err, cases)
+	}
+	if _, err := Explore(context.Background(), ExploreOptions{NewPort: newPort, Depth: 3}); !errors.As(err, &ie) {
+		t.Fatalf("explore: want an *sim.ImplError, got %v", err)
+	}
+}
+
+func TestRunSeedIsDeterministic(t *testing.T) {
+	newPort := referencePort(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}})
+	var a, b strings.Builder
+	dir := t.TempDir()
+	for _, out := range []*strings.Builder{&a, &b} {
+		if _, err := Run(context.Background(), Options{NewPort: newPort, Seed: 11, Checks: 30, Only: []string{NameNarration}, CounterexampleDir: dir, Output: out}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.String() != b.String() || !strings.Contains(a.String(), "FAIL") {
+		t.Fatalf("two runs with one seed differ or found nothing:\n%s\n%s", a.String(), b.String())
+	}
+	if _, err := Run(context.Background(), Options{NewPort: newPort, Only: []string{"no-such"}}); err == nil {
+		t.Fatal("an unknown property name must be an error")
+	}
 }
