@@ -51,7 +51,7 @@ var props = []property{
 	{
 		Info: Info{NameStateMachine, []string{"LOG-1", "LOG-2", "LOG-3", "LOG-4", "PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "PEND-8", "STEP-1", "STEP-2", "STEP-3", "STEP-4", "STEP-5", "STEP-6", "STEP-7", "CFG-2", "EXIT-1", "EXIT-2", "EXIT-3", "EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7", "CMD-1", "CMD-2", "CMD-3", "CMD-4"},
 			"Random action sequences over several agents; after every action the implementation's outcome, get() of every touched agent, the events appended (types, plan/mode and request/header data, message order), notices, section, tools, tool and command results and folds equal the abstract model's prediction."},
-		weights: Weights{"step": 10, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
+		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
 		expect:  fullExpect,
 		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceCancelPending, sim.ChoiceSectionSource, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
 	},
@@ -82,7 +82,7 @@ var props = []property{
 			for _, ap := range p.Agents {
 				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
 				if act.Step != nil || act.Retry != nil {
-					x.Appended = typesOnly(ap.Events)
+					x.Appended = append([]trace.EventExpect{}, ap.Events...)
 					x.Decision = p.Decision
 					x.Section = ap.Request
 				}
@@ -113,7 +113,7 @@ var props = []property{
 	{
 		Info: Info{NameNarration, []string{"STEP-6", "EXIT-5"},
 			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
-		weights: Weights{"step": 10, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fold": 0},
+		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fold": 0},
 		choices: []string{sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
@@ -175,14 +175,6 @@ func Catalog() []Info {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func typesOnly(evs []trace.EventExpect) []trace.EventExpect {
-	out := make([]trace.EventExpect, len(evs))
-	for i, e := range evs {
-		out[i] = trace.EventExpect{Type: e.Type}
-	}
-	return out
-}
 
 // stateExpects expects get() of every agent the action touched.
 func stateExpects(p Prediction, active, pending bool) []trace.Expect {

@@ -103,6 +103,19 @@ var Kinds = []Kind{
 		s.Agent = a
 		return sim.Action{Step: s}, true
 	}},
+	{"step-exit", func(m *Model, c Chooser) (sim.Action, bool) {
+		// A step whose model presents a complete plan, mostly approved:
+		// the exit tool's path through review to the silent exit.
+		a, ok := pickAgent(m, c, func(n string) bool { return m.Open(n) && !m.AwaitingRetry(n) })
+		if !ok {
+			return sim.Action{}, false
+		}
+		r := sim.Review{Answer: sim.Approve}
+		if c.Intn("approve", 3) == 0 {
+			r = oneOf(c, "review", reviews[1:]...)
+		}
+		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}}}}, true
+	}},
 	{"retry", func(m *Model, c Chooser) (sim.Action, bool) {
 		a, ok := pickAgent(m, c, func(n string) bool { return m.AwaitingRetry(n) })
 		if !ok {
