@@ -129,9 +129,12 @@ func diverged(newPort func() sim.Port, setup Setup, acts []sim.Action, in *sim.I
 func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*Failure, error) {
 	setup := DrawSetup(c)
 	if prop.kind == "determinism" {
-		m := NewModel(setup, Choices{})
-		// The model only decides validity here; choices do not change
-		// which actions are valid.
+		choices, err := declaredChoices(newPort)
+		if err != nil {
+			return nil, err
+		}
+		// The model only decides which actions are valid here.
+		m := NewModel(setup, choices)
 		var acts []sim.Action
 		for range steps {
 			act := Draw(m, c, prop.weights)
@@ -167,7 +170,11 @@ func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*F
 // replayTwice runs acts against two fresh instances in lockstep and
 // compares every result byte for byte.
 func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Action) (*Failure, bool, error) {
-	m := NewModel(setup, Choices{})
+	choices, err := declaredChoices(newPort)
+	if err != nil {
+		return nil, true, err
+	}
+	m := NewModel(setup, choices)
 	for _, act := range acts {
 		if !m.Valid(act) {
 			return nil, false, nil
@@ -209,6 +216,19 @@ func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []si
 		return &Failure{Setup: setup, Actions: acts[:i+1], Index: i, Messages: []string{fmt.Sprintf("two runs of the same sequence differ:\n  first:  %s\n  second: %s", a, b)}}, true, nil
 	}
 	return nil, true, nil
+}
+
+// declaredChoices starts an instance to read the choices it declares.
+func declaredChoices(newPort func() sim.Port) (Choices, error) {
+	port := newPort()
+	id, err := port.Start()
+	if err != nil {
+		return Choices{}, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := port.Stop(); err != nil {
+		return Choices{}, &sim.ImplError{Op: "stop", Err: err}
+	}
+	return ChoicesOf(id.Choices), nil
 }
 
 // observed turns one run's result into expectations another run must meet.

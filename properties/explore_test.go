@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
 )
 
 func TestExploreReference(t *testing.T) {
@@ -42,5 +43,23 @@ func BenchmarkExploreDepth6(b *testing.B) {
 		}
 		b.ReportMetric(float64(res.States), "states")
 		b.ReportMetric(float64(res.Transitions), "transitions")
+	}
+}
+
+// TestExploreChoicesAndRetries: the model follows the implementation's
+// declared choices and the runtime's retry mode, so exploring the
+// reference configured differently finds no violation either.
+func TestExploreChoicesAndRetries(t *testing.T) {
+	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
+	same := Setup{Services: sim.Services{Commands: true, UserQuestions: false}, Retries: sim.RetriesSameStep}
+	for name, o := range map[string]ExploreOptions{
+		"choices":   {NewPort: referencePort(reference.Options{Choices: alt}), Depth: 4},
+		"same-step": {NewPort: referencePort(reference.Options{}), Depth: 4, Setup: &same},
+		"both":      {NewPort: referencePort(reference.Options{Choices: alt}), Depth: 4, Setup: &same},
+	} {
+		res, err := Explore(context.Background(), o)
+		if err != nil || res.Violation != nil {
+			t.Fatalf("%s: %v %v", name, err, res.Violation)
+		}
 	}
 }

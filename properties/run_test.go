@@ -3,6 +3,7 @@ package properties
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,20 +17,25 @@ func referencePort(opts reference.Options) func() sim.Port {
 }
 
 func TestRunPassesAgainstReference(t *testing.T) {
-	var out strings.Builder
-	cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{}), Seed: 1, CounterexampleDir: t.TempDir(), Output: &out})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	if len(cases) != len(Catalog()) {
-		t.Fatalf("%d cases for %d properties", len(cases), len(Catalog()))
-	}
-	for _, c := range cases {
-		if c.Status != report.Passed || c.Kind != report.KindProperty || len(c.Clauses) == 0 {
-			t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
+	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
+	for _, choices := range []reference.Choices{{}, alt} {
+		var out strings.Builder
+		cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Choices: choices}), Seed: 1, CounterexampleDir: t.TempDir(), Output: &out})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		if len(cases) != len(Catalog()) {
+			t.Fatalf("%d cases for %d properties", len(cases), len(Catalog()))
+		}
+		for _, c := range cases {
+			if c.Status != report.Passed || c.Kind != report.KindProperty || len(c.Clauses) == 0 {
+				t.Errorf("choices %+v: %s: %s %s", choices, c.ID, c.Status, c.Message)
+			}
+		}
+		if got := cases[0].Choices; len(got) != 5 || (choices == alt) != slices.Contains(got, "cancel-pending=keep-equal") {
+			t.Errorf("state machine case choices %v for %+v", got, choices)
 		}
 	}
-	t.Log(out.String())
 }
 
 // crashingPort is an implementation that dies at its first pre-step.
