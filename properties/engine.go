@@ -45,7 +45,8 @@ func startSession(prop *property, newPort func() sim.Port, setup Setup) (*sessio
 	s := &session{prop: prop, setup: setup, rt: rt, model: NewModel(setup, ChoicesOf(rt.Identity().Choices))}
 	if load.Error != "" {
 		rt.Close()
-		return nil, &Failure{Setup: setup, Actions: []sim.Action{{Get: &sim.AgentAction{Agent: "main"}}}, Expect: trace.Expect{}, Messages: []string{"the implementation rejected a valid config: " + load.Error}}, nil
+		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}
+		return nil, &Failure{Setup: setup, Actions: []sim.Action{act}, Expect: trace.Expect{Error: ptr(false)}, Messages: []string{"the implementation rejected a valid config (CFG-1): " + load.Error}}, nil
 	}
 	return s, nil, nil
 }

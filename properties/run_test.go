@@ -75,3 +75,28 @@ func TestRunSeedIsDeterministic(t *testing.T) {
 		t.Fatal("an unknown property name must be an error")
 	}
 }
+
+// pickyPort rejects every config, valid ones included.
+type pickyPort struct{ *reference.Port }
+
+func (p pickyPort) Load(req sim.LoadRequest) (sim.LoadReply, error) {
+	return sim.LoadReply{Error: "config refused"}, nil
+}
+
+func (p pickyPort) Reload() (sim.LoadReply, error) {
+	return sim.LoadReply{Error: "config refused"}, nil
+}
+
+// TestRejectedValidConfigReplays: an implementation refusing the valid
+// config fails with a one-action trace that replays the refusal.
+func TestRejectedValidConfigReplays(t *testing.T) {
+	newPort := func() sim.Port { return pickyPort{reference.NewPort(reference.Options{})} }
+	cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 1, Checks: 3, Only: []string{NameStateMachine}, CounterexampleDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cases[0]
+	if c.Status != report.Failed || strings.Contains(c.Message, "cannot express") || !strings.Contains(c.Message, "config refused") {
+		t.Fatalf("%+v", c)
+	}
+}
