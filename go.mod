@@ -11,6 +11,7 @@ require (
 	github.com/sebdah/goldie/v2 v2.8.0
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/text v0.14.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (

@@ -300,3 +300,32 @@ func toolText(t sim.ToolOutcome) string {
 	}
 	return fmt.Sprintf("error %q", t.Error)
 }
+
+// MarshalJSON writes the expectation, keeping empty plan, appended and
+// tools lists: an empty list expects nothing, which differs from no
+// expectation at all (generated traces rely on it).
+func (x Expect) MarshalJSON() ([]byte, error) {
+	type plainExpect Expect
+	b, err := json.Marshal(plainExpect(x))
+	if err != nil {
+		return nil, err
+	}
+	var extra []string
+	if x.Plan != nil && len(x.Plan) == 0 {
+		extra = append(extra, `"plan":[]`)
+	}
+	if x.Appended != nil && len(x.Appended) == 0 {
+		extra = append(extra, `"appended":[]`)
+	}
+	if x.Tools != nil && len(x.Tools) == 0 {
+		extra = append(extra, `"tools":[]`)
+	}
+	if len(extra) == 0 {
+		return b, nil
+	}
+	sep := ","
+	if string(b) == "{}" {
+		sep = ""
+	}
+	return []byte(string(b[:len(b)-1]) + sep + strings.Join(extra, ",") + "}"), nil
+}

@@ -26,3 +26,21 @@ func TestMarshalRoundTrips(t *testing.T) {
 		t.Fatalf("entry position not recorded")
 	}
 }
+
+func TestMarshalKeepsEmptyExpectations(t *testing.T) {
+	in := &Trace{Name: "empty lists", Script: []Entry{
+		{Action: sim.Action{Prompt: &sim.TextAction{Agent: "main", Text: "hi"}}, Expect: &Expect{Plan: []bool{}, Appended: []EventExpect{}, Tools: []string{}}},
+	}}
+	b, err := Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Parse("empty.yaml", b)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, b)
+	}
+	x := out.Script[0].Expect
+	if x == nil || x.Plan == nil || x.Appended == nil || x.Tools == nil {
+		t.Fatalf("empty expectations were dropped:\n%s", b)
+	}
+}

@@ -1,0 +1,241 @@
+package properties
+
+import (
+	"encoding/json"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// Info describes a property: its stable name, the SPEC.md clauses it
+// checks and what it asserts.
+type Info struct {
+	Name    string
+	Clauses []string
+	Doc     string
+}
+
+// property is a named property: how it biases generation and which
+// expectations it derives from the model's prediction of each action.
+type property struct {
+	Info
+	weights Weights
+	// expect returns the obligations for one action: expectations the
+	// implementation's result must meet, each naming its agent.
+	expect func(act sim.Action, p Prediction) []trace.Expect
+	// choices names the silent-point choices the property's predictions
+	// depend on.
+	choices []string
+	// kind selects a special runner: "" (a model-driven sequence),
+	// "determinism" or "config".
+	kind string
+}
+
+// Property names.
+const (
+	NameStateMachine  = "model-state-machine"
+	NameFoldPurity    = "fold-purity-LOG-2-LOG-3"
+	NameAppendAccept  = "append-after-accept-STEP-1-STEP-3-STEP-7"
+	NamePending       = "pending-cancel-PEND-1-PEND-5"
+	NameNarration     = "narration-exactly-when-STEP-6-EXIT-5"
+	NameRecovery      = "recovery-LOG-3-PEND-8"
+	NameToolCatalog   = "stable-tool-catalog-EXIT-1"
+	NameDeterminism   = "determinism-same-seed-same-log"
+	NameConfig        = "config-exact-CFG-1"
+	defaultChecks     = 100
+	defaultSteps      = 40
+	explorationPrefix = "explore"
+)
+
+var props = []property{
+	{
+		Info: Info{NameStateMachine, []string{"LOG-1", "LOG-2", "LOG-3", "LOG-4", "PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "PEND-8", "STEP-1", "STEP-2", "STEP-3", "STEP-4", "STEP-5", "STEP-6", "STEP-7", "CFG-2", "EXIT-1", "EXIT-2", "EXIT-3", "EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7", "CMD-1", "CMD-2", "CMD-3", "CMD-4"},
+			"Random action sequences over several agents; after every action the implementation's outcome, get() of every touched agent, the events appended (types, plan/mode and request/header data, message order), notices, section, tools, tool and command results and folds equal the abstract model's prediction."},
+		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
+		expect:  fullExpect,
+		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceCancelPending, sim.ChoiceSectionSource, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+	},
+	{
+		Info: Info{NameFoldPurity, []string{"LOG-2", "LOG-3"},
+			"foldPlanMode over any prefix of a live log, over hand-made event lists mixing plan/mode with other events, and at the end edge cases (negative, beyond the log; choice fold-end) equals the fold of the model's copy of the log; get().active always equals the fold of the whole log."},
+		weights: Weights{"fold": 8, "set": 3, "step": 3, "prompt": 2},
+		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			out := stateExpects(p, true, false)
+			if act.Fold != nil {
+				x := trace.Expect{Fold: p.Fold}
+				if p.FoldErr {
+					x.Error = ptr(true)
+				}
+				out = append(out, x)
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NameAppendAccept, []string{"STEP-1", "STEP-2", "STEP-3", "STEP-5", "STEP-7"},
+			"plan/mode is appended only at an accepted pre-step of an open turn (turn 1 step 1, continuations, request-recovery retries), after the downstream listeners accepted, before step/start and the request header, whose section already shows the new state; rejected or aborted steps and failed appends leave the selection pending; nothing else appends during a turn."},
+		weights: Weights{"step": 10, "retry": 8, "set": 5, "prompt": 3, "fault": 2, "end-turn": 2, "fork": 0, "fold": 0},
+		choices: []string{sim.ChoiceSectionSource, sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			var out []trace.Expect
+			for _, ap := range p.Agents {
+				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
+				if act.Step != nil || act.Retry != nil {
+					x.Appended = append([]trace.EventExpect{}, ap.Events...)
+					x.Decision = p.Decision
+					x.Section = ap.Request
+				}
+				out = append(out, x)
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NamePending, []string{"PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "CMD-2", "CMD-4"},
+			"Selections inside a turn leave the log untouched until the boundary and set/`/plan` return queued, cancelled or noop by the pending and logged state; the net effect is the last selection and a net-zero sequence appends nothing; between turns a change commits at once; get() reports pending exactly while a selection waits (choice cancel-pending)."},
+		weights: Weights{"set": 7, "command": 4, "step": 3, "prompt": 3, "end-turn": 2, "get": 2, "fold": 0},
+		choices: []string{sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			out := stateExpects(p, true, true)
+			for i := range out {
+				out[i].Plan = p.Agents[i].Plan
+			}
+			if len(out) > 0 && act.Set != nil {
+				out[0].Outcome = p.Outcome
+			}
+			if len(out) > 0 && act.Command != nil {
+				out[0].Command = p.Command
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NameNarration, []string{"STEP-6", "EXIT-5"},
+			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
+		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fold": 0},
+		choices: []string{sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			var out []trace.Expect
+			for _, ap := range p.Agents {
+				n := ap.Notices
+				x := trace.Expect{Agent: ap.Agent, Notices: &n}
+				if act.Step != nil && ap.Agent == act.Agent() {
+					x.Tool = p.Tool
+				}
+				out = append(out, x)
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NameRecovery, []string{"LOG-3", "PEND-8"},
+			"After a restart at any point every agent's state is the fold of its log and no selection is pending; only selections made after the last accepted pre-step are lost; reload (choice reload-pending), fork and compaction keep the logged state."},
+		weights: Weights{"restart": 4, "fork": 2, "compact": 2, "reload": 2, "set": 4, "step": 4, "prompt": 3, "fold": 0},
+		choices: []string{sim.ChoiceReloadPending, sim.ChoiceCancelPending, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			return stateExpects(p, true, act.Restart != nil || act.Reload != nil || act.Fork != nil)
+		},
+	},
+	{
+		Info: Info{NameToolCatalog, []string{"EXIT-1", "CFG-2"},
+			"Every request's tool catalog is exactly [exit_plan_mode] whether plan mode is active or not; entering or leaving plan mode changes only the plan:policy section."},
+		weights: Weights{"step": 8, "set": 4, "prompt": 3, "end-turn": 2, "fold": 0},
+		choices: []string{sim.ChoiceSectionSource},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			var out []trace.Expect
+			for _, ap := range p.Agents {
+				if ap.Request != nil {
+					out = append(out, trace.Expect{Agent: ap.Agent, Tools: []string{exitToolName}, Section: ap.Request})
+				}
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NameDeterminism, []string{"LOG-3"},
+			"The same action sequence run twice against fresh instances gives the same results and logs byte for byte."},
+		weights: Weights{"step": 4, "set": 3, "prompt": 3},
+		kind:    "determinism",
+	},
+	{
+		Info: Info{NameConfig, []string{"CFG-1"},
+			"A config loads exactly when it is an object whose only key is a non-blank string section; a missing, blank or non-string section and any unknown key fail at load."},
+		kind: "config",
+	},
+}
+
+// Catalog lists every property with its clauses, in a fixed order.
+func Catalog() []Info {
+	out := make([]Info, len(props))
+	for i, p := range props {
+		out[i] = p.Info
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// stateExpects expects get() of every agent the action touched.
+func stateExpects(p Prediction, active, pending bool) []trace.Expect {
+	var out []trace.Expect
+	for _, ap := range p.Agents {
+		s := &trace.StateExpect{}
+		if active {
+			s.Active = ptr(ap.State.Active)
+		}
+		if pending {
+			s.Pending = pendingJSON(ap.State.Pending)
+		}
+		out = append(out, trace.Expect{Agent: ap.Agent, State: s})
+	}
+	return out
+}
+
+func pendingJSON(p *bool) json.RawMessage {
+	if p == nil {
+		return json.RawMessage(`"none"`)
+	}
+	if *p {
+		return json.RawMessage(`true`)
+	}
+	return json.RawMessage(`false`)
+}
+
+// fullExpect is the model-vs-implementation obligation: everything the
+// model predicts.
+func fullExpect(act sim.Action, p Prediction) []trace.Expect {
+	var out []trace.Expect
+	for _, ap := range p.Agents {
+		n := ap.Notices
+		x := trace.Expect{
+			Agent:    ap.Agent,
+			State:    &trace.StateExpect{Active: ptr(ap.State.Active), Pending: pendingJSON(ap.State.Pending)},
+			Plan:     ap.Plan,
+			Appended: append([]trace.EventExpect{}, ap.Events...),
+			Notices:  &n,
+			Section:  ap.Request,
+		}
+		if ap.Request != nil {
+			x.Tools = []string{exitToolName}
+		}
+		if ap.Agent == act.Agent() {
+			x.Outcome = p.Outcome
+			if act.Set != nil {
+				x.Error = ptr(p.Error)
+			}
+			x.Decision = p.Decision
+			x.Tool = p.Tool
+			x.Command = p.Command
+		}
+		out = append(out, x)
+	}
+	if act.Fold != nil {
+		x := trace.Expect{Fold: p.Fold}
+		if p.FoldErr {
+			x.Error = ptr(true)
+		}
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,364 @@
+package properties
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// Failure is a property violation: the action at Index of Actions produced
+// a result that missed Expect.
+type Failure struct {
+	Setup    Setup
+	Actions  []sim.Action
+	Index    int
+	Expect   trace.Expect
+	Messages []string
+	// Note adds context, such as a sequence the implementation led off the
+	// model.
+	Note string
+}
+
+func (f *Failure) String() string {
+	act := f.Actions[f.Index]
+	return fmt.Sprintf("action %d (%s): %s", f.Index+1, act.String(), strings.Join(f.Messages, "; "))
+}
+
+// session runs one action sequence through the simulator and the model.
+type session struct {
+	prop  *property
+	setup Setup
+	rt    *sim.Runtime
+	model *Model
+	acts  []sim.Action
+}
+
+func startSession(prop *property, newPort func() sim.Port, setup Setup) (*session, *Failure, error) {
+	rt, load, err := sim.New(newPort(), setup.Options())
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &session{prop: prop, setup: setup, rt: rt, model: NewModel(setup, ChoicesOf(rt.Identity().Choices))}
+	if load.Error != "" {
+		rt.Close()
+		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}
+		return nil, &Failure{Setup: setup, Actions: []sim.Action{act}, Expect: trace.Expect{Error: ptr(false)}, Messages: []string{"the implementation rejected a valid config (CFG-1): " + load.Error}}, nil
+	}
+	return s, nil, nil
+}
+
+// do runs one action, checks the property's obligations and returns the
+// first one missed.
+func (s *session) do(act sim.Action, expect func(sim.Action, Prediction) []trace.Expect) (*Failure, error) {
+	s.acts = append(s.acts, act)
+	p := s.model.Apply(act)
+	res, err := s.rt.Do(act)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range expect(act, p) {
+		if msgs := x.Check(act.Agent(), res); len(msgs) > 0 {
+			return &Failure{Setup: s.setup, Actions: append([]sim.Action(nil), s.acts...), Index: len(s.acts) - 1, Expect: x, Messages: msgs}, nil
+		}
+	}
+	return nil, nil
+}
+
+// errDiverged marks a sequence the runtime refused because the
+// implementation led it somewhere the model did not go.
+var errDiverged = errors.New("diverged")
+
+// replay runs a fixed sequence; ok is false when the model finds an action
+// invalid (a shrink candidate that no longer fits).
+func replay(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Action) (f *Failure, ok bool, err error) {
+	if prop.kind == "determinism" {
+		return replayTwice(prop, newPort, setup, acts)
+	}
+	s, f, err := startSession(prop, newPort, setup)
+	if err != nil || f != nil {
+		return f, true, err
+	}
+	defer s.rt.Close()
+	for _, act := range acts {
+		if !s.model.Valid(act) {
+			return nil, false, nil
+		}
+		f, err := s.do(act, prop.expect)
+		if err != nil {
+			var in *sim.InputError
+			if errors.As(err, &in) {
+				return diverged(newPort, setup, s.acts, in)
+			}
+			return nil, true, err
+		}
+		if f != nil {
+			return f, true, nil
+		}
+	}
+	return nil, true, nil
+}
+
+// diverged explains an action the runtime refused although the model
+// allowed it: the implementation took the runtime off the model's path
+// earlier. The full model check finds where.
+func diverged(newPort func() sim.Port, setup Setup, acts []sim.Action, in *sim.InputError) (*Failure, bool, error) {
+	full := &props[0]
+	s, f, err := startSession(full, newPort, setup)
+	if err != nil || f != nil {
+		return f, true, err
+	}
+	defer s.rt.Close()
+	for _, act := range acts {
+		f, err := s.do(act, fullExpect)
+		if f != nil {
+			f.Note = fmt.Sprintf("the implementation led the runtime off the model's path (a later action was refused: %s)", in.Msg)
+			return f, true, nil
+		}
+		if err != nil {
+			break
+		}
+	}
+	return nil, true, fmt.Errorf("%w: the runtime refused %s, which the model allows: %s", errDiverged, acts[len(acts)-1], in.Msg)
+}
+
+// generate draws and runs a sequence of up to steps actions, stopping at
+// the first failure.
+func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*Failure, error) {
+	setup := DrawSetup(c)
+	if prop.kind == "determinism" {
+		choices, err := declaredChoices(newPort)
+		if err != nil {
+			return nil, err
+		}
+		// The model only decides which actions are valid here.
+		m := NewModel(setup, choices)
+		var acts []sim.Action
+		for range steps {
+			act := Draw(m, c, prop.weights)
+			m.Apply(act)
+			acts = append(acts, act)
+		}
+		f, _, err := replayTwice(prop, newPort, setup, acts)
+		return f, err
+	}
+	s, f, err := startSession(prop, newPort, setup)
+	if err != nil || f != nil {
+		return f, err
+	}
+	defer s.rt.Close()
+	for range steps {
+		act := Draw(s.model, c, prop.weights)
+		f, err := s.do(act, prop.expect)
+		if err != nil {
+			var in *sim.InputError
+			if errors.As(err, &in) {
+				f, _, err := diverged(newPort, setup, s.acts, in)
+				return f, err
+			}
+			return nil, err
+		}
+		if f != nil {
+			return f, nil
+		}
+	}
+	return nil, nil
+}
+
+// replayTwice runs acts against two fresh instances in lockstep and
+// compares every result byte for byte.
+func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Action) (*Failure, bool, error) {
+	choices, err := declaredChoices(newPort)
+	if err != nil {
+		return nil, true, err
+	}
+	m := NewModel(setup, choices)
+	for _, act := range acts {
+		if !m.Valid(act) {
+			return nil, false, nil
+		}
+		m.Apply(act)
+	}
+	var rts [2]*sim.Runtime
+	for i := range rts {
+		rt, _, err := sim.New(newPort(), setup.Options())
+		if err != nil {
+			return nil, true, err
+		}
+		defer rt.Close()
+		rts[i] = rt
+	}
+	for i, act := range acts {
+		var res [2]sim.Result
+		for j, rt := range rts {
+			r, err := rt.Do(act)
+			var in *sim.InputError
+			if errors.As(err, &in) {
+				return diverged(newPort, setup, acts[:i+1], in)
+			}
+			if err != nil {
+				return nil, true, err
+			}
+			res[j] = r
+		}
+		a, _ := json.Marshal(res[0])
+		b, _ := json.Marshal(res[1])
+		if string(a) == string(b) {
+			continue
+		}
+		for _, x := range observed(res[0]) {
+			if msgs := x.Check(act.Agent(), res[1]); len(msgs) > 0 {
+				return &Failure{Setup: setup, Actions: acts[:i+1], Index: i, Expect: x, Messages: msgs}, true, nil
+			}
+		}
+		return &Failure{Setup: setup, Actions: acts[:i+1], Index: i, Messages: []string{fmt.Sprintf("two runs of the same sequence differ:\n  first:  %s\n  second: %s", a, b)}}, true, nil
+	}
+	return nil, true, nil
+}
+
+// declaredChoices starts an instance to read the choices it declares.
+func declaredChoices(newPort func() sim.Port) (Choices, error) {
+	port := newPort()
+	id, err := port.Start()
+	if err != nil {
+		return Choices{}, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := port.Stop(); err != nil {
+		return Choices{}, &sim.ImplError{Op: "stop", Err: err}
+	}
+	return ChoicesOf(id.Choices), nil
+}
+
+// observed turns one run's result into expectations another run must meet.
+func observed(r sim.Result) []trace.Expect {
+	byAgent := map[string]*trace.Expect{}
+	var order []string
+	get := func(n string) *trace.Expect {
+		if x, ok := byAgent[n]; ok {
+			return x
+		}
+		x := &trace.Expect{Agent: n, Appended: []trace.EventExpect{}}
+		byAgent[n] = x
+		order = append(order, n)
+		return x
+	}
+	for _, a := range r.Appended {
+		x := get(a.Agent)
+		x.Appended = append(x.Appended, trace.EventExpect{Type: a.Event.Type, Data: a.Event.Data})
+	}
+	for _, s := range r.After {
+		get(s.Agent).State = &trace.StateExpect{Active: ptr(s.Get.Active), Pending: pendingJSON(s.Get.Pending)}
+	}
+	var out []trace.Expect
+	for _, n := range order {
+		out = append(out, *byAgent[n])
+	}
+	if r.Outcome != "" {
+		out = append(out, trace.Expect{Outcome: r.Outcome})
+	}
+	if r.Decision != "" {
+		out = append(out, trace.Expect{Decision: r.Decision})
+	}
+	return out
+}
+
+// shrink removes and simplifies actions while the property still fails,
+// so the counterexample is short. budget bounds the replays.
+func shrink(prop *property, newPort func() sim.Port, f *Failure, budget int) (*Failure, error) {
+	best := f
+	try := func(acts []sim.Action) (bool, error) {
+		if budget <= 0 {
+			return false, nil
+		}
+		budget--
+		g, ok, err := replay(prop, newPort, best.Setup, acts)
+		if err != nil {
+			if errors.Is(err, errDiverged) {
+				return false, nil
+			}
+			return false, err
+		}
+		if !ok || g == nil {
+			return false, nil
+		}
+		best = g
+		return true, nil
+	}
+	// A failure under the default setup is easier to read.
+	if def := (Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.Setup != def {
+		budget--
+		if g, ok, err := replay(prop, newPort, def, best.Actions[:best.Index+1]); err == nil && ok && g != nil {
+			best = g
+		}
+	}
+	for changed := true; changed && budget > 0; {
+		changed = false
+		for size := max((best.Index+1)/2, 1); size >= 1; size /= 2 {
+			for i := 0; i+size <= len(best.Actions[:best.Index+1]); {
+				cur := best.Actions[:best.Index+1]
+				cand := append(append([]sim.Action(nil), cur[:i]...), cur[i+size:]...)
+				ok, err := try(cand)
+				if err != nil {
+					return best, err
+				}
+				if ok {
+					changed = true
+					continue
+				}
+				i++
+			}
+			if size == 1 {
+				break
+			}
+		}
+		for i := 0; i <= best.Index; i++ {
+			for _, simpler := range simplify(best.Actions[i]) {
+				cand := append([]sim.Action(nil), best.Actions[:best.Index+1]...)
+				cand[i] = simpler
+				ok, err := try(cand)
+				if err != nil {
+					return best, err
+				}
+				if ok {
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	best.Actions = best.Actions[:best.Index+1]
+	return best, nil
+}
+
+// simplify returns simpler variants of a step action.
+func simplify(act sim.Action) []sim.Action {
+	s := act.Step
+	retry := false
+	if s == nil {
+		s, retry = act.Retry, true
+	}
+	if s == nil {
+		return nil
+	}
+	var out []sim.Action
+	add := func(change func(*sim.StepAction)) {
+		c := *s
+		change(&c)
+		if c.Decision == s.Decision && c.Model == s.Model && c.Request == s.Request && len(c.Listeners) == len(s.Listeners) {
+			return
+		}
+		if retry {
+			out = append(out, sim.Action{Retry: &c})
+		} else {
+			out = append(out, sim.Action{Step: &c})
+		}
+	}
+	add(func(c *sim.StepAction) { c.Model = nil })
+	add(func(c *sim.StepAction) { c.Listeners = nil })
+	add(func(c *sim.StepAction) { c.Decision = "" })
+	add(func(c *sim.StepAction) { c.Request = "" })
+	return out
+}

@@ -1,0 +1,178 @@
+package properties
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// ExploreOptions configure a bounded exhaustive exploration.
+type ExploreOptions struct {
+	NewPort func() sim.Port
+	// Depth bounds the length of the explored action sequences.
+	Depth int
+	// Setup is the runtime configuration (default: commands and
+	// user-questions composed, retries through pre-step).
+	Setup *Setup
+}
+
+// ExploreResult is what an exploration covered.
+type ExploreResult struct {
+	Depth int
+	// States is the number of distinct abstract states reached (the
+	// initial one included).
+	States int
+	// Transitions is the number of (state, action) pairs executed and
+	// checked.
+	Transitions int
+	// Actions is the number of actions sent to the implementation,
+	// replayed prefixes included.
+	Actions int
+	// Alphabet is the number of actions explored from each state.
+	Alphabet int
+	// Violation is the first failure found, breadth first: a shortest
+	// sequence.
+	Violation *Failure
+}
+
+// Alphabet is the finite set of actions the exploration tries in every
+// state (those the model finds valid there). It is small but reaches
+// every mechanism: selections inside and between turns, the /plan
+// command, accepted, rejected, aborted and failing steps, retries, the
+// exit tool's approval, turn ends, a failed append, restart, reload,
+// fork, compaction, and a second agent's selection and turn.
+func Alphabet() []sim.Action {
+	exit := sim.Review{Answer: sim.Approve}
+	reload := sim.Review{Answer: sim.Approve, Reload: true}
+	return []sim.Action{
+		{Prompt: &sim.TextAction{Agent: "main", Text: "Plan the refactor."}},
+		{Set: &sim.SetAction{Agent: "main", Active: true}},
+		{Set: &sim.SetAction{Agent: "main", Active: false}},
+		{Command: &sim.CommandAction{Agent: "main", Input: "/plan"}},
+		{Command: &sim.CommandAction{Agent: "main", Input: "/plan off"}},
+		{Step: &sim.StepAction{Agent: "main"}},
+		{Step: &sim.StepAction{Agent: "main", Decision: sim.Reject}},
+		{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{AuditListener: sim.Abort}}},
+		{Step: &sim.StepAction{Agent: "main", Request: "fail"}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &exit}}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &reload}}}}},
+		{Retry: &sim.StepAction{Agent: "main"}},
+		{EndTurn: &sim.EndTurnAction{Agent: "main"}},
+		{Fault: &sim.FaultAction{Appends: 1}},
+		{Restart: &struct{}{}},
+		{Reload: &struct{}{}},
+		{Fork: &sim.ForkAction{Agent: "main", As: "fork-1"}},
+		{Set: &sim.SetAction{Agent: "side", Active: true}},
+		{Prompt: &sim.TextAction{Agent: "side", Text: "Tidy the README."}},
+		{Step: &sim.StepAction{Agent: "side"}},
+		{Compact: &sim.AgentAction{Agent: "main"}},
+	}
+}
+
+type node struct {
+	prefix []sim.Action
+	model  *Model
+}
+
+// Explore enumerates every sequence of Alphabet actions up to Depth,
+// breadth first, merging sequences that reach the same abstract state
+// (the model's state: logged and pending selections, turns, retries,
+// headers, queued notices, armed faults). Each (state, action) pair is
+// executed by replaying the state's prefix on a fresh instance, since ports
+// cannot be cloned, and checked against the model; the first violation
+// stops the exploration.
+func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
+	setup := Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	if opts.Setup != nil {
+		setup = *opts.Setup
+	}
+	alphabet := Alphabet()
+	res := ExploreResult{Depth: opts.Depth, Alphabet: len(alphabet)}
+	full := &props[0]
+	start, f, err := startSession(full, opts.NewPort, setup)
+	if err != nil {
+		return res, err
+	}
+	if f != nil {
+		res.Violation = f
+		return res, nil
+	}
+	start.rt.Close()
+	seen := map[string]bool{start.model.Key(): true}
+	frontier := []node{{model: start.model}}
+	res.States = 1
+	for depth := 0; depth < opts.Depth && len(frontier) > 0; depth++ {
+		var next []node
+		for _, n := range frontier {
+			for _, act := range alphabet {
+				if err := ctx.Err(); err != nil {
+					return res, err
+				}
+				if !n.model.Valid(act) {
+					continue
+				}
+				s, f, err := startSession(full, opts.NewPort, setup)
+				if err != nil {
+					return res, err
+				}
+				if f != nil {
+					res.Violation = f
+					return res, nil
+				}
+				for _, p := range n.prefix {
+					s.model.Apply(p)
+					if _, err := s.rt.Do(p); err != nil {
+						s.rt.Close()
+						return res, fmt.Errorf("replaying %v: %w", n.prefix, err)
+					}
+				}
+				s.acts = append([]sim.Action(nil), n.prefix...)
+				res.Actions += len(n.prefix) + 1
+				res.Transitions++
+				f, err = s.do(act, fullExpect)
+				s.rt.Close()
+				if err != nil {
+					return res, fmt.Errorf("after %v: %w", n.prefix, err)
+				}
+				if f == nil {
+					f = s.invariants()
+				}
+				if f != nil {
+					res.Violation = f
+					return res, nil
+				}
+				if key := s.model.Key(); !seen[key] {
+					seen[key] = true
+					res.States++
+					next = append(next, node{prefix: append(append([]sim.Action(nil), n.prefix...), act), model: s.model})
+				}
+			}
+		}
+		frontier = next
+	}
+	return res, nil
+}
+
+// invariants checks the runtime's host-side state against the model after
+// an action: turn and retry status and the log length agree, and the
+// model's state is the fold of its log.
+func (s *session) invariants() *Failure {
+	for _, a := range s.model.Agents() {
+		_, open := s.rt.Status(a)
+		msg := ""
+		switch {
+		case open != s.model.Open(a):
+			msg = fmt.Sprintf("agent %s: turn open %v, the model says %v", a, open, s.model.Open(a))
+		case s.rt.AwaitingRetry(a) != s.model.AwaitingRetry(a):
+			msg = fmt.Sprintf("agent %s: awaiting retry %v, the model says %v", a, s.rt.AwaitingRetry(a), s.model.AwaitingRetry(a))
+		case len(s.rt.Log(a)) != s.model.LogLen(a):
+			msg = fmt.Sprintf("agent %s: log has %d events, the model %d", a, len(s.rt.Log(a)), s.model.LogLen(a))
+		}
+		if msg != "" {
+			return &Failure{Setup: s.setup, Actions: append([]sim.Action(nil), s.acts...), Index: len(s.acts) - 1, Messages: []string{msg}}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+package properties
+
+import (
+	"context"
+	"testing"
+
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
+)
+
+func TestExploreReference(t *testing.T) {
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{}), Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil {
+		t.Fatalf("violation against the reference: %s", res.Violation)
+	}
+	if res.States < 50 || res.Transitions <= res.States {
+		t.Fatalf("exploration too small: %+v", res)
+	}
+	t.Logf("%+v", res)
+}
+
+func TestExploreFindsMutant(t *testing.T) {
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{Mutants: reference.Mutants{reference.AppendOnAbort}}), Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation == nil {
+		t.Fatalf("append-on-abort survived exploration to depth 4: %+v", res)
+	}
+	if n := len(res.Violation.Actions); n != 3 {
+		t.Fatalf("breadth first should find the shortest violation (prompt, set, aborted step), got %d actions: %s", n, res.Violation)
+	}
+}
+
+func BenchmarkExploreDepth6(b *testing.B) {
+	for b.Loop() {
+		res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{}), Depth: 6})
+		if err != nil || res.Violation != nil {
+			b.Fatal(err, res.Violation)
+		}
+		b.ReportMetric(float64(res.States), "states")
+		b.ReportMetric(float64(res.Transitions), "transitions")
+	}
+}
+
+// TestExploreChoicesAndRetries: the model follows the implementation's
+// declared choices and the runtime's retry mode, so exploring the
+// reference configured differently finds no violation either.
+func TestExploreChoicesAndRetries(t *testing.T) {
+	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
+	same := Setup{Services: sim.Services{Commands: true, UserQuestions: false}, Retries: sim.RetriesSameStep}
+	for name, o := range map[string]ExploreOptions{
+		"choices":   {NewPort: referencePort(reference.Options{Choices: alt}), Depth: 4},
+		"same-step": {NewPort: referencePort(reference.Options{}), Depth: 4, Setup: &same},
+		"both":      {NewPort: referencePort(reference.Options{Choices: alt}), Depth: 4, Setup: &same},
+	} {
+		res, err := Explore(context.Background(), o)
+		if err != nil || res.Violation != nil {
+			t.Fatalf("%s: %v %v", name, err, res.Violation)
+		}
+	}
+}

@@ -1,0 +1,721 @@
+package properties
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// Choices are the silent-point picks the model honours, read from the
+// implementation's declared sim.Identity.Choices. A choice the
+// implementation does not declare takes the specification-leaning default
+// (the first value listed in docs/properties.md).
+type Choices struct {
+	FoldEnd           string // clamp | error
+	CancelPending     string // clear | keep-equal
+	SectionSource     string // log | pending
+	ReloadPending     string // drop | keep
+	IdleAppendFailure string // error | pending
+}
+
+// ChoicesOf reads the declared choices, defaulting the missing ones.
+func ChoicesOf(declared map[string]string) Choices {
+	pick := func(name, def string) string {
+		if v := declared[name]; v != "" {
+			return v
+		}
+		return def
+	}
+	return Choices{
+		FoldEnd:           pick(sim.ChoiceFoldEnd, "clamp"),
+		CancelPending:     pick(sim.ChoiceCancelPending, "clear"),
+		SectionSource:     pick(sim.ChoiceSectionSource, "log"),
+		ReloadPending:     pick(sim.ChoiceReloadPending, "drop"),
+		IdleAppendFailure: pick(sim.ChoiceIdleAppendFailure, "error"),
+	}
+}
+
+// Setup is what a generated run is configured with; it becomes the header
+// of a counterexample trace.
+type Setup struct {
+	Services sim.Services
+	Retries  string // sim.RetriesPreStep or sim.RetriesSameStep
+}
+
+// The fixed parts of every generated run.
+const (
+	// AuditListener is a trace listener registered before the plugin; it
+	// adds AuditMessage to every step it accepts, which pins where the
+	// plugin's notice sits in the chain (STEP-1).
+	AuditListener = "audit"
+	AuditMessage  = "Audit: the workspace is clean."
+	sectionName   = "plan:policy"
+	sectionOrder  = 50
+	exitToolName  = "exit_plan_mode"
+	noticePlugin  = "plan-mode"
+)
+
+// Section is the guidance text every generated run configures.
+const Section = trace.DefaultSection
+
+// Options returns the simulator options of a run with this setup.
+func (s Setup) Options() sim.Options {
+	return sim.Options{
+		Config:    sim.JSON(map[string]string{"section": Section}),
+		Services:  s.Services,
+		Retries:   s.Retries,
+		Listeners: []sim.ListenerSpec{{Name: AuditListener, Registered: "before", Messages: []string{AuditMessage}}},
+		Agents:    []string{"main", "side"},
+	}
+}
+
+// Trace returns a trace with this setup and script.
+func (s Setup) Trace(name, description string, clauses []string, script []trace.Entry) *trace.Trace {
+	o := s.Options()
+	services := s.Services
+	return &trace.Trace{
+		Name: name, Description: description, Clauses: clauses,
+		Runtime:   &trace.Runtime{Retries: s.Retries},
+		Config:    o.Config,
+		Services:  &services,
+		Listeners: o.Listeners,
+		Agents:    o.Agents,
+		Script:    script,
+	}
+}
+
+// qmsg is a message waiting in an agent's runtime queue: a user message or
+// a plan-mode notice injected by an idle selection.
+type qmsg struct {
+	notice bool
+	text   string
+}
+
+// intent is a pending selection; silent marks the exit tool's approved
+// exit, which is never narrated (EXIT-5).
+type intent struct {
+	active bool
+	silent bool
+}
+
+// mevent is one event of the model's copy of a session log.
+type mevent struct {
+	typ    string
+	plan   bool // for plan/mode: its active value
+	isPlan bool
+}
+
+// agent is the model's view of one agent.
+type agent struct {
+	name string
+	log  []mevent
+	// logged is the fold of the log (LOG-2/3).
+	logged  bool
+	pending *intent
+	open    bool
+	retry   bool // the last request failed and waits for a retry
+	// header is the logged state when the last request/header was logged
+	// (nil before the first): what the model was last told (STEP-6).
+	header *bool
+	// shown is whether the last header rendered plan:policy (nil before
+	// the first), which decides the header's reason.
+	shown *bool
+	queue []qmsg
+}
+
+func (a *agent) clone() *agent {
+	c := *a
+	c.log = slices.Clone(a.log)
+	if a.pending != nil {
+		p := *a.pending
+		c.pending = &p
+	}
+	c.queue = slices.Clone(a.queue)
+	return &c
+}
+
+// Model is the abstract plan-mode system: SPEC.md's clauses over the
+// simulated runtime, as small pure Go, independent of any implementation.
+// It knows each action's preconditions (Valid) and predicts what the
+// implementation must do (Apply).
+type Model struct {
+	Setup   Setup
+	Choices Choices
+	agents  []*agent
+	fail    int // armed append faults
+}
+
+// NewModel returns the model of a fresh run.
+func NewModel(s Setup, c Choices) *Model {
+	m := &Model{Setup: s, Choices: c}
+	for _, n := range s.Options().Agents {
+		m.agents = append(m.agents, &agent{name: n})
+	}
+	return m
+}
+
+// Clone returns an independent copy.
+func (m *Model) Clone() *Model {
+	c := *m
+	c.agents = make([]*agent, len(m.agents))
+	for i, a := range m.agents {
+		c.agents[i] = a.clone()
+	}
+	return &c
+}
+
+// Agents lists agent names in creation order.
+func (m *Model) Agents() []string {
+	out := make([]string, len(m.agents))
+	for i, a := range m.agents {
+		out[i] = a.name
+	}
+	return out
+}
+
+func (m *Model) agent(name string) *agent {
+	for _, a := range m.agents {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Key identifies the abstract state, for deduplication: everything that
+// decides the future behaviour, but not log lengths.
+func (m *Model) Key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "f%d", m.fail)
+	for _, a := range m.agents {
+		fmt.Fprintf(&b, "|%s:%v:%v:%v:%s:%s:%s:", a.name, a.logged, a.open, a.retry, intentKey(a.pending), boolKey(a.header), boolKey(a.shown))
+		for _, q := range a.queue {
+			if q.notice {
+				b.WriteByte('n')
+			} else {
+				b.WriteString("u" + q.text + ";")
+			}
+		}
+	}
+	return b.String()
+}
+
+func intentKey(p *intent) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%v%v", p.active, p.silent)
+}
+
+func boolKey(p *bool) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprint(*p)
+}
+
+// Get is the model's get(agent) (PEND-7).
+func (m *Model) Get(name string) sim.GetReply {
+	a := m.agent(name)
+	g := sim.GetReply{Active: a.logged}
+	if a.pending != nil {
+		v := a.pending.active
+		g.Pending = &v
+	}
+	return g
+}
+
+// Open reports whether the agent has an open turn.
+func (m *Model) Open(name string) bool { a := m.agent(name); return a != nil && a.open }
+
+// AwaitingRetry reports whether the agent's last request failed.
+func (m *Model) AwaitingRetry(name string) bool { a := m.agent(name); return a != nil && a.retry }
+
+// LogLen is the length of the agent's log.
+func (m *Model) LogLen(name string) int { return len(m.agent(name).log) }
+
+// Fold is foldPlanMode over the first end events of the agent's log.
+func (m *Model) Fold(name string, end int) bool {
+	a := m.agent(name)
+	v := false
+	for _, e := range a.log[:min(max(end, 0), len(a.log))] {
+		if e.isPlan {
+			v = e.plan
+		}
+	}
+	return v
+}
+
+// Valid reports whether act fits the state: the runtime would accept it
+// (no *sim.InputError).
+func (m *Model) Valid(act sim.Action) bool {
+	name := act.Agent()
+	if name != "" && m.agent(name) == nil {
+		return false
+	}
+	switch {
+	case act.Prompt != nil, act.Idle != nil:
+		return !m.agent(name).open
+	case act.Step != nil:
+		a := m.agent(name)
+		return a.open && !a.retry
+	case act.Retry != nil:
+		a := m.agent(name)
+		return a.open && a.retry
+	case act.EndTurn != nil:
+		return m.agent(name).open
+	case act.Fork != nil:
+		return act.Fork.As != "" && m.agent(act.Fork.As) == nil
+	case act.Fault != nil:
+		return act.Fault.Appends >= 0
+	case act.Set != nil, act.Get != nil, act.Command != nil, act.Compact != nil,
+		act.Restart != nil, act.Reload != nil, act.Fold != nil:
+		return true
+	}
+	return false
+}
+
+// AgentPrediction is what one agent must show after an action.
+type AgentPrediction struct {
+	Agent   string
+	State   sim.GetReply
+	Events  []trace.EventExpect
+	Plan    []bool
+	Notices int
+	// Request is set when the action sent a request for this agent: whether
+	// its plan:policy section is rendered.
+	Request *bool
+	// PreStep is set when the plugin's listener must have run for this
+	// agent's step.
+	PreStep bool
+}
+
+// Prediction is what the implementation must do for one action.
+type Prediction struct {
+	Agents   []AgentPrediction
+	Outcome  string
+	Error    bool
+	Decision string
+	Tool     *trace.ToolExpect
+	Command  *trace.CommandExpect
+	Fold     *bool
+	FoldErr  bool
+}
+
+// For returns the prediction for an agent.
+func (p *Prediction) For(name string) *AgentPrediction {
+	for i := range p.Agents {
+		if p.Agents[i].Agent == name {
+			return &p.Agents[i]
+		}
+	}
+	return nil
+}
+
+// pred accumulates a prediction while the model applies an action.
+type pred struct {
+	m *Model
+	p Prediction
+}
+
+func (x *pred) of(a *agent) *AgentPrediction {
+	if ap := x.p.For(a.name); ap != nil {
+		return ap
+	}
+	x.p.Agents = append(x.p.Agents, AgentPrediction{Agent: a.name, Plan: []bool{}})
+	return &x.p.Agents[len(x.p.Agents)-1]
+}
+
+// host appends a runtime event.
+func (x *pred) host(a *agent, typ string, data json.RawMessage) {
+	a.log = append(a.log, mevent{typ: typ})
+	ap := x.of(a)
+	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})
+}
+
+// appendPlan is the plugin's append of plan/mode; false when the armed
+// fault fails it.
+func (x *pred) appendPlan(a *agent, active bool) bool {
+	if x.m.fail > 0 {
+		x.m.fail--
+		return false
+	}
+	a.log = append(a.log, mevent{typ: sim.TypePlanMode, isPlan: true, plan: active})
+	a.logged = active
+	ap := x.of(a)
+	ap.Events = append(ap.Events, trace.EventExpect{Type: sim.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: active})})
+	ap.Plan = append(ap.Plan, active)
+	return true
+}
+
+// Apply advances the model by act and returns what the implementation must
+// show. act must be Valid.
+func (m *Model) Apply(act sim.Action) Prediction {
+	x := &pred{m: m}
+	switch {
+	case act.Prompt != nil:
+		a := m.agent(act.Prompt.Agent)
+		a.queue = append(a.queue, qmsg{text: act.Prompt.Text})
+		x.admit(a)
+	case act.Set != nil:
+		a := m.agent(act.Set.Agent)
+		x.p.Outcome, x.p.Error = x.set(a, act.Set.Active)
+	case act.Get != nil:
+		x.of(m.agent(act.Get.Agent))
+	case act.Command != nil:
+		x.command(m.agent(act.Command.Agent), act.Command.Input)
+	case act.Step != nil:
+		x.step(m.agent(act.Step.Agent), act.Step, false)
+	case act.Retry != nil:
+		x.step(m.agent(act.Retry.Agent), act.Retry, true)
+	case act.EndTurn != nil:
+		x.endTurn(m.agent(act.EndTurn.Agent))
+	case act.Idle != nil:
+		x.of(m.agent(act.Idle.Agent))
+	case act.Fault != nil:
+		m.fail += act.Fault.Appends
+	case act.Restart != nil:
+		for _, a := range m.agents {
+			x.of(a)
+			if a.open {
+				x.endTurn(a)
+			}
+			a.queue = nil
+			a.pending = nil // PEND-8: pending selections are process-local
+		}
+		m.fail = 0
+	case act.Reload != nil:
+		for _, a := range m.agents {
+			x.of(a)
+		}
+		x.reload()
+	case act.Fork != nil:
+		parent := m.agent(act.Fork.Agent)
+		child := &agent{name: act.Fork.As, log: slices.Clone(parent.log), logged: parent.logged, header: parent.header, open: parent.open}
+		m.agents = append(m.agents, child)
+		x.of(parent)
+		x.of(child)
+		if child.open {
+			x.endTurn(child)
+		}
+	case act.Compact != nil:
+		a := m.agent(act.Compact.Agent)
+		x.host(a, sim.TypeCompactStart, nil)
+		x.host(a, sim.TypeCompactSummary, nil)
+		x.host(a, sim.TypeCompactEnd, nil)
+	case act.Fold != nil:
+		x.fold(act.Fold)
+	}
+	for i := range x.p.Agents {
+		ap := &x.p.Agents[i]
+		ap.State = m.Get(ap.Agent)
+	}
+	return x.p
+}
+
+func (x *pred) admit(a *agent) {
+	a.open = true
+	a.retry = false
+	x.host(a, sim.TypeTurnStart, nil)
+}
+
+func (x *pred) endTurn(a *agent) {
+	if a.retry {
+		x.host(a, sim.TypeStepEnd, nil)
+	}
+	a.retry = false
+	a.open = false
+	x.host(a, sim.TypeTurnEnd, nil)
+}
+
+func (x *pred) reload() {
+	if x.m.Choices.ReloadPending == "keep" {
+		return
+	}
+	for _, a := range x.m.agents {
+		a.pending = nil
+	}
+}
+
+// set is set(agent, active): PEND-3..6, STEP-6 for an idle commit.
+func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
+	x.of(a)
+	current := a.logged
+	if a.pending != nil {
+		current = a.pending.active
+	}
+	if active == current {
+		return sim.Noop, false // PEND-3
+	}
+	if a.open {
+		if active == a.logged { // PEND-5
+			if x.m.Choices.CancelPending == "keep-equal" {
+				a.pending = &intent{active: a.logged}
+			} else {
+				a.pending = nil
+			}
+			return sim.Cancelled, false
+		}
+		a.pending = &intent{active: active} // PEND-4
+		return sim.Queued, false
+	}
+	if active == a.logged { // PEND-6, a leftover opposite selection
+		a.pending = nil
+		return sim.Cancelled, false
+	}
+	narrate := a.header != nil && *a.header != active
+	if !x.appendPlan(a, active) {
+		if x.m.Choices.IdleAppendFailure == "pending" {
+			a.pending = &intent{active: active}
+			return sim.Queued, false
+		}
+		return "", true
+	}
+	a.pending = nil
+	if narrate {
+		a.queue = append(a.queue, qmsg{notice: true})
+	}
+	return sim.Committed, false // PEND-6
+}
+
+// command is /plan [off|message] (CMD-1..4).
+func (x *pred) command(a *agent, input string) {
+	x.host(a, sim.TypeCommandRun, nil)
+	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
+	registered := x.m.Setup.Services.Commands && name == "plan"
+	kind := "error"
+	wake := false
+	if registered {
+		msg := strings.TrimSpace(args)
+		target := msg != "off"
+		_, failed := x.set(a, target)
+		if !failed {
+			kind = "success"
+			if target && msg != "" {
+				a.queue = append(a.queue, qmsg{text: msg})
+				wake = true
+			}
+		}
+	}
+	x.host(a, sim.TypeCommandDone, nil)
+	x.p.Command = &trace.CommandExpect{Registered: &registered, Kind: kind}
+	if wake && !a.open {
+		x.admit(a)
+	}
+}
+
+// step proposes a step or a request-recovery retry (STEP-1..7, EXIT).
+func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
+	ap := x.of(a)
+	if retry {
+		x.host(a, sim.TypeRetry, nil)
+		if x.m.Setup.Retries == sim.RetriesSameStep {
+			a.retry = false
+			x.p.Decision = ""
+			x.finish(a, s)
+			return
+		}
+	}
+	ap.PreStep = true
+	decision := s.Decision
+	if decision == "" {
+		decision = sim.Accept
+	}
+	audit := s.Listeners[AuditListener]
+	if audit == "" {
+		audit = sim.Accept
+	}
+	// The plugin is outermost (STEP-1): the audit listener and the
+	// step's own listener run downstream of it.
+	switch {
+	case audit == sim.Reject || (audit == sim.Accept && decision == sim.Reject):
+		decision = sim.Reject
+	case audit == sim.Abort || decision == sim.Abort:
+		decision = sim.Abort
+	}
+	x.p.Decision = decision
+	if decision != sim.Accept {
+		// STEP-3: nothing is appended; the claimed messages stay queued.
+		x.endTurn(a)
+		return
+	}
+	claimed := a.queue
+	a.queue = nil
+	var msgs []qmsg
+	msgs = append(msgs, claimed...)
+	if audit == sim.Accept {
+		msgs = append(msgs, qmsg{text: AuditMessage, notice: false})
+	}
+	auditAt := len(msgs) - 1
+	if audit != sim.Accept {
+		auditAt = -1
+	}
+	if p := a.pending; p != nil {
+		if p.active == a.logged {
+			a.pending = nil
+		} else {
+			narrate := !p.silent && a.header != nil && *a.header != p.active
+			if x.appendPlan(a, p.active) { // STEP-5: a failed append keeps it pending
+				a.pending = nil
+				if narrate {
+					msgs = append(msgs, qmsg{notice: true})
+				}
+			}
+		}
+	}
+	if !retry {
+		x.host(a, sim.TypeStepStart, nil)
+	}
+	for i, q := range msgs {
+		switch {
+		case q.notice:
+			x.host(a, sim.TypeUserMessage, nil)
+			ap.Notices++
+		case i == auditAt:
+			x.host(a, sim.TypeUserMessage, sim.MessageData(sim.Message{Role: "user", Text: AuditMessage, Source: sim.Source{Kind: "plugin", Plugin: AuditListener}}))
+		default:
+			x.host(a, sim.TypeUserMessage, sim.MessageData(sim.UserMessage(q.text)))
+		}
+	}
+	x.request(a)
+	a.retry = false
+	x.finish(a, s)
+}
+
+// request logs the request header (STEP-7: derived after the append).
+func (x *pred) request(a *agent) {
+	shown := a.logged
+	if x.m.Choices.SectionSource == "pending" && a.pending != nil {
+		shown = a.pending.active
+	}
+	sections := []sim.Section{sim.BaseSection}
+	if shown {
+		sections = append(sections, sim.Section{Name: sectionName, Order: sectionOrder, Text: Section})
+	}
+	tools := []sim.Tool{{Name: exitToolName}}
+	reason := "initial"
+	if a.shown != nil {
+		reason = "resume"
+		if *a.shown != shown {
+			reason = "change"
+		}
+	}
+	x.host(a, sim.TypeRequestHeader, sim.JSON(map[string]any{
+		"header": map[string]any{"system": sections, "tools": tools},
+		"reason": reason,
+	}))
+	logged := a.logged
+	a.header = &logged
+	a.shown = &shown
+	x.of(a).Request = &shown
+}
+
+// finish sends the request and plays the model output.
+func (x *pred) finish(a *agent, s *sim.StepAction) {
+	if s.Request == "fail" {
+		a.retry = true
+		return
+	}
+	x.host(a, sim.TypeAssistant, nil)
+	if s.Model != nil {
+		for _, c := range s.Model.Calls {
+			x.tool(a, c)
+			x.host(a, sim.TypeToolCall, nil)
+			x.host(a, sim.TypeToolResult, nil)
+		}
+	}
+	x.host(a, sim.TypeStepEnd, nil)
+}
+
+// tool is the exit tool (EXIT-2..7).
+func (x *pred) tool(a *agent, c sim.ToolCall) {
+	f, t := false, true
+	out := &trace.ToolExpect{OK: &f, Asked: &f, Approved: &f}
+	x.p.Tool = out
+	if c.Name != exitToolName || !a.logged { // EXIT-2
+		return
+	}
+	var args struct {
+		Plan *string `json:"plan"`
+	}
+	if json.Unmarshal(c.Args, &args) != nil || args.Plan == nil || !completePlan(*args.Plan) { // EXIT-3
+		return
+	}
+	if !x.m.Setup.Services.UserQuestions { // EXIT-7
+		return
+	}
+	out.Asked = &t // EXIT-4
+	r := sim.Review{}
+	if c.Review != nil {
+		r = *c.Review
+	}
+	if r.Reload { // EXIT-7
+		x.reload()
+		return
+	}
+	switch {
+	case r.Answer == sim.Approve && r.Feedback == "": // EXIT-5
+		out.OK, out.Approved = &t, &t
+		a.pending = &intent{active: false, silent: true}
+	case r.Answer == sim.Dismiss:
+	default: // EXIT-6: keep planning, carrying any feedback
+		out.Feedback = r.Feedback
+	}
+}
+
+// completePlan is the plan-heading=level-1 reading of EXIT-3: the trimmed
+// plan starts with "#", one or more spaces and text.
+func completePlan(p string) bool {
+	p = strings.TrimSpace(p)
+	rest, ok := strings.CutPrefix(p, "#")
+	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
+		return false
+	}
+	return strings.TrimSpace(rest) != ""
+}
+
+// fold is foldPlanMode over an agent's log or given events (LOG-2).
+func (x *pred) fold(f *sim.FoldAction) {
+	var events []mevent
+	if f.Agent != "" {
+		events = x.m.agent(f.Agent).log
+	} else {
+		for _, e := range f.Events {
+			me := mevent{typ: e.Type}
+			if e.Type == sim.TypePlanMode {
+				var d map[string]json.RawMessage
+				if json.Unmarshal(e.Data, &d) == nil && len(d) == 1 {
+					switch string(d["active"]) {
+					case "true":
+						me.isPlan, me.plan = true, true
+					case "false":
+						me.isPlan = true
+					}
+				}
+			}
+			events = append(events, me)
+		}
+	}
+	end := len(events)
+	if f.End != nil {
+		end = *f.End
+		if end < 0 || end > len(events) {
+			if x.m.Choices.FoldEnd == "error" {
+				x.p.FoldErr = true
+				return
+			}
+			end = min(max(end, 0), len(events))
+		}
+	}
+	v := false
+	for _, e := range events[:end] {
+		if e.isPlan {
+			v = e.plan
+		}
+	}
+	x.p.Fold = &v
+}

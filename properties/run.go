@@ -1,0 +1,293 @@
+package properties
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// Options configure Run.
+type Options struct {
+	// NewPort builds a fresh implementation instance for each run.
+	NewPort func() sim.Port
+	// Seed fixes every random choice; the same seed gives the same cases.
+	Seed int64
+	// Checks is the number of generated cases per property (default 100).
+	Checks int
+	// Steps is the number of actions per case (default 30).
+	Steps int
+	// Only, when not empty, names the properties to run.
+	Only []string
+	// CounterexampleDir receives the trace file of each failure; empty
+	// means a fresh temporary directory.
+	CounterexampleDir string
+	// Output receives one line per property (nil: discarded).
+	Output io.Writer
+}
+
+// PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
+// instead of rapid, whose engine needs a *testing.T for its deadline and
+// -rapid.* flags; the generators are the same, only the source of choices
+// differs.
+type PRNG struct{ r *rand.Rand }
+
+// NewPRNG returns a chooser seeded from seed and a case label.
+func NewPRNG(seed int64, label string) *PRNG {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d", label, seed)
+	return &PRNG{r: rand.New(rand.NewPCG(uint64(seed), h.Sum64()))}
+}
+
+// Intn implements Chooser.
+func (p *PRNG) Intn(_ string, n int) int { return p.r.IntN(n) }
+
+// Run runs every property (or those named in Only) against the
+// implementation and returns one report.Case per property, in catalog
+// order. A failing property's case carries the path of its counterexample
+// trace. An error means the implementation could not be run (it wraps a
+// *sim.ImplError) or ctx was cancelled.
+func Run(ctx context.Context, opts Options) ([]report.Case, error) {
+	if opts.NewPort == nil {
+		return nil, errors.New("properties: Options.NewPort is required")
+	}
+	if opts.Checks <= 0 {
+		opts.Checks = defaultChecks
+	}
+	if opts.Steps <= 0 {
+		opts.Steps = defaultSteps
+	}
+	out := opts.Output
+	if out == nil {
+		out = io.Discard
+	}
+	for _, name := range opts.Only {
+		if lookup(name) == nil {
+			return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(names(), ", "))
+		}
+	}
+	port := opts.NewPort()
+	id, err := port.Start()
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := port.Stop(); err != nil {
+		return nil, &sim.ImplError{Op: "stop", Err: err}
+	}
+	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
+	var cases []report.Case
+	for i := range props {
+		p := &props[i]
+		if len(opts.Only) > 0 && !contains(opts.Only, p.Name) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return cases, err
+		}
+		c, err := runProperty(ctx, p, opts)
+		c.Choices = choicesOf(p, id.Choices)
+		if err != nil {
+			return cases, fmt.Errorf("property %s: %w", p.Name, err)
+		}
+		if c.Status == report.Passed {
+			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
+		} else {
+			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+func runProperty(ctx context.Context, p *property, opts Options) (report.Case, error) {
+	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
+	for i := 0; i < opts.Checks; i++ {
+		if err := ctx.Err(); err != nil {
+			return c, err
+		}
+		label := fmt.Sprintf("%s/%02d", p.Name, i)
+		chooser := NewPRNG(opts.Seed, label)
+		var f *Failure
+		var err error
+		if p.kind == "config" {
+			f, err = checkConfig(opts.NewPort, chooser)
+		} else {
+			f, err = generate(p, opts.NewPort, chooser, opts.Steps)
+		}
+		if err != nil {
+			return c, err
+		}
+		if f == nil {
+			continue
+		}
+		if p.kind != "config" {
+			if f, err = shrink(p, opts.NewPort, f, 1500); err != nil {
+				return c, err
+			}
+		}
+		path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, opts.NewPort)
+		if err != nil {
+			return c, err
+		}
+		c.Status = report.Failed
+		c.Counterexample = path
+		c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
+		if f.Note != "" {
+			c.Message += " (" + f.Note + ")"
+		}
+		if !reproduced {
+			c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
+		}
+		return c, nil
+	}
+	return c, nil
+}
+
+// WriteCounterexample writes a failure as a trace file that `plankit sim`
+// replays to the same failure: the shrunk actions, with the missed
+// expectation on the failing one. It reports whether replaying the
+// written file reproduces the failure.
+func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failure, newPort func() sim.Port) (string, bool, error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "plankit-counterexamples-")
+		if err != nil {
+			return "", false, err
+		}
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", false, err
+	}
+	var script []trace.Entry
+	for i, act := range f.Actions {
+		e := trace.Entry{Action: act}
+		if i == f.Index {
+			x := f.Expect
+			e.Expect = &x
+		}
+		script = append(script, e)
+	}
+	desc := fmt.Sprintf("Counterexample to property %s, found with seed %d (case %d) and shrunk to %d actions. The last action fails: %s",
+		info.Name, seed, index, len(f.Actions), strings.Join(f.Messages, "; "))
+	t := f.Setup.Trace(fmt.Sprintf("counterexample: %s", info.Name), desc, info.Clauses, script)
+	b, err := trace.Marshal(t)
+	if err != nil {
+		return "", false, err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-seed%d-case%d.yaml", info.Name, seed, index))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return "", false, err
+	}
+	back, err := trace.ReadFile(path)
+	if err != nil {
+		return path, false, fmt.Errorf("the written counterexample does not parse: %w", err)
+	}
+	run := trace.Execute(back, newPort())
+	fail, ok := run.FirstFailure()
+	return path, run.Err == nil && ok && fail.Index == f.Index, nil
+}
+
+// configs are the drawn plugin configs: valid ones and each way CFG-1
+// rejects.
+var configs = []string{
+	`{"section":"Plan first."}`,
+	`{"section":"  Think, then act.  "}`,
+	`{}`,
+	`{"section":""}`,
+	`{"section":"   "}`,
+	`{"section":42}`,
+	`{"section":null}`,
+	`{"section":"Plan first.","mode":"strict"}`,
+	`{"section":"Plan first.","enabled":true}`,
+	`{"sections":"Plan first."}`,
+	`[]`,
+	`"Plan first."`,
+}
+
+// checkConfig loads a drawn config (CFG-1) and compares acceptance with
+// the specification.
+func checkConfig(newPort func() sim.Port, c Chooser) (*Failure, error) {
+	raw := configs[c.Intn("config", len(configs))]
+	setup := Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	rt, _, err := sim.New(newPort(), setup.Options())
+	if err != nil {
+		return nil, err
+	}
+	defer rt.Close()
+	act := sim.Action{Load: &sim.LoadAction{Config: json.RawMessage(raw)}}
+	res, err := rt.Do(act)
+	if err != nil {
+		return nil, err
+	}
+	x := trace.Expect{Error: ptr(!validConfig(raw))}
+	if msgs := x.Check("", res); len(msgs) > 0 {
+		return &Failure{Setup: setup, Actions: []sim.Action{act}, Index: 0, Expect: x, Messages: append(msgs, "config "+raw)}, nil
+	}
+	return nil, nil
+}
+
+// validConfig is CFG-1: exactly {section: non-blank string}.
+func validConfig(raw string) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &fields) != nil || fields == nil || len(fields) != 1 {
+		return false
+	}
+	var s string
+	if json.Unmarshal(fields["section"], &s) != nil {
+		return false
+	}
+	return strings.TrimSpace(s) != ""
+}
+
+// choicesOf lists the choices a property depends on as name=value, with
+// the value the model used.
+func choicesOf(p *property, declared map[string]string) []string {
+	all := ChoicesOf(declared)
+	values := map[string]string{
+		sim.ChoiceFoldEnd: all.FoldEnd, sim.ChoiceCancelPending: all.CancelPending,
+		sim.ChoiceSectionSource: all.SectionSource, sim.ChoiceReloadPending: all.ReloadPending,
+		sim.ChoiceIdleAppendFailure: all.IdleAppendFailure,
+	}
+	var out []string
+	for _, name := range p.choices {
+		out = append(out, name+"="+values[name])
+	}
+	slices.Sort(out)
+	return out
+}
+
+func lookup(name string) *property {
+	for i := range props {
+		if props[i].Name == name {
+			return &props[i]
+		}
+	}
+	return nil
+}
+
+func names() []string {
+	out := make([]string, len(props))
+	for i, p := range props {
+		out[i] = p.Name
+	}
+	return out
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,102 @@
+package properties
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+)
+
+func referencePort(opts reference.Options) func() sim.Port {
+	return func() sim.Port { return reference.NewPort(opts) }
+}
+
+func TestRunPassesAgainstReference(t *testing.T) {
+	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
+	for _, choices := range []reference.Choices{{}, alt} {
+		var out strings.Builder
+		cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Choices: choices}), Seed: 1, CounterexampleDir: t.TempDir(), Output: &out})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		if len(cases) != len(Catalog()) {
+			t.Fatalf("%d cases for %d properties", len(cases), len(Catalog()))
+		}
+		for _, c := range cases {
+			if c.Status != report.Passed || c.Kind != report.KindProperty || len(c.Clauses) == 0 {
+				t.Errorf("choices %+v: %s: %s %s", choices, c.ID, c.Status, c.Message)
+			}
+		}
+		if got := cases[0].Choices; len(got) != 5 || (choices == alt) != slices.Contains(got, "cancel-pending=keep-equal") {
+			t.Errorf("state machine case choices %v for %+v", got, choices)
+		}
+	}
+}
+
+// crashingPort is an implementation that dies at its first pre-step.
+type crashingPort struct{ *reference.Port }
+
+func (crashingPort) PreStep(sim.PreStepRequest) (sim.PreStepReply, error) {
+	return sim.PreStepReply{}, errors.New("process exited")
+}
+
+// TestRunReportsImplError: an implementation that cannot be run is an
+// error wrapping *sim.ImplError, not a property failure.
+func TestRunReportsImplError(t *testing.T) {
+	newPort := func() sim.Port { return crashingPort{reference.NewPort(reference.Options{})} }
+	cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 1, Checks: 5, CounterexampleDir: t.TempDir()})
+	var ie *sim.ImplError
+	if !errors.As(err, &ie) {
+		t.Fatalf("want an *sim.ImplError, got %v (cases %+v)", err, cases)
+	}
+	if _, err := Explore(context.Background(), ExploreOptions{NewPort: newPort, Depth: 3}); !errors.As(err, &ie) {
+		t.Fatalf("explore: want an *sim.ImplError, got %v", err)
+	}
+}
+
+func TestRunSeedIsDeterministic(t *testing.T) {
+	newPort := referencePort(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}})
+	var a, b strings.Builder
+	dir := t.TempDir()
+	for _, out := range []*strings.Builder{&a, &b} {
+		if _, err := Run(context.Background(), Options{NewPort: newPort, Seed: 11, Checks: 30, Only: []string{NameNarration}, CounterexampleDir: dir, Output: out}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.String() != b.String() || !strings.Contains(a.String(), "FAIL") {
+		t.Fatalf("two runs with one seed differ or found nothing:\n%s\n%s", a.String(), b.String())
+	}
+	if _, err := Run(context.Background(), Options{NewPort: newPort, Only: []string{"no-such"}}); err == nil {
+		t.Fatal("an unknown property name must be an error")
+	}
+}
+
+// pickyPort rejects every config, valid ones included.
+type pickyPort struct{ *reference.Port }
+
+func (p pickyPort) Load(req sim.LoadRequest) (sim.LoadReply, error) {
+	return sim.LoadReply{Error: "config refused"}, nil
+}
+
+func (p pickyPort) Reload() (sim.LoadReply, error) {
+	return sim.LoadReply{Error: "config refused"}, nil
+}
+
+// TestRejectedValidConfigReplays: an implementation refusing the valid
+// config fails with a one-action trace that replays the refusal.
+func TestRejectedValidConfigReplays(t *testing.T) {
+	newPort := func() sim.Port { return pickyPort{reference.NewPort(reference.Options{})} }
+	cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 1, Checks: 3, Only: []string{NameStateMachine}, CounterexampleDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cases[0]
+	if c.Status != report.Failed || strings.Contains(c.Message, "cannot express") || !strings.Contains(c.Message, "config refused") {
+		t.Fatalf("%+v", c)
+	}
+}
