@@ -93,10 +93,13 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return cases, err
+			return append(cases, notRun(props[i:], opts.Only)...), err
 		}
 		c, err := runProperty(ctx, p, opts)
 		c.Choices = choicesOf(p, id.Choices)
+		if err != nil && ctx.Err() != nil {
+			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
+		}
 		if err != nil {
 			return cases, fmt.Errorf("property %s: %w", p.Name, err)
 		}
@@ -108,6 +111,20 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// notRun reports the properties an interrupted run did not finish as
+// skipped, so every report still lists them.
+func notRun(props []property, only []string) []report.Case {
+	var out []report.Case
+	for _, p := range props {
+		if len(only) > 0 && !contains(only, p.Name) {
+			continue
+		}
+		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses,
+			Status: report.Skipped, Message: "not run: the run was interrupted"})
+	}
+	return out
 }
 
 func runProperty(ctx context.Context, p *property, opts Options) (report.Case, error) {

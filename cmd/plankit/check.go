@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ type checkOptions struct {
 	seed     int64
 	only     string
 	checks   int
+	cexDir   string
 }
 
 // today is read once per check, in this layer only; it decides whether a
@@ -42,11 +44,12 @@ type suiteEnv struct {
 	tags    string
 	seed    int64
 	checks  int
+	cexDir  string
 	out     io.Writer
 	format  string
 }
 
-// checkSuite is one suite of checks (the features, later the properties).
+// checkSuite is one suite of checks: the features or the properties.
 // An error wrapping features.ErrImpl or a *sim.ImplError means the
 // implementation could not be run; the cases returned with it still count.
 type checkSuite struct {
@@ -57,6 +60,11 @@ type checkSuite struct {
 // suites lists the suites plankit check runs, in order.
 var suites = []checkSuite{
 	{name: "features", run: runFeatures},
+	{name: "properties", run: runProperties},
+}
+
+func runProperties(ctx context.Context, env suiteEnv) ([]report.Case, error) {
+	return properties.Run(ctx, properties.Options{NewPort: env.newPort, Seed: env.seed, Checks: env.checks, CounterexampleDir: env.cexDir, Output: env.out})
 }
 
 func runFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
@@ -76,9 +84,8 @@ func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Run the conformance checks against an implementation",
-		Long: `check runs the conformance suite (the Gherkin features, and the properties once
-they exist) against the reference, one of its mutants, or an adapter, prints a
-per-clause table and the verdict, and writes JUnit XML, cucumber JSON and a plankit
+		Long: `check runs the conformance suite (the Gherkin features, then the properties)
+against the reference, one of its mutants, or an adapter, prints a per-clause table and the verdict, and writes JUnit XML, cucumber JSON and a plankit
 JSON report on request, even when the run fails or is interrupted.
 
 Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
@@ -90,7 +97,7 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 	}
 	o.impl.register(cmd)
 	f := cmd.Flags()
-	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal'")
+	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
 	f.StringVar(&o.format, "format", "summary", "console output: pretty, progress or summary")
 	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `PATH`")
 	f.StringVar(&o.cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
@@ -100,6 +107,7 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
 	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
+	f.StringVar(&o.cexDir, "counterexamples", "plankit-counterexamples", "directory for the trace file of each failing property (written only on failure)")
 	return cmd
 }
 
@@ -127,6 +135,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	switch o.only {
 	case "":
 		run = suites
+		if o.tags != "" {
+			// Tag expressions select scenarios; properties carry no tags.
+			run = suites[:1]
+		}
 	default:
 		i := slices.IndexFunc(suites, func(s checkSuite) bool { return s.name == o.only })
 		if i < 0 && o.only != "properties" && o.only != "features" {
@@ -181,7 +193,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	env := suiteEnv{newPort: newPort, tags: o.tags, seed: o.seed, checks: o.checks, out: stdout, format: o.format}
+	env := suiteEnv{newPort: newPort, tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
 	var raw []report.Case
 	var implErr, runErr error
 	for _, s := range run {
@@ -189,6 +201,8 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		raw = append(raw, cases...)
 		switch {
 		case err == nil:
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			// Interrupted: reported below; the suite listed what it did not run.
 		case isImpl(err):
 			if implErr == nil {
 				implErr = err
