@@ -50,7 +50,8 @@ func TestPythonExampleMatchesReference(t *testing.T) {
 			if run.Err != nil || run.Failed() {
 				t.Fatalf("python run: err %v, failed %v\n%s", run.Err, run.Failed(), out)
 			}
-			if !strings.Contains(out, "implementation plankit-example-python 0.1.0 (python)") {
+			withPlugin := tr.Runtime == nil || tr.Runtime.Plugin == nil || *tr.Runtime.Plugin
+			if withPlugin && !strings.Contains(out, "implementation plankit-example-python 0.1.0 (python)") {
 				t.Fatalf("no python identity line:\n%s", out)
 			}
 			if got := withoutIdentity(out); got != want {
