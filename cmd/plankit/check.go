@@ -171,11 +171,21 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	probe := newPort()
 	id, err := probe.Start()
-	if err != nil {
-		return withCode(ExitImpl, fmt.Errorf("the implementation could not be started: %w", err))
+	if err == nil {
+		if err = probe.Stop(); err != nil {
+			err = fmt.Errorf("the implementation could not be stopped: %w", err)
+		}
+	} else {
+		err = fmt.Errorf("the implementation could not be started: %w", err)
 	}
-	if err := probe.Stop(); err != nil {
-		return withCode(ExitImpl, fmt.Errorf("the implementation could not be stopped: %w", err))
+	if err != nil {
+		// Reports say so too, so CI shows why there are no results.
+		rep := report.Run{Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
+			Verdict: report.VerdictImpl, Error: err.Error(), Clauses: report.Table(nil, allClauses())}
+		if werr := writeReports(o, rep); werr != nil {
+			return usageErr("%v", werr)
+		}
+		return withCode(ExitImpl, err)
 	}
 	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, features.SuiteVersion, o.seed)
 
