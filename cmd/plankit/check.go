@@ -36,6 +36,10 @@ type checkOptions struct {
 // manifest entry expired and never reaches a report. Tests replace it.
 var today = func() string { return time.Now().UTC().Format(time.DateOnly) }
 
+// checkFactory picks the implementation under test; tests replace it to
+// run check against implementations that break.
+var checkFactory = func(f *implFlags) (func() sim.Port, error) { return f.factory() }
+
 // suiteEnv is what every suite of a check run gets.
 type suiteEnv struct {
 	newPort func() sim.Port
@@ -165,7 +169,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	date := today()
 
-	newPort, err := o.impl.factory()
+	newPort, err := checkFactory(&o.impl)
 	if err != nil {
 		return err
 	}
