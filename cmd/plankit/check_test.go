@@ -352,7 +352,9 @@ func TestCheckInterruptedStillWritesReports(t *testing.T) {
 // deadPort cannot even start.
 type deadPort struct{ brokenPort }
 
-func (deadPort) Start() (sim.Identity, error) { return sim.Identity{}, errors.New("exec: no such file") }
+func (deadPort) Start() (sim.Identity, error) {
+	return sim.Identity{}, errors.New("exec: no such file")
+}
 
 func TestCheckImplementationThatCannotStartExits3(t *testing.T) {
 	saved := checkFactory
