@@ -351,3 +351,33 @@ func TestCheckInterruptedStillWritesReports(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// deadPort cannot even start.
+type deadPort struct{ brokenPort }
+
+func (deadPort) Start() (sim.Identity, error) {
+	return sim.Identity{}, errors.New("exec: no such file")
+}
+
+func TestCheckImplementationThatCannotStartExits3(t *testing.T) {
+	saved := checkFactory
+	defer func() { checkFactory = saved }()
+	checkFactory = func(*implFlags) (func() sim.Port, error) { return func() sim.Port { return deadPort{} }, nil }
+	dir := t.TempDir()
+	js, x := filepath.Join(dir, "r.json"), filepath.Join(dir, "j.xml")
+	code, out, errs := run(t, "check", "--json", js, "--junit", x)
+	if code != ExitImpl || !strings.Contains(errs, "no such file") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+	}
+	if r := readJSONReport(t, js); r.Verdict != report.VerdictImpl {
+		t.Errorf("verdict %q", r.Verdict)
+	}
+	data, err := os.ReadFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateJUnit(t, data)
+	if !bytes.Contains(data, []byte(`<error message="the implementation could not be started`)) {
+		t.Errorf("JUnit lacks the implementation error:\n%s", data)
+	}
+}
