@@ -174,7 +174,8 @@ func (m Matrix) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "%-*s  %9s  %10s  checks\n", width, "clause", "scenarios", "properties")
 	for _, r := range m.Rows {
 		ids := append(slices.Clone(r.Scenarios), r.Properties...)
-		fmt.Fprintf(&b, "%-*s  %9d  %10d  %s\n", width, r.Clause, len(r.Scenarios), len(r.Properties), strings.Join(ids, " "))
+		line := fmt.Sprintf("%-*s  %9d  %10d  %s", width, r.Clause, len(r.Scenarios), len(r.Properties), strings.Join(ids, " "))
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	b.WriteString("\n")
 	for _, p := range m.Problems {

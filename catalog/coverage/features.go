@@ -51,7 +51,7 @@ func ParseFeature(file string, src []byte) ([]Check, error) {
 	n := 0
 	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(src), func() string { n++; return fmt.Sprint(n) })
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", file, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return nil, parseError(file, err)
 	}
 	if doc.Feature == nil {
 		return nil, nil
@@ -89,4 +89,29 @@ func ParseFeature(file string, src []byte) ([]Check, error) {
 		}
 	}
 	return checks, nil
+}
+
+// gherkinPos is the position prefix of a Gherkin parser message.
+var gherkinPos = regexp.MustCompile(`^\((\d+):(\d+)\): `)
+
+// parseError rewrites the Gherkin parser's messages ("(6:3): expected ...")
+// as file:line:column: messages, one per line.
+func parseError(file string, err error) error {
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l == "Parser errors:" {
+			continue
+		}
+		if m := gherkinPos.FindStringSubmatch(l); m != nil {
+			l = fmt.Sprintf("%s:%s:%s: %s", file, m[1], m[2], l[len(m[0]):])
+		} else {
+			l = file + ": " + l
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	return fmt.Errorf("%s", strings.Join(lines, "\n"))
 }
