@@ -78,4 +78,3 @@ func TestDocsPagePerCommand(t *testing.T) {
 		}
 	}
 }
-
