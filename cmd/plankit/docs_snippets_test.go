@@ -1,0 +1,291 @@
+package main
+
+// Doc snippets must not rot: this test runs every plankit command line of
+// README.md and docs/*.md.
+//
+// The convention, documented for writers in docs/writing-docs.md:
+//   - Only lines inside ```sh (or ```bash, ```shell) fences are run, and only
+//     those that start with `plankit ` or `go run ./cmd/plankit `. Other lines
+//     (go install, bash scripts/test.sh, comments) are shown, not run.
+//   - A line ending in `\` continues on the next line.
+//   - Each command runs through Main, in-process, with the working directory
+//     at the root of a scratch copy of the repository, so commands may write
+//     files and later commands of any page may read them. Files are processed
+//     in order: README.md, then docs/*.md by name.
+//   - A command is expected to exit 0; a trailing `# expect-exit: N` comment
+//     expects exit N instead (e.g. a demonstration of a failing check).
+//   - Arguments are split like a POSIX shell (quotes, escapes, # comments);
+//     glob patterns are expanded; `> FILE` redirects stdout to a file. Pipes,
+//     `&&`, `;`, input redirection and other shell syntax are errors: write
+//     one command per line.
+//   - A command whose subcommand is not registered in the command tree yet is
+//     not run; the test logs each such line and their count, and runs them
+//     as soon as the command exists.
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/shlex"
+)
+
+// snippet is one command line of a shell block of a Markdown page.
+type snippet struct {
+	File   string
+	Line   int
+	Text   string
+	Args   []string // plankit's arguments, before glob expansion
+	Expect int      // expected exit code
+	Stdout string   // redirect target, "" for none
+}
+
+var (
+	fenceOpen  = regexp.MustCompile("^```(sh|bash|shell)\\s*$")
+	expectExit = regexp.MustCompile(`#\s*expect-exit:\s*([0-9]+)\s*$`)
+)
+
+// commandPrefixes are how a snippet invokes plankit.
+var commandPrefixes = []string{"plankit ", "go run ./cmd/plankit "}
+
+// parseSnippets returns the plankit command lines of a Markdown page's
+// shell blocks. Malformed lines are errors naming file:line.
+func parseSnippets(file string, src []byte) ([]snippet, error) {
+	var out []snippet
+	lines := strings.Split(string(src), "\n")
+	inBlock := false
+	for i := 0; i < len(lines); i++ {
+		raw := strings.TrimSpace(lines[i])
+		if !inBlock {
+			inBlock = fenceOpen.MatchString(raw)
+			continue
+		}
+		if strings.HasPrefix(raw, "```") {
+			inBlock = false
+			continue
+		}
+		start := i + 1
+		for strings.HasSuffix(raw, "\\") && i+1 < len(lines) {
+			i++
+			raw = strings.TrimSuffix(raw, "\\") + " " + strings.TrimSpace(lines[i])
+		}
+		var rest string
+		for _, p := range commandPrefixes {
+			if r, ok := strings.CutPrefix(raw, p); ok {
+				rest = r
+				break
+			}
+		}
+		if rest == "" {
+			continue
+		}
+		s := snippet{File: file, Line: start, Text: raw}
+		if m := expectExit.FindStringSubmatch(rest); m != nil {
+			s.Expect, _ = strconv.Atoi(m[1])
+			rest = rest[:len(rest)-len(m[0])]
+		}
+		words, err := shlex.Split(rest)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", file, start, err)
+		}
+		for j := 0; j < len(words); j++ {
+			w := words[j]
+			switch {
+			case w == ">" && j+1 < len(words) && s.Stdout == "":
+				s.Stdout = words[j+1]
+				j++
+			case strings.HasPrefix(w, ">") && len(w) > 1 && s.Stdout == "":
+				s.Stdout = w[1:]
+			case slices.Contains([]string{"|", "||", "&&", ";", "&", "<", "2>", "2>&1", ">>", ">"}, w),
+				strings.ContainsAny(w, "|;&<`") || strings.Contains(w, "$("):
+				return nil, fmt.Errorf("%s:%d: %q: shell syntax %q is not supported in doc snippets; write one plain command per line", file, start, raw, w)
+			default:
+				s.Args = append(s.Args, w)
+			}
+		}
+		out = append(out, s)
+	}
+	if inBlock {
+		return nil, fmt.Errorf("%s: a ```sh block is never closed", file)
+	}
+	return out, nil
+}
+
+// docPages are README.md and docs/*.md under root, in run order.
+func docPages(t *testing.T, root string) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(pages)
+	return append([]string{filepath.Join(root, "README.md")}, pages...)
+}
+
+// copyRepo copies the repository at src into dst, leaving out version
+// control, hidden directories and installed packages.
+func copyRepo(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() && rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// registered reports whether args name a command of the tree.
+func registered(args []string) bool {
+	_, _, err := newRootCmd().Find(args)
+	return err == nil
+}
+
+// expandGlobs replaces each glob pattern with its matches, like a shell:
+// a pattern without matches stays as written.
+func expandGlobs(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if strings.ContainsAny(a, "*?[") {
+			if m, err := filepath.Glob(a); err == nil && len(m) > 0 {
+				out = append(out, m...)
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func TestDocSnippetsRun(t *testing.T) {
+	var all []snippet
+	for _, page := range docPages(t, "../..") {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := filepath.Rel("../..", page)
+		s, err := parseSnippets(filepath.ToSlash(name), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, s...)
+	}
+	scratch := t.TempDir()
+	copyRepo(t, "../..", scratch)
+	t.Chdir(scratch)
+
+	ran := 0
+	var deferred []string
+	for _, s := range all {
+		where := fmt.Sprintf("%s:%d", s.File, s.Line)
+		if !registered(s.Args) {
+			deferred = append(deferred, where+": "+s.Text)
+			continue
+		}
+		ran++
+		t.Run(where, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := Main(expandGlobs(s.Args), &out, &errb)
+			if code != s.Expect {
+				t.Errorf("%s\nexit %d, want %d (mark an intended failure with # expect-exit: N)\nstdout:\n%s\nstderr:\n%s", s.Text, code, s.Expect, tail(out.String()), errb.String())
+			}
+			if s.Stdout != "" {
+				if err := os.WriteFile(s.Stdout, out.Bytes(), 0o644); err != nil {
+					t.Fatalf("%s: redirect: %v", s.Text, err)
+				}
+			}
+		})
+	}
+	for _, d := range deferred {
+		t.Logf("not run yet, command not registered: %s", d)
+	}
+	t.Logf("doc snippets: %d run, %d waiting for their command", ran, len(deferred))
+	if ran == 0 {
+		t.Fatal("no doc snippet ran: README.md and docs/*.md show no plankit command")
+	}
+}
+
+// tail keeps the end of long output for failure messages.
+func tail(s string) string {
+	if len(s) > 4000 {
+		return "...\n" + s[len(s)-4000:]
+	}
+	return s
+}
+
+func TestParseSnippets(t *testing.T) {
+	src, err := os.ReadFile("testdata/snippets.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseSnippets("snippets.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []snippet{
+		{File: "snippets.md", Line: 5, Text: "plankit sim examples/a.yaml", Args: []string{"sim", "examples/a.yaml"}},
+		{File: "snippets.md", Line: 7, Text: "go run ./cmd/plankit sim --format jsonl examples/*.yaml > log.jsonl", Args: []string{"sim", "--format", "jsonl", "examples/*.yaml"}, Stdout: "log.jsonl"},
+		{File: "snippets.md", Line: 8, Text: "plankit check --mutant narrate-twice  # expect-exit: 1", Args: []string{"check", "--mutant", "narrate-twice"}, Expect: 1},
+		{File: "snippets.md", Line: 9, Text: `plankit sim  --choice "cancel-pending=keep-equal" examples/b.yaml # a comment`, Args: []string{"sim", "--choice", "cancel-pending=keep-equal", "examples/b.yaml"}},
+		{File: "snippets.md", Line: 10, Text: "plankit catalog coverage  --format md", Args: []string{"catalog", "coverage", "--format", "md"}},
+		{File: "snippets.md", Line: 19, Text: "plankit schema", Args: []string{"schema"}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d snippets, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if fmt.Sprintf("%+v", got[i]) != fmt.Sprintf("%+v", want[i]) {
+			t.Errorf("snippet %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	for _, bad := range []string{
+		"```sh\nplankit sim x.yaml | head\n```\n",
+		"```sh\nplankit sim x.yaml && plankit schema\n```\n",
+		"```sh\nplankit sim $(ls examples)\n```\n",
+		"```sh\nplankit sim 'unterminated\n```\n",
+		"```sh\nplankit schema\n",
+	} {
+		if _, err := parseSnippets("bad.md", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "bad.md") {
+			t.Errorf("%q: got %v, want an error naming bad.md", bad, err)
+		}
+	}
+}
+
+func TestRegisteredCommands(t *testing.T) {
+	for args, want := range map[string]bool{
+		"sim x.yaml":          true,
+		"catalog verify":      true,
+		"--help":              true,
+		"no-such-command a b": false,
+		"lint --strict x":     registered([]string{"lint"}),
+	} {
+		if got := registered(strings.Fields(args)); got != want {
+			t.Errorf("registered(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
