@@ -57,8 +57,7 @@ func ParseFeature(file string, src []byte) ([]Check, error) {
 		return nil, nil
 	}
 	var checks []Check
-	var scenario func(s *messages.Scenario, inherited []*messages.Tag)
-	scenario = func(s *messages.Scenario, inherited []*messages.Tag) {
+	scenario := func(s *messages.Scenario, inherited []*messages.Tag) {
 		tags := append(slices.Clone(inherited), s.Tags...)
 		for _, ex := range s.Examples {
 			tags = append(tags, ex.Tags...)

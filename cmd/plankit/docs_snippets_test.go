@@ -35,6 +35,7 @@ import (
 	"testing"
 
 	"github.com/google/shlex"
+	"github.com/plankit/plankit/catalog"
 )
 
 // snippet is one command line of a shell block of a Markdown page.
@@ -45,6 +46,8 @@ type snippet struct {
 	Args   []string // plankit's arguments, before glob expansion
 	Expect int      // expected exit code
 	Stdout string   // redirect target, "" for none
+	// Excerpt, for an output marker, is the shown part of the output.
+	Excerpt []string
 }
 
 var (
@@ -55,15 +58,99 @@ var (
 // commandPrefixes are how a snippet invokes plankit.
 var commandPrefixes = []string{"plankit ", "go run ./cmd/plankit "}
 
+// page is what a Markdown page asks the test to check.
+type page struct {
+	// Snippets are the commands to run, in page order; output excerpts are
+	// snippets with Excerpt set.
+	Snippets []snippet
+	Files    []fileBlock
+}
+
+// fileBlock is a code block that must equal a file of the repository.
+type fileBlock struct {
+	Where   string
+	Path    string
+	Content string
+}
+
+var (
+	fileMarker   = regexp.MustCompile(`^<!--\s*file:\s*(\S+)\s*-->$`)
+	outputMarker = regexp.MustCompile(`^<!--\s*output:\s*(.+?)\s*-->$`)
+)
+
 // parseSnippets returns the plankit command lines of a Markdown page's
 // shell blocks. Malformed lines are errors naming file:line.
 func parseSnippets(file string, src []byte) ([]snippet, error) {
+	p, err := parsePage(file, src)
+	if err != nil {
+		return nil, err
+	}
 	var out []snippet
+	for _, s := range p.Snippets {
+		if s.Excerpt == nil {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// parsePage reads a page's shell blocks and its file and output markers.
+func parsePage(file string, src []byte) (page, error) {
+	var p page
 	lines := strings.Split(string(src), "\n")
+	// block returns the code block starting at the first non-empty line
+	// after i, and the index of its closing fence.
+	block := func(i int) ([]string, int, error) {
+		j := i + 1
+		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+			j++
+		}
+		if j == len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
+			return nil, 0, fmt.Errorf("%s:%d: the marker must be followed by a code block", file, i+1)
+		}
+		indent := lines[j][:len(lines[j])-len(strings.TrimLeft(lines[j], " "))]
+		var body []string
+		for k := j + 1; k < len(lines); k++ {
+			if strings.TrimSpace(lines[k]) == "```" {
+				return body, k, nil
+			}
+			body = append(body, strings.TrimPrefix(lines[k], indent))
+		}
+		return nil, 0, fmt.Errorf("%s:%d: code block never closed", file, j+1)
+	}
 	inBlock := false
 	for i := 0; i < len(lines); i++ {
 		raw := strings.TrimSpace(lines[i])
 		if !inBlock {
+			if m := fileMarker.FindStringSubmatch(raw); m != nil {
+				body, end, err := block(i)
+				if err != nil {
+					return p, err
+				}
+				p.Files = append(p.Files, fileBlock{Where: fmt.Sprintf("%s:%d", file, i+1), Path: m[1], Content: strings.Join(body, "\n") + "\n"})
+				i = end
+				continue
+			}
+			if m := outputMarker.FindStringSubmatch(raw); m != nil {
+				s, ok, err := parseCommand(file, i+1, m[1])
+				if err != nil {
+					return p, err
+				}
+				if !ok {
+					return p, fmt.Errorf("%s:%d: output marker: %q is not a plankit command", file, i+1, m[1])
+				}
+				body, end, err := block(i)
+				if err != nil {
+					return p, err
+				}
+				s.Excerpt = body
+				if s.Excerpt == nil {
+					s.Excerpt = []string{}
+				}
+				p.Snippets = append(p.Snippets, s)
+				i = end
+				continue
+			}
 			inBlock = fenceOpen.MatchString(raw)
 			continue
 		}
@@ -76,46 +163,89 @@ func parseSnippets(file string, src []byte) ([]snippet, error) {
 			i++
 			raw = strings.TrimSuffix(raw, "\\") + " " + strings.TrimSpace(lines[i])
 		}
-		var rest string
-		for _, p := range commandPrefixes {
-			if r, ok := strings.CutPrefix(raw, p); ok {
-				rest = r
-				break
-			}
-		}
-		if rest == "" {
-			continue
-		}
-		s := snippet{File: file, Line: start, Text: raw}
-		if m := expectExit.FindStringSubmatch(rest); m != nil {
-			s.Expect, _ = strconv.Atoi(m[1])
-			rest = rest[:len(rest)-len(m[0])]
-		}
-		words, err := shlex.Split(rest)
+		s, ok, err := parseCommand(file, start, raw)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", file, start, err)
+			return p, err
 		}
-		for j := 0; j < len(words); j++ {
-			w := words[j]
-			switch {
-			case w == ">" && j+1 < len(words) && s.Stdout == "":
-				s.Stdout = words[j+1]
-				j++
-			case strings.HasPrefix(w, ">") && len(w) > 1 && s.Stdout == "":
-				s.Stdout = w[1:]
-			case slices.Contains([]string{"|", "||", "&&", ";", "&", "<", "2>", "2>&1", ">>", ">"}, w),
-				strings.ContainsAny(w, "|;&<`") || strings.Contains(w, "$("):
-				return nil, fmt.Errorf("%s:%d: %q: shell syntax %q is not supported in doc snippets; write one plain command per line", file, start, raw, w)
-			default:
-				s.Args = append(s.Args, w)
-			}
+		if ok {
+			p.Snippets = append(p.Snippets, s)
 		}
-		out = append(out, s)
 	}
 	if inBlock {
-		return nil, fmt.Errorf("%s: a ```sh block is never closed", file)
+		return p, fmt.Errorf("%s: a ```sh block is never closed", file)
 	}
-	return out, nil
+	return p, nil
+}
+
+// parseCommand parses one command line; ok is false when the line does
+// not invoke plankit.
+func parseCommand(file string, line int, raw string) (snippet, bool, error) {
+	var rest string
+	for _, p := range commandPrefixes {
+		if r, ok := strings.CutPrefix(raw, p); ok {
+			rest = r
+			break
+		}
+	}
+	if rest == "" {
+		return snippet{}, false, nil
+	}
+	s := snippet{File: file, Line: line, Text: raw}
+	if m := expectExit.FindStringSubmatch(rest); m != nil {
+		s.Expect, _ = strconv.Atoi(m[1])
+		rest = rest[:len(rest)-len(m[0])]
+	}
+	words, err := shlex.Split(rest)
+	if err != nil {
+		return s, false, fmt.Errorf("%s:%d: %v", file, line, err)
+	}
+	for j := 0; j < len(words); j++ {
+		w := words[j]
+		switch {
+		case w == ">" && j+1 < len(words) && s.Stdout == "":
+			s.Stdout = words[j+1]
+			j++
+		case strings.HasPrefix(w, ">") && len(w) > 1 && !strings.HasPrefix(w, ">>") && s.Stdout == "":
+			s.Stdout = w[1:]
+		case slices.Contains([]string{"|", "||", "&&", ";", "&", "<", "2>", "2>&1", ">>", ">"}, w),
+			strings.ContainsAny(w, "|;&<`") || strings.Contains(w, "$("):
+			return s, false, fmt.Errorf("%s:%d: %q: shell syntax %q is not supported in doc snippets; write one plain command per line", file, line, raw, w)
+		default:
+			s.Args = append(s.Args, w)
+		}
+	}
+	return s, true, nil
+}
+
+// matchExcerpt checks that excerpt appears in output: runs of lines
+// between "..." lines appear consecutively, the runs in order.
+func matchExcerpt(output string, excerpt []string) error {
+	out := strings.Split(output, "\n")
+	pos := 0
+	var run []string
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		for i := pos; i+len(run) <= len(out); i++ {
+			if slices.Equal(out[i:i+len(run)], run) {
+				pos = i + len(run)
+				run = nil
+				return nil
+			}
+		}
+		return fmt.Errorf("output lacks, after line %d:\n%s", pos, strings.Join(run, "\n"))
+	}
+	for _, l := range excerpt {
+		if l == "..." {
+			if err := flush(); err != nil {
+				return err
+			}
+			continue
+		}
+		run = append(run, l)
+	}
+	return flush()
 }
 
 // docPages are README.md and docs/*.md under root, in run order.
@@ -183,17 +313,29 @@ func expandGlobs(args []string) []string {
 
 func TestDocSnippetsRun(t *testing.T) {
 	var all []snippet
-	for _, page := range docPages(t, "../..") {
-		src, err := os.ReadFile(page)
+	var files []fileBlock
+	for _, pg := range docPages(t, "../..") {
+		src, err := os.ReadFile(pg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		name, _ := filepath.Rel("../..", page)
-		s, err := parseSnippets(filepath.ToSlash(name), src)
+		name, _ := filepath.Rel("../..", pg)
+		p, err := parsePage(filepath.ToSlash(name), src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, s...)
+		all = append(all, p.Snippets...)
+		files = append(files, p.Files...)
+	}
+	for _, f := range files {
+		have, err := os.ReadFile(filepath.Join("../..", filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Errorf("%s: shows %s: %v", f.Where, f.Path, err)
+			continue
+		}
+		if line := catalog.FirstDiff(have, []byte(f.Content)); line > 0 {
+			t.Errorf("%s: the block differs from %s at its line %d; copy the file into the page", f.Where, f.Path, line)
+		}
 	}
 	scratch := t.TempDir()
 	copyRepo(t, "../..", scratch)
@@ -214,6 +356,11 @@ func TestDocSnippetsRun(t *testing.T) {
 			if code != s.Expect {
 				t.Errorf("%s\nexit %d, want %d (mark an intended failure with # expect-exit: N)\nstdout:\n%s\nstderr:\n%s", s.Text, code, s.Expect, tail(out.String()), errb.String())
 			}
+			if s.Excerpt != nil {
+				if err := matchExcerpt(out.String(), s.Excerpt); err != nil {
+					t.Errorf("the output shown after %s is not what %q prints: %v", where, s.Text, err)
+				}
+			}
 			if s.Stdout != "" {
 				if err := os.WriteFile(s.Stdout, out.Bytes(), 0o644); err != nil {
 					t.Fatalf("%s: redirect: %v", s.Text, err)
@@ -224,7 +371,7 @@ func TestDocSnippetsRun(t *testing.T) {
 	for _, d := range deferred {
 		t.Logf("not run yet, command not registered: %s", d)
 	}
-	t.Logf("doc snippets: %d run, %d waiting for their command", ran, len(deferred))
+	t.Logf("doc snippets: %d run, %d waiting for their command; %d file blocks compared", ran, len(deferred), len(files))
 	if ran == 0 {
 		t.Fatal("no doc snippet ran: README.md and docs/*.md show no plankit command")
 	}
@@ -286,6 +433,49 @@ func TestRegisteredCommands(t *testing.T) {
 	} {
 		if got := registered(strings.Fields(args)); got != want {
 			t.Errorf("registered(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
+
+func TestParsePageMarkers(t *testing.T) {
+	src := "intro\n<!-- file: docs/examples/x.yaml -->\n\n```yaml\na: 1\n  b: 2\n```\n\n<!-- output: plankit sim x.yaml -->\n```text\nPASS\n...\nend\n```\n"
+	p, err := parsePage("m.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || p.Files[0] != (fileBlock{Where: "m.md:2", Path: "docs/examples/x.yaml", Content: "a: 1\n  b: 2\n"}) {
+		t.Errorf("files: %+v", p.Files)
+	}
+	if len(p.Snippets) != 1 || !slices.Equal(p.Snippets[0].Args, []string{"sim", "x.yaml"}) || !slices.Equal(p.Snippets[0].Excerpt, []string{"PASS", "...", "end"}) {
+		t.Errorf("snippets: %+v", p.Snippets)
+	}
+	for _, bad := range []string{
+		"<!-- file: x -->\nno block\n",
+		"<!-- output: ls -l -->\n```text\nx\n```\n",
+		"<!-- output: plankit sim -->\n```text\nnever closed\n",
+	} {
+		if _, err := parsePage("bad.md", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "bad.md:") {
+			t.Errorf("%q: got %v", bad, err)
+		}
+	}
+}
+
+func TestMatchExcerpt(t *testing.T) {
+	out := "a\nb\nc\nd\ne\n"
+	for _, tc := range []struct {
+		excerpt []string
+		ok      bool
+	}{
+		{[]string{"b", "c"}, true},
+		{[]string{"a", "...", "d", "e"}, true},
+		{[]string{"b", "d"}, false},        // not consecutive
+		{[]string{"d", "...", "b"}, false}, // out of order
+		{[]string{"x"}, false},
+		{[]string{"...", "e", ""}, true},
+	} {
+		err := matchExcerpt(out, tc.excerpt)
+		if (err == nil) != tc.ok {
+			t.Errorf("%q: got %v, want ok=%v", tc.excerpt, err, tc.ok)
 		}
 	}
 }
