@@ -24,6 +24,9 @@ type Check struct {
 	// Name is the human title (a scenario's name); may equal ID.
 	Name    string   `json:"name,omitempty"`
 	Clauses []string `json:"clauses"`
+	// Choices are the silent-point choices the check depends on, as
+	// name=value.
+	Choices []string `json:"choices,omitempty"`
 	// Where locates the check (file:line), for messages.
 	Where string `json:"where,omitempty"`
 }
@@ -49,6 +52,7 @@ const (
 	NoClause      = "no-clause"      // a check cites no clause at all
 	DuplicateID   = "duplicate-id"   // two checks of one kind share an ID
 	NoID          = "no-id"          // a check has no stable ID
+	UnknownChoice = "unknown-choice" // a check depends on a choice or value that does not exist
 )
 
 // Problem is one way coverage fails.
@@ -56,7 +60,9 @@ type Problem struct {
 	Kind   string `json:"kind"`
 	Clause string `json:"clause,omitempty"`
 	// Check and CheckKind name the offending check, for problems of checks.
-	Check     string `json:"check,omitempty"`
+	Check string `json:"check,omitempty"`
+	// Choice is the offending name=value of an unknown-choice problem.
+	Choice    string `json:"choice,omitempty"`
 	CheckKind string `json:"checkKind,omitempty"`
 	Where     string `json:"where,omitempty"`
 }
@@ -75,6 +81,8 @@ func (p Problem) String() string {
 		return fmt.Sprintf("%s%s %s cites unknown clause %s", where, p.CheckKind, p.Check, p.Clause)
 	case NoClause:
 		return fmt.Sprintf("%s%s %s cites no clause", where, p.CheckKind, p.Check)
+	case UnknownChoice:
+		return fmt.Sprintf("%s%s %s depends on unknown choice %s", where, p.CheckKind, p.Check, p.Choice)
 	case NoID:
 		return fmt.Sprintf("%s%s %q has no stable ID (tag it @id:...)", where, p.CheckKind, p.Check)
 	case DuplicateID:
@@ -94,6 +102,37 @@ type Matrix struct {
 
 // OK reports whether coverage holds in both directions.
 func (m Matrix) OK() bool { return len(m.Problems) == 0 }
+
+// Choices are the silent-point choices checks may depend on: each name
+// with its accepted values.
+type Choices map[string][]string
+
+// ComputeWithChoices is Compute, also reporting checks that depend on a
+// choice name or value not in choices (a misspelt @choice: tag would
+// otherwise make a check silently run, or skip, for every implementation).
+func ComputeWithChoices(clauses []string, choices Choices, scenarios, properties []Check) Matrix {
+	m := Compute(clauses, scenarios, properties)
+	var extra []Problem
+	for _, set := range []struct {
+		kind   string
+		checks []Check
+	}{{Scenario, scenarios}, {Property, properties}} {
+		for _, ch := range set.checks {
+			id := ch.ID
+			if id == "" {
+				id = ch.Where
+			}
+			for _, c := range ch.Choices {
+				name, value, ok := strings.Cut(c, "=")
+				if !ok || !slices.Contains(choices[name], value) {
+					extra = append(extra, Problem{Kind: UnknownChoice, Choice: c, Check: id, CheckKind: set.kind, Where: ch.Where})
+				}
+			}
+		}
+	}
+	m.Problems = append(extra, m.Problems...)
+	return m
+}
 
 // Compute builds the matrix for clauses (in their order) from the scenario
 // and property checks. Rows list the check IDs citing each clause, sorted;

@@ -110,9 +110,9 @@ func TestParseFeatureFixtures(t *testing.T) {
 		{ID: "bad-unknown", Name: "cites a clause that does not exist", Clauses: []string{"LOG-1", "PEND-99"}, Where: "features/bad.feature:5"},
 		{ID: "bad-foreign", Name: "cites a clause of an unknown group", Clauses: []string{"LOG-1", "FOO-1"}, Where: "features/bad.feature:9"},
 		{ID: "pend-queue", Name: "reuses another scenario's ID", Clauses: []string{"LOG-1"}, Where: "features/bad.feature:13"},
-		{ID: "", Name: "has no ID", Clauses: []string{"LOG-1", "LOG-2"}, Where: "features/bad.feature:17"},
+		{ID: "", Name: "has no ID", Clauses: []string{"LOG-1", "LOG-2"}, Choices: []string{"cancel-pending=maybe", "no-such-choice=x"}, Where: "features/bad.feature:17"},
 		{ID: "pend-queue", Name: "a selection during an open turn is queued", Clauses: []string{"PEND-4"}, Where: "features/pend.feature:8"},
-		{ID: "pend-cancel", Name: "selecting back cancels", Clauses: []string{"PEND-5"}, Where: "features/pend.feature:16"},
+		{ID: "pend-cancel", Name: "selecting back cancels", Clauses: []string{"PEND-5"}, Choices: []string{"cancel-pending=clear"}, Where: "features/pend.feature:16"},
 		{ID: "pend-outcomes", Name: "the set outcome matrix", Clauses: []string{"PEND-3", "PEND-6"}, Where: "features/pend.feature:23"},
 	}
 	if !reflect.DeepEqual(checks, want) {
@@ -122,12 +122,14 @@ func TestParseFeatureFixtures(t *testing.T) {
 		t.Fatal("checks differ from the fixture's")
 	}
 	known := []string{"LOG-1", "LOG-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6"}
-	m := Compute(known, checks, []Check{{ID: "prop", Clauses: known}})
+	m := ComputeWithChoices(known, Choices{"cancel-pending": {"clear", "keep-equal"}}, checks, []Check{{ID: "prop", Clauses: known, Choices: []string{"cancel-pending=keep-equal"}}})
 	var got []string
 	for _, p := range m.Problems {
 		got = append(got, p.String())
 	}
 	wantProblems := []string{
+		"features/bad.feature:17: scenario features/bad.feature:17 depends on unknown choice cancel-pending=maybe",
+		"features/bad.feature:17: scenario features/bad.feature:17 depends on unknown choice no-such-choice=x",
 		"features/bad.feature:5: scenario bad-unknown cites unknown clause PEND-99",
 		"features/bad.feature:9: scenario bad-foreign cites unknown clause FOO-1",
 		`features/bad.feature:17: scenario "has no ID" has no stable ID (tag it @id:...)`,

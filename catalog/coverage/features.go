@@ -20,6 +20,10 @@ var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
 // IDTag is the prefix of a scenario's stable ID tag (@id:pend-cancel).
 const IDTag = "@id:"
 
+// ChoiceTag is the prefix of a tag naming the silent-point choice a
+// scenario depends on (@choice:cancel-pending=clear).
+const ChoiceTag = "@choice:"
+
 // ScenariosFromFeatures reads every *.feature file directly in dir of fsys
 // and returns one check per scenario (or scenario outline), in file order.
 // A scenario's clauses are its clause tags together with those of its
@@ -70,6 +74,9 @@ func ParseFeature(file string, src []byte) ([]Check, error) {
 			}
 			if id, ok := strings.CutPrefix(t.Name, IDTag); ok && c.ID == "" {
 				c.ID = id
+			}
+			if ch, ok := strings.CutPrefix(t.Name, ChoiceTag); ok && !slices.Contains(c.Choices, ch) {
+				c.Choices = append(c.Choices, ch)
 			}
 		}
 		checks = append(checks, c)

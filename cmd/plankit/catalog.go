@@ -129,7 +129,8 @@ from the clause tags (@PEND-5) and ID tags (@id:...) of features/*.feature,
 properties from the property registry.
 
 Exit 0 when every clause has at least one scenario and one property and every
-check cites only known clauses and has a stable ID; 1 listing each problem;
+check cites only known clauses, depends only on known choices (@choice:NAME=VALUE)
+and has a stable ID; 1 listing each problem;
 2 when a feature file cannot be read or parsed (file and line named).`,
 		Example: `  plankit catalog coverage
   plankit catalog coverage --format md`,
@@ -152,7 +153,7 @@ check cites only known clauses and has a stable ID; 1 listing each problem;
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			m := coverage.Compute(catalog.ClauseIDs(), scenarios, propertyChecks())
+			m := coverage.ComputeWithChoices(catalog.ClauseIDs(), knownChoices(), scenarios, propertyChecks())
 			var buf bytes.Buffer
 			switch format {
 			case "md":
@@ -176,6 +177,17 @@ check cites only known clauses and has a stable ID; 1 listing each problem;
 	cmd.Flags().StringVar(&features, "features", "", "directory of .feature files (default: the module's features/)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, md or json")
 	return cmd
+}
+
+// knownChoices are the catalog's choices with their values.
+func knownChoices() coverage.Choices {
+	out := coverage.Choices{}
+	for _, c := range catalog.Choices() {
+		for _, v := range c.Values {
+			out[c.Name] = append(out[c.Name], v.Value)
+		}
+	}
+	return out
 }
 
 // scenarioChecks reads the scenario checks of every .feature file in dir,

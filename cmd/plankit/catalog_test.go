@@ -110,6 +110,7 @@ func TestCatalogCoverageOnFixtures(t *testing.T) {
 	for _, want := range []string{
 		"FAIL ../../catalog/coverage/testdata/features/bad.feature:5: scenario bad-unknown cites unknown clause PEND-99",
 		"FAIL PEND-4: no property cites it",
+		"depends on unknown choice cancel-pending=maybe",
 		"FAIL LOG-3: no scenario cites it",
 		"PEND-5          1           0  pend-cancel\n",
 	} {

@@ -13,6 +13,6 @@ Feature: citations that coverage must reject (fixture)
   Scenario: reuses another scenario's ID
     Given an agent
 
-  @LOG-2
+  @LOG-2 @choice:cancel-pending=maybe @choice:no-such-choice=x
   Scenario: has no ID
     Given an agent

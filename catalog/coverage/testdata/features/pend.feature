@@ -12,7 +12,7 @@ Feature: pending selections (fixture)
 
   Rule: cancelling
 
-    @PEND-5 @id:pend-cancel
+    @PEND-5 @id:pend-cancel @choice:cancel-pending=clear
     Scenario: selecting back cancels
       Given an open turn
       When the user selects plan mode
