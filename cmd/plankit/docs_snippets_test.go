@@ -18,6 +18,8 @@ package main
 //     glob patterns are expanded; `> FILE` redirects stdout to a file. Pipes,
 //     `&&`, `;`, input redirection and other shell syntax are errors: write
 //     one command per line.
+//   - A plankit command line given as an argument (--adapter "plankit serve")
+//     runs a plankit binary built from this source, first on PATH.
 //   - A command whose subcommand is not registered in the command tree yet is
 //     not run; the test logs each such line and their count, and runs them
 //     as soon as the command exists.
@@ -27,6 +29,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -337,6 +340,16 @@ func TestDocSnippetsRun(t *testing.T) {
 			t.Errorf("%s: the block differs from %s at its line %d; copy the file into the page", f.Where, f.Path, line)
 		}
 	}
+	if nestedPlankit(all) {
+		// A snippet runs plankit as a subprocess (an adapter command such as
+		// "plankit serve"): put a freshly built plankit first on PATH.
+		bin := t.TempDir()
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, "plankit"), ".")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building plankit for nested commands: %v\n%s", err, out)
+		}
+		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
 	scratch := t.TempDir()
 	copyRepo(t, "../..", scratch)
 	t.Chdir(scratch)
@@ -375,6 +388,19 @@ func TestDocSnippetsRun(t *testing.T) {
 	if ran == 0 {
 		t.Fatal("no doc snippet ran: README.md and docs/*.md show no plankit command")
 	}
+}
+
+// nestedPlankit reports whether a snippet passes a plankit command line as
+// an argument, to be run as a process.
+func nestedPlankit(snippets []snippet) bool {
+	for _, s := range snippets {
+		for _, a := range s.Args {
+			if strings.HasPrefix(a, "plankit ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tail keeps the end of long output for failure messages.
