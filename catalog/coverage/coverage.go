@@ -110,6 +110,7 @@ type Choices map[string][]string
 // ComputeWithChoices is Compute, also reporting checks that depend on a
 // choice name or value not in choices (a misspelt @choice: tag would
 // otherwise make a check silently run, or skip, for every implementation).
+// Choice problems come first, in check order.
 func ComputeWithChoices(clauses []string, choices Choices, scenarios, properties []Check) Matrix {
 	m := Compute(clauses, scenarios, properties)
 	var extra []Problem

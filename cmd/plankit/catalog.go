@@ -32,7 +32,7 @@ that every check cites known clauses. Both exit 1 when they fail.`,
 			return usageErr("catalog needs a subcommand: clauses, events, service, verify or coverage")
 		},
 	}
-	print := func(use, short string, render func(format string) ([]byte, error)) *cobra.Command {
+	show := func(use, short string, render func(format string) ([]byte, error)) *cobra.Command {
 		var format string
 		c := &cobra.Command{
 			Use:   use,
@@ -54,19 +54,19 @@ that every check cites known clauses. Both exit 1 when they fail.`,
 		return c
 	}
 	cmd.AddCommand(
-		print("clauses", "Print every clause with its group, suite version and silent-point choices", func(f string) ([]byte, error) {
+		show("clauses", "Print every clause with its group, suite version and silent-point choices", func(f string) ([]byte, error) {
 			if f == "json" {
 				return catalog.ClausesJSON(), nil
 			}
 			return catalog.ClausesMarkdown(), nil
 		}),
-		print("events", "Print every event type the simulator writes with its data shape", func(f string) ([]byte, error) {
+		show("events", "Print every event type the simulator writes with its data shape", func(f string) ([]byte, error) {
 			if f == "json" {
 				return catalog.EventsJSON(), nil
 			}
 			return catalog.EventsMarkdown(), nil
 		}),
-		print("service", "Print the service's get/set signatures and doc comments", func(f string) ([]byte, error) {
+		show("service", "Print the service's get/set signatures and doc comments", func(f string) ([]byte, error) {
 			svc, err := catalog.GeneratedService()
 			if err != nil {
 				return nil, err

@@ -69,15 +69,18 @@ type page struct {
 	Files    []fileBlock
 }
 
-// fileBlock is a code block that must equal a file of the repository.
+// fileBlock is a code block that must equal a file of the repository or,
+// with FirstBlock, the first code block of that file.
 type fileBlock struct {
-	Where   string
-	Path    string
-	Content string
+	Where      string
+	Path       string
+	Content    string
+	FirstBlock bool
 }
 
 var (
 	fileMarker   = regexp.MustCompile(`^<!--\s*file:\s*(\S+)\s*-->$`)
+	blockMarker  = regexp.MustCompile(`^<!--\s*block:\s*(\S+)\s*-->$`)
 	outputMarker = regexp.MustCompile(`^<!--\s*output:\s*(.+?)\s*-->$`)
 )
 
@@ -131,6 +134,15 @@ func parsePage(file string, src []byte) (page, error) {
 					return p, err
 				}
 				p.Files = append(p.Files, fileBlock{Where: fmt.Sprintf("%s:%d", file, i+1), Path: m[1], Content: strings.Join(body, "\n") + "\n"})
+				i = end
+				continue
+			}
+			if m := blockMarker.FindStringSubmatch(raw); m != nil {
+				body, end, err := block(i)
+				if err != nil {
+					return p, err
+				}
+				p.Files = append(p.Files, fileBlock{Where: fmt.Sprintf("%s:%d", file, i+1), Path: m[1], Content: strings.Join(body, "\n") + "\n", FirstBlock: true})
 				i = end
 				continue
 			}
@@ -336,8 +348,15 @@ func TestDocSnippetsRun(t *testing.T) {
 			t.Errorf("%s: shows %s: %v", f.Where, f.Path, err)
 			continue
 		}
+		if f.FirstBlock {
+			have, err = firstBlock(have)
+			if err != nil {
+				t.Errorf("%s: shows the first code block of %s: %v", f.Where, f.Path, err)
+				continue
+			}
+		}
 		if line := catalog.FirstDiff(have, []byte(f.Content)); line > 0 {
-			t.Errorf("%s: the block differs from %s at its line %d; copy the file into the page", f.Where, f.Path, line)
+			t.Errorf("%s: the block differs from %s at its line %d; copy it into the page", f.Where, f.Path, line)
 		}
 	}
 	if nestedPlankit(all) {
@@ -388,6 +407,22 @@ func TestDocSnippetsRun(t *testing.T) {
 	if ran == 0 {
 		t.Fatal("no doc snippet ran: README.md and docs/*.md show no plankit command")
 	}
+}
+
+// firstBlock returns the content of the first fenced code block of a
+// Markdown text.
+func firstBlock(md []byte) ([]byte, error) {
+	lines := strings.Split(string(md), "\n")
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "```") })
+	if start < 0 {
+		return nil, fmt.Errorf("no code block")
+	}
+	for k := start + 1; k < len(lines); k++ {
+		if strings.TrimSpace(lines[k]) == "```" {
+			return []byte(strings.Join(lines[start+1:k], "\n") + "\n"), nil
+		}
+	}
+	return nil, fmt.Errorf("code block never closed")
 }
 
 // nestedPlankit reports whether a snippet passes a plankit command line as
@@ -464,12 +499,13 @@ func TestRegisteredCommands(t *testing.T) {
 }
 
 func TestParsePageMarkers(t *testing.T) {
-	src := "intro\n<!-- file: docs/examples/x.yaml -->\n\n```yaml\na: 1\n  b: 2\n```\n\n<!-- output: plankit sim x.yaml -->\n```text\nPASS\n...\nend\n```\n"
+	src := "<!-- block: catalog/service.md -->\n```go\nfunc F()\n```\nintro\n<!-- file: docs/examples/x.yaml -->\n\n```yaml\na: 1\n  b: 2\n```\n\n<!-- output: plankit sim x.yaml -->\n```text\nPASS\n...\nend\n```\n"
 	p, err := parsePage("m.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Files) != 1 || p.Files[0] != (fileBlock{Where: "m.md:2", Path: "docs/examples/x.yaml", Content: "a: 1\n  b: 2\n"}) {
+	if len(p.Files) != 2 || p.Files[0] != (fileBlock{Where: "m.md:1", Path: "catalog/service.md", Content: "func F()\n", FirstBlock: true}) ||
+		p.Files[1] != (fileBlock{Where: "m.md:6", Path: "docs/examples/x.yaml", Content: "a: 1\n  b: 2\n"}) {
 		t.Errorf("files: %+v", p.Files)
 	}
 	if len(p.Snippets) != 1 || !slices.Equal(p.Snippets[0].Args, []string{"sim", "x.yaml"}) || !slices.Equal(p.Snippets[0].Excerpt, []string{"PASS", "...", "end"}) {
@@ -503,5 +539,15 @@ func TestMatchExcerpt(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("%q: got %v, want ok=%v", tc.excerpt, err, tc.ok)
 		}
+	}
+}
+
+func TestFirstBlock(t *testing.T) {
+	got, err := firstBlock([]byte("# T\n\ntext\n```go\n// doc\nfunc F()\n```\n```sh\nx\n```\n"))
+	if err != nil || string(got) != "// doc\nfunc F()\n" {
+		t.Errorf("got %q, %v", got, err)
+	}
+	if _, err := firstBlock([]byte("no block\n")); err == nil {
+		t.Error("no error without a block")
 	}
 }
