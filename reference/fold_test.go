@@ -28,6 +28,5 @@ func stateAtLastHeader(events []sim.Event) *bool {
 	return nil
 }
 
-
 var _ = openTurn
 var _ = stateAtLastHeader
