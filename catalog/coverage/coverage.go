@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -121,7 +122,7 @@ func ComputeWithChoices(clauses []string, choices Choices, scenarios, properties
 		for _, ch := range set.checks {
 			id := ch.ID
 			if id == "" {
-				id = ch.Where
+				id = strconv.Quote(ch.Name)
 			}
 			for _, c := range ch.Choices {
 				name, value, ok := strings.Cut(c, "=")

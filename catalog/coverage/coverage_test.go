@@ -128,8 +128,8 @@ func TestParseFeatureFixtures(t *testing.T) {
 		got = append(got, p.String())
 	}
 	wantProblems := []string{
-		"features/bad.feature:17: scenario features/bad.feature:17 depends on unknown choice cancel-pending=maybe",
-		"features/bad.feature:17: scenario features/bad.feature:17 depends on unknown choice no-such-choice=x",
+		`features/bad.feature:17: scenario "has no ID" depends on unknown choice cancel-pending=maybe`,
+		`features/bad.feature:17: scenario "has no ID" depends on unknown choice no-such-choice=x`,
 		"features/bad.feature:5: scenario bad-unknown cites unknown clause PEND-99",
 		"features/bad.feature:9: scenario bad-foreign cites unknown clause FOO-1",
 		`features/bad.feature:17: scenario "has no ID" has no stable ID (tag it @id:...)`,

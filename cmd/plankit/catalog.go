@@ -197,13 +197,18 @@ func scenarioChecks(dir string) ([]coverage.Check, error) {
 	if err != nil {
 		return nil, err
 	}
+	wd, _ := os.Getwd()
 	var checks []coverage.Check
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		cs, err := coverage.ParseFeature(filepath.ToSlash(f), src)
+		name := f
+		if rel, err := filepath.Rel(wd, f); err == nil && filepath.IsAbs(f) && !strings.HasPrefix(rel, "..") {
+			name = rel // name files as the user would type them
+		}
+		cs, err := coverage.ParseFeature(filepath.ToSlash(name), src)
 		if err != nil {
 			return nil, err
 		}
