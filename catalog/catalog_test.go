@@ -1,0 +1,399 @@
+package catalog
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/trace"
+)
+
+func TestCatalogIsConsistent(t *testing.T) {
+	if err := Check(); err != nil {
+		t.Fatal(err)
+	}
+	if len(Clauses) != 36 {
+		t.Errorf("catalog has %d clauses, SPEC.md has 36 (LOG 4, PEND 8, STEP 7, CFG 2, EXIT 7, CMD 4, SVC 4)", len(Clauses))
+	}
+	for _, c := range Clauses {
+		if !ClausePattern.MatchString(c.ID) {
+			t.Errorf("clause %s does not match ClausePattern", c.ID)
+		}
+	}
+}
+
+func TestCheckClausesRejectsBrokenNumbering(t *testing.T) {
+	groups := []Group{{"LOG", "l"}, {"PEND", "p"}}
+	ok := []Clause{{ID: "LOG-1", Group: "LOG", Statement: "s", Since: v1}, {ID: "PEND-1", Group: "PEND", Statement: "s", Since: v1}}
+	if err := checkClauses(ok, groups, nil); err != nil {
+		t.Fatalf("valid clauses rejected: %v", err)
+	}
+	cases := map[string]struct {
+		clauses []Clause
+		want    string
+	}{
+		"gap":           {append(slices.Clone(ok), Clause{ID: "LOG-3", Group: "LOG", Statement: "s", Since: v1}), "want LOG-2"},
+		"duplicate":     {append(slices.Clone(ok), Clause{ID: "LOG-1", Group: "LOG", Statement: "s", Since: v1}), "want LOG-2"},
+		"unknown group": {append(slices.Clone(ok), Clause{ID: "FOO-1", Group: "FOO", Statement: "s", Since: v1}), `unknown group "FOO"`},
+		"no statement":  {append(slices.Clone(ok), Clause{ID: "LOG-2", Group: "LOG", Since: v1}), "needs a statement"},
+		"empty group":   {ok[:1], "group PEND has no clause"},
+		"unknown choice": {append(slices.Clone(ok), Clause{ID: "LOG-2", Group: "LOG", Statement: "s", Since: v1, Choices: []string{"nope"}}),
+			`unknown choice "nope"`},
+	}
+	for name, tc := range cases {
+		err := checkClauses(tc.clauses, groups, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", name, err, tc.want)
+		}
+	}
+}
+
+// constants returns the string constants of a Go file whose names start
+// with prefix, by name.
+func constants(t *testing.T, file, prefix string) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if !strings.HasPrefix(n.Name, prefix) || i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					v, _ := strconv.Unquote(lit.Value)
+					out[n.Name] = v
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Every sim.Choice* constant, and nothing else besides the reference's
+// plan-heading reading, is a catalog choice with the reference's values.
+func TestChoicesMatchSimAndReference(t *testing.T) {
+	want := []string{"plan-heading"}
+	for _, v := range constants(t, "../sim/port.go", "Choice") {
+		want = append(want, v)
+	}
+	slices.Sort(want)
+	var got []string
+	for _, c := range Choices() {
+		got = append(got, c.Name)
+		values := make([]string, len(c.Values))
+		for i, v := range c.Values {
+			values[i] = v.Value
+		}
+		if !slices.Equal(values, reference.ChoiceValues[c.Name]) {
+			t.Errorf("choice %s: catalog values %v, reference.ChoiceValues %v", c.Name, values, reference.ChoiceValues[c.Name])
+		}
+		if c.Default != reference.ChoiceValues[c.Name][0] {
+			t.Errorf("choice %s: default %q, reference default %q", c.Name, c.Default, reference.ChoiceValues[c.Name][0])
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("catalog choices %v, sim.Choice* constants + plan-heading %v", got, want)
+	}
+}
+
+func TestCheckChoicesBites(t *testing.T) {
+	declared := map[string][]string{"a": {"x", "y"}}
+	good := []Choice{{Name: "a", Clauses: []string{"LOG-1"}, Values: []ChoiceValue{{"x", "m"}, {"y", "m"}}}}
+	if err := checkChoices(good, declared); err != nil {
+		t.Fatalf("valid choices rejected: %v", err)
+	}
+	if err := checkChoices(nil, declared); err == nil || !strings.Contains(err.Error(), "missing from the catalog") {
+		t.Errorf("missing choice: got %v", err)
+	}
+	if err := checkChoices(append(slices.Clone(good), Choice{Name: "b"}), declared); err == nil || !strings.Contains(err.Error(), "not a choice") {
+		t.Errorf("undeclarable choice: got %v", err)
+	}
+	noMeaning := []Choice{{Name: "a", Clauses: []string{"LOG-1"}, Values: []ChoiceValue{{"x", "m"}, {"y", ""}}}}
+	if err := checkChoices(noMeaning, declared); err == nil || !strings.Contains(err.Error(), "no meaning") {
+		t.Errorf("value without meaning: got %v", err)
+	}
+}
+
+// The event catalog lists exactly the sim.Type* constants.
+func TestEventTypesMatchSim(t *testing.T) {
+	var want []string
+	for _, v := range constants(t, "../sim/log.go", "Type") {
+		want = append(want, v)
+	}
+	var got []string
+	for _, e := range Events {
+		got = append(got, e.Type)
+		if e.Writer != "runtime" && e.Writer != "plugin" {
+			t.Errorf("%s: writer %q", e.Type, e.Writer)
+		}
+		for _, c := range e.Clauses {
+			if _, ok := Lookup(c); !ok {
+				t.Errorf("%s cites unknown clause %s", e.Type, c)
+			}
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("event catalog types %v\nsim Type* constants     %v", got, want)
+	}
+}
+
+// traceFiles are every example and the catalog's own every-event trace.
+func traceFiles(t *testing.T) []string {
+	t.Helper()
+	examples, err := filepath.Glob("../examples/*.yaml")
+	if err != nil || len(examples) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	own, _ := filepath.Glob("testdata/*.yaml")
+	return append(examples, own...)
+}
+
+// Every event of every trace run matches its catalog shape, and every
+// catalog event type is written by some trace.
+func TestEveryWrittenEventMatchesCatalog(t *testing.T) {
+	seen := map[string]int{}
+	for _, file := range traceFiles(t) {
+		tr, err := trace.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := trace.Execute(tr, reference.NewPort(reference.Options{}))
+		if run.Err != nil || run.Failed() {
+			t.Fatalf("%s did not run cleanly: %v", file, run.Err)
+		}
+		for _, l := range run.Logs {
+			for _, e := range l.Events {
+				seen[e.Type]++
+				if err := ValidateEvent(e.Type, e.Data); err != nil {
+					t.Errorf("%s, agent %s, seq %d: %v", file, l.Agent, e.Seq, err)
+				}
+			}
+		}
+		for _, c := range tr.Clauses {
+			if _, ok := Lookup(c); !ok {
+				t.Errorf("%s cites unknown clause %s", file, c)
+			}
+		}
+	}
+	for _, e := range Events {
+		if seen[e.Type] == 0 {
+			t.Errorf("no trace writes %s; extend testdata/every-event.yaml so its shape is checked", e.Type)
+		}
+	}
+}
+
+// A mutant that writes plan/mode with an extra field is caught by the
+// catalog's shape, with the field named.
+func TestCatalogShapeCatchesExtraField(t *testing.T) {
+	tr, err := trace.ReadFile("testdata/every-event.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := trace.Execute(tr, reference.NewPort(reference.Options{Mutants: reference.Mutants{reference.PlanModeExtraField}}))
+	caught := 0
+	for _, l := range run.Logs {
+		for _, e := range l.Events {
+			if err := ValidateEvent(e.Type, e.Data); err != nil {
+				if e.Type != "plan/mode" || !strings.Contains(err.Error(), `unexpected field "source"`) {
+					t.Errorf("unexpected finding: %v", err)
+				}
+				caught++
+			}
+		}
+	}
+	if caught == 0 {
+		t.Fatal("the plan-mode-extra-field mutant's events all passed the catalog shape")
+	}
+}
+
+func TestValidateEventNamesThePath(t *testing.T) {
+	cases := []struct {
+		typ, data, want string
+	}{
+		{"plan/mode", `{}`, `plan/mode: data: missing field "active"`},
+		{"plan/mode", `{"active":"yes"}`, "data.active: want a boolean, got a string"},
+		{"turn/start", `{"turn":1.5}`, "data.turn: want an integer, got the number 1.5"},
+		{"request/header", `{"header":{"system":[{"name":"a","order":1}],"tools":[]},"reason":"initial"}`, `data.header.system[0]: missing field "text"`},
+		{"request/header", `{"header":{"system":[],"tools":[]},"reason":"again"}`, `data.reason: "again" is not one of initial, resume, change`},
+		{"assistant/message", `{"turn":1,"step":1,"message":{"role":"assistant","content":[{"type":"image"}]}}`, "data.message.content[0]: matches none of 2 alternatives"},
+		{"no/such", `{}`, `event type "no/such" is not in the event catalog`},
+		{"plan/mode", `{`, "data is not JSON"},
+		{"plan/mode", `null`, "want an object, got null"},
+	}
+	for _, tc := range cases {
+		err := ValidateEvent(tc.typ, json.RawMessage(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %s: got %v, want %q", tc.typ, tc.data, err, tc.want)
+		}
+	}
+	if err := ValidateEvent("plan/mode", json.RawMessage(`{"active":true}`)); err != nil {
+		t.Errorf("valid plan/mode rejected: %v", err)
+	}
+}
+
+func TestServiceFromSource(t *testing.T) {
+	svc, err := ServiceFromSource(os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(svc.Methods) != 2 || svc.Methods[0].Name != "Get" || svc.Methods[1].Name != "Set" {
+		t.Fatalf("methods: %+v", svc.Methods)
+	}
+	if !strings.HasPrefix(svc.Methods[1].Signature, "func (c *Controller) Set(") {
+		t.Errorf("Set signature: %q", svc.Methods[1].Signature)
+	}
+	if !strings.Contains(svc.Methods[1].Doc, "committed") || strings.Contains(svc.Block(), "{\n") {
+		t.Errorf("Set doc or block wrong:\n%s", svc.Block())
+	}
+	committed, err := GeneratedService()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if committed.Block() != svc.Block() {
+		t.Errorf("embedded service.json is stale; run go generate ./catalog")
+	}
+}
+
+func TestServiceFromSourceErrors(t *testing.T) {
+	cases := map[string]struct{ src, want string }{
+		"no type":    {"package reference\n", "no type Controller"},
+		"no method":  {"package reference\ntype Controller struct{}\n// Get gets.\nfunc (c *Controller) Get(agent string) bool { return false }\n", "has no method Set"},
+		"no doc":     {"package reference\ntype Controller struct{}\n// Get gets.\nfunc (c *Controller) Get(agent string) bool { return false }\nfunc (c *Controller) Set(agent string, active bool) string { return \"\" }\n", "Controller.Set has no doc comment"},
+		"bad syntax": {"package reference\nfunc {", "parsing the service source"},
+	}
+	for name, tc := range cases {
+		_, err := ServiceFromSource(fstest.MapFS{ServiceSource: {Data: []byte(tc.src)}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", name, err, tc.want)
+		}
+	}
+	if _, err := ServiceFromSource(fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "reading the service source") {
+		t.Errorf("missing source: got %v", err)
+	}
+}
+
+// The committed generated files are what generation produces now.
+func TestGeneratedFilesAreFresh(t *testing.T) {
+	stale, err := Verify(os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stale {
+		t.Error(s)
+	}
+}
+
+// Verify notices an edited file, a missing file and a changed source.
+func TestVerifyDetectsStaleFiles(t *testing.T) {
+	root := fstest.MapFS{}
+	src, err := os.ReadFile("../" + ServiceSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root[ServiceSource] = &fstest.MapFile{Data: src}
+	files, err := Files(os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		root[f.Path] = &fstest.MapFile{Data: f.Content}
+	}
+	if stale, err := Verify(root); err != nil || len(stale) != 0 {
+		t.Fatalf("fresh copy reported stale: %v %v", stale, err)
+	}
+	root["catalog/events.md"] = &fstest.MapFile{Data: append([]byte("edited by hand\n"), root["catalog/events.md"].Data...)}
+	delete(root, "catalog/clauses.json")
+	root[ServiceSource] = &fstest.MapFile{Data: []byte(strings.Replace(string(src), "// Get reads the logged plan state", "// Get returns the logged plan state", 1))}
+	stale, err := Verify(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range stale {
+		got = append(got, s.String())
+	}
+	want := []string{
+		"catalog/clauses.json: missing; run go generate ./catalog",
+		"catalog/events.md:1: stale; run go generate ./catalog",
+		"catalog/service.md:8: stale; run go generate ./catalog",
+		"catalog/service.json:8: stale; run go generate ./catalog",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("stale:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Every mutant of the reference breaks a clause the catalog knows.
+func TestMutantClausesAreKnown(t *testing.T) {
+	for _, m := range reference.Catalogue {
+		if _, ok := Lookup(m.Clause); !ok {
+			t.Errorf("mutant %s breaks unknown clause %s", m.Name, m.Clause)
+		}
+	}
+}
+
+// findSpec looks for SPEC.md: $PLANKIT_SPEC, or shared/SPEC.md beside the
+// module root or one of its parents (where the project keeps it).
+func findSpec() string {
+	if p := os.Getenv("PLANKIT_SPEC"); p != "" {
+		return p
+	}
+	dir, err := filepath.Abs("..")
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(filepath.Dir(dir), "shared", "SPEC.md")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// The catalog has exactly the clause IDs of SPEC.md, in its order.
+func TestClausesMatchSpec(t *testing.T) {
+	path := findSpec()
+	if path == "" {
+		t.Skip("SPEC.md not found (set PLANKIT_SPEC); clause IDs not compared with the specification")
+	}
+	spec, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`).FindAllStringSubmatch(string(spec), -1) {
+		ids = append(ids, m[1])
+	}
+	if len(ids) == 0 {
+		t.Fatalf("%s: no clause found", path)
+	}
+	if !slices.Equal(ids, ClauseIDs()) {
+		t.Errorf("%s clauses:\n%v\ncatalog:\n%v", path, ids, ClauseIDs())
+	}
+}

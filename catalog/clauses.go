@@ -1,0 +1,150 @@
+package catalog
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+)
+
+// SuiteVersion is the version of the conformance suite: the clause set and
+// the checks that state it. A clause records the suite version it entered.
+const SuiteVersion = "1.0.0"
+
+// Group is a clause group of SPEC.md (LOG, PEND, ...).
+type Group struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// Clause is one numbered clause of SPEC.md, restated in plankit's words.
+type Clause struct {
+	// ID is the stable clause ID, GROUP-N; IDs are never renumbered.
+	ID    string `json:"id"`
+	Group string `json:"group"`
+	// Statement is the normative statement the checks hold an
+	// implementation to.
+	Statement string `json:"statement"`
+	// Since is the suite version the clause entered.
+	Since string `json:"since"`
+	// Choices names the silent-point choices that refine the clause: checks
+	// of the clause that depend on one are tagged with it.
+	Choices []string `json:"choices,omitempty"`
+}
+
+// Groups lists the clause groups in SPEC.md order.
+var Groups = []Group{
+	{"LOG", "Logged state and recovery"},
+	{"PEND", "Pending selections"},
+	{"STEP", "The pre-step append"},
+	{"CFG", "Configuration and the prompt section"},
+	{"EXIT", "The exit tool"},
+	{"CMD", "The /plan command"},
+	{"SVC", "The service"},
+}
+
+// ClausePattern matches a clause ID of any known group. Tags and citations
+// that look like clause IDs (upper-case word, dash, number) but name no
+// clause are reported as unknown by coverage.
+var ClausePattern = regexp.MustCompile(`^(LOG|PEND|STEP|CFG|EXIT|CMD|SVC)-[1-9][0-9]*$`)
+
+// LooksLikeClause matches anything written like a clause ID, known or not.
+var LooksLikeClause = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+
+const v1 = "1.0.0"
+
+// Clauses lists every clause of SPEC.md in document order.
+var Clauses = []Clause{
+	{ID: "LOG-1", Group: "LOG", Since: v1, Statement: "`plan/mode` is a session event whose data is exactly `{active: boolean}`. It lives only in the log, never in the model's transcript, and each one replaces the whole value."},
+	{ID: "LOG-2", Group: "LOG", Since: v1, Choices: []string{"fold-end"}, Statement: "`foldPlanMode(events, end?)` is the `active` of the last `plan/mode` among `events[0:end)`, `false` when there is none; `end` defaults to the whole log."},
+	{ID: "LOG-3", Group: "LOG", Since: v1, Choices: []string{"section-source"}, Statement: "The state in force is a pure function of the log, with no live mirror: resume in a new process, fork from a copy of the log and compaction all recover it from the log alone."},
+	{ID: "LOG-4", Group: "LOG", Since: v1, Statement: "Every committed change is exactly one appended `plan/mode`, so a watcher of appended events sees every committed flip, and nothing else flips the state."},
+
+	{ID: "PEND-1", Group: "PEND", Since: v1, Statement: "During an open turn a selection (`set`) appends nothing: it stays pending until the next accepted in-turn pre-step appends it before the request is derived, in whichever turn that happens."},
+	{ID: "PEND-2", Group: "PEND", Since: v1, Statement: "A selection never starts a step or a turn. One made after a turn's last accepted pre-step is appended in a later turn."},
+	{ID: "PEND-3", Group: "PEND", Since: v1, Statement: "`set(agent, active)` returns `noop` and changes nothing when `active` equals the pending selection or, with none pending, the logged state."},
+	{ID: "PEND-4", Group: "PEND", Since: v1, Statement: "During an open turn, `set` to the state opposite the logged one records the selection and returns `queued`."},
+	{ID: "PEND-5", Group: "PEND", Since: v1, Choices: []string{"cancel-pending"}, Statement: "During an open turn, `set` back to the logged state while the opposite is pending clears the pending selection and returns `cancelled`."},
+	{ID: "PEND-6", Group: "PEND", Since: v1, Choices: []string{"idle-append-failure"}, Statement: "With no open turn (between turns, post-turn checkpointing included), `set` to a new state appends `plan/mode` at once and returns `committed`; `set` back to the logged state while a leftover opposite selection is pending clears it, appends nothing and returns `cancelled`."},
+	{ID: "PEND-7", Group: "PEND", Since: v1, Choices: []string{"cancel-pending"}, Statement: "`get(agent)` returns `{active, pending?}`: `active` is the logged state the current step was assembled with; `pending` is present exactly when a selection waits to be appended, and is that selection."},
+	{ID: "PEND-8", Group: "PEND", Since: v1, Choices: []string{"reload-pending"}, Statement: "Pending selections are process-local: one made after the last accepted pre-step is lost if the process exits first, and after a restart the state is the log fold. Nothing else is lost."},
+
+	{ID: "STEP-1", Group: "STEP", Since: v1, Statement: "While an agent runs, only the plugin's `agent/pre-step` listener appends `plan/mode`, and it is registered with prepend: it runs first and wraps every other listener."},
+	{ID: "STEP-2", Group: "STEP", Since: v1, Statement: "The listener sees every proposed request step: the first step of a turn, continuation steps and request-recovery retries."},
+	{ID: "STEP-3", Group: "STEP", Since: v1, Statement: "The listener calls the downstream listeners first and appends only when their decision accepts the step; a rejected or aborted step appends nothing and the selection stays pending."},
+	{ID: "STEP-4", Group: "STEP", Since: v1, Statement: "Prompt admission never appends `plan/mode`: a selection made at the prompt is appended by the first accepted in-turn pre-step of the turn that prompt starts (before admission, with no turn open, it commits at once by PEND-6)."},
+	{ID: "STEP-5", Group: "STEP", Since: v1, Choices: []string{"idle-append-failure"}, Statement: "A failed append does not block the turn: the step proceeds with the downstream decision and the selection stays pending for a later accepted in-turn pre-step."},
+	{ID: "STEP-6", Group: "STEP", Since: v1, Statement: "When a user's selection is appended (at a pre-step or by an idle `set`) the plugin records exactly one plugin-sourced `user/message` notice, and only when the last logged `request/header` showed the other state; with no header yet, or one already showing the new state, there is no notice."},
+	{ID: "STEP-7", Group: "STEP", Since: v1, Choices: []string{"section-source"}, Statement: "The append happens before request derivation, so that step's request header and system prompt already reflect the new state and the notice is among that step's messages."},
+
+	{ID: "CFG-1", Group: "CFG", Since: v1, Statement: "The config is exactly `{section: string}`: a missing, blank or non-string `section`, or any unknown key, fails the plugin load; nothing is ignored."},
+	{ID: "CFG-2", Group: "CFG", Since: v1, Choices: []string{"section-source"}, Statement: "While plan mode is active the exact `section` text is rendered as the system-prompt section `plan:policy` at order 50; while inactive the plugin contributes no section text."},
+
+	{ID: "EXIT-1", Group: "EXIT", Since: v1, Statement: "`exit_plan_mode` is registered whether or not plan mode is active: changing the state changes only the prompt section, never the request's tool catalog."},
+	{ID: "EXIT-2", Group: "EXIT", Since: v1, Statement: "Executing `exit_plan_mode` outside plan mode fails."},
+	{ID: "EXIT-3", Group: "EXIT", Since: v1, Choices: []string{"plan-heading"}, Statement: "In plan mode `exit_plan_mode` requires a complete markdown plan starting with a `#` heading; anything else fails."},
+	{ID: "EXIT-4", Group: "EXIT", Since: v1, Statement: "`exit_plan_mode` presents the plan for review through the abstract user-questions seam."},
+	{ID: "EXIT-5", Group: "EXIT", Since: v1, Statement: "Approval returns `{approved: true}` and records a silent, never narrated, pending exit that the next accepted in-turn pre-step appends; plan guidance stays for the rest of the current tool batch."},
+	{ID: "EXIT-6", Group: "EXIT", Since: v1, Statement: "\"Keep planning\" fails the call carrying the user's feedback, and plan mode stays on so the model can revise and present again."},
+	{ID: "EXIT-7", Group: "EXIT", Since: v1, Statement: "With no interaction channel, or when the service is reloaded while the review is open, the call fails; plan mode is never left implicitly."},
+
+	{ID: "CMD-1", Group: "CMD", Since: v1, Statement: "`/plan [off|message]` is registered only when the commands service is composed."},
+	{ID: "CMD-2", Group: "CMD", Since: v1, Statement: "Bare `/plan` selects plan mode."},
+	{ID: "CMD-3", Group: "CMD", Since: v1, Statement: "`/plan <message>` (any other non-empty argument) selects plan mode, then sends the text through `agent.steer()`, so it becomes the next step's ordinary logged user message under plan guidance."},
+	{ID: "CMD-4", Group: "CMD", Since: v1, Statement: "The exact argument `off` selects inactive and cancels a pending entry before it is appended, so no request ever sees it."},
+
+	{ID: "SVC-1", Group: "SVC", Since: v1, Statement: "The service exposes `get(agent): {active, pending?}` and `set(agent, active): committed | queued | cancelled | noop`, and owns the logged state, the step-start application and narration of selections, the `plan:policy` section, the `/plan` command and the stable exit tool."},
+	{ID: "SVC-2", Group: "SVC", Since: v1, Statement: "The package is optional: the agent loop runs without it, and then no `plan/mode` event, section, tool or command exists."},
+	{ID: "SVC-3", Group: "SVC", Since: v1, Statement: "Plan mode is soft guidance: sandbox mode and approval policy neither read nor write plan state."},
+	{ID: "SVC-4", Group: "SVC", Since: v1, Statement: "The service catalog (the `get`/`set` signatures with their doc comments) is generated from source and verified fresh; the generated block is byte-identical wherever it is shown."},
+}
+
+// Lookup returns the clause with the given ID.
+func Lookup(id string) (Clause, bool) {
+	i := slices.IndexFunc(Clauses, func(c Clause) bool { return c.ID == id })
+	if i < 0 {
+		return Clause{}, false
+	}
+	return Clauses[i], true
+}
+
+// ClauseIDs returns every clause ID in document order.
+func ClauseIDs() []string {
+	ids := make([]string, len(Clauses))
+	for i, c := range Clauses {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// checkClauses reports structural problems of the clause list: unknown
+// groups, malformed or duplicate IDs, numbering gaps, unknown choices.
+func checkClauses(clauses []Clause, groups []Group, choices []Choice) error {
+	next := map[string]int{}
+	for _, g := range groups {
+		next[g.ID] = 1
+	}
+	for _, c := range clauses {
+		n, ok := next[c.Group]
+		if !ok {
+			return fmt.Errorf("clause %s: unknown group %q", c.ID, c.Group)
+		}
+		if want := fmt.Sprintf("%s-%d", c.Group, n); c.ID != want {
+			return fmt.Errorf("clause %s: want %s next in group %s (IDs are contiguous, in order, never renumbered)", c.ID, want, c.Group)
+		}
+		next[c.Group] = n + 1
+		if c.Statement == "" || c.Since == "" {
+			return fmt.Errorf("clause %s: needs a statement and the suite version it entered", c.ID)
+		}
+		for _, ch := range c.Choices {
+			if !slices.ContainsFunc(choices, func(x Choice) bool { return x.Name == ch }) {
+				return fmt.Errorf("clause %s: unknown choice %q", c.ID, ch)
+			}
+		}
+	}
+	for _, g := range groups {
+		if next[g.ID] == 1 {
+			return fmt.Errorf("group %s has no clause", g.ID)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plankit/plankit/catalog"
+	"github.com/plankit/plankit/catalog/coverage"
+	"github.com/spf13/cobra"
+)
+
+func newCatalogCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "catalog",
+		Short: "Print the clause, event and service catalogs; verify them and clause coverage",
+		Long: `catalog prints what plankit knows: every clause of the specification with its
+group, the suite version it entered and the choices for the silent points
+(clauses); every event type the simulator writes with the shape of its data
+(events); and the plan-mode service's get/set signatures with their doc
+comments, generated from the reference's Go source (service).
+
+catalog verify checks that the generated catalog files are fresh, and
+catalog coverage checks that every clause has a scenario and a property and
+that every check cites known clauses. Both exit 1 when they fail.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usageErr("catalog needs a subcommand: clauses, events, service, verify or coverage")
+		},
+	}
+	show := func(use, short string, render func(format string) ([]byte, error)) *cobra.Command {
+		var format string
+		c := &cobra.Command{
+			Use:   use,
+			Short: short,
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				if format != "md" && format != "json" {
+					return usageErr("unknown --format %q (one of md, json)", format)
+				}
+				out, err := render(format)
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(out)
+				return err
+			},
+		}
+		c.Flags().StringVarP(&format, "format", "f", "md", "output format: md or json")
+		return c
+	}
+	cmd.AddCommand(
+		show("clauses", "Print every clause with its group, suite version and silent-point choices", func(f string) ([]byte, error) {
+			if f == "json" {
+				return catalog.ClausesJSON(), nil
+			}
+			return catalog.ClausesMarkdown(), nil
+		}),
+		show("events", "Print every event type the simulator writes with its data shape", func(f string) ([]byte, error) {
+			if f == "json" {
+				return catalog.EventsJSON(), nil
+			}
+			return catalog.EventsMarkdown(), nil
+		}),
+		show("service", "Print the service's get/set signatures and doc comments", func(f string) ([]byte, error) {
+			svc, err := catalog.GeneratedService()
+			if err != nil {
+				return nil, err
+			}
+			if f == "json" {
+				return catalog.ServiceJSON(svc), nil
+			}
+			return catalog.ServiceMarkdown(svc), nil
+		}),
+		newCatalogVerifyCmd(),
+		newCatalogCoverageCmd(),
+	)
+	return cmd
+}
+
+func newCatalogVerifyCmd() *cobra.Command {
+	var root string
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Fail when a generated catalog file is stale",
+		Long: `verify regenerates every catalog file (catalog/clauses.md, clauses.json,
+events.md, events.json, service.md, service.json) in memory, the service from
+the reference's Go source, and compares each with the committed file.
+
+Exit 0 when all are fresh, 1 naming each stale file and its first differing
+line (run go generate ./catalog), 2 when the module root cannot be found.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := moduleRoot(root)
+			if err != nil {
+				return err
+			}
+			stale, err := catalog.Verify(os.DirFS(dir))
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			out := cmd.OutOrStdout()
+			for _, s := range stale {
+				fmt.Fprintf(out, "FAIL %s\n", s)
+			}
+			if len(stale) > 0 {
+				return withCode(ExitFail, fmt.Errorf("%d generated catalog file(s) stale", len(stale)))
+			}
+			fmt.Fprintf(out, "PASS catalog files fresh (%d clauses, %d event types, %d service methods)\n",
+				len(catalog.Clauses), len(catalog.Events), len(catalog.ServiceMethods))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&root, "root", "", "module root (default: found from the working directory)")
+	return cmd
+}
+
+func newCatalogCoverageCmd() *cobra.Command {
+	var root, features, format string
+	cmd := &cobra.Command{
+		Use:   "coverage",
+		Short: "Print the clause × {scenarios, properties} matrix; fail on gaps or unknown clauses",
+		Long: `coverage relates every clause to the checks that cite it: scenarios are read
+from the clause tags (@PEND-5) and ID tags (@id:...) of features/*.feature,
+properties from the property registry.
+
+Exit 0 when every clause has at least one scenario and one property and every
+check cites only known clauses, depends only on known choices (@choice:NAME=VALUE)
+and has a stable ID; 1 listing each problem;
+2 when a feature file cannot be read or parsed (file and line named).`,
+		Example: `  plankit catalog coverage
+  plankit catalog coverage --format md`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "text" && format != "md" && format != "json" {
+				return usageErr("unknown --format %q (one of text, md, json)", format)
+			}
+			if features == "" {
+				dir, err := moduleRoot(root)
+				if err != nil {
+					return err
+				}
+				features = filepath.Join(dir, "features")
+			}
+			if st, err := os.Stat(features); err != nil || !st.IsDir() {
+				return usageErr("features directory %s not found (--features DIR)", features)
+			}
+			scenarios, err := scenarioChecks(features)
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			m := coverage.ComputeWithChoices(catalog.ClauseIDs(), knownChoices(), scenarios, propertyChecks())
+			var buf bytes.Buffer
+			switch format {
+			case "md":
+				err = m.WriteMarkdown(&buf)
+			case "json":
+				err = m.WriteJSON(&buf)
+			default:
+				err = m.WriteText(&buf)
+			}
+			if err != nil {
+				return err
+			}
+			cmd.OutOrStdout().Write(buf.Bytes())
+			if !m.OK() {
+				return withCode(ExitFail, fmt.Errorf("clause coverage: %d problem(s)", len(m.Problems)))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&root, "root", "", "module root (default: found from the working directory)")
+	cmd.Flags().StringVar(&features, "features", "", "directory of .feature files (default: the module's features/)")
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, md or json")
+	return cmd
+}
+
+// knownChoices are the catalog's choices with their values.
+func knownChoices() coverage.Choices {
+	out := coverage.Choices{}
+	for _, c := range catalog.Choices() {
+		for _, v := range c.Values {
+			out[c.Name] = append(out[c.Name], v.Value)
+		}
+	}
+	return out
+}
+
+// scenarioChecks reads the scenario checks of every .feature file in dir,
+// in file name order, naming each by its path under dir.
+func scenarioChecks(dir string) ([]coverage.Check, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.feature"))
+	if err != nil {
+		return nil, err
+	}
+	wd, _ := os.Getwd()
+	var checks []coverage.Check
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		name := f
+		if rel, err := filepath.Rel(wd, f); err == nil && filepath.IsAbs(f) && !strings.HasPrefix(rel, "..") {
+			name = rel // name files as the user would type them
+		}
+		cs, err := coverage.ParseFeature(filepath.ToSlash(name), src)
+		if err != nil {
+			return nil, err
+		}
+		checks = append(checks, cs...)
+	}
+	return checks, nil
+}
+
+// propertyChecks returns the property checks that coverage counts: one per
+// registered property, with the clauses it cites.
+//
+// This is the one placeholder of the catalog: the property registry
+// (properties.Catalog() []properties.Info{Name, Clauses, Doc}) lives on
+// another branch, and the lead wires it here at merge:
+//
+//	for _, p := range properties.Catalog() {
+//		checks = append(checks, coverage.Check{ID: p.Name, Name: p.Doc, Clauses: p.Clauses})
+//	}
+//
+// Until then it returns nil, so coverage reports every clause as lacking a
+// property and exits 1, as it should.
+func propertyChecks() []coverage.Check { return nil }
+
+// modulePath identifies plankit's own module root.
+const modulePath = "github.com/plankit/plankit"
+
+// moduleRoot returns dir when given, else the nearest directory at or
+// above the working directory whose go.mod declares plankit's module.
+func moduleRoot(dir string) (string, error) {
+	if dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+			return "", usageErr("--root %s: no go.mod there", dir)
+		}
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", withCode(ExitUsage, err)
+	}
+	for d := wd; ; {
+		mod, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil && isPlankitModule(mod) {
+			return d, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", withCode(ExitUsage, err)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", usageErr("not inside the plankit module (no go.mod declaring %s above %s); use --root", modulePath, wd)
+		}
+		d = parent
+	}
+}
+
+func isPlankitModule(gomod []byte) bool {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return f[1] == modulePath
+		}
+	}
+	return false
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The printed catalogs are the committed generated files, byte for byte.
+func TestCatalogPrintsTheGeneratedFiles(t *testing.T) {
+	for _, tc := range []struct{ args, file string }{
+		{"catalog clauses", "clauses.md"},
+		{"catalog clauses --format json", "clauses.json"},
+		{"catalog events", "events.md"},
+		{"catalog events -f json", "events.json"},
+		{"catalog service", "service.md"},
+		{"catalog service --format json", "service.json"},
+	} {
+		code, out, errs := run(t, strings.Fields(tc.args)...)
+		if code != ExitPass {
+			t.Fatalf("%s: exit %d: %s", tc.args, code, errs)
+		}
+		want, err := os.ReadFile(filepath.Join("../../catalog", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("%s differs from catalog/%s", tc.args, tc.file)
+		}
+		if strings.HasSuffix(tc.file, ".json") && !json.Valid([]byte(out)) {
+			t.Errorf("%s: not JSON", tc.args)
+		}
+	}
+}
+
+func TestCatalogUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"catalog"},
+		{"catalog", "clauses", "--format", "xml"},
+		{"catalog", "events", "extra"},
+		{"catalog", "coverage", "--format", "yaml"},
+		{"catalog", "verify", "--root", "/nonexistent"},
+		{"catalog", "coverage", "--features", "/nonexistent"},
+	} {
+		if code, _, errs := run(t, args...); code != ExitUsage || errs == "" {
+			t.Errorf("%v: exit %d (%q), want %d with a message", args, code, errs, ExitUsage)
+		}
+	}
+}
+
+// fixtureRoot copies what catalog verify reads into a fresh module root.
+func fixtureRoot(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"go.mod", "reference/controller.go", "catalog/clauses.md", "catalog/clauses.json",
+		"catalog/events.md", "catalog/events.json", "catalog/service.md", "catalog/service.json"} {
+		data, err := os.ReadFile(filepath.Join("../..", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCatalogVerify(t *testing.T) {
+	code, out, errs := run(t, "catalog", "verify")
+	if code != ExitPass || !strings.HasPrefix(out, "PASS catalog files fresh") {
+		t.Fatalf("verify in the module: exit %d\n%s%s", code, out, errs)
+	}
+	dir := fixtureRoot(t)
+	if code, out, _ := run(t, "catalog", "verify", "--root", dir); code != ExitPass {
+		t.Fatalf("verify on a fresh copy: exit %d\n%s", code, out)
+	}
+	// A doc comment edit in the source makes the service catalog stale.
+	src := filepath.Join(dir, "reference/controller.go")
+	data, _ := os.ReadFile(src)
+	edited := strings.Replace(string(data), "// Set selects whether plan mode should be active", "// Set chooses whether plan mode should be active", 1)
+	if edited == string(data) {
+		t.Fatal("the Set doc comment moved; update this test")
+	}
+	os.WriteFile(src, []byte(edited), 0o644)
+	os.WriteFile(filepath.Join(dir, "catalog/clauses.md"), []byte("hand-edited\n"), 0o644)
+	code, out, errs = run(t, "catalog", "verify", "--root", dir)
+	if code != ExitFail {
+		t.Fatalf("stale copy: exit %d, want %d\n%s%s", code, ExitFail, out, errs)
+	}
+	for _, want := range []string{"FAIL catalog/clauses.md:1: stale", "FAIL catalog/service.md:", "FAIL catalog/service.json:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "3 generated catalog file(s) stale") {
+		t.Errorf("stderr: %s", errs)
+	}
+}
+
+func TestCatalogCoverageOnFixtures(t *testing.T) {
+	code, out, errs := run(t, "catalog", "coverage", "--features", "../../catalog/coverage/testdata/features")
+	if code != ExitFail {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitFail, out, errs)
+	}
+	for _, want := range []string{
+		"FAIL ../../catalog/coverage/testdata/features/bad.feature:5: scenario bad-unknown cites unknown clause PEND-99",
+		"FAIL PEND-4: no property cites it",
+		"depends on unknown choice cancel-pending=maybe",
+		"FAIL LOG-3: no scenario cites it",
+		"PEND-5          1           0  pend-cancel\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, "catalog", "coverage", "--features", "../../catalog/coverage/testdata/features", "--format", "json")
+	if code != ExitFail || !json.Valid([]byte(out)) {
+		t.Errorf("json: exit %d, valid %v", code, json.Valid([]byte(out)))
+	}
+}
+
+// A scenario suite that covers every clause leaves only the missing
+// properties, which propertyChecks supplies once the registry is wired.
+func TestCatalogCoverageCompleteScenarios(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("Feature: every clause\n")
+	code, out, _ := run(t, "catalog", "clauses", "--format", "json")
+	if code != ExitPass {
+		t.Fatal(out)
+	}
+	var cat struct{ Clauses []struct{ ID string } }
+	if err := json.Unmarshal([]byte(out), &cat); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cat.Clauses {
+		b.WriteString("\n  @" + c.ID + " @id:" + strings.ToLower(c.ID) + "\n  Scenario: " + c.ID + "\n    Given an agent\n")
+	}
+	os.WriteFile(filepath.Join(dir, "all.feature"), []byte(b.String()), 0o644)
+	code, out, _ = run(t, "catalog", "coverage", "--features", dir)
+	problems := strings.Count(out, "\nFAIL ") - 1 // the last FAIL is the verdict
+	if len(propertyChecks()) == 0 {
+		if code != ExitFail || problems != len(cat.Clauses) || strings.Contains(out, "no scenario") {
+			t.Errorf("exit %d, %d problems, want %d no-property problems:\n%s", code, problems, len(cat.Clauses), out)
+		}
+	} else if strings.Contains(out, "no scenario") || strings.Contains(out, "unknown clause") {
+		t.Errorf("complete scenarios reported:\n%s", out)
+	}
+}
+
+func TestCatalogCoverageBrokenFeature(t *testing.T) {
+	code, _, errs := run(t, "catalog", "coverage", "--features", "../../catalog/coverage/testdata/broken")
+	if code != ExitUsage || !strings.Contains(errs, "catalog/coverage/testdata/broken/syntax.feature:6:3: expected: ") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
