@@ -42,6 +42,9 @@ const (
 	NameToolCatalog   = "stable-tool-catalog-EXIT-1"
 	NameDeterminism   = "determinism-same-seed-same-log"
 	NameConfig        = "config-exact-CFG-1"
+	NameService       = "service-surface-SVC-1-SVC-4"
+	NameSoftGuidance  = "soft-guidance-SVC-3"
+	NameOptional      = "optional-package-SVC-2"
 	defaultChecks     = 100
 	defaultSteps      = 40
 	explorationPrefix = "explore"
@@ -162,6 +165,46 @@ var props = []property{
 		Info: Info{NameConfig, []string{"CFG-1"},
 			"A config loads exactly when it is an object whose only key is a non-blank string section; a missing, blank or non-string section and any unknown key fail at load."},
 		kind: "config",
+	},
+	{
+		Info: Info{NameService, []string{"SVC-1", "SVC-4"},
+			"The service surface the generated catalog documents: set returns exactly one of committed, queued, cancelled or noop (the one the model predicts), /plan replies by the same rules, and get returns {active, pending?} with pending present exactly while a selection waits."},
+		weights: Weights{"set": 10, "get": 6, "command": 4, "prompt": 3, "step": 3, "end-turn": 2, "fold": 0},
+		choices: []string{sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			out := stateExpects(p, true, true)
+			if len(out) > 0 && act.Set != nil {
+				out[0].Outcome = p.Outcome
+				out[0].Error = ptr(p.Error)
+			}
+			if len(out) > 0 && act.Command != nil {
+				out[0].Command = p.Command
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NameSoftGuidance, []string{"SVC-3"},
+			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs), and the only event it ever writes to the log is plan/mode."},
+		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "command": 2, "prompt": 3, "end-turn": 2, "fold": 0},
+		choices: []string{sim.ChoiceSectionSource, sim.ChoiceIdleAppendFailure},
+		expect: func(act sim.Action, p Prediction) []trace.Expect {
+			var out []trace.Expect
+			for _, ap := range p.Agents {
+				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
+				if ap.Agent == act.Agent() && (act.Step != nil || act.Retry != nil) {
+					x.Decision = p.Decision
+					x.Appended = append([]trace.EventExpect{}, ap.Events...)
+				}
+				out = append(out, x)
+			}
+			return out
+		},
+	},
+	{
+		Info: Info{NameOptional, []string{"SVC-2"},
+			"Without the plan-mode package the agent loop still runs every turn and step, and no plan/mode event, plan:policy section, exit_plan_mode tool or /plan command ever exists."},
+		kind: "without-package",
 	},
 }
 

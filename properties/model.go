@@ -44,6 +44,8 @@ func ChoicesOf(declared map[string]string) Choices {
 type Setup struct {
 	Services sim.Services
 	Retries  string // sim.RetriesPreStep or sim.RetriesSameStep
+	// NoPlugin runs the session without the plan-mode package (SVC-2).
+	NoPlugin bool
 }
 
 // The fixed parts of every generated run.
@@ -65,6 +67,7 @@ const Section = trace.DefaultSection
 // Options returns the simulator options of a run with this setup.
 func (s Setup) Options() sim.Options {
 	return sim.Options{
+		NoPlugin:  s.NoPlugin,
 		Config:    sim.JSON(map[string]string{"section": Section}),
 		Services:  s.Services,
 		Retries:   s.Retries,
@@ -77,9 +80,13 @@ func (s Setup) Options() sim.Options {
 func (s Setup) Trace(name, description string, clauses []string, script []trace.Entry) *trace.Trace {
 	o := s.Options()
 	services := s.Services
+	rt := &trace.Runtime{Retries: s.Retries}
+	if s.NoPlugin {
+		rt.Plugin = ptr(false)
+	}
 	return &trace.Trace{
 		Name: name, Description: description, Clauses: clauses,
-		Runtime:   &trace.Runtime{Retries: s.Retries},
+		Runtime:   rt,
 		Config:    o.Config,
 		Services:  &services,
 		Listeners: o.Listeners,

@@ -137,9 +137,12 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 		chooser := NewPRNG(opts.Seed, label)
 		var f *Failure
 		var err error
-		if p.kind == "config" {
+		switch p.kind {
+		case "config":
 			f, err = checkConfig(opts.NewPort, chooser)
-		} else {
+		case "without-package":
+			f, err = checkWithoutPackage(chooser, opts.Steps)
+		default:
 			f, err = generate(p, opts.NewPort, chooser, opts.Steps)
 		}
 		if err != nil {
@@ -148,7 +151,7 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 		if f == nil {
 			continue
 		}
-		if p.kind != "config" {
+		if p.kind == "" || p.kind == "determinism" {
 			if f, err = shrink(p, opts.NewPort, f, 1500); err != nil {
 				return c, err
 			}

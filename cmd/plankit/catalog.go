@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/plankit/plankit/properties"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -219,18 +220,13 @@ func scenarioChecks(dir string) ([]coverage.Check, error) {
 
 // propertyChecks returns the property checks that coverage counts: one per
 // registered property, with the clauses it cites.
-//
-// This is the one placeholder of the catalog: the property registry
-// (properties.Catalog() []properties.Info{Name, Clauses, Doc}) lives on
-// another branch, and the lead wires it here at merge:
-//
-//	for _, p := range properties.Catalog() {
-//		checks = append(checks, coverage.Check{ID: p.Name, Name: p.Doc, Clauses: p.Clauses})
-//	}
-//
-// Until then it returns nil, so coverage reports every clause as lacking a
-// property and exits 1, as it should.
-func propertyChecks() []coverage.Check { return nil }
+func propertyChecks() []coverage.Check {
+	var checks []coverage.Check
+	for _, p := range properties.Catalog() {
+		checks = append(checks, coverage.Check{ID: p.Name, Name: p.Doc, Clauses: p.Clauses})
+	}
+	return checks
+}
 
 // modulePath identifies plankit's own module root.
 const modulePath = "github.com/plankit/plankit"
