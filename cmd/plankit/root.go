@@ -32,6 +32,6 @@ Exit codes: 0 pass, 1 a check or expectation failed, 2 usage or input error,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newSimCmd(), newSchemaCmd())
+	root.AddCommand(newSimCmd(), newSchemaCmd(), newLintCmd())
 	return root
 }
