@@ -145,7 +145,7 @@ func TestUnreadableFile(t *testing.T) {
 func TestRulesOnHandWrittenLogs(t *testing.T) {
 	cases := []struct {
 		name, log, clause string
-		line             int
+		line              int
 	}{
 		{"append between step/start and header", `{"type":"turn/start","data":{"turn":1}}
 {"type":"step/start","data":{"turn":1,"step":1}}
