@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/plankit/plankit/render"
 	"github.com/plankit/plankit/sim"
@@ -37,7 +38,7 @@ the implementation could not be run.`,
 				return err
 			}
 			if !validFormat(format) {
-				return usageErr("unknown --format %q (one of text, json, jsonl)", format)
+				return usageErr("unknown --format %q (one of %s)", format, strings.Join(render.Formats, ", "))
 			}
 			code := ExitPass
 			var firstErr error
@@ -63,7 +64,7 @@ the implementation could not be run.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, json or jsonl")
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
 	impl.register(cmd)
 	return cmd
 }
