@@ -27,6 +27,7 @@ var pictureRuns = []struct {
 	{"pend-mid-turn-later-turn", "pend-mid-turn-later-turn.yaml", ""},
 	{"exit-approved-next-step-no-notice", "exit-approved-next-step-no-notice.yaml", ""},
 	{"narrate-twice", "step-narration-header-mismatch.yaml", reference.NarrateTwice},
+	{"log-fork-and-compaction", "log-fork-and-compaction.yaml", ""},
 }
 
 func execute(t *testing.T, file string, mutant reference.Mutant) *trace.Run {
@@ -115,6 +116,21 @@ func TestMermaidShape(t *testing.T) {
 	}
 	if !strings.Contains(out, "rect rgb(255, 221, 221)") || !strings.Contains(out, "FAIL notices: expected 1, got 2") {
 		t.Fatalf("the failed action is not shaded and noted:\n%s", out)
+	}
+}
+
+// One lane per agent: a fork adds the child's lane, and the child's events
+// sit in it.
+func TestHTMLLanePerAgent(t *testing.T) {
+	out := string(rendered(t, "html", execute(t, "log-fork-and-compaction.yaml", "")))
+	if !strings.Contains(out, "<th>agent main</th><th>agent child</th>") {
+		t.Fatalf("want lanes main and child:\n%s", out)
+	}
+	row := out[strings.Index(out, `<tr id="a7"`):]
+	row = row[:strings.Index(row, "</tr>")]
+	lanes := strings.Split(row, `<td class="lane">`)
+	if len(lanes) != 3 || strings.Contains(lanes[1], "compaction/start") || !strings.Contains(lanes[2], "compaction/start") {
+		t.Fatalf("compact child: the compaction events belong in the child's lane:\n%s", row)
 	}
 }
 
