@@ -24,7 +24,8 @@ func newSimCmd() *cobra.Command {
 by default a readable timeline (one block per action: events appended, outcome,
 get() after, and for each request the sections, tools and messages the model
 saw); --format json is the machine record; --format jsonl is the session log in
-dsh's JSONL format.
+dsh's JSONL format (plankit lint reads it); --format mermaid is a sequence
+diagram and --format html a self-contained timeline page (docs/pictures.md).
 
 Exit 0 when every expectation holds, 1 when one fails (naming the action,
 expected and got), 2 for a malformed trace (file:line:column and field), 3 when
