@@ -60,7 +60,11 @@ read (a missing file, a malformed line, a broken seq).`,
 				for _, r := range reports {
 					n += r.Count(lint.LevelFinding)
 				}
-				return withCode(ExitFail, fmt.Errorf("%d findings", n))
+				noun := "findings"
+				if n == 1 {
+					noun = "finding"
+				}
+				return withCode(ExitFail, fmt.Errorf("%d %s", n, noun))
 			}
 			return nil
 		},
