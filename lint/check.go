@@ -86,8 +86,9 @@ type call struct {
 }
 
 type checker struct {
-	rep *Report
-	s   *session
+	rep  *Report
+	opts Options
+	s    *session
 }
 
 func (c *checker) add(e Entry) {
@@ -291,7 +292,7 @@ func (c *checker) header(r row) {
 		}
 		// Without the section and the tool the plugin is not composed
 		// (SVC-2, or a config that failed to load): nothing to compare.
-		if found != v && (found || listed) {
+		if found != v && (found || listed) && c.opts.SectionSource != "pending" {
 			switch {
 			case applied != 0 && found == !v:
 				c.findf(r.line, "STEP-7", "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)

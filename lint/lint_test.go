@@ -14,7 +14,7 @@ import (
 // The acceptance point: the recorded plan-review session reports the plan
 // state at each request header and no finding.
 func TestPlanReviewStates(t *testing.T) {
-	r := lint.File("testdata/dsh/plan-review.jsonl")
+	r := lint.File("testdata/dsh/plan-review.jsonl", lint.Options{})
 	if code := lint.Code([]*lint.Report{r}); code != lint.ExitClean {
 		t.Fatalf("exit %d, want 0:\n%s", code, text(r))
 	}
@@ -41,7 +41,7 @@ func TestEveryRecordedLogIsClean(t *testing.T) {
 		t.Fatalf("want the 6 recorded logs, found %d", len(files))
 	}
 	for _, f := range files {
-		r := lint.File(f)
+		r := lint.File(f, lint.Options{})
 		if len(r.Entries) > 0 && (r.Count(lint.LevelFinding)+r.Count(lint.LevelError)+r.Count(lint.LevelWarning)) > 0 {
 			t.Errorf("%s:\n%s", f, text(r))
 		}
@@ -54,7 +54,7 @@ func TestEveryRecordedLogIsClean(t *testing.T) {
 // Packed chunk rows stand for as many events as they hold texts: the
 // plan-review log has 38 rows of which 3 are packed.
 func TestPackedRowsCountTheirChunks(t *testing.T) {
-	r := lint.File("testdata/dsh/plan-review.jsonl")
+	r := lint.File("testdata/dsh/plan-review.jsonl", lint.Options{})
 	if r.Events != 342 {
 		t.Fatalf("events %d, want 342 (35 plain rows + 51 + 30 + 226 packed chunks)", r.Events)
 	}
@@ -63,12 +63,12 @@ func TestPackedRowsCountTheirChunks(t *testing.T) {
 func TestGoldenPlanReview(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/golden"))
 	var b bytes.Buffer
-	if err := lint.WriteText(&b, []*lint.Report{lint.File("testdata/dsh/plan-review.jsonl")}); err != nil {
+	if err := lint.WriteText(&b, []*lint.Report{lint.File("testdata/dsh/plan-review.jsonl", lint.Options{})}); err != nil {
 		t.Fatal(err)
 	}
 	g.Assert(t, "plan-review.txt", b.Bytes())
 	b.Reset()
-	if err := lint.WriteJSON(&b, []*lint.Report{lint.File("testdata/dsh/plan-review.jsonl")}); err != nil {
+	if err := lint.WriteJSON(&b, []*lint.Report{lint.File("testdata/dsh/plan-review.jsonl", lint.Options{})}); err != nil {
 		t.Fatal(err)
 	}
 	g.Assert(t, "plan-review.json", b.Bytes())
@@ -114,7 +114,7 @@ func TestInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := lint.Bytes("x.jsonl", []byte(c.log))
+			r := lint.Bytes("x.jsonl", []byte(c.log), lint.Options{})
 			if code := lint.Code([]*lint.Report{r}); code != c.code {
 				t.Fatalf("exit %d, want %d:\n%s", code, c.code, text(r))
 			}
@@ -134,7 +134,7 @@ func TestInput(t *testing.T) {
 }
 
 func TestUnreadableFile(t *testing.T) {
-	r := lint.File("testdata/does-not-exist.jsonl")
+	r := lint.File("testdata/does-not-exist.jsonl", lint.Options{})
 	if lint.Code([]*lint.Report{r}) != lint.ExitInput || !strings.Contains(r.Entries[0].Message, "cannot read") {
 		t.Fatalf("want an input error:\n%s", text(r))
 	}
@@ -174,7 +174,7 @@ func TestRulesOnHandWrittenLogs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := lint.Bytes("x.jsonl", []byte(head+c.log))
+			r := lint.Bytes("x.jsonl", []byte(head+c.log), lint.Options{})
 			f := r.Findings()
 			if len(f) != 1 || f[0].Clause != c.clause || f[0].Line != c.line {
 				t.Fatalf("want one %s finding at line %d:\n%s", c.clause, c.line, text(r))

@@ -61,11 +61,16 @@ var logInvisible = map[reference.Mutant]string{
 // session logs as plankit sim --format jsonl writes them.
 func simLog(t *testing.T, path string, ms reference.Mutants) []byte {
 	t.Helper()
+	return simLogWith(t, path, reference.Options{Mutants: ms})
+}
+
+func simLogWith(t *testing.T, path string, opts reference.Options) []byte {
+	t.Helper()
 	tr, err := trace.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := trace.Execute(tr, reference.NewPort(reference.Options{Mutants: ms}))
+	run := trace.Execute(tr, reference.NewPort(opts))
 	if run.Err != nil {
 		t.Fatalf("%s: %v", path, run.Err)
 	}
@@ -96,7 +101,7 @@ func TestMutantLogsHaveFindings(t *testing.T) {
 	for _, v := range logVisible {
 		t.Run(string(v.mutant), func(t *testing.T) {
 			path := filepath.Join("testdata/traces", v.trace)
-			r := lint.Bytes(path, simLog(t, path, reference.Mutants{v.mutant}))
+			r := lint.Bytes(path, simLog(t, path, reference.Mutants{v.mutant}), lint.Options{})
 			if !slices.Contains(r.Clauses(), v.clause) {
 				t.Fatalf("mutant %s: want a %s finding, got %v:\n%s", v.mutant, v.clause, r.Clauses(), text(r))
 			}
@@ -116,7 +121,7 @@ func TestFaithfulLogsAreClean(t *testing.T) {
 		t.Fatalf("found %d fixtures and %d examples", len(fixtures), len(examples))
 	}
 	for _, path := range append(fixtures, examples...) {
-		r := lint.Bytes(path, simLog(t, path, nil))
+		r := lint.Bytes(path, simLog(t, path, nil), lint.Options{})
 		if c := lint.Code([]*lint.Report{r}); c != lint.ExitClean {
 			t.Errorf("%s: exit %d:\n%s", path, c, text(r))
 		}
@@ -146,11 +151,28 @@ func TestStatesMatchTheReferenceFold(t *testing.T) {
 		var b bytes.Buffer
 		_ = render.Write(&b, "jsonl", run)
 		var got []string
-		for _, s := range lint.Bytes(path, b.Bytes()).States() {
+		for _, s := range lint.Bytes(path, b.Bytes(), lint.Options{}).States() {
 			got = append(got, fmt.Sprint(*s.Active))
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: states %v, reference fold %v", path, got, want)
 		}
+	}
+}
+
+// With section-source=pending the section shows a selection whose append
+// failed; the log cannot tell that from a CFG-2 breach, so the linter takes
+// the implementation's declared choice.
+func TestSectionSourcePendingChoice(t *testing.T) {
+	path := "testdata/traces/append-failure.yaml"
+	log := simLogWith(t, path, reference.Options{Choices: reference.Choices{SectionSource: "pending"}})
+	if r := lint.Bytes(path, log, lint.Options{}); !slices.Equal(r.Clauses(), []string{"CFG-2"}) {
+		t.Fatalf("default options: want a CFG-2 finding, got %v:\n%s", r.Clauses(), text(r))
+	}
+	if r := lint.Bytes(path, log, lint.Options{SectionSource: "pending"}); lint.Code([]*lint.Report{r}) != lint.ExitClean {
+		t.Fatalf("section-source=pending: want clean:\n%s", text(r))
+	}
+	if err := (lint.Options{SectionSource: "later"}).Validate(); err == nil {
+		t.Fatal("an unknown section-source value must be refused")
 	}
 }

@@ -20,28 +20,47 @@ type row struct {
 	data json.RawMessage
 }
 
+// Options adjust the rules to an implementation's declared choices for the
+// silent points of the specification.
+type Options struct {
+	// SectionSource is the implementation's section-source choice: "log"
+	// (default) or "pending". With "pending" the plan:policy section shows
+	// a selection that is not yet logged (when its append failed), so a
+	// header's section is not compared with the log's state.
+	SectionSource string
+}
+
+// Validate reports an unknown option value.
+func (o Options) Validate() error {
+	switch o.SectionSource {
+	case "", "log", "pending":
+		return nil
+	}
+	return fmt.Errorf("section-source %q: want log or pending", o.SectionSource)
+}
+
 // File lints the log at path. An unreadable file is a report with one error.
-func File(path string) *Report {
+func File(path string, opts Options) *Report {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return &Report{File: path, Entries: []Entry{{Line: 0, Level: LevelError, Message: fmt.Sprintf("cannot read: %v", err)}}}
 	}
-	return Bytes(path, b)
+	return Bytes(path, b, opts)
 }
 
 // Reader lints a log read from r, named name in the report.
-func Reader(name string, r io.Reader) *Report {
+func Reader(name string, r io.Reader, opts Options) *Report {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return &Report{File: name, Entries: []Entry{{Line: 0, Level: LevelError, Message: fmt.Sprintf("cannot read: %v", err)}}}
 	}
-	return Bytes(name, b)
+	return Bytes(name, b, opts)
 }
 
 // Bytes lints the log held in b, named name in the report.
-func Bytes(name string, b []byte) *Report {
+func Bytes(name string, b []byte, opts Options) *Report {
 	rep := &Report{File: name}
-	c := &checker{rep: rep}
+	c := &checker{rep: rep, opts: opts}
 	lines := bytes.Split(b, []byte("\n"))
 	terminated := len(b) > 0 && b[len(b)-1] == '\n'
 	if terminated {

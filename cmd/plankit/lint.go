@@ -2,13 +2,18 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/plankit/plankit/lint"
+	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
 )
 
 func newLintCmd() *cobra.Command {
-	var format string
+	var (
+		format  string
+		choices []string
+	)
 	cmd := &cobra.Command{
 		Use:   "lint LOG.jsonl...",
 		Short: "Check recorded session logs for the log-level rules of plan mode",
@@ -25,7 +30,9 @@ headers carry sections and tools, CFG-2, EXIT-1, EXIT-2 and EXIT-3.
 
 Each finding is printed as file:line: CLAUSE: explanation. The plan state at
 each request header is printed as a state line. A truncated last line is a
-warning; malformed lines are errors.
+warning; malformed lines are errors. An implementation that declares the
+choice section-source=pending may render plan:policy from a selection whose
+append failed: pass --choice section-source=pending to lint its logs.
 
 Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
 read (a missing file, a malformed line, a broken seq).`,
@@ -37,13 +44,24 @@ read (a missing file, a malformed line, a broken seq).`,
 			if format != "text" && format != "json" {
 				return usageErr("unknown --format %q (one of text, json)", format)
 			}
+			var opts lint.Options
+			for _, c := range choices {
+				name, value, _ := strings.Cut(c, "=")
+				if name != sim.ChoiceSectionSource {
+					return usageErr("--choice %q: lint reads only %s=log|pending", c, sim.ChoiceSectionSource)
+				}
+				opts.SectionSource = value
+			}
+			if err := opts.Validate(); err != nil {
+				return usageErr("--choice %v", err)
+			}
 			var reports []*lint.Report
 			for _, path := range args {
 				if path == "-" {
-					reports = append(reports, lint.Reader("-", cmd.InOrStdin()))
+					reports = append(reports, lint.Reader("-", cmd.InOrStdin(), opts))
 					continue
 				}
-				reports = append(reports, lint.File(path))
+				reports = append(reports, lint.File(path, opts))
 			}
 			write := lint.WriteText
 			if format == "json" {
@@ -70,5 +88,6 @@ read (a missing file, a malformed line, a broken seq).`,
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
+	cmd.Flags().StringArrayVar(&choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
 	return cmd
 }

@@ -62,6 +62,11 @@ func TestLintInputErrors(t *testing.T) {
 	if code, _, _ := run(t, "lint", "--format", "yaml", bad); code != ExitUsage {
 		t.Fatalf("unknown format: exit %d", code)
 	}
+	for _, c := range []string{"section-source=later", "fold-end=error"} {
+		if code, _, errs := run(t, "lint", "--choice", c, "../../lint/testdata/dsh/plan-review.jsonl"); code != ExitUsage || !strings.Contains(errs, "--choice") {
+			t.Fatalf("--choice %s: exit %d %s", c, code, errs)
+		}
+	}
 	code, out, _ = run(t, "lint", "--format", "json", "../../lint/testdata/dsh/plan-review.jsonl")
 	if code != ExitPass || !strings.Contains(out, `"exit": 0`) || !strings.Contains(out, `"active": true`) {
 		t.Fatalf("json: exit %d\n%s", code, out)
