@@ -106,15 +106,12 @@ func (c *checker) findf(line int, clause, format string, args ...any) {
 	c.add(Entry{Line: line, Level: LevelFinding, Clause: clause, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *checker) startSession(line int, id string) {
-	c.finish()
+// startSession begins the fold of a new session. Whatever the previous
+// session left open is not a finding: a log may stop mid-turn or mid-step.
+func (c *checker) startSession(id string) {
 	c.rep.Sessions++
 	c.s = &session{id: id, calls: map[string]call{}}
 }
-
-// finish closes the current session. A plan/mode still awaiting its header
-// at the end of the log is not a finding: the log may stop mid-step.
-func (c *checker) finish() {}
 
 func sortEntries(es []Entry) {
 	sort.SliceStable(es, func(i, j int) bool { return es[i].Line < es[j].Line })
@@ -135,14 +132,14 @@ func (c *checker) event(r row) {
 		s.step = 0
 		s.pendingAt = 0
 	case sim.TypeTurnEnd:
-		if s.pendingAt != 0 {
-			reason := reasonKind(r.data)
-			if reason != "interrupted" {
-				c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
-			}
+		// An interrupted turn is the process dying (resume closes it): the
+		// step may have been accepted, and the steer queue is lost (PEND-8).
+		reason := reasonKind(r.data)
+		if s.pendingAt != 0 && reason != "interrupted" {
+			c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
 		}
-		if reasonKind(r.data) == "interrupted" {
-			s.steer = "" // the steer queue is process-local (PEND-8)
+		if reason == "interrupted" {
+			s.steer = ""
 		}
 		s.pendingAt = 0
 		s.phase = idle

@@ -85,7 +85,6 @@ func Bytes(name string, b []byte, opts Options) *Report {
 		}
 		c.line(n, fields)
 	}
-	c.finish()
 	sortEntries(rep.Entries)
 	return rep
 }
@@ -100,7 +99,7 @@ func (c *checker) line(n int, f map[string]json.RawMessage) {
 	if typ == "session" {
 		var id string
 		_ = json.Unmarshal(f["id"], &id) // optional
-		c.startSession(n, id)
+		c.startSession(id)
 		return
 	}
 	data, ok := f["data"]
@@ -110,7 +109,7 @@ func (c *checker) line(n int, f map[string]json.RawMessage) {
 	}
 	if c.s == nil {
 		c.add(Entry{Line: n, Level: LevelWarning, Message: `no session header line {"type":"session",...} before the first event; reading one session`})
-		c.startSession(0, "")
+		c.startSession("")
 	}
 	count := 1
 	seqField := "seq"
