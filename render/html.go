@@ -117,6 +117,9 @@ func buildRow(agents []string, before map[string]string, n int, action string, l
 		}
 		return &row.Notes
 	}
+	if f := r.Action.Fork; f != nil {
+		*notes(f.As) = append(*notes(f.As), fmt.Sprintf("a fork of %s: its log starts as a copy of %s's", f.Agent, f.Agent))
+	}
 	if r.Load != nil {
 		if r.Load.Error != "" {
 			row.Notes = append(row.Notes, "load refused: "+r.Load.Error)
