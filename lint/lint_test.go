@@ -188,3 +188,26 @@ func text(r *lint.Report) string {
 	_ = lint.WriteText(&b, []*lint.Report{r})
 	return b.String()
 }
+
+// In a file of several sessions (plankit sim writes one per agent) each
+// session is folded on its own and each line names its session.
+func TestSessionsFoldApart(t *testing.T) {
+	log := `{"type":"session","id":"main"}
+{"type":"plan/mode","seq":0,"data":{"active":true}}
+{"type":"session","id":"child"}
+{"type":"plan/mode","seq":0,"data":{"active":true}}
+{"type":"turn/start","seq":1,"data":{"turn":1}}
+{"type":"step/start","seq":2,"data":{"turn":1,"step":1}}
+{"type":"request/header","seq":3,"data":{"header":{"system":"{{system}}"},"reason":"initial"}}
+`
+	r := lint.Bytes("two.jsonl", []byte(log), lint.Options{})
+	if r.Sessions != 2 || len(r.Findings()) != 0 {
+		t.Fatalf("want 2 sessions and no finding (each session's first plan/mode is a change):\n%s", text(r))
+	}
+	if s := r.States(); len(s) != 1 || s[0].Session != "child" || !*s[0].Active {
+		t.Fatalf("want one state line, child active:\n%s", text(r))
+	}
+	if !strings.Contains(text(r), "two.jsonl:7: state: [session child] plan mode active") {
+		t.Fatalf("the state line does not name its session:\n%s", text(r))
+	}
+}

@@ -104,19 +104,25 @@ func Code(reports []*Report) int {
 	return code
 }
 
-// WriteText writes reports as lines "file:line: level clause: message" and
-// a summary line per file.
+// WriteText writes reports as lines "file:line: CLAUSE: message" (findings),
+// "file:line: state: ..." (info), "file:line: error|warning: ..." and a
+// summary line per file. In a file of several sessions each message names
+// its session.
 func WriteText(w io.Writer, reports []*Report) error {
 	var b bytes.Buffer
 	for _, r := range reports {
 		for _, e := range r.Entries {
+			msg := e.Message
+			if r.Sessions > 1 && e.Session != "" {
+				msg = fmt.Sprintf("[session %s] %s", e.Session, msg)
+			}
 			switch e.Level {
 			case LevelFinding:
-				fmt.Fprintf(&b, "%s:%d: %s: %s\n", r.File, e.Line, e.Clause, e.Message)
+				fmt.Fprintf(&b, "%s:%d: %s: %s\n", r.File, e.Line, e.Clause, msg)
 			case LevelInfo:
-				fmt.Fprintf(&b, "%s:%d: state: %s\n", r.File, e.Line, e.Message)
+				fmt.Fprintf(&b, "%s:%d: state: %s\n", r.File, e.Line, msg)
 			default:
-				fmt.Fprintf(&b, "%s:%d: %s: %s\n", r.File, e.Line, e.Level, e.Message)
+				fmt.Fprintf(&b, "%s:%d: %s: %s\n", r.File, e.Line, e.Level, msg)
 			}
 		}
 		fmt.Fprintf(&b, "%s: %d sessions, %d events, %d request headers; %d findings, %d errors, %d warnings\n",
