@@ -62,9 +62,9 @@ type Controller struct {
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
-// accepted in-turn pre-step: the logged state (the one the current step was
-// assembled with) and, exactly when a selection waits to be appended, that
-// selection (PEND-7).
+// accepted in-turn pre-step. Active is the logged state (the one the current
+// step was assembled with); pending is present exactly when a selection
+// waits to be appended, and is that selection (PEND-7).
 func (c *Controller) Get(agent string) sim.GetReply {
 	s := c.sessions[agent]
 	reply := sim.GetReply{Active: s.active}

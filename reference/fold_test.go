@@ -27,7 +27,3 @@ func stateAtLastHeader(events []sim.Event) *bool {
 	}
 	return nil
 }
-
-
-var _ = openTurn
-var _ = stateAtLastHeader

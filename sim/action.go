@@ -63,7 +63,10 @@ type CommandAction struct {
 const (
 	Accept = "accept"
 	Abort  = "abort"
-	// Reject is shared with the decision kind.
+	// Veto runs the rest of the chain, then rejects the step whatever it
+	// decided: a listener that inspects the downstream result and blocks.
+	Veto = "veto"
+	// Reject (shared with the decision kind) rejects without calling next.
 )
 
 // StepAction proposes a step (or, under Retry, a request-recovery retry of

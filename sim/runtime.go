@@ -37,6 +37,9 @@ type Options struct {
 	Listeners []ListenerSpec
 	// Agents are created at start, in order.
 	Agents []string
+	// Logs optionally gives an agent's durable log at start (a resumed or
+	// recorded session), by agent name.
+	Logs map[string][]Event
 }
 
 // ListenerSpec is another agent/pre-step listener, registered before or
@@ -139,7 +142,7 @@ func New(port Port, opts Options) (*Runtime, Result, error) {
 		}
 	}
 	for _, name := range opts.Agents {
-		if err := r.addAgent(name, nil); err != nil {
+		if err := r.addAgent(name, opts.Logs[name]); err != nil {
 			return nil, res, err
 		}
 	}

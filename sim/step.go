@@ -28,8 +28,8 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 		if b == "" {
 			b = Accept
 		}
-		if b != Accept && b != Reject && b != Abort {
-			return "", inputf("listener %q: behaviour must be accept, reject or abort, not %q", l.Name, b)
+		if b != Accept && b != Reject && b != Abort && b != Veto {
+			return "", inputf("listener %q: behaviour must be accept, reject, abort or veto, not %q", l.Name, b)
 		}
 		return b, nil
 	}
@@ -106,6 +106,9 @@ func (d *dispatch) run(i int) Decision {
 	case Abort:
 		d.aborted = true
 		return d.run(i + 1)
+	case Veto:
+		d.run(i + 1)
+		return Decision{Kind: Reject}
 	}
 	dec := d.run(i + 1)
 	if dec.Kind == Enter {

@@ -24,8 +24,10 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 	"github.com/plankit/plankit/sim"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // Schema is the trace format's JSON Schema.
@@ -196,7 +198,11 @@ func Parse(file string, data []byte) (*Trace, error) {
 	if err := sch.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			loc, msg := deepest(ve)
+			loc, msg, extra := deepest(ve)
+			if extra != "" {
+				pos := find(f, append(loc, extra), true)
+				return nil, &Error{File: file, Line: pos.Line, Column: pos.Column, Field: fieldPath(append(loc, extra)), Msg: msg}
+			}
 			return nil, locate(file, f, loc, msg)
 		}
 		return nil, &Error{File: file, Msg: err.Error()}
@@ -249,14 +255,23 @@ func syntaxError(file string, err error) error {
 
 // deepest picks the schema error at the deepest instance location: the
 // most specific complaint. Ties keep the first, so the choice is stable.
-func deepest(ve *jsonschema.ValidationError) ([]string, string) {
+// For an unknown property it also returns the property's name, so the
+// error can point at the key.
+func deepest(ve *jsonschema.ValidationError) (loc []string, msg, extra string) {
 	bestLoc, bestMsg := ve.InstanceLocation, ve.Error()
+	found := false
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			if len(e.InstanceLocation) > len(bestLoc) || bestMsg == ve.Error() {
+			if !found || len(e.InstanceLocation) > len(bestLoc) {
+				found = true
 				bestLoc = e.InstanceLocation
 				bestMsg = e.ErrorKind.LocalizedString(printer)
+				extra = ""
+				if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 0 {
+					extra = ap.Properties[0]
+					bestMsg = fmt.Sprintf("unknown field %q", extra)
+				}
 			}
 			return
 		}
@@ -265,7 +280,7 @@ func deepest(ve *jsonschema.ValidationError) ([]string, string) {
 		}
 	}
 	walk(ve)
-	return bestLoc, bestMsg
+	return bestLoc, bestMsg, extra
 }
 
 // locate finds the node at a JSON-pointer-like path and reports there.
@@ -289,27 +304,80 @@ func fieldPath(loc []string) string {
 	return b.String()
 }
 
-// position returns where the value at loc starts, or the nearest ancestor
-// that exists.
-func position(f *ast.File, loc []string) Pos {
-	for n := len(loc); n >= 0; n-- {
-		pb := (&yaml.PathBuilder{}).Root()
-		for _, p := range loc[:n] {
-			if i, err := strconv.Atoi(p); err == nil {
-				pb = pb.Index(uint(i))
-			} else {
-				pb = pb.Child(p)
+// position returns where the value at loc starts (or, with key, where the
+// key naming it starts), falling back to the nearest ancestor that exists.
+func position(f *ast.File, loc []string) Pos { return find(f, loc, false) }
+
+func find(f *ast.File, loc []string, key bool) Pos {
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return Pos{}
+	}
+	node := f.Docs[0].Body
+	pos := start(node)
+	for i, p := range loc {
+		last := i == len(loc)-1
+		switch n := node.(type) {
+		case *ast.SequenceNode:
+			idx, err := strconv.Atoi(p)
+			if err != nil || idx < 0 || idx >= len(n.Values) {
+				return pos
 			}
-		}
-		node, err := pb.Build().FilterFile(f)
-		if err != nil || node == nil {
-			continue
-		}
-		if tk := node.GetToken(); tk != nil && tk.Position != nil {
-			return Pos{Line: tk.Position.Line, Column: tk.Position.Column}
+			node = n.Values[idx]
+			pos = start(node)
+		case *ast.MappingNode, *ast.MappingValueNode:
+			mv := entry(n, p)
+			if mv == nil {
+				return pos
+			}
+			node = mv.Value
+			pos = tokenPos(mv.Value.GetToken())
+			if last && key {
+				pos = tokenPos(mv.Key.GetToken())
+			}
+		default:
+			return pos
 		}
 	}
-	return Pos{}
+	return pos
+}
+
+// entry finds the key/value pair named key in a mapping.
+func entry(n ast.Node, key string) *ast.MappingValueNode {
+	var values []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		values = m.Values
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{m}
+	}
+	for _, mv := range values {
+		if mv.Key != nil && strings.Trim(mv.Key.String(), `"'`) == key {
+			return mv
+		}
+	}
+	return nil
+}
+
+// start is where a node's text begins: a mapping starts at its first key.
+func start(n ast.Node) Pos {
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		if len(m.Values) > 0 && m.Values[0].Key != nil && !m.IsFlowStyle {
+			return tokenPos(m.Values[0].Key.GetToken())
+		}
+	case *ast.MappingValueNode:
+		if m.Key != nil {
+			return tokenPos(m.Key.GetToken())
+		}
+	}
+	return tokenPos(n.GetToken())
+}
+
+func tokenPos(tk *token.Token) Pos {
+	if tk == nil || tk.Position == nil {
+		return Pos{}
+	}
+	return Pos{Line: tk.Position.Line, Column: tk.Position.Column}
 }
 
 // check validates what the schema cannot: one action per entry and agents

@@ -2,8 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
 )
 
 // run invokes plankit through its real entry point.
@@ -26,5 +31,67 @@ func TestEveryExamplePasses(t *testing.T) {
 				t.Fatalf("plankit sim %s: exit %d\n%s\n%s", f, code, out, errs)
 			}
 		})
+	}
+}
+
+func TestSimExitCodes(t *testing.T) {
+	t.Run("malformed trace exits 2 with file:line:column and field", func(t *testing.T) {
+		code, _, errs := run(t, "sim", "../../trace/testdata/bad/unknown-agent.yaml")
+		if code != ExitUsage || !strings.Contains(errs, "unknown-agent.yaml:6:14: script[1].set.agent: unknown agent") {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+	})
+	t.Run("failed expectation exits 1 naming the action", func(t *testing.T) {
+		code, out, errs := run(t, "sim", "testdata/failing-expectation.yaml")
+		if code != ExitFail || !strings.Contains(errs, "failing-expectation.yaml:4:5: action 2 (set): outcome: expected committed, got queued") {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		if !strings.Contains(out, "FAIL outcome: expected committed, got queued") {
+			t.Fatalf("timeline does not mark the failure:\n%s", out)
+		}
+	})
+	t.Run("missing file exits 2", func(t *testing.T) {
+		if code, _, _ := run(t, "sim", "testdata/none.yaml"); code != ExitUsage {
+			t.Fatalf("exit %d", code)
+		}
+	})
+	t.Run("unknown format exits 2", func(t *testing.T) {
+		if code, _, _ := run(t, "sim", "--format", "xml", "testdata/failing-expectation.yaml"); code != ExitUsage {
+			t.Fatalf("exit %d", code)
+		}
+	})
+	t.Run("unknown mutant exits 2", func(t *testing.T) {
+		if code, _, _ := run(t, "sim", "--mutant", "nope", "testdata/failing-expectation.yaml"); code != ExitUsage {
+			t.Fatalf("exit %d", code)
+		}
+	})
+	t.Run("no arguments exits 2", func(t *testing.T) {
+		if code, _, _ := run(t, "sim"); code != ExitUsage {
+			t.Fatalf("exit %d", code)
+		}
+	})
+	t.Run("a mutant fails an example with exit 1", func(t *testing.T) {
+		code, _, errs := run(t, "sim", "--mutant", "narrate-twice", "../../examples/step-narration-header-mismatch.yaml")
+		if code != ExitFail || !strings.Contains(errs, "action 5 (step): appended: expected 6 events") {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+	})
+}
+
+// brokenPort is an implementation that cannot be run.
+type brokenPort struct{ sim.Port }
+
+func (brokenPort) Start() (sim.Identity, error) {
+	return sim.Identity{}, errors.New("exec: no such file")
+}
+
+func TestImplementationFailureIsExit3(t *testing.T) {
+	tr, err := trace.ReadFile("testdata/failing-expectation.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := runCode(trace.Execute(tr, brokenPort{}))
+	if code != ExitImpl || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("code %d err %v", code, err)
 	}
 }

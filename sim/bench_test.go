@@ -1,0 +1,68 @@
+package sim_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// recordedLog synthesises a durable log of about n events: closed turns of
+// steps with requests, and a plan-mode flip every few turns.
+func recordedLog(n int) []sim.Event {
+	events := make([]sim.Event, 0, n+16)
+	add := func(typ, data string) {
+		events = append(events, sim.Event{Seq: len(events), Type: typ, Data: json.RawMessage(data)})
+	}
+	header := `{"header":{"system":[{"name":"runtime:base","order":0,"text":"base"}],"tools":[{"name":"exit_plan_mode"}]},"reason":"resume"}`
+	for turn := 1; len(events) < n; turn++ {
+		add(sim.TypeTurnStart, fmt.Sprintf(`{"turn":%d}`, turn))
+		if turn%4 == 0 {
+			add(sim.TypePlanMode, fmt.Sprintf(`{"active":%v}`, turn%8 == 0))
+		}
+		for step := 1; step <= 3; step++ {
+			add(sim.TypeStepStart, fmt.Sprintf(`{"turn":%d,"step":%d}`, turn, step))
+			add(sim.TypeUserMessage, `{"content":[{"type":"text","text":"go on"}],"role":"user","source":{"kind":"user"}}`)
+			add(sim.TypeRequestHeader, header)
+			add(sim.TypeAssistant, `{"message":{"content":[{"text":"OK.","type":"text"}],"role":"assistant"}}`)
+			add(sim.TypeStepEnd, fmt.Sprintf(`{"turn":%d,"step":%d}`, turn, step))
+		}
+		add(sim.TypeTurnEnd, fmt.Sprintf(`{"turn":%d,"reason":{"kind":"completed"}}`, turn))
+	}
+	return events
+}
+
+// BenchmarkStep measures simulated steps per second against the in-process
+// reference: each iteration selects a state mid-turn and runs one accepted
+// step that appends it (pre-step, request derivation, model output).
+func BenchmarkStep(b *testing.B) {
+	rt := newRuntime(b, sim.Options{})
+	do(b, rt, prompt)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		do(b, rt, sim.Action{Set: &sim.SetAction{Agent: "main", Active: i%2 == 0}})
+		do(b, rt, step)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkStepAtLogSize measures the per-step cost when the session log
+// already holds 10^3, 10^5 and 10^6 events. Flat figures show that no
+// operation rescans the log.
+func BenchmarkStepAtLogSize(b *testing.B) {
+	for _, n := range []int{1_000, 100_000, 1_000_000} {
+		events := recordedLog(n)
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			rt := newRuntime(b, sim.Options{Logs: map[string][]sim.Event{"main": events}})
+			do(b, rt, prompt)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				do(b, rt, sim.Action{Set: &sim.SetAction{Agent: "main", Active: i%2 == 0}})
+				do(b, rt, step)
+			}
+		})
+	}
+}
