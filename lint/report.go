@@ -125,8 +125,9 @@ func WriteText(w io.Writer, reports []*Report) error {
 				fmt.Fprintf(&b, "%s:%d: %s: %s\n", r.File, e.Line, e.Level, msg)
 			}
 		}
-		fmt.Fprintf(&b, "%s: %d sessions, %d events, %d request headers; %d findings, %d errors, %d warnings\n",
-			r.File, r.Sessions, r.Events, r.Headers, r.Count(LevelFinding), r.Count(LevelError), r.Count(LevelWarning))
+		fmt.Fprintf(&b, "%s: %s, %s, %s; %s, %s, %s\n", r.File,
+			count(r.Sessions, "session"), count(r.Events, "event"), count(r.Headers, "request header"),
+			count(r.Count(LevelFinding), "finding"), count(r.Count(LevelError), "error"), count(r.Count(LevelWarning), "warning"))
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -152,4 +153,11 @@ func WriteJSON(w io.Writer, reports []*Report) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
