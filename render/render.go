@@ -1,6 +1,7 @@
 // Package render turns a trace run into what people and machines read: the
-// text timeline (one block per action), the JSON machine record, and the
-// session logs as dsh-format JSONL. Every format is a pure function of the
+// text timeline (one block per action), the JSON machine record, the
+// session logs as dsh-format JSONL, a Mermaid sequence diagram and a
+// self-contained HTML timeline. Every format is a pure function of the
 // run, so the same run renders to the same bytes.
 package render
 
@@ -16,7 +17,7 @@ import (
 )
 
 // Formats lists the output formats, the default first.
-var Formats = []string{"text", "json", "jsonl"}
+var Formats = []string{"text", "json", "jsonl", "mermaid", "html"}
 
 // Write renders run in format to w.
 func Write(w io.Writer, format string, run *trace.Run) error {
@@ -27,6 +28,10 @@ func Write(w io.Writer, format string, run *trace.Run) error {
 		return JSON(w, run)
 	case "jsonl":
 		return JSONL(w, run)
+	case "mermaid":
+		return Mermaid(w, run)
+	case "html":
+		return HTML(w, run)
 	}
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/plankit/plankit/render"
 	"github.com/plankit/plankit/sim"
@@ -23,7 +24,8 @@ func newSimCmd() *cobra.Command {
 by default a readable timeline (one block per action: events appended, outcome,
 get() after, and for each request the sections, tools and messages the model
 saw); --format json is the machine record; --format jsonl is the session log in
-dsh's JSONL format.
+dsh's JSONL format (plankit lint reads it); --format mermaid is a sequence
+diagram and --format html a self-contained timeline page (docs/pictures.md).
 
 Exit 0 when every expectation holds, 1 when one fails (naming the action,
 expected and got), 2 for a malformed trace (file:line:column and field), 3 when
@@ -37,7 +39,7 @@ the implementation could not be run.`,
 				return err
 			}
 			if !validFormat(format) {
-				return usageErr("unknown --format %q (one of text, json, jsonl)", format)
+				return usageErr("unknown --format %q (one of %s)", format, strings.Join(render.Formats, ", "))
 			}
 			code := ExitPass
 			var firstErr error
@@ -63,7 +65,7 @@ the implementation could not be run.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, json or jsonl")
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
 	impl.register(cmd)
 	return cmd
 }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plankit/plankit/lint"
+	"github.com/plankit/plankit/sim"
+	"github.com/spf13/cobra"
+)
+
+func newLintCmd() *cobra.Command {
+	var (
+		format  string
+		choices []string
+	)
+	cmd := &cobra.Command{
+		Use:   "lint LOG.jsonl...",
+		Short: "Check recorded session logs for the log-level rules of plan mode",
+		Long: `lint reads session logs in dsh's JSONL format (with or without seq/time,
+packed chunk rows, snapshot placeholders; several sessions per file as
+plankit sim --format jsonl writes them) and checks the rules of plan mode a
+log can show: plan/mode data is exactly {active: boolean} and never in the
+transcript (LOG-1); every plan/mode is a change (LOG-4); inside a turn a
+plan/mode comes only at a step boundary, before that step's request header,
+and only for a step that goes on to a request (STEP-1, STEP-3, STEP-7); a
+plan-mode notice only for a user's change the last header did not show, at
+most one per change, never for an approved exit (STEP-6, EXIT-5); and, when
+headers carry sections and tools, CFG-2, EXIT-1, EXIT-2 and EXIT-3.
+
+Each finding is printed as file:line: CLAUSE: explanation. The plan state at
+each request header is printed as a state line. A truncated last line is a
+warning; malformed lines are errors. An implementation that declares the
+choice section-source=pending may render plan:policy from a selection whose
+append failed: pass --choice section-source=pending to lint its logs.
+
+Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
+read (a missing file, a malformed line, a broken seq).`,
+		Example: `  plankit lint lint/testdata/dsh/plan-review.jsonl
+  plankit sim --format jsonl examples/step-narration-header-mismatch.yaml > run.jsonl && plankit lint run.jsonl
+  plankit lint --format json session.jsonl`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageErr("unknown --format %q (one of text, json)", format)
+			}
+			var opts lint.Options
+			for _, c := range choices {
+				name, value, _ := strings.Cut(c, "=")
+				if name != sim.ChoiceSectionSource {
+					return usageErr("--choice %q: lint reads only %s=log|pending", c, sim.ChoiceSectionSource)
+				}
+				opts.SectionSource = value
+			}
+			if err := opts.Validate(); err != nil {
+				return usageErr("--choice %v", err)
+			}
+			var reports []*lint.Report
+			for _, path := range args {
+				if path == "-" {
+					reports = append(reports, lint.Reader("-", cmd.InOrStdin(), opts))
+					continue
+				}
+				reports = append(reports, lint.File(path, opts))
+			}
+			write := lint.WriteText
+			if format == "json" {
+				write = lint.WriteJSON
+			}
+			if err := write(cmd.OutOrStdout(), reports); err != nil {
+				return err
+			}
+			switch code := lint.Code(reports); code {
+			case lint.ExitInput:
+				return withCode(ExitUsage, fmt.Errorf("some input could not be read (see the error lines)"))
+			case lint.ExitFindings:
+				n := 0
+				for _, r := range reports {
+					n += r.Count(lint.LevelFinding)
+				}
+				noun := "findings"
+				if n == 1 {
+					noun = "finding"
+				}
+				return withCode(ExitFail, fmt.Errorf("%d %s", n, noun))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
+	cmd.Flags().StringArrayVar(&choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
+	return cmd
+}

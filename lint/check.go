@@ -1,0 +1,569 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// Fixed names of the specification the rules read.
+const (
+	planPlugin   = "plan-mode"
+	exitTool     = "exit_plan_mode"
+	policyName   = "plan:policy"
+	policyOrder  = 50
+	retryType    = "llm/retry"
+	assistantChk = "assistant/chunk"
+)
+
+// planHeading is a complete plan's opening: a level-1 markdown heading
+// (EXIT-3, the reference's plan-heading=level-1 reading).
+var planHeading = regexp.MustCompile(`^#\s+\S`)
+
+// Where a session is relative to turns and steps.
+type phase int
+
+const (
+	idle     phase = iota // no open turn
+	boundary              // open turn, before a step starts (after turn/start or step/end)
+	started               // after step/start, before its request/header
+	inStep                // after the step's request/header
+	retrying              // after llm/retry inside a step: the pre-step may run again (STEP-2)
+)
+
+// change is a plan/mode that changed the folded state since the last header.
+type change struct {
+	line     int
+	to       bool
+	user     bool // false: it applies an approved exit_plan_mode
+	eligible bool // a notice is due: a user's change and the last header showed the other state
+	noticed  int
+	exitLine int // the approved exit_plan_mode result a non-user change applies
+}
+
+// session is the fold of one session's log so far.
+type session struct {
+	id      string
+	seqMode int // 0 unknown, 1 with seq, 2 without
+	nextSeq int
+
+	active   bool
+	seenPlan bool
+	phase    phase
+	turn     int
+	step     int
+	// pendingAt is the line of a plan/mode appended at a pre-step boundary
+	// whose step has not yet sent its request header.
+	pendingAt int
+	// header is the state at the last request header; nil before the first.
+	header     *bool
+	headerLine int
+	// prevTools is whether the last header that listed its tools listed
+	// exit_plan_mode, and the state then; nil before such a header.
+	prevTools *[2]bool
+	changes   []change
+	// exitApproved: an exit_plan_mode call succeeded while active and no
+	// plan/mode or /plan command came since.
+	exitApproved bool
+	exitLine     int
+	calls        map[string]call
+	// malformed: a plan/mode the fold ignores came since the last header; a
+	// notice may narrate it, so notices are not judged until the next header.
+	malformed bool
+	// steer is the message a /plan <message> command must steer into the
+	// next request (CMD-3), and the command's line.
+	steer     string
+	steerLine int
+}
+
+type call struct {
+	name string
+	args string
+}
+
+type checker struct {
+	rep  *Report
+	opts Options
+	s    *session
+}
+
+func (c *checker) add(e Entry) {
+	if c.s != nil && e.Session == "" {
+		e.Session = c.s.id
+	}
+	c.rep.Entries = append(c.rep.Entries, e)
+}
+
+func (c *checker) errorf(line int, format string, args ...any) {
+	c.add(Entry{Line: line, Level: LevelError, Message: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) findf(line int, clause, format string, args ...any) {
+	c.add(Entry{Line: line, Level: LevelFinding, Clause: clause, Message: fmt.Sprintf(format, args...)})
+}
+
+// startSession begins the fold of a new session. Whatever the previous
+// session left open is not a finding: a log may stop mid-turn or mid-step.
+func (c *checker) startSession(id string) {
+	c.rep.Sessions++
+	c.s = &session{id: id, calls: map[string]call{}}
+}
+
+func sortEntries(es []Entry) {
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Line < es[j].Line })
+}
+
+// event applies one event to the session's fold and checks the rules.
+func (c *checker) event(r row) {
+	s := c.s
+	switch r.typ {
+	case sim.TypePlanMode:
+		c.planMode(r)
+	case sim.TypeTurnStart:
+		s.phase = boundary
+		s.turn++
+		if t, ok := intField(r.data, "turn"); ok {
+			s.turn = t
+		}
+		s.step = 0
+		s.pendingAt = 0
+	case sim.TypeTurnEnd:
+		// An interrupted turn is the process dying (resume closes it): the
+		// step may have been accepted, and the steer queue is lost (PEND-8).
+		reason := reasonKind(r.data)
+		if s.pendingAt != 0 && reason != "interrupted" {
+			c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+		}
+		if reason == "interrupted" {
+			s.steer = ""
+		}
+		s.pendingAt = 0
+		s.phase = idle
+	case sim.TypeStepStart:
+		s.phase = started
+		s.step++
+		if t, ok := intField(r.data, "step"); ok {
+			s.step = t
+		}
+	case sim.TypeStepEnd:
+		if s.phase != idle {
+			s.phase = boundary
+		}
+	case retryType:
+		if s.phase == inStep || s.phase == started {
+			s.phase = retrying
+		}
+	case sim.TypeRequestHeader:
+		c.header(r)
+	case sim.TypeUserMessage:
+		c.transcript(r)
+		c.userMessage(r)
+	case sim.TypeAssistant:
+		c.transcript(r)
+		c.modelOutput(r)
+		c.assistantCalls(r)
+	case sim.TypeToolCall:
+		c.modelOutput(r)
+		var d struct {
+			CallID    string `json:"callId"`
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		}
+		if json.Unmarshal(r.data, &d) == nil && d.CallID != "" {
+			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments}
+		}
+	case sim.TypeToolResult:
+		c.transcript(r)
+		c.modelOutput(r)
+		c.toolResult(r)
+	case assistantChk, "text-chunks", "reasoning-chunks", "tool-call-chunks":
+		c.modelOutput(r)
+	case sim.TypeCommandRun:
+		var d struct {
+			Name string `json:"name"`
+			Args string `json:"args"`
+		}
+		if json.Unmarshal(r.data, &d) == nil && d.Name == "plan" {
+			s.exitApproved = false
+			if msg := strings.TrimSpace(d.Args); msg != "" && msg != "off" {
+				s.steer, s.steerLine = msg, r.line
+			}
+		}
+	case sim.TypeCommandDone:
+		var d struct {
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(r.data, &d) == nil && d.Kind != "success" {
+			s.steer = "" // a failed or unknown command steers nothing
+		}
+	}
+}
+
+// planMode checks a plan/mode event and folds it.
+func (c *checker) planMode(r row) {
+	s := c.s
+	active, exact := sim.PlanModeOf(sim.Event{Type: sim.TypePlanMode, Data: r.data})
+	if !exact {
+		c.findf(r.line, "LOG-1", "plan/mode data must be exactly {active: boolean}, got %s (the fold ignores it)", compact(r.data))
+	}
+	if s.phase != idle {
+		switch s.phase {
+		case started:
+			c.findf(r.line, "STEP-1", "plan/mode appended between step/start and that step's request/header (turn %d step %d): inside a turn only the pre-step listener appends, before the step starts", s.turn, s.step)
+		case inStep:
+			c.findf(r.line, "STEP-7", "plan/mode appended after the request header of turn %d step %d (line %d): the append must come before request derivation, so the step's request reflects it", s.turn, s.step, s.headerLine)
+		default:
+			s.pendingAt = r.line
+		}
+	}
+	if !exact {
+		s.malformed = true
+		// The fold ignores a malformed plan/mode (LOG-2 as the reference
+		// folds), so it neither changes the state nor repeats it.
+		return
+	}
+	if active == s.active {
+		was := "the fold is already"
+		if !s.seenPlan {
+			was = "with no plan/mode before it the fold is"
+		}
+		c.findf(r.line, "LOG-4", "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
+	} else {
+		user := !(s.phase != idle && s.exitApproved && !active)
+		eligible := user && s.header != nil && *s.header != active
+		ch := change{line: r.line, to: active, user: user, eligible: eligible}
+		if !user {
+			ch.exitLine = s.exitLine
+		}
+		s.changes = append(s.changes, ch)
+	}
+	s.active = active
+	s.seenPlan = true
+	s.exitApproved = false
+}
+
+// header reports the state at a request header and checks what the header
+// shows when it carries sections and tools.
+func (c *checker) header(r row) {
+	s := c.s
+	c.rep.Headers++
+	applied := s.pendingAt
+	s.pendingAt = 0
+	s.phase = inStep
+	v := s.active
+	msg := fmt.Sprintf("plan mode %s at request/header (turn %d, step %d)", onOff(v), s.turn, s.step)
+	var d struct {
+		Header struct {
+			System json.RawMessage `json:"system"`
+			Tools  json.RawMessage `json:"tools"`
+		} `json:"header"`
+		Reason string `json:"reason"`
+	}
+	_ = json.Unmarshal(r.data, &d)
+	if d.Reason != "" {
+		msg += ", reason " + d.Reason
+	}
+	var sections []sim.Section
+	var tools []sim.Tool
+	hasSections := json.Unmarshal(d.Header.System, &sections) == nil && d.Header.System != nil && string(d.Header.System) != "null"
+	hasTools := json.Unmarshal(d.Header.Tools, &tools) == nil && d.Header.Tools != nil && string(d.Header.Tools) != "null"
+	if hasSections {
+		policy, found := sim.Section{}, false
+		for _, sec := range sections {
+			if sec.Name == policyName {
+				policy, found = sec, true
+			}
+		}
+		listed := hasTools && containsTool(tools, exitTool)
+		if found {
+			msg += "; plan:policy rendered"
+			if policy.Order != policyOrder {
+				c.findf(r.line, "CFG-2", "plan:policy rendered at order %d, not %d", policy.Order, policyOrder)
+			}
+		} else {
+			msg += "; plan:policy absent"
+		}
+		// Without the section and the tool the plugin is not composed
+		// (SVC-2, or a config that failed to load): nothing to compare.
+		if found != v && (found || listed) && c.opts.SectionSource != "pending" {
+			switch {
+			case applied != 0 && found == !v:
+				c.findf(r.line, "STEP-7", "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
+			case found:
+				c.findf(r.line, "CFG-2", "plan:policy rendered while the log says plan mode is inactive")
+			default:
+				c.findf(r.line, "CFG-2", "plan:policy absent while the log says plan mode is active")
+			}
+		}
+	}
+	if hasTools {
+		listed := containsTool(tools, exitTool)
+		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v {
+			c.findf(r.line, "EXIT-1", "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
+		}
+		s.prevTools = &[2]bool{listed, v}
+	}
+	c.add(Entry{Line: r.line, Level: LevelInfo, Message: msg, Active: &v})
+	if s.steer != "" {
+		c.findf(r.line, "CMD-3", "/plan <message> at line %d did not steer its message into the next request: no user/message %s before this header", s.steerLine, quoteStart(s.steer))
+		s.steer = ""
+	}
+	s.header = &v
+	s.headerLine = r.line
+	s.changes = nil
+	s.malformed = false
+}
+
+func whenListed(listed, v, prev bool) bool {
+	if listed {
+		return v
+	}
+	return prev
+}
+
+func containsTool(ts []sim.Tool, name string) bool {
+	for _, t := range ts {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// userMessage checks a plan-mode notice against the changes since the last
+// header (STEP-6, EXIT-5).
+func (c *checker) userMessage(r row) {
+	var d struct {
+		Source sim.Source `json:"source"`
+	}
+	if json.Unmarshal(r.data, &d) != nil {
+		return
+	}
+	s := c.s
+	if d.Source.Kind != "plugin" || d.Source.Plugin != planPlugin {
+		if s.steer != "" {
+			if m, err := sim.MessageOf(r.data); err == nil && strings.TrimSpace(m.Text) == s.steer {
+				s.steer = ""
+			}
+		}
+		return
+	}
+	if s.malformed {
+		return
+	}
+	for i := range s.changes {
+		if s.changes[i].eligible && s.changes[i].noticed == 0 {
+			s.changes[i].noticed++
+			return
+		}
+	}
+	for _, ch := range s.changes {
+		if ch.eligible {
+			c.findf(r.line, "STEP-6", "a second plan-mode notice for the change at line %d: at most one notice per change", ch.line)
+			return
+		}
+	}
+	for _, ch := range s.changes {
+		if !ch.user {
+			c.findf(r.line, "EXIT-5", "a plan-mode notice narrates the change at line %d, which applies an approved exit_plan_mode (line %d): the exit is never narrated; the tool result reports it", ch.line, ch.exitLine)
+			return
+		}
+	}
+	switch {
+	case len(s.changes) == 0 && s.header == nil:
+		c.findf(r.line, "STEP-6", "a plan-mode notice with no plan-mode change and no request header before it")
+	case len(s.changes) == 0:
+		c.findf(r.line, "STEP-6", "a plan-mode notice, but the plan state has not changed since the last request header (line %d)", s.headerLine)
+	case s.header == nil:
+		c.findf(r.line, "STEP-6", "a plan-mode notice for the change at line %d, but no request header came before it: with no header yet there is no notice", s.changes[0].line)
+	default:
+		c.findf(r.line, "STEP-6", "a plan-mode notice for the change at line %d, but the last request header (line %d) already showed plan mode %s", s.changes[len(s.changes)-1].line, s.headerLine, onOff(*s.header))
+	}
+}
+
+// modelOutput: model output in a step means the step's request was sent;
+// a plan/mode still waiting for a header at a retry was never shown.
+func (c *checker) modelOutput(r row) {
+	s := c.s
+	if s.pendingAt != 0 && s.phase == retrying {
+		c.findf(s.pendingAt, "STEP-7", "plan/mode appended at a request-recovery retry that sent no new request header (model output at line %d): the retried request did not reflect it", r.line)
+		s.pendingAt = 0
+	}
+	if s.phase == retrying {
+		s.phase = inStep
+	}
+}
+
+// assistantCalls records the tool calls an assistant message carries.
+func (c *checker) assistantCalls(r row) {
+	var d struct {
+		Message struct {
+			Content []struct {
+				Type      string `json:"type"`
+				ID        string `json:"id"`
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(r.data, &d) != nil {
+		return
+	}
+	for _, p := range d.Message.Content {
+		if p.Type == "tool-call" && p.ID != "" {
+			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments}
+		}
+	}
+}
+
+// toolResult checks a tool result of exit_plan_mode (EXIT-2, EXIT-3) and
+// notes an approval (EXIT-5).
+func (c *checker) toolResult(r row) {
+	var d struct {
+		Message struct {
+			Source struct {
+				CallID string `json:"callId"`
+			} `json:"source"`
+			Content []struct {
+				ToolCallID string `json:"toolCallId"`
+				IsError    bool   `json:"isError"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(r.data, &d) != nil {
+		return
+	}
+	id := d.Message.Source.CallID
+	failed := false
+	for _, p := range d.Message.Content {
+		if id == "" {
+			id = p.ToolCallID
+		}
+		failed = failed || p.IsError
+	}
+	s := c.s
+	cl, ok := s.calls[id]
+	if !ok || cl.name != exitTool || failed {
+		return
+	}
+	if !s.active {
+		c.findf(r.line, "EXIT-2", "exit_plan_mode succeeded while the log says plan mode is inactive: outside plan mode it fails")
+		return
+	}
+	var args struct {
+		Plan *string `json:"plan"`
+	}
+	if json.Unmarshal([]byte(cl.args), &args) == nil && args.Plan != nil && !planHeading.MatchString(strings.TrimSpace(*args.Plan)) {
+		c.findf(r.line, "EXIT-3", "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
+	}
+	s.exitApproved = true
+	s.exitLine = r.line
+}
+
+// transcript checks that a transcript message carries no plan/mode (LOG-1).
+func (c *checker) transcript(r row) {
+	var v any
+	if json.Unmarshal(r.data, &v) != nil {
+		return
+	}
+	if hasPlanMode(v) {
+		c.findf(r.line, "LOG-1", "%s carries a plan/mode in the transcript: plan/mode is log-only and never part of the model's messages", r.typ)
+	}
+}
+
+func hasPlanMode(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if t, ok := x["type"].(string); ok && t == sim.TypePlanMode {
+			return true
+		}
+		for _, k := range sortedKeys(x) {
+			if hasPlanMode(x[k]) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasPlanMode(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func intField(data json.RawMessage, name string) (int, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return 0, false
+	}
+	var v int
+	if err := json.Unmarshal(m[name], &v); err != nil {
+		return 0, false
+	}
+	return v, true
+}
+
+func reasonKind(data json.RawMessage) string {
+	var d struct {
+		Reason json.RawMessage `json:"reason"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(d.Reason, &k) == nil && k.Kind != "" {
+		return k.Kind
+	}
+	var s string
+	_ = json.Unmarshal(d.Reason, &s)
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "with no reason"
+	}
+	return s
+}
+
+func onOff(active bool) string {
+	if active {
+		return "active"
+	}
+	return "inactive"
+}
+
+func compact(data json.RawMessage) string {
+	s := string(sim.Canonical(data))
+	if len(s) > 80 {
+		s = s[:80] + "..."
+	}
+	return s
+}
+
+func quoteStart(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,48 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plankit/plankit/lint"
+)
+
+// Any input gives a report and an exit code, never a panic; a clean report
+// has no error entries.
+func FuzzBytes(f *testing.F) {
+	files, _ := filepath.Glob("testdata/dsh/*.jsonl")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(head + `{"type":"plan/mode","seq":0,"data":{"active":true}}` + "\n" + `{"type":"text-chunks","seq0":1,"data":{"texts":["a"]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := lint.Bytes("fuzz.jsonl", b, lint.Options{})
+		code := lint.Code([]*lint.Report{r})
+		if code == lint.ExitClean && r.Count(lint.LevelError)+r.Count(lint.LevelFinding) > 0 {
+			t.Fatalf("exit 0 with errors or findings: %+v", r.Entries)
+		}
+		for i := 1; i < len(r.Entries); i++ {
+			if r.Entries[i].Line < r.Entries[i-1].Line {
+				t.Fatalf("entries out of line order: %+v", r.Entries)
+			}
+		}
+	})
+}
+
+// BenchmarkPlanReview lints the recorded plan-review session (38 rows, 342
+// events, most of its 27 KB in packed chunk rows).
+func BenchmarkPlanReview(b *testing.B) {
+	data, err := os.ReadFile("testdata/dsh/plan-review.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		lint.Bytes("plan-review.jsonl", data, lint.Options{})
+	}
+}
