@@ -1,6 +1,7 @@
 package adapter_test
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -49,12 +50,26 @@ func roundTrips(b *testing.B, opts adapter.Options) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "roundtrips/s")
 }
 
-// BenchmarkExamplesServeVsInProcess runs every example trace (and the
-// driver's tour) in-process and through `plankit serve` in the same
+// BenchmarkExamplesServeVsInProcess runs every example trace
+// (examples/*.yaml) in-process and through `plankit serve` in the same
 // iteration and reports the wall-time ratio.
 func BenchmarkExamplesServeVsInProcess(b *testing.B) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	servedVsInProcess(b, files)
+}
+
+// BenchmarkTourServeVsInProcess is the same for the driver's tour of
+// every request, which restarts the process seven times.
+func BenchmarkTourServeVsInProcess(b *testing.B) {
+	servedVsInProcess(b, []string{"testdata/traces/tour.yaml"})
+}
+
+func servedVsInProcess(b *testing.B, files []string) {
+	if len(files) == 0 {
+		b.Fatal("no traces")
+	}
 	var trs []*trace.Trace
-	for _, f := range traces(b) {
+	for _, f := range files {
 		trs = append(trs, readTrace(b, f))
 	}
 	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}})

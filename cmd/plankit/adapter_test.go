@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plankit/plankit/reference"
 )
 
 // TestAdapterCLI drives the built plankit binary: through `plankit serve`
@@ -49,6 +51,27 @@ func TestAdapterCLI(t *testing.T) {
 			}
 		})
 	}
+
+	// Every mutant served gives what the in-process mutant gives, exit
+	// code included, so checks through serve kill the same mutants.
+	t.Run("serve matches in-process for every mutant", func(t *testing.T) {
+		traces := append([]string{"../../adapter/testdata/traces/tour.yaml"}, examples...)
+		changed := 0
+		_, plain, _ := run(t, append([]string{"sim"}, traces...)...)
+		for _, m := range reference.Catalogue {
+			wantCode, want, _ := run(t, append([]string{"sim", "--mutant", string(m.Name)}, traces...)...)
+			code, got, errs := run(t, append([]string{"sim", "--adapter", plankit + " serve --mutant " + string(m.Name)}, traces...)...)
+			if dropIdentity(want) != dropIdentity(plain) {
+				changed++
+			}
+			if code != wantCode || got != want {
+				t.Errorf("mutant %s: exit %d (in-process %d); outputs equal: %v\n%s", m.Name, code, wantCode, got == want, errs)
+			}
+		}
+		if changed < len(reference.Catalogue)/2 {
+			t.Fatalf("only %d of %d mutants change the timelines; the comparison shows too little", changed, len(reference.Catalogue))
+		}
+	})
 
 	t.Run("python example matches the reference", func(t *testing.T) {
 		_, want, _ := exe(append([]string{"sim"}, examples...)...)

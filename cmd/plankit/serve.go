@@ -41,7 +41,7 @@ line is not a protocol request.`,
 				}
 				opts.Choices = ch
 			}
-			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
+			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true}
 			err := adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
 			return withCode(ExitUsage, err)
 		},
