@@ -55,16 +55,23 @@ func roundTrips(b *testing.B, opts adapter.Options) {
 // iteration and reports the wall-time ratio.
 func BenchmarkExamplesServeVsInProcess(b *testing.B) {
 	files, _ := filepath.Glob("../examples/*.yaml")
-	servedVsInProcess(b, files)
+	servedVsInProcess(b, files, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+// BenchmarkExamplesPythonVsInProcess is the same through the Python
+// example adapter.
+func BenchmarkExamplesPythonVsInProcess(b *testing.B) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	servedVsInProcess(b, files, adapter.Options{Command: []string{"python3", "adapter.py"}, Dir: "../examples/adapters/python"})
 }
 
 // BenchmarkTourServeVsInProcess is the same for the driver's tour of
 // every request, which restarts the process seven times.
 func BenchmarkTourServeVsInProcess(b *testing.B) {
-	servedVsInProcess(b, []string{"testdata/traces/tour.yaml"})
+	servedVsInProcess(b, []string{"testdata/traces/tour.yaml"}, adapter.Options{Command: []string{plankitBin(b), "serve"}})
 }
 
-func servedVsInProcess(b *testing.B, files []string) {
+func servedVsInProcess(b *testing.B, files []string, opts adapter.Options) {
 	if len(files) == 0 {
 		b.Fatal("no traces")
 	}
@@ -72,7 +79,7 @@ func servedVsInProcess(b *testing.B, files []string) {
 	for _, f := range files {
 		trs = append(trs, readTrace(b, f))
 	}
-	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+	pool := newPool(b, opts)
 	var local, served time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -84,7 +91,7 @@ func servedVsInProcess(b *testing.B, files []string) {
 		t1 := time.Now()
 		for _, tr := range trs {
 			if run := trace.Execute(tr, pool.Port()); run.Err != nil || run.Failed() {
-				b.Fatalf("%s served: %v", tr.File, run.Err)
+				b.Fatalf("%s through the adapter: %v", tr.File, run.Err)
 			}
 		}
 		local += t1.Sub(t0)
