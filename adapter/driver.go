@@ -132,7 +132,9 @@ func (p *Pool) Failures() int {
 	return p.failures
 }
 
-// Close ends every process still running, the spare included.
+// Close ends every process still running, the spare and the parked ones
+// included: it closes their stdin (which an implementation treats as
+// stop), gives them a second to exit and kills the rest.
 func (p *Pool) Close() {
 	p.mu.Lock()
 	p.closed = true
@@ -150,6 +152,14 @@ func (p *Pool) Close() {
 	p.spare, p.idle = nil, nil
 	p.mu.Unlock()
 	for _, pr := range procs {
+		pr.stdin.Close()
+	}
+	deadline := time.Now().Add(time.Second)
+	for _, pr := range procs {
+		select {
+		case <-pr.exited:
+		case <-time.After(time.Until(deadline)):
+		}
 		pr.kill()
 	}
 }
