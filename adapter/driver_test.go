@@ -76,7 +76,12 @@ func broken(t *testing.T, opts adapter.Options, args ...string) (time.Duration, 
 	t.Helper()
 	opts.Command = append([]string{fakeBin(t)}, args...)
 	if opts.Timeout == 0 {
-		opts.Timeout = 300 * time.Millisecond
+		// Short for the hang; generous otherwise, so that a slow start on
+		// a loaded machine is not mistaken for the failure under test.
+		opts.Timeout = 10 * time.Second
+		if args[0] == "hang" {
+			opts.Timeout = time.Second
+		}
 	}
 	pool := newPool(t, opts)
 	tr := readTrace(t, "../examples/pend-mid-turn-later-turn.yaml")
@@ -93,7 +98,7 @@ func TestBrokenAdapters(t *testing.T) {
 		kind     string
 		contains []string
 	}{
-		{"hang", adapter.KindTimeout, []string{`seq 13 "preStep"`, "no reply within 300ms", "hanging on preStep"}},
+		{"hang", adapter.KindTimeout, []string{`seq 13 "preStep"`, "no reply within 1s", "hanging on preStep"}},
 		{"crash", adapter.KindExited, []string{`seq 13 "preStep"`, "exited (exit status 7)", "stderr:", "simulated crash in preStep"}},
 		{"garbage", adapter.KindProtocol, []string{`seq 13 "preStep"`, "not valid JSON", `reply:    this is not json`, `expected: {"seq": 13, "result": {"decision"`}},
 		{"schema", adapter.KindProtocol, []string{`seq 13 "preStep"`, "does not match the protocol schema", "/decision/kind", `reply:    {"seq":13`, "expected:"}},

@@ -87,7 +87,7 @@ func TestAdapterCLI(t *testing.T) {
 
 	// Reference: issue "Checking external implementations", Robustness.
 	broken := []struct{ mode, cause string }{
-		{"hang", `request seq 13 "preStep": no reply within 300ms`},
+		{"hang", `request seq 13 "preStep": no reply within 1s`},
 		{"crash", `request seq 13 "preStep": the adapter process exited (exit status 7) before replying`},
 		{"garbage", `request seq 13 "preStep": protocol error: the reply is not valid JSON`},
 		{"schema", `request seq 13 "preStep": protocol error: the reply does not match the protocol schema`},
@@ -100,7 +100,12 @@ func TestAdapterCLI(t *testing.T) {
 	for _, b := range broken {
 		t.Run("broken/"+b.mode, func(t *testing.T) {
 			t0 := time.Now()
-			code, _, errs := run(t, "sim", "--timeout", "300ms", "--adapter", fake+" "+b.mode+" preStep 2", examples[0])
+			// A short timeout for the hang, the default otherwise.
+			timeout := "5s"
+			if b.mode == "hang" {
+				timeout = "1s"
+			}
+			code, _, errs := run(t, "sim", "--timeout", timeout, "--adapter", fake+" "+b.mode+" preStep 2", examples[0])
 			if code != ExitImpl {
 				t.Fatalf("exit %d, want %d (ExitImpl)\n%s", code, ExitImpl, errs)
 			}
