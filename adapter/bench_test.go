@@ -1,6 +1,7 @@
 package adapter_test
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -49,15 +50,36 @@ func roundTrips(b *testing.B, opts adapter.Options) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "roundtrips/s")
 }
 
-// BenchmarkExamplesServeVsInProcess runs every example trace (and the
-// driver's tour) in-process and through `plankit serve` in the same
+// BenchmarkExamplesServeVsInProcess runs every example trace
+// (examples/*.yaml) in-process and through `plankit serve` in the same
 // iteration and reports the wall-time ratio.
 func BenchmarkExamplesServeVsInProcess(b *testing.B) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	servedVsInProcess(b, files, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+// BenchmarkExamplesPythonVsInProcess is the same through the Python
+// example adapter.
+func BenchmarkExamplesPythonVsInProcess(b *testing.B) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	servedVsInProcess(b, files, adapter.Options{Command: []string{"python3", "adapter.py"}, Dir: "../examples/adapters/python"})
+}
+
+// BenchmarkTourServeVsInProcess is the same for the driver's tour of
+// every request, which restarts the process seven times.
+func BenchmarkTourServeVsInProcess(b *testing.B) {
+	servedVsInProcess(b, []string{"testdata/traces/tour.yaml"}, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+func servedVsInProcess(b *testing.B, files []string, opts adapter.Options) {
+	if len(files) == 0 {
+		b.Fatal("no traces")
+	}
 	var trs []*trace.Trace
-	for _, f := range traces(b) {
+	for _, f := range files {
 		trs = append(trs, readTrace(b, f))
 	}
-	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+	pool := newPool(b, opts)
 	var local, served time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -69,7 +91,7 @@ func BenchmarkExamplesServeVsInProcess(b *testing.B) {
 		t1 := time.Now()
 		for _, tr := range trs {
 			if run := trace.Execute(tr, pool.Port()); run.Err != nil || run.Failed() {
-				b.Fatalf("%s served: %v", tr.File, run.Err)
+				b.Fatalf("%s through the adapter: %v", tr.File, run.Err)
 			}
 		}
 		local += t1.Sub(t0)

@@ -48,6 +48,12 @@ type Options struct {
 	// a Start (a new scenario, a restart) does not wait for the process to
 	// boot; the spare is ended by Close.
 	NoSpare bool
+	// NoReuse turns off reusing processes across scenarios. By default a
+	// process whose implementation declares the "reuse" capability is
+	// parked at Stop and handed to the next port's first Start, which
+	// resets it with a start request. A restart within a scenario always
+	// gets a new process.
+	NoReuse bool
 	// RestartBudget is how many failed processes (crashed, hung, broke the
 	// protocol) the pool replaces with new ones; after that, Start fails at
 	// once. DefaultRestartBudget when zero; negative means none.
@@ -91,7 +97,12 @@ type Pool struct {
 	spare *process
 	// refilling is closed when the spare being spawned is ready.
 	refilling chan struct{}
+	// idle are processes parked by Stop for reuse by another scenario.
+	idle []*process
 }
+
+// maxIdle bounds the parked processes.
+const maxIdle = 2
 
 // NewPool returns a pool for the adapter command in opts. It starts
 // nothing: each Port.Start spawns a process.
@@ -121,7 +132,9 @@ func (p *Pool) Failures() int {
 	return p.failures
 }
 
-// Close ends every process still running, the spare included.
+// Close ends every process still running, the spare and the parked ones
+// included: it closes their stdin (which an implementation treats as
+// stop), gives them a second to exit and kills the rest.
 func (p *Pool) Close() {
 	p.mu.Lock()
 	p.closed = true
@@ -136,9 +149,17 @@ func (p *Pool) Close() {
 		procs = append(procs, pr)
 	}
 	p.live = map[*process]bool{}
-	p.spare = nil
+	p.spare, p.idle = nil, nil
 	p.mu.Unlock()
 	for _, pr := range procs {
+		pr.stdin.Close()
+	}
+	deadline := time.Now().Add(time.Second)
+	for _, pr := range procs {
+		select {
+		case <-pr.exited:
+		case <-time.After(time.Until(deadline)):
+		}
 		pr.kill()
 	}
 }
@@ -206,6 +227,51 @@ func (p *Pool) refill() {
 	}()
 }
 
+// park keeps a healthy process for another scenario; false when there is
+// no room.
+func (p *Pool) park(pr *process) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || len(p.idle) >= maxIdle || !pr.alive() {
+		return false
+	}
+	p.idle = append(p.idle, pr)
+	return true
+}
+
+// unpark takes pr back from the parked processes; false when another
+// port has taken it meanwhile.
+func (p *Pool) unpark(pr *process) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, x := range p.idle {
+		if x == pr {
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// takeIdle returns a parked process that is still alive, or nil.
+func (p *Pool) takeIdle() *process {
+	for {
+		p.mu.Lock()
+		if len(p.idle) == 0 {
+			p.mu.Unlock()
+			return nil
+		}
+		pr := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		p.mu.Unlock()
+		if pr.alive() {
+			return pr
+		}
+		pr.kill()
+		p.reaped(pr)
+	}
+}
+
 func (p *Pool) failed(err error) {
 	p.mu.Lock()
 	p.failures++
@@ -224,8 +290,12 @@ func (p *Pool) reaped(pr *process) {
 type Port struct {
 	pool  *Pool
 	proc  *process
-	seq   int
 	start StartResult
+	// started: this port has started a process before, so its next Start
+	// is a restart and must get a new process.
+	started bool
+	// parked is the process this port parked at its last Stop.
+	parked *process
 	// broken is the failure that ended the current process; every later
 	// request returns it until the next Start.
 	broken error
@@ -244,36 +314,60 @@ func (p *Port) PID() int {
 	return p.proc.cmd.Process.Pid
 }
 
-// Start implements sim.Port: it ends any process this port still runs,
-// spawns a new one and performs the start handshake.
+// Start implements sim.Port and performs the start handshake. The first
+// Start of a port may reuse a process another scenario parked (the start
+// request resets it); a restart always gets a new process, and the
+// process this port ran before is ended.
 func (p *Port) Start() (sim.Identity, error) {
 	p.end()
-	pr, err := p.pool.spawn()
-	if err != nil {
-		return sim.Identity{}, err
+	restart := p.started
+	p.started = true
+	if p.parked != nil {
+		if p.pool.unpark(p.parked) {
+			p.parked.kill()
+			p.pool.reaped(p.parked)
+		}
+		p.parked = nil
 	}
-	p.proc, p.seq, p.broken, p.start = pr, 0, nil, StartResult{}
+	var pr *process
+	if !restart && !p.pool.opts.NoReuse {
+		pr = p.pool.takeIdle()
+	}
+	if pr == nil {
+		var err error
+		if pr, err = p.pool.spawn(); err != nil {
+			return sim.Identity{}, err
+		}
+	}
+	p.proc, p.broken, p.start = pr, nil, StartResult{}
+	pr.reuse = false // until this start succeeds
 	var res StartResult
 	if err := p.call(MethodStart, StartParams{Protocol: ProtocolVersion}, &res); err != nil {
 		return sim.Identity{}, err
 	}
 	if res.Protocol != ProtocolVersion {
-		return sim.Identity{}, p.fail(&RequestError{Method: MethodStart, Seq: p.seq, Kind: KindProtocol,
+		return sim.Identity{}, p.fail(&RequestError{Method: MethodStart, Seq: pr.seq, Kind: KindProtocol,
 			Detail: fmt.Sprintf("the implementation speaks protocol %d; this kit speaks protocol %d", res.Protocol, ProtocolVersion)})
 	}
 	p.start = res
+	pr.reuse = res.Capabilities.Reuse
 	return res.Identity(), nil
 }
 
-// Stop implements sim.Port: it sends stop, gives the process the request
-// timeout to exit, kills it if it has not, and reaps it. Either way the
-// process has ended when Stop returns.
+// Stop implements sim.Port. A process that declared the reuse capability
+// is parked for another scenario (if this port starts again, that is a
+// restart, and Start ends the parked process); any other is sent stop,
+// given the request timeout to exit, killed if it has not, and reaped.
 func (p *Port) Stop() error {
 	if p.proc == nil {
 		return nil
 	}
 	if p.broken != nil {
 		p.end()
+		return nil
+	}
+	if p.proc.reuse && !p.pool.opts.NoReuse && p.pool.park(p.proc) {
+		p.parked, p.proc = p.proc, nil
 		return nil
 	}
 	err := p.call(MethodStop, Empty{}, &Empty{})
@@ -318,8 +412,9 @@ func (p *Port) call(method string, params, out any) error {
 	if p.proc == nil {
 		return errNotStarted
 	}
-	p.seq++
-	seq := p.seq
+	pr := p.proc
+	pr.seq++
+	seq := pr.seq
 	rawParams, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("adapter: encoding %s params: %w", method, err)
@@ -333,7 +428,6 @@ func (p *Port) call(method string, params, out any) error {
 			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v\n  request: %s", seq, method, err, quote(line))
 		}
 	}
-	pr := p.proc
 	deadline := time.Now().Add(p.pool.opts.Timeout)
 	pr.stdin.SetWriteDeadline(deadline)
 	if _, err := pr.stdin.Write(append(line, '\n')); err != nil {
@@ -352,24 +446,23 @@ func (p *Port) call(method string, params, out any) error {
 		}
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindIO, Detail: "cannot write the request: " + err.Error()})
 	}
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	for {
-		if ev, ok := pr.out.next(); ok {
-			return p.reply(method, seq, line, ev, out)
-		}
-		select {
-		case <-pr.out.ready:
-		case <-pr.exited:
-			if ev, ok := pr.out.next(); ok {
-				return p.reply(method, seq, line, ev, out)
-			}
-			return p.fail(p.exitedError(method, seq, line))
-		case <-timer.C:
-			pr.kill()
-			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
-				Detail: fmt.Sprintf("no reply within %v (--timeout); the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
-		}
+	ev, err := pr.out.next(deadline)
+	switch {
+	case err == nil:
+		return p.reply(method, seq, line, ev, out)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		pr.kill()
+		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
+			Detail: fmt.Sprintf("no reply within %v (--timeout); the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
+	}
+	// End of stdout: the process is exiting; give it until the deadline.
+	select {
+	case <-pr.exited:
+		return p.fail(p.exitedError(method, seq, line))
+	case <-time.After(time.Until(deadline)):
+		pr.kill()
+		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindExited,
+			Detail: fmt.Sprintf("the adapter closed its stdout (%v) without replying; the process was killed\n  request: %s\n  %s", err, quote(line), pr.stderr)})
 	}
 }
 
@@ -384,9 +477,6 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	protocol := func(what string) error {
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindProtocol, Detail: fmt.Sprintf(
 			"protocol error: %s\n  request:  %s\n  reply:    %s\n  expected: %s", what, quote(request), quote(ev.data), expectedShape(seq, method))})
-	}
-	if p.proc.out.overflow {
-		return protocol(fmt.Sprintf("the adapter wrote more than %d lines nobody asked for", maxQueued))
 	}
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))

@@ -73,17 +73,22 @@ func withoutIdentity(s string) string {
 
 // broken runs the first example against a fake adapter that misbehaves at
 // the second preStep and returns the run's error.
-func broken(t *testing.T, opts adapter.Options, args ...string) (error, time.Duration) {
+func broken(t *testing.T, opts adapter.Options, args ...string) (time.Duration, error) {
 	t.Helper()
 	opts.Command = append([]string{fakeBin(t)}, args...)
 	if opts.Timeout == 0 {
-		opts.Timeout = 300 * time.Millisecond
+		// Short for the hang; generous otherwise, so that a slow start on
+		// a loaded machine is not mistaken for the failure under test.
+		opts.Timeout = 10 * time.Second
+		if args[0] == "hang" {
+			opts.Timeout = time.Second
+		}
 	}
 	pool := newPool(t, opts)
 	tr := readTrace(t, "../examples/pend-mid-turn-later-turn.yaml")
 	t0 := time.Now()
 	_, run := timeline(t, tr, pool.Port())
-	return run.Err, time.Since(t0)
+	return time.Since(t0), run.Err
 }
 
 // Each broken adapter ends the run with an implementation error (exit 3)
@@ -94,7 +99,7 @@ func TestBrokenAdapters(t *testing.T) {
 		kind     string
 		contains []string
 	}{
-		{"hang", adapter.KindTimeout, []string{`seq 13 "preStep"`, "no reply within 300ms", "hanging on preStep"}},
+		{"hang", adapter.KindTimeout, []string{`seq 13 "preStep"`, "no reply within 1s", "hanging on preStep"}},
 		{"crash", adapter.KindExited, []string{`seq 13 "preStep"`, "exited (exit status 7)", "stderr:", "simulated crash in preStep"}},
 		{"garbage", adapter.KindProtocol, []string{`seq 13 "preStep"`, "not valid JSON", `reply:    this is not json`, `expected: {"seq": 13, "result": {"decision"`}},
 		{"schema", adapter.KindProtocol, []string{`seq 13 "preStep"`, "does not match the protocol schema", "/decision/kind", `reply:    {"seq":13`, "expected:"}},
@@ -105,7 +110,7 @@ func TestBrokenAdapters(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
-			err, took := broken(t, adapter.Options{}, c.mode, "preStep", "2")
+			took, err := broken(t, adapter.Options{}, c.mode, "preStep", "2")
 			var impl *sim.ImplError
 			if !errors.As(err, &impl) {
 				t.Fatalf("want an implementation error, got %T %v", err, err)
@@ -130,7 +135,7 @@ func TestBrokenAdapters(t *testing.T) {
 }
 
 func TestUnsupportedIsDistinct(t *testing.T) {
-	err, _ := broken(t, adapter.Options{}, "unsupported", "preStep", "1")
+	_, err := broken(t, adapter.Options{}, "unsupported", "preStep", "1")
 	var u *adapter.UnsupportedError
 	if !errors.As(err, &u) || u.Method != "preStep" || u.Message != "preStep is not implemented" {
 		t.Fatalf("want an UnsupportedError for preStep, got %T %v", err, err)
@@ -158,10 +163,10 @@ func TestStderrFloodDoesNotBlock(t *testing.T) {
 // Without --validate-protocol unknown fields are allowed; with it they are
 // protocol errors.
 func TestValidateRejectsUnknownFields(t *testing.T) {
-	if err, _ := broken(t, adapter.Options{}, "extra", "get", "1"); err != nil {
+	if _, err := broken(t, adapter.Options{}, "extra", "get", "1"); err != nil {
 		t.Fatalf("lenient run failed: %v", err)
 	}
-	err, _ := broken(t, adapter.Options{Validate: true}, "extra", "get", "1")
+	_, err := broken(t, adapter.Options{Validate: true}, "extra", "get", "1")
 	if err == nil || !strings.Contains(err.Error(), "does not match the protocol schema") || !strings.Contains(err.Error(), "extra") {
 		t.Fatalf("want a schema error naming the extra field, got %v", err)
 	}
@@ -171,7 +176,8 @@ func TestValidateRejectsUnknownFields(t *testing.T) {
 // restart budget bounds how many are replaced.
 func TestCrashThenNextScenarioRuns(t *testing.T) {
 	once := filepath.Join(t.TempDir(), "crashed")
-	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "crash", "preStep", "2", "--once", once}, Timeout: 2 * time.Second})
+	// No spare: the first process spawned must be the one that breaks.
+	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "crash", "preStep", "2", "--once", once}, Timeout: 2 * time.Second, NoSpare: true})
 	tr := readTrace(t, "../examples/pend-mid-turn-later-turn.yaml")
 	if _, run := timeline(t, tr, pool.Port()); run.Err == nil || !strings.Contains(run.Err.Error(), "simulated crash") {
 		t.Fatalf("first scenario: want the crash, got %v", run.Err)

@@ -1,32 +1,43 @@
 package adapter
 
 import (
+	"errors"
+	"io"
+	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
-func drain(w *lineWriter) []lineEvent {
-	var out []lineEvent
-	for {
-		e, ok := w.next()
-		if !ok {
-			return out
-		}
-		out = append(out, e)
+func pipeReader(t *testing.T, max int) (*lineReader, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return newLineReader(r, max), w
 }
 
-func TestLineWriterFramesAcrossWrites(t *testing.T) {
-	w := newLineWriter(16)
-	for _, chunk := range []string{`{"se`, `q":1}` + "\n" + `{"seq":2}`, "\n\n", `{"seq":3}` + "\n"} {
-		if n, err := w.Write([]byte(chunk)); n != len(chunk) || err != nil {
-			t.Fatalf("Write = %d, %v", n, err)
+func soon() time.Time { return time.Now().Add(2 * time.Second) }
+
+func TestLineReaderFramesAcrossWrites(t *testing.T) {
+	l, w := pipeReader(t, 16)
+	go func() {
+		for _, chunk := range []string{`{"se`, `q":1}` + "\n" + `{"seq":2}`, "\n\n", `{"seq":3}` + "\n"} {
+			w.Write([]byte(chunk))
+			time.Sleep(time.Millisecond)
 		}
-	}
+		w.Close()
+	}()
 	var got []string
-	for _, e := range drain(w) {
-		if e.oversize {
-			t.Fatalf("unexpected oversize %q", e.data)
+	for {
+		e, err := l.next(soon())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil || e.oversize {
+			t.Fatalf("next: %+v %v", e, err)
 		}
 		got = append(got, string(e.data))
 	}
@@ -36,26 +47,27 @@ func TestLineWriterFramesAcrossWrites(t *testing.T) {
 }
 
 // An oversized line is reported as soon as it crosses the limit, before
-// its newline arrives, and the rest of it is discarded.
-func TestLineWriterCutsOversizedLines(t *testing.T) {
-	w := newLineWriter(8)
+// its newline arrives.
+func TestLineReaderCutsOversizedLines(t *testing.T) {
+	l, w := pipeReader(t, 8)
 	w.Write([]byte("0123456789"))
-	ev := drain(w)
-	if len(ev) != 1 || !ev[0].oversize || string(ev[0].data) != "0123456789" {
-		t.Fatalf("got %+v", ev)
+	e, err := l.next(soon())
+	if err != nil || !e.oversize || string(e.data) != "0123456789" {
+		t.Fatalf("got %+v %v", e, err)
 	}
-	w.Write([]byte(strings.Repeat("x", 100) + "\nok\n"))
-	ev = drain(w)
-	if len(ev) != 1 || ev[0].oversize || string(ev[0].data) != "ok" {
-		t.Fatalf("after the cut got %+v", ev)
+	l, w = pipeReader(t, 8)
+	w.Write([]byte("0123456789\nok\n"))
+	if e, err := l.next(soon()); err != nil || !e.oversize {
+		t.Fatalf("a complete long line: %+v %v", e, err)
 	}
 }
 
-func TestLineWriterBoundsTheQueue(t *testing.T) {
-	w := newLineWriter(8)
-	w.Write([]byte(strings.Repeat("x\n", maxQueued+10)))
-	if got := len(drain(w)); got != maxQueued || !w.overflow {
-		t.Fatalf("queued %d, overflow %v", got, w.overflow)
+func TestLineReaderDeadline(t *testing.T) {
+	l, w := pipeReader(t, 8)
+	w.Write([]byte("partial"))
+	_, err := l.next(time.Now().Add(20 * time.Millisecond))
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("want the deadline, got %v", err)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plankit/plankit/reference"
 )
 
 // TestAdapterCLI drives the built plankit binary: through `plankit serve`
@@ -50,6 +52,27 @@ func TestAdapterCLI(t *testing.T) {
 		})
 	}
 
+	// Every mutant served gives what the in-process mutant gives, exit
+	// code included, so checks through serve kill the same mutants.
+	t.Run("serve matches in-process for every mutant", func(t *testing.T) {
+		traces := append([]string{"../../adapter/testdata/traces/tour.yaml"}, examples...)
+		changed := 0
+		_, plain, _ := run(t, append([]string{"sim"}, traces...)...)
+		for _, m := range reference.Catalogue {
+			wantCode, want, _ := run(t, append([]string{"sim", "--mutant", string(m.Name)}, traces...)...)
+			code, got, errs := run(t, append([]string{"sim", "--adapter", plankit + " serve --mutant " + string(m.Name)}, traces...)...)
+			if dropIdentity(want) != dropIdentity(plain) {
+				changed++
+			}
+			if code != wantCode || got != want {
+				t.Errorf("mutant %s: exit %d (in-process %d); outputs equal: %v\n%s", m.Name, code, wantCode, got == want, errs)
+			}
+		}
+		if changed < len(reference.Catalogue)/2 {
+			t.Fatalf("only %d of %d mutants change the timelines; the comparison shows too little", changed, len(reference.Catalogue))
+		}
+	})
+
 	t.Run("python example matches the reference", func(t *testing.T) {
 		_, want, _ := exe(append([]string{"sim"}, examples...)...)
 		args := append([]string{"sim", "--validate-protocol", "--adapter", "python3 adapter.py", "--adapter-dir", "../../examples/adapters/python"}, examples...)
@@ -66,7 +89,7 @@ func TestAdapterCLI(t *testing.T) {
 	// The trace has several steps, so the fake reaches its second preStep.
 	midTurn := "../../examples/pend-mid-turn-later-turn.yaml"
 	broken := []struct{ mode, cause string }{
-		{"hang", `request seq 13 "preStep": no reply within 300ms`},
+		{"hang", `request seq 13 "preStep": no reply within 1s`},
 		{"crash", `request seq 13 "preStep": the adapter process exited (exit status 7) before replying`},
 		{"garbage", `request seq 13 "preStep": protocol error: the reply is not valid JSON`},
 		{"schema", `request seq 13 "preStep": protocol error: the reply does not match the protocol schema`},
@@ -79,7 +102,12 @@ func TestAdapterCLI(t *testing.T) {
 	for _, b := range broken {
 		t.Run("broken/"+b.mode, func(t *testing.T) {
 			t0 := time.Now()
-			code, _, errs := run(t, "sim", "--timeout", "300ms", "--adapter", fake+" "+b.mode+" preStep 2", midTurn)
+			// A short timeout for the hang, the default otherwise.
+			timeout := "5s"
+			if b.mode == "hang" {
+				timeout = "1s"
+			}
+			code, _, errs := run(t, "sim", "--timeout", timeout, "--adapter", fake+" "+b.mode+" preStep 2", midTurn)
 			if code != ExitImpl {
 				t.Fatalf("exit %d, want %d (ExitImpl)\n%s", code, ExitImpl, errs)
 			}

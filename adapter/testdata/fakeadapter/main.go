@@ -45,10 +45,10 @@ func main() {
 	}
 	armed := true
 	if once != "" {
-		if _, err := os.Stat(once); err == nil {
-			armed = false
-		} else {
-			os.WriteFile(once, []byte("broken once\n"), 0o644)
+		f, err := os.OpenFile(once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		armed = err == nil
+		if armed {
+			f.Close()
 		}
 	}
 	caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
