@@ -59,6 +59,11 @@ func TestAdapterCLI(t *testing.T) {
 		changed := 0
 		_, plain, _ := run(t, append([]string{"sim"}, traces...)...)
 		for _, m := range reference.Catalogue {
+			if m.Name == reference.PendingSurvivesRestart {
+				// Its deviation lives in the process; a real restart
+				// (a new process) cannot carry it (see plankit serve --help).
+				continue
+			}
 			wantCode, want, _ := run(t, append([]string{"sim", "--mutant", string(m.Name)}, traces...)...)
 			code, got, errs := run(t, append([]string{"sim", "--adapter", plankit + " serve --mutant " + string(m.Name)}, traces...)...)
 			if dropIdentity(want) != dropIdentity(plain) {
