@@ -2,26 +2,46 @@ package main
 
 import (
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/google/shlex"
+	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
 )
 
 // implFlags pick the implementation under test: the built-in reference
-// (optionally one of its mutants or alternative choices).
+// (optionally one of its mutants or alternative choices), or an external
+// implementation behind an adapter process (docs/adapter-protocol.md).
 type implFlags struct {
 	mutant  string
 	choices []string
+
+	adapter    string
+	adapterDir string
+	timeout    time.Duration
+	validate   bool
 }
 
 func (f *implFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.mutant, "mutant", "", "run against a named mutant of the reference (see docs/mutants.md)")
 	cmd.Flags().StringArrayVar(&f.choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
+	cmd.Flags().StringVar(&f.adapter, "adapter", "", "run against an implementation behind an adapter process: its command line, split like a shell's (see docs/adapter-protocol.md)")
+	cmd.Flags().StringVar(&f.adapterDir, "adapter-dir", "", "working directory of the adapter process (default: the current directory)")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "per-request timeout of the adapter")
+	cmd.Flags().BoolVar(&f.validate, "validate-protocol", false, "check every adapter request and reply against the protocol's JSON Schemas, unknown fields included")
 }
 
 // factory returns a function that builds a fresh port for each run.
 func (f *implFlags) factory() (func() sim.Port, error) {
+	if f.adapter != "" {
+		return f.adapterFactory()
+	}
+	if f.adapterDir != "" || f.validate {
+		return nil, usageErr("--adapter-dir and --validate-protocol need --adapter")
+	}
 	opts := reference.Options{}
 	if f.mutant != "" {
 		m, err := reference.LookupMutant(f.mutant)
@@ -31,19 +51,74 @@ func (f *implFlags) factory() (func() sim.Port, error) {
 		opts.Mutants = reference.Mutants{m.Name}
 	}
 	if len(f.choices) > 0 {
-		m := map[string]string{}
-		for _, c := range f.choices {
-			name, value, ok := strings.Cut(c, "=")
-			if !ok {
-				return nil, usageErr("--choice %q: want name=value", c)
-			}
-			m[name] = value
-		}
-		ch, err := reference.ParseChoices(m)
+		ch, err := parseChoiceFlags(f.choices)
 		if err != nil {
-			return nil, usageErr("--choice: %v", err)
+			return nil, err
 		}
 		opts.Choices = ch
 	}
 	return func() sim.Port { return reference.NewPort(opts) }, nil
+}
+
+func parseChoiceFlags(choices []string) (reference.Choices, error) {
+	m := map[string]string{}
+	for _, c := range choices {
+		name, value, ok := strings.Cut(c, "=")
+		if !ok {
+			return reference.Choices{}, usageErr("--choice %q: want name=value", c)
+		}
+		m[name] = value
+	}
+	ch, err := reference.ParseChoices(m)
+	if err != nil {
+		return reference.Choices{}, usageErr("--choice: %v", err)
+	}
+	return ch, nil
+}
+
+func (f *implFlags) adapterFactory() (func() sim.Port, error) {
+	if f.mutant != "" || len(f.choices) > 0 {
+		return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the adapter (e.g. --adapter \"plankit serve --mutant NAME\")")
+	}
+	words, err := shlex.Split(f.adapter)
+	if err != nil {
+		return nil, usageErr("--adapter %q: %v", f.adapter, err)
+	}
+	if len(words) == 0 {
+		return nil, usageErr("--adapter: empty command line")
+	}
+	if f.timeout <= 0 {
+		return nil, usageErr("--timeout must be positive, not %v", f.timeout)
+	}
+	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate})
+	if err != nil {
+		return nil, usageErr("--adapter: %v", err)
+	}
+	pools.add(pool)
+	return func() sim.Port { return pool.Port() }, nil
+}
+
+// pools are the adapter pools of this invocation; Main ends their
+// processes when the command returns, whatever path it took.
+var pools poolSet
+
+type poolSet struct {
+	mu   sync.Mutex
+	list []*adapter.Pool
+}
+
+func (s *poolSet) add(p *adapter.Pool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, p)
+}
+
+func (s *poolSet) closeAll() {
+	s.mu.Lock()
+	list := s.list
+	s.list = nil
+	s.mu.Unlock()
+	for _, p := range list {
+		p.Close()
+	}
 }

@@ -13,6 +13,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
+	pools.closeAll()
 	if err != nil && err.Error() != "" {
 		io.WriteString(stderr, "plankit: "+err.Error()+"\n")
 	}
@@ -32,6 +33,6 @@ Exit codes: 0 pass, 1 a check or expectation failed, 2 usage or input error,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newSimCmd(), newSchemaCmd())
+	root.AddCommand(newSimCmd(), newSchemaCmd(), newServeCmd())
 	return root
 }

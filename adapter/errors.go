@@ -1,0 +1,63 @@
+package adapter
+
+import (
+	"fmt"
+	"strings"
+)
+
+// quoteLimit is how much of an offending line an error quotes.
+const quoteLimit = 240
+
+// RequestError is a failure of one request: the adapter hung, exited,
+// broke the protocol or reported an error. It names the request; Kind says
+// which failure it was.
+type RequestError struct {
+	Method string
+	Seq    int
+	Kind   string // one of the Kind* constants
+	Detail string
+}
+
+// Kinds of request failures.
+const (
+	KindTimeout  = "timeout"  // no reply within the request timeout
+	KindExited   = "exited"   // the process ended before replying
+	KindProtocol = "protocol" // the reply broke the protocol
+	KindReported = "reported" // the implementation replied with an error
+	KindIO       = "io"       // the request could not be written
+)
+
+func (e *RequestError) Error() string {
+	return fmt.Sprintf("adapter request seq %d %q: %s", e.Seq, e.Method, e.Detail)
+}
+
+// UnsupportedError is an "unsupported" reply: the implementation does not
+// support the request's method or feature. Suites report it as skipped.
+type UnsupportedError struct {
+	Method  string
+	Seq     int
+	Message string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("adapter request seq %d %q: unsupported by the implementation: %s", e.Seq, e.Method, e.Message)
+}
+
+// StartError is an adapter that could not be started or whose restart
+// budget is spent.
+type StartError struct {
+	Command string
+	Detail  string
+}
+
+func (e *StartError) Error() string {
+	return fmt.Sprintf("adapter %s: %s", e.Command, e.Detail)
+}
+
+// quote returns a line for an error message, cut at quoteLimit bytes.
+func quote(line []byte) string {
+	if len(line) <= quoteLimit {
+		return strings.ToValidUTF8(string(line), "?")
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(string(line[:quoteLimit]), "?"), len(line))
+}

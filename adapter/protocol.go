@@ -1,0 +1,119 @@
+package adapter
+
+import (
+	"encoding/json"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// ProtocolVersion is the version of the adapter protocol this package
+// speaks. The start handshake carries it both ways.
+const ProtocolVersion = 1
+
+// MaxLine is the default limit on one protocol line (a request or a reply,
+// without its newline): 4 MiB. A longer reply line is a protocol error; the
+// rest of it is discarded and the process is ended.
+const MaxLine = 4 << 20
+
+// Method names, one per sim.Port method.
+const (
+	MethodStart    = "start"
+	MethodLoad     = "load"
+	MethodOpen     = "open"
+	MethodSet      = "set"
+	MethodGet      = "get"
+	MethodPreStep  = "preStep"
+	MethodAssemble = "assemble"
+	MethodExitTool = "exitTool"
+	MethodCommand  = "command"
+	MethodFold     = "fold"
+	MethodReload   = "reload"
+	MethodStop     = "stop"
+)
+
+// Methods lists every method in protocol order.
+var Methods = []string{
+	MethodStart, MethodLoad, MethodOpen, MethodSet, MethodGet, MethodPreStep,
+	MethodAssemble, MethodExitTool, MethodCommand, MethodFold, MethodReload, MethodStop,
+}
+
+// Request is one request line: {"seq": N, "method": "...", "params": {...}}.
+type Request struct {
+	Seq    int             `json:"seq"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// Reply is one reply line. Exactly one of Result, Error and Unsupported is
+// set.
+type Reply struct {
+	Seq         int             `json:"seq"`
+	Result      json.RawMessage `json:"result,omitempty"`
+	Error       *ReplyMessage   `json:"error,omitempty"`
+	Unsupported *ReplyMessage   `json:"unsupported,omitempty"`
+}
+
+// ReplyMessage is the body of an error or unsupported reply.
+type ReplyMessage struct {
+	Message string `json:"message"`
+}
+
+// StartParams are the start request's params.
+type StartParams struct {
+	Protocol int `json:"protocol"`
+}
+
+// Capabilities say which optional parts of plan mode an implementation
+// has. An implementation without one answers the corresponding requests
+// with "unsupported".
+type Capabilities struct {
+	Commands      bool `json:"commands"`
+	UserQuestions bool `json:"userQuestions"`
+	Fork          bool `json:"fork"`
+	Reload        bool `json:"reload"`
+}
+
+// StartResult is the start reply's result: the implementation's identity,
+// the protocol version it speaks and its capabilities.
+type StartResult struct {
+	Protocol     int               `json:"protocol"`
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Language     string            `json:"language"`
+	Choices      map[string]string `json:"choices,omitempty"`
+	Capabilities Capabilities      `json:"capabilities"`
+}
+
+// Identity returns the sim.Identity part of the start result.
+func (s StartResult) Identity() sim.Identity {
+	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices}
+}
+
+// Empty is the params of reload and stop and the result of open and stop.
+type Empty struct{}
+
+// shapes are the expected reply result shapes, quoted in protocol errors.
+var shapes = map[string]string{
+	MethodStart:    `{"protocol": 1, "name": string, "version": string, "language": string, "choices": {name: value}, "capabilities": {"commands": bool, "userQuestions": bool, "fork": bool, "reload": bool}}`,
+	MethodLoad:     `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,
+	MethodOpen:     `{}`,
+	MethodSet:      `{"outcome"?: "committed"|"queued"|"cancelled"|"noop", "error"?: string, "effects"?: [Effect]}`,
+	MethodGet:      `{"active": bool, "pending"?: bool}`,
+	MethodPreStep:  `{"decision": {"kind": "enter"|"reject", "messages"?: [Message]}, "effects"?: [Effect]}`,
+	MethodAssemble: `{"sections": [{"name": string, "order": int, "text": string}], "tools": [{"name": string}]}`,
+	MethodExitTool: `{"ok": bool, "result"?: json, "error"?: string, "effects"?: [Effect]}`,
+	MethodCommand:  `{"kind": "success"|"error", "text": string, "effects"?: [Effect]}`,
+	MethodFold:     `{"active": bool, "error"?: string}`,
+	MethodReload:   `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,
+	MethodStop:     `{}`,
+}
+
+// expectedShape is the whole expected reply line for a request.
+func expectedShape(seq int, method string) string {
+	return `{"seq": ` + itoa(seq) + `, "result": ` + shapes[method] + `} or {"seq": ` + itoa(seq) + `, "error"|"unsupported": {"message": string}}`
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,207 @@
+package adapter
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Schemas holds the JSON Schema of every protocol message: request.json and
+// reply.json are the line envelopes, <method>.json holds $defs/params and
+// $defs/result of each method, common.json the shared types.
+//
+//go:embed schema/*.json
+var Schemas embed.FS
+
+// SchemaBase is the $id prefix of the embedded schemas.
+const SchemaBase = "https://plankit.github.io/schema/adapter/v1/"
+
+var printer = message.NewPrinter(language.English)
+
+// schemaSet is the compiled schemas. The strict set is the schemas as
+// written (no unknown fields anywhere); the lenient set drops every
+// "additionalProperties": false, so that an implementation may add fields of
+// its own. Replies are always checked against the lenient set; with
+// Options.Validate both directions are checked against the strict set.
+type schemaSet struct {
+	request, reply *jsonschema.Schema
+	params, result map[string]*jsonschema.Schema
+}
+
+var (
+	schemasOnce     sync.Once
+	strict, lenient *schemaSet
+	errSchemas      error
+)
+
+func compiledSchemas() (strictSet, lenientSet *schemaSet, err error) {
+	schemasOnce.Do(func() {
+		strict, errSchemas = compileSchemas(false)
+		if errSchemas == nil {
+			lenient, errSchemas = compileSchemas(true)
+		}
+	})
+	return strict, lenient, errSchemas
+}
+
+func compileSchemas(relax bool) (*schemaSet, error) {
+	c := jsonschema.NewCompiler()
+	entries, err := Schemas.ReadDir("schema")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		data, err := Schemas.ReadFile("schema/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("schema/%s: %w", e.Name(), err)
+		}
+		if relax {
+			doc = relaxed(doc)
+		}
+		if err := c.AddResource(SchemaBase+e.Name(), doc); err != nil {
+			return nil, fmt.Errorf("schema/%s: %w", e.Name(), err)
+		}
+	}
+	s := &schemaSet{params: map[string]*jsonschema.Schema{}, result: map[string]*jsonschema.Schema{}}
+	if s.request, err = c.Compile(SchemaBase + "request.json"); err != nil {
+		return nil, err
+	}
+	if s.reply, err = c.Compile(SchemaBase + "reply.json"); err != nil {
+		return nil, err
+	}
+	for _, m := range Methods {
+		if s.params[m], err = c.Compile(SchemaBase + m + ".json#/$defs/params"); err != nil {
+			return nil, err
+		}
+		if s.result[m], err = c.Compile(SchemaBase + m + ".json#/$defs/result"); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// relaxed removes every "additionalProperties": false from a schema
+// document.
+func relaxed(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if b, ok := x["additionalProperties"].(bool); ok && !b {
+			delete(x, "additionalProperties")
+		}
+		for k, c := range x {
+			x[k] = relaxed(c)
+		}
+	case []any:
+		for i, c := range x {
+			x[i] = relaxed(c)
+		}
+	}
+	return v
+}
+
+// validate checks a decoded JSON value against a schema and returns the
+// most specific complaint with its JSON pointer, or nil.
+func validate(s *jsonschema.Schema, raw []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("not JSON: %v", err)
+	}
+	if err := s.Validate(inst); err != nil {
+		ve, ok := err.(*jsonschema.ValidationError)
+		if !ok {
+			return err
+		}
+		loc, msg := deepest(ve)
+		return fmt.Errorf("at %s: %s", pointer(loc), msg)
+	}
+	return nil
+}
+
+func pointer(loc []string) string {
+	if len(loc) == 0 {
+		return "/"
+	}
+	return "/" + strings.Join(loc, "/")
+}
+
+// deepest picks the complaint at the deepest instance location; ties keep
+// the first, so the choice is stable.
+func deepest(ve *jsonschema.ValidationError) ([]string, string) {
+	bestLoc, bestMsg, found := ve.InstanceLocation, ve.ErrorKind.LocalizedString(printer), false
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			if !found || len(e.InstanceLocation) > len(bestLoc) {
+				bestLoc, bestMsg, found = e.InstanceLocation, e.ErrorKind.LocalizedString(printer), true
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return bestLoc, bestMsg
+}
+
+// ValidateRequest checks a request line against the strict schemas.
+func ValidateRequest(line []byte) error {
+	s, _, err := compiledSchemas()
+	if err != nil {
+		return err
+	}
+	return checkRequest(s, line)
+}
+
+// ValidateReply checks a reply line to a request of method against the
+// strict schemas.
+func ValidateReply(method string, line []byte) error {
+	s, _, err := compiledSchemas()
+	if err != nil {
+		return err
+	}
+	return checkReply(s, method, line)
+}
+
+func checkRequest(s *schemaSet, line []byte) error {
+	if err := validate(s.request, line); err != nil {
+		return err
+	}
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return err
+	}
+	if err := validate(s.params[req.Method], req.Params); err != nil {
+		return fmt.Errorf("params of %s: %w", req.Method, err)
+	}
+	return nil
+}
+
+func checkReply(s *schemaSet, method string, line []byte) error {
+	if err := validate(s.reply, line); err != nil {
+		return err
+	}
+	var r Reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		return err
+	}
+	if r.Result != nil {
+		if sch := s.result[method]; sch != nil {
+			if err := validate(sch, r.Result); err != nil {
+				return fmt.Errorf("result of %s: %w", method, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package adapter
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	// Capabilities are announced at start.
+	Capabilities Capabilities
+	// Validate checks every request against the strict schemas and answers
+	// an invalid one with an error reply.
+	Validate bool
+}
+
+// Serve answers the adapter protocol on in and out with port, one request
+// at a time, until a stop request (after which it replies and returns nil)
+// or the end of in (nil). A line that is not a request, or a write that
+// fails, ends it with an error. Errors of the port become error replies.
+func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	w := bufio.NewWriter(out)
+	var strictSet *schemaSet
+	if opts.Validate {
+		var err error
+		if strictSet, _, err = compiledSchemas(); err != nil {
+			return err
+		}
+	}
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var req Request
+		if err := json.Unmarshal(line, &req); err != nil {
+			return fmt.Errorf("serve: request is not JSON: %v: %s", err, quote(line))
+		}
+		reply := Reply{Seq: req.Seq}
+		var result any
+		var err error
+		if strictSet != nil {
+			err = checkRequest(strictSet, line)
+		}
+		if err == nil {
+			result, err = dispatch(port, req, opts)
+		}
+		var unsup *UnsupportedError
+		switch {
+		case errors.As(err, &unsup):
+			reply.Unsupported = &ReplyMessage{Message: unsup.Message}
+		case err != nil:
+			reply.Error = &ReplyMessage{Message: err.Error()}
+		default:
+			if reply.Result, err = marshal(result); err != nil {
+				return err
+			}
+		}
+		data, err := marshal(reply)
+		if err != nil {
+			return err
+		}
+		w.Write(data)
+		w.WriteByte('\n')
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if req.Method == MethodStop {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+func decode(raw json.RawMessage, v any) error {
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("bad params: %v", err)
+	}
+	return nil
+}
+
+// dispatch runs one request against port and returns its result.
+func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
+	switch req.Method {
+	case MethodStart:
+		var p StartParams
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		if p.Protocol != ProtocolVersion {
+			return nil, fmt.Errorf("protocol %d is not supported; this implementation speaks protocol %d", p.Protocol, ProtocolVersion)
+		}
+		id, err := port.Start()
+		if err != nil {
+			return nil, err
+		}
+		return StartResult{Protocol: ProtocolVersion, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: opts.Capabilities}, nil
+	case MethodLoad:
+		var p sim.LoadRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.Load(p)
+	case MethodOpen:
+		var p sim.OpenRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return Empty{}, port.Open(p)
+	case MethodSet:
+		var p sim.SetRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.Set(p)
+	case MethodGet:
+		var p sim.Call
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.Get(p)
+	case MethodPreStep:
+		var p sim.PreStepRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.PreStep(p)
+	case MethodAssemble:
+		var p sim.Call
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		r, err := port.Assemble(p)
+		r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
+		return r, err
+	case MethodExitTool:
+		var p sim.ExitToolRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.ExitTool(p)
+	case MethodCommand:
+		var p sim.CommandRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.Command(p)
+	case MethodFold:
+		var p sim.FoldRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return port.Fold(p)
+	case MethodReload:
+		return port.Reload()
+	case MethodStop:
+		return Empty{}, port.Stop()
+	}
+	return nil, &UnsupportedError{Method: req.Method, Seq: req.Seq, Message: fmt.Sprintf("unknown method %q", req.Method)}
+}

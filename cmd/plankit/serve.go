@@ -1,0 +1,53 @@
+package main
+
+import (
+	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/reference"
+	"github.com/spf13/cobra"
+)
+
+func newServeCmd() *cobra.Command {
+	var (
+		mutant   string
+		choices  []string
+		validate bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the reference implementation over the adapter protocol on stdin/stdout",
+		Long: `serve answers the adapter protocol (docs/adapter-protocol.md) on stdin and
+stdout with the reference implementation, or one of its mutants, so that
+any command can drive it as an external implementation:
+
+  plankit sim --adapter "plankit serve" examples/*.yaml
+
+It returns after a stop request or at the end of stdin. Exit 2 when a
+line is not a protocol request.`,
+		Example: `  plankit sim --adapter "plankit serve --mutant fold-first" examples/*.yaml`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts := reference.Options{}
+			if mutant != "" {
+				m, err := reference.LookupMutant(mutant)
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				opts.Mutants = reference.Mutants{m.Name}
+			}
+			if len(choices) > 0 {
+				ch, err := parseChoiceFlags(choices)
+				if err != nil {
+					return err
+				}
+				opts.Choices = ch
+			}
+			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
+			err := adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
+			return withCode(ExitUsage, err)
+		},
+	}
+	cmd.Flags().StringVar(&mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md)")
+	cmd.Flags().StringArrayVar(&choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
+	cmd.Flags().BoolVar(&validate, "validate-protocol", false, "answer requests that fail the protocol's JSON Schemas with an error reply")
+	return cmd
+}

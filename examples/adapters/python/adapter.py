@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""The plankit adapter for planmode.py: plankit adapter protocol v1 over
+stdin/stdout (docs/adapter-protocol.md). Run it with
+
+    plankit sim --adapter "python3 examples/adapters/python/adapter.py" examples/*.yaml
+
+Requests arrive one JSON object per line on stdin; each gets exactly one
+reply line on stdout. Logs go to stderr (set PLANMODE_DEBUG=1 to see every
+request).
+"""
+
+import json
+import os
+import sys
+
+import planmode
+
+PROTOCOL = 1
+DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
+
+
+class Failure(Exception):
+    """The request could not be handled: becomes an error reply."""
+
+
+class Host:
+    """The host of one request: it records every effect in order, fails
+    the armed number of appends and answers next() and ask() from the
+    request."""
+
+    def __init__(self, adapter, params):
+        self.adapter = adapter
+        self.fail = params.get("failAppends", 0)
+        self.effects = []
+        self.downstream = params.get("downstream")
+        self.review = params.get("review") or {}
+
+    def append(self, agent, type_, data):
+        effect = {"kind": "append", "type": type_, "data": data}
+        self.effects.append(effect)
+        if self.fail > 0:
+            self.fail -= 1
+            effect["failed"] = True
+            raise planmode.AppendFailed("append failed")
+        s = self.adapter.sessions[agent]
+        s.add({"seq": len(s.events), "type": type_, "data": data})
+
+    def steer(self, agent, message):
+        self.effects.append({"kind": "steer", "message": message})
+
+    def inject(self, agent, message):
+        self.effects.append({"kind": "inject", "message": message})
+
+    def next(self):
+        self.effects.append({"kind": "downstream"})
+        return dict(self.downstream or {"kind": "enter"})
+
+    def ask(self, agent, question):
+        self.effects.append({"kind": "ask", "question": question})
+        if self.review.get("reload"):
+            self.adapter.reload()
+        return self.review
+
+
+class Adapter:
+    """One process's state: the session mirrors and the loaded plugin."""
+
+    def __init__(self):
+        self.sessions = {}
+        self.plugin = None
+        self.config = None
+        self.services = {}
+
+    # --- lifecycle ---------------------------------------------------
+    def start(self, params):
+        if params.get("protocol") != PROTOCOL:
+            raise Failure("protocol %r is not supported; this adapter speaks protocol %d" % (params.get("protocol"), PROTOCOL))
+        return {
+            "protocol": PROTOCOL, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
+            "choices": planmode.CHOICES,
+            "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True},
+        }
+
+    def load(self, params):
+        self.config, self.services = params.get("config"), params.get("services") or {}
+        return self._load()
+
+    def _load(self):
+        try:
+            section = planmode.resolve_config(self.config)
+        except planmode.ConfigError as e:
+            self.plugin = None
+            return {"error": str(e)}
+        self.plugin = planmode.PlanMode(section, self.services, self.sessions)
+        reply = {"listener": "prepend", "tools": [{"name": planmode.EXIT_TOOL}], "sections": [planmode.SECTION_NAME]}
+        if self.services.get("commands"):
+            reply["commands"] = [planmode.COMMAND_NAME]
+        return reply
+
+    def reload(self, params=None):
+        """Dispose the plugin and load it again; pending selections belong
+        to the old service and are dropped (reload-pending=drop)."""
+        if self.plugin is not None:
+            self.plugin.disposed = True
+        return self._load()
+
+    def open(self, params):
+        self._plugin()
+        self.sessions[params["agent"]] = planmode.Session(params.get("events") or [])
+        return {}
+
+    # --- agent-scoped requests --------------------------------------
+    def _plugin(self):
+        if self.plugin is None:
+            raise Failure("the plugin is not loaded")
+        return self.plugin
+
+    def _begin(self, params):
+        """Sync the host's new events into the agent's mirror."""
+        plugin = self._plugin()
+        agent = params.get("agent")
+        s = self.sessions.get(agent)
+        if s is None:
+            raise Failure("unknown agent %r" % agent)
+        for e in params.get("sync") or []:
+            if e.get("seq") != len(s.events):
+                raise Failure("agent %r: sync event seq %r, want %d" % (agent, e.get("seq"), len(s.events)))
+            s.add(e)
+        return plugin, agent, Host(self, params)
+
+    def set(self, params):
+        plugin, agent, host = self._begin(params)
+        reply = {}
+        try:
+            reply["outcome"] = plugin.set(host, agent, params["active"])
+        except RuntimeError as e:
+            reply["error"] = str(e)
+        reply["effects"] = host.effects
+        return reply
+
+    def get(self, params):
+        plugin, agent, _ = self._begin(params)
+        return plugin.get(agent)
+
+    def preStep(self, params):
+        plugin, agent, host = self._begin(params)
+        aborted = bool(params.get("abortedBefore") or params.get("abortDuring"))
+        decision = plugin.pre_step(host, agent, aborted)
+        return {"decision": decision, "effects": host.effects}
+
+    def assemble(self, params):
+        plugin, agent, _ = self._begin(params)
+        return {"sections": plugin.sections(agent), "tools": plugin.tools(agent)}
+
+    def exitTool(self, params):
+        plugin, agent, host = self._begin(params)
+        try:
+            result = plugin.exit_plan_mode(host, agent, params.get("args"))
+            reply = {"ok": True, "result": result}
+        except planmode.ToolError as e:
+            reply = {"ok": False, "error": str(e)}
+        reply["effects"] = host.effects
+        return reply
+
+    def command(self, params):
+        plugin, agent, host = self._begin(params)
+        if params.get("name") != planmode.COMMAND_NAME:
+            return {"kind": "error", "text": "unknown command /%s" % params.get("name"), "effects": host.effects}
+        kind, text = plugin.command(host, agent, params.get("input", ""))
+        return {"kind": kind, "text": text, "effects": host.effects}
+
+    def fold(self, params):
+        return {"active": planmode.fold_plan_mode(params.get("events") or [], params.get("end"))}
+
+    def stop(self, params):
+        return {}
+
+
+METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTool", "command", "fold", "reload", "stop")
+
+
+def main():
+    adapter = Adapter()
+    out = sys.stdout
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        seq, method = request.get("seq"), request.get("method")
+        if DEBUG:
+            print("request %s %s" % (seq, method), file=sys.stderr)
+        reply = {"seq": seq}
+        if method not in METHODS:
+            reply["unsupported"] = {"message": "unknown method %r" % method}
+        else:
+            try:
+                reply["result"] = getattr(adapter, method)(request.get("params") or {})
+            except Failure as e:
+                reply["error"] = {"message": str(e)}
+            except Exception as e:  # a bug here is an error reply, not a dead process
+                reply["error"] = {"message": "%s: %s" % (type(e).__name__, e)}
+        out.write(json.dumps(reply, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
+        out.flush()
+        if method == "stop":
+            return
+
+
+if __name__ == "__main__":
+    main()

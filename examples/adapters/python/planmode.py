@@ -1,0 +1,271 @@
+"""A small plan-mode implementation in Python 3 (standard library only).
+
+It implements the plan-mode service of SPEC.md the way a runtime plugin
+would: the state is the session log (the last plan/mode event wins) plus
+the process-local pending selections. Everything it does to its host goes
+through a `host` object with five operations, which is the only thing the
+adapter (adapter.py) has to provide:
+
+    host.append(agent, type, data)   -> raises AppendFailed when the host fails it
+    host.steer(agent, message)
+    host.inject(agent, message)
+    host.next()                      -> the downstream listeners' decision
+    host.ask(agent, question)        -> the user's review {"answer", "feedback"?}
+
+Nothing here knows about the protocol.
+"""
+
+import json
+import re
+
+SECTION_NAME = "plan:policy"
+SECTION_ORDER = 50
+EXIT_TOOL = "exit_plan_mode"
+COMMAND_NAME = "plan"
+PLUGIN_NAME = "plan-mode"
+
+NOTICE_ON = "The user switched this session to plan mode."
+NOTICE_OFF = "The user switched this session back to the default mode."
+
+# The silent points of the spec, as this implementation decides them.
+CHOICES = {
+    "fold-end": "clamp",
+    "cancel-pending": "clear",
+    "section-source": "log",
+    "reload-pending": "drop",
+    "idle-append-failure": "error",
+    "plan-heading": "level-1",
+}
+
+
+class AppendFailed(Exception):
+    """The host failed an append."""
+
+
+class ConfigError(Exception):
+    """The plugin config is invalid (CFG-1)."""
+
+
+def resolve_config(config):
+    """Validate the config: exactly {section: non-blank string} (CFG-1)."""
+    if not isinstance(config, dict):
+        raise ConfigError("plan-mode config must be an object { section: string }")
+    unknown = sorted(k for k in config if k != "section")
+    if unknown:
+        raise ConfigError(
+            "plan-mode config has unknown key(s) %s; the config is { section }" % ", ".join(unknown))
+    if "section" not in config:
+        raise ConfigError("plan-mode config needs a string `section`")
+    section = config["section"]
+    if section is None:
+        section = ""
+    if not isinstance(section, str):
+        raise ConfigError("plan-mode config `section` must be a string")
+    if section.strip() == "":
+        raise ConfigError("plan-mode config `section` must not be blank")
+    return section
+
+
+def plan_mode_of(event):
+    """The active flag of a plan/mode event, or None when its data is not
+    exactly {active: boolean} (LOG-1)."""
+    data = event.get("data")
+    if isinstance(data, dict) and len(data) == 1 and isinstance(data.get("active"), bool):
+        return data["active"]
+    return None
+
+
+def fold_plan_mode(events, end=None):
+    """foldPlanMode(events, end): the last valid plan/mode among
+    events[0:end), false when none (LOG-2). end is clamped (fold-end=clamp)."""
+    if end is None:
+        end = len(events)
+    end = min(max(end, 0), len(events))
+    active = False
+    for e in events[:end]:
+        if e.get("type") == "plan/mode":
+            v = plan_mode_of(e)
+            if v is not None:
+                active = v
+    return active
+
+
+class Session:
+    """One agent's log as this process sees it, with the folds the hot
+    path needs kept up to date as events arrive."""
+
+    def __init__(self, events=()):
+        self.events = []
+        self.active = False   # fold of the whole log
+        self.open = False     # a turn/start without a later turn/end
+        self.header = None    # the fold at the last request/header
+        for e in events:
+            self.add(e)
+
+    def add(self, event):
+        self.events.append(event)
+        t = event.get("type")
+        if t == "plan/mode":
+            v = plan_mode_of(event)
+            if v is not None:
+                self.active = v
+        elif t == "turn/start":
+            self.open = True
+        elif t == "turn/end":
+            self.open = False
+        elif t == "request/header":
+            self.header = self.active
+
+
+def notice(active):
+    text = NOTICE_ON if active else NOTICE_OFF
+    return {"role": "user", "text": text,
+            "source": {"kind": "plugin", "plugin": PLUGIN_NAME, "form": "notice", "summary": text}}
+
+
+PLAN_HEADING = re.compile(r"^#[ \t\n\f\r]+[^ \t\n\f\r]")
+
+OFF_TEXT = {
+    "committed": "Plan mode off.",
+    "queued": "Leaving plan mode (applies from the next step).",
+    "cancelled": "Plan mode entry cancelled.",
+    "noop": "Plan mode is already off.",
+}
+ON_TEXT = {
+    "committed": "Plan mode on. Use /plan off to leave.",
+    "queued": "Entering plan mode (applies from the next step). Use /plan off to leave.",
+    "cancelled": "Plan mode exit cancelled; plan mode stays on.",
+    "noop": "Plan mode is already on.",
+}
+
+
+class ToolError(Exception):
+    """exit_plan_mode failed; the message goes back to the model."""
+
+
+class PlanMode:
+    """The plan-mode service of one loaded plugin over the sessions of one
+    process. pending maps agent -> (active, narrate)."""
+
+    def __init__(self, section, services, sessions):
+        self.section = section
+        self.services = services
+        self.sessions = sessions
+        self.pending = {}
+        self.disposed = False
+
+    def get(self, agent):
+        s = self.sessions[agent]
+        reply = {"active": s.active}
+        if agent in self.pending:
+            reply["pending"] = self.pending[agent][0]
+        return reply
+
+    def _append(self, host, agent, active):
+        host.append(agent, "plan/mode", {"active": active})
+
+    def _narration(self, s, target):
+        """A user selection is narrated only when the last logged request
+        header described the other state (STEP-6)."""
+        return notice(target), s.header is not None and s.header != target
+
+    def set(self, host, agent, active):
+        """set(agent, active) -> committed | queued | cancelled | noop
+        (PEND-3..6). Raises RuntimeError when an idle append fails."""
+        s = self.sessions[agent]
+        logged = s.active
+        current = self.pending[agent][0] if agent in self.pending else logged
+        if active == current:
+            return "noop"
+        if s.open:
+            if active == logged:
+                self.pending.pop(agent, None)
+                return "cancelled"
+            self.pending[agent] = (active, True)
+            return "queued"
+        if active == logged:
+            self.pending.pop(agent, None)
+            return "cancelled"
+        msg, narrate = self._narration(s, active)
+        try:
+            self._append(host, agent, active)
+        except AppendFailed as e:
+            raise RuntimeError("could not log the plan-mode change: %s" % e)
+        self.pending.pop(agent, None)
+        if narrate:
+            host.inject(agent, msg)
+        return "committed"
+
+    def pre_step(self, host, agent, aborted):
+        """The agent/pre-step listener (STEP-1..7): downstream first, then
+        the pending selection is appended only if the step goes ahead."""
+        s = self.sessions[agent]
+        decision = host.next()
+        if decision["kind"] != "enter" or aborted or agent not in self.pending:
+            return decision
+        active, narrate_intent = self.pending[agent]
+        if active == s.active:
+            del self.pending[agent]
+            return decision
+        msg, narrate = self._narration(s, active)
+        try:
+            self._append(host, agent, active)
+        except AppendFailed:
+            return decision  # stays pending (STEP-5)
+        del self.pending[agent]
+        if narrate_intent and narrate:
+            decision = dict(decision, messages=list(decision.get("messages") or []) + [msg])
+        return decision
+
+    def sections(self, agent):
+        if not self.sessions[agent].active:
+            return []
+        return [{"name": SECTION_NAME, "order": SECTION_ORDER, "text": self.section}]
+
+    def tools(self, agent):
+        return [{"name": EXIT_TOOL}]
+
+    def exit_plan_mode(self, host, agent, args):
+        """exit_plan_mode (EXIT-2..7): returns the tool result or raises
+        ToolError."""
+        if not self.sessions[agent].active:
+            raise ToolError(EXIT_TOOL + " is only available in plan mode")
+        plan = args.get("plan") if isinstance(args, dict) else None
+        if not isinstance(plan, str):
+            raise ToolError(EXIT_TOOL + " needs {plan: string}")
+        if not PLAN_HEADING.match(plan.strip()):
+            raise ToolError(EXIT_TOOL + " requires a complete markdown plan starting with a # heading")
+        if not self.services.get("userQuestions"):
+            raise ToolError("no user-questions channel is available to review the plan; plan mode stays on")
+        answer = host.ask(agent, {
+            "id": "plan-review", "header": "Plan review",
+            "question": "Approve this plan and leave plan mode?",
+            "detail": plan, "options": ["Approve", "Keep planning"],
+        })
+        if self.disposed:
+            raise ToolError("the plan-mode service was reloaded while the plan was under review; present the plan again")
+        kind, feedback = answer.get("answer"), answer.get("feedback") or ""
+        if kind == "dismiss":
+            raise ToolError("the user dismissed the plan review; stay in plan mode and wait for their message")
+        if kind == "approve" and feedback == "":
+            self.pending[agent] = (False, False)  # a silent exit (EXIT-5)
+            return {"approved": True}
+        if feedback == "":
+            raise ToolError("the user chose to keep planning; revise the plan and present it again")
+        raise ToolError("the user chose to keep planning; their feedback: " + feedback)
+
+    def command(self, host, agent, raw):
+        """/plan [off|message] (CMD-2..4) -> (kind, text)."""
+        msg = raw.strip()
+        if msg == "off":
+            try:
+                return "success", OFF_TEXT[self.set(host, agent, False)]
+            except RuntimeError as e:
+                return "error", str(e)
+        try:
+            outcome = self.set(host, agent, True)
+        except RuntimeError as e:
+            return "error", str(e)
+        if msg:
+            host.steer(agent, {"role": "user", "text": msg, "source": {"kind": "user"}})
+        return "success", ON_TEXT[outcome]
