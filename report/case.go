@@ -33,4 +33,24 @@ type Case struct {
 	Message string `json:"message,omitempty"`
 	// Counterexample is the path of a trace file that replays a failure.
 	Counterexample string `json:"counterexample,omitempty"`
+	// Steps are a scenario's steps as they ran (empty for properties).
+	Steps []Step `json:"steps,omitempty"`
+	// Line is the scenario's (or outline row's) line in its feature file.
+	Line int `json:"line,omitempty"`
+	// URI is the feature file the scenario comes from.
+	URI string `json:"uri,omitempty"`
 }
+
+// Step is one Gherkin step of a scenario as it ran.
+type Step struct {
+	Keyword string `json:"keyword"`
+	Text    string `json:"text"`
+	Line    int    `json:"line,omitempty"`
+	// Status is godog's: passed, failed, skipped, undefined, pending,
+	// ambiguous.
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Failing reports whether the case fails the run.
+func (c Case) Failing() bool { return c.Status == Failed || c.Status == UnexpectedPass }

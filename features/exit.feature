@@ -1,0 +1,150 @@
+Feature: EXIT — the exit tool
+  exit_plan_mode is always registered, works only in plan mode, needs a
+  markdown plan with a # heading and leaves plan mode only on approval.
+
+  @EXIT-1 @id:exit-tool-registered-inactive
+  Scenario: The tool is in the catalog while plan mode is inactive
+    Given an agent with plan mode inactive and an open turn
+    When a step is accepted
+    Then the request's tools are "exit_plan_mode"
+
+  @EXIT-1 @id:exit-catalog-stable-across-flip
+  Scenario: Entering plan mode changes the section, never the tool catalog
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step is accepted
+    Then the request shows plan mode active
+    And the request's tool catalog is the same as the previous request's
+
+  @EXIT-1 @id:exit-catalog-stable-leaving
+  Scenario: Leaving plan mode keeps the tool in the catalog
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the user selects the default mode
+    And a step is accepted
+    Then the request's tools are "exit_plan_mode"
+    And the request's tool catalog is the same as the previous request's
+
+  @EXIT-2 @id:exit-fails-outside-plan-mode
+  Scenario: Executing exit_plan_mode outside plan mode fails
+    Given an agent with plan mode inactive and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan\n\n1. Do it." and the user approves
+    Then exit_plan_mode fails
+    And the plan is not presented for review
+    And get reports inactive with no pending selection
+
+  @EXIT-2 @id:exit-runs-in-plan-mode
+  Scenario: In plan mode exit_plan_mode runs and presents the plan
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan\n\n1. Do it." and the user approves
+    Then the plan is presented for review exactly once, carrying "# Plan\n\n1. Do it."
+    And exit_plan_mode succeeds with {"approved": true}
+
+  @EXIT-3 @id:exit-plan-heading
+  Scenario Outline: The plan must be a complete markdown plan starting with a # heading [<case>]
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "<plan>" and the user approves
+    Then <outcome>
+
+    Examples:
+      | case             | plan                                  | outcome                                         |
+      | heading          | # Refactor\n\n1. Split the module.    | exit_plan_mode succeeds with {"approved": true} |
+      | heading-padded   | \n  # Refactor\n1. Split.             | exit_plan_mode succeeds with {"approved": true} |
+      | no-heading       | Refactor: split the module.           | exit_plan_mode fails                            |
+      | list-only        | 1. Split the module.                  | exit_plan_mode fails                            |
+      | empty            |                                       | exit_plan_mode fails                            |
+      | blank            | \n   \n                               | exit_plan_mode fails                            |
+      | hash-no-space    | #Refactor                             | exit_plan_mode fails                            |
+      | heading-only-hash | #                                    | exit_plan_mode fails                            |
+
+    @choice:plan-heading=level-1
+    Examples: a lower-level heading
+      | case             | plan                                  | outcome                                         |
+      | level-2-heading  | ## Refactor\n\n1. Split.              | exit_plan_mode fails                            |
+
+  @EXIT-3 @id:exit-plan-argument-required
+  Scenario: A call without a plan fails
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the arguments {"summary": "# Plan"}
+    Then exit_plan_mode fails
+    And the plan is not presented for review
+
+  @EXIT-4 @id:exit-presents-plan
+  Scenario: The plan is presented for review through the user-questions seam
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Ship it\n\n- tests\n- docs" and the user keeps planning with the feedback "Add a rollback step."
+    Then the plan is presented for review exactly once, carrying "# Ship it\n\n- tests\n- docs"
+
+  @EXIT-4 @id:exit-no-review-for-bad-plan
+  Scenario: A plan without a heading is not presented
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "Just do it." and the user approves
+    Then the plan is not presented for review
+
+  @EXIT-5 @id:exit-approval-pending-silent-exit
+  Scenario: Approval returns {approved: true} and records a pending exit
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan\n\n1. Do it." and the user approves
+    Then exit_plan_mode succeeds with {"approved": true}
+    And no plan/mode event is appended
+    And get reports active with inactive pending
+
+  @EXIT-5 @id:exit-approved-exit-not-narrated
+  Scenario: The approved exit is appended at the next accepted step without a notice
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan\n\n1. Do it." and the user approves
+    And a step is accepted
+    Then plan/mode inactive is appended before the request header
+    And the step carries no plan-mode notice
+    And the request shows plan mode inactive
+
+  @EXIT-5 @id:exit-approved-exit-waits-for-accepted-step
+  Scenario: The approved exit waits through a rejected step
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    And a step is rejected
+    Then no plan/mode event is appended
+    And get reports active with inactive pending
+
+  @EXIT-6 @id:exit-review-answers
+  Scenario Outline: The review's answer decides the call [<case>]
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan" and the user <answer> with the feedback "<feedback>"
+    Then <outcome>
+    And get reports <after>
+
+    Examples:
+      | case                   | answer         | feedback              | outcome                                             | after                              |
+      | keep-planning-feedback | keeps planning | Split step 2 in two.  | exit_plan_mode fails carrying the feedback "Split step 2 in two." | active with no pending selection |
+      | approve-with-feedback  | approves       | But rename the flag.  | exit_plan_mode fails carrying the feedback "But rename the flag." | active with no pending selection |
+      | approve                | approves       |                       | exit_plan_mode succeeds with {"approved": true}     | active with inactive pending       |
+
+  @EXIT-6 @id:exit-keep-planning-then-present-again
+  Scenario: After "keep planning" the model revises and presents again
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan v1" and the user keeps planning with the feedback "More detail."
+    Then exit_plan_mode fails carrying the feedback "More detail."
+    When the model calls exit_plan_mode with the plan "# Plan v2" and the user approves
+    Then exit_plan_mode succeeds with {"approved": true}
+
+  @EXIT-7 @id:exit-no-channel-fails
+  Scenario: Without an interaction channel the call fails and plan mode stays on
+    Given the user-questions service is not composed
+    And an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    Then exit_plan_mode fails
+    And get reports active with no pending selection
+
+  @EXIT-7 @id:exit-reload-during-review-fails
+  Scenario: A reload of the service while the review is open fails the call
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode and the plan-mode service is reloaded during the review
+    Then exit_plan_mode fails
+    And get reports active with no pending selection
+
+  @EXIT-7 @id:exit-dismissed-review-fails
+  Scenario: A dismissed review fails the call; plan mode is never left implicitly
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan" and the user dismisses the review
+    Then exit_plan_mode fails
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active

@@ -1,0 +1,395 @@
+// Package features owns plankit's Gherkin conformance suite: the .feature
+// files that state every clause of SPEC.md as executable scenarios, and the
+// step definitions that drive the simulator (package sim) through the
+// implementation's port only, so the same scenarios run unchanged against
+// the reference, its mutants and external implementations.
+//
+// Every scenario carries clause tags (@PEND-5), one stable ID tag
+// (@id:pend-cancel-before-boundary) and, when its expectation depends on a
+// silent point of the specification, a choice tag
+// (@choice:cancel-pending=clear). A scenario whose choice the
+// implementation declares differently (sim.Identity.Choices) is skipped,
+// with a message naming the choice, not failed. A row of a Scenario Outline
+// is identified by the outline's @id plus the row's case, written in
+// brackets at the end of the outline's name: "... [<case>]" gives
+// "<id>/<case>".
+//
+// Run executes the suite in strict mode (undefined, pending or ambiguous
+// steps fail) and returns one report.Case per scenario, in file order.
+package features
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+)
+
+//go:embed *.feature
+var files embed.FS
+
+// SuiteVersion is the version of the conformance suite; it changes when
+// scenarios are added or their expectations change.
+const SuiteVersion = "1.0.0"
+
+// Options configure a run of the suite.
+type Options struct {
+	// NewPort builds a fresh implementation for each scenario.
+	NewPort func() sim.Port
+	// Tags is a godog tag expression ("@PEND-5 && ~@choice:cancel-pending=keep-equal");
+	// empty runs every scenario.
+	Tags string
+	// Seed, when not 0, shuffles the execution order of the scenarios
+	// with that seed. Results are reported in file order whatever the seed.
+	Seed int64
+	// Output receives the godog formatter's output; nil discards it.
+	Output io.Writer
+	// Format is the godog formatter: "pretty", "progress", or "" for none.
+	Format string
+}
+
+// ErrImpl wraps the failure of an implementation that could not be run.
+var ErrImpl = errors.New("the implementation could not be run")
+
+// Result is a finished run: its cases in file order (with their steps)
+// and the implementation's identity.
+type Result struct {
+	Identity sim.Identity
+	Cases    []report.Case
+	// Impl is the first failure of the implementation, if any.
+	Impl error
+}
+
+var (
+	clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
+	caseName  = regexp.MustCompile(`\[([a-z0-9-]+)\]$`)
+)
+
+// scenarioInfo is what the tags of a pickle say.
+type scenarioInfo struct {
+	id, feature, uri string
+	clauses, choices []string
+}
+
+func infoOf(p *godog.Scenario, feature string) (scenarioInfo, error) {
+	in := scenarioInfo{feature: feature, uri: p.Uri}
+	var id string
+	for _, t := range p.Tags {
+		switch {
+		case strings.HasPrefix(t.Name, "@id:"):
+			if id != "" {
+				return in, fmt.Errorf("%s: scenario %q has two @id tags", p.Uri, p.Name)
+			}
+			id = strings.TrimPrefix(t.Name, "@id:")
+		case strings.HasPrefix(t.Name, "@choice:"):
+			in.choices = append(in.choices, strings.TrimPrefix(t.Name, "@choice:"))
+		default:
+			if m := clauseTag.FindStringSubmatch(t.Name); m != nil && !slices.Contains(in.clauses, m[1]) {
+				in.clauses = append(in.clauses, m[1])
+			}
+		}
+	}
+	if id == "" {
+		return in, fmt.Errorf("%s: scenario %q has no @id tag", p.Uri, p.Name)
+	}
+	if len(in.clauses) == 0 {
+		return in, fmt.Errorf("%s: scenario %q has no clause tag", p.Uri, p.Name)
+	}
+	if len(p.AstNodeIds) > 1 {
+		m := caseName.FindStringSubmatch(p.Name)
+		if m == nil {
+			return in, fmt.Errorf("%s: outline %q must end its name with [<case>] so each row has a stable ID", p.Uri, p.Name)
+		}
+		id += "/" + m[1]
+	}
+	in.id = id
+	sort.Strings(in.clauses)
+	sort.Strings(in.choices)
+	return in, nil
+}
+
+// Scenarios lists the suite's scenarios (filtered by tags) in file order,
+// without running them.
+func Scenarios(tags string) ([]report.Case, error) {
+	infos, _, _, err := catalog(tags)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]report.Case, len(infos))
+	for i, in := range infos {
+		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices}
+	}
+	return out, nil
+}
+
+type pickleInfo struct {
+	scenarioInfo
+	name string
+	line int
+}
+
+// node is a Gherkin AST node's keyword and line.
+type node struct {
+	keyword string
+	line    int
+}
+
+// astNodes maps the AST node IDs of a document to their keywords and lines.
+func astNodes(doc *messages.GherkinDocument, into map[string]node) {
+	if doc == nil || doc.Feature == nil {
+		return
+	}
+	scenario := func(sc *messages.Scenario) {
+		into[sc.Id] = node{sc.Keyword, int(sc.Location.Line)}
+		for _, st := range sc.Steps {
+			into[st.Id] = node{st.Keyword, int(st.Location.Line)}
+		}
+		for _, ex := range sc.Examples {
+			for _, row := range ex.TableBody {
+				into[row.Id] = node{"", int(row.Location.Line)}
+			}
+		}
+	}
+	background := func(bg *messages.Background) {
+		for _, st := range bg.Steps {
+			into[st.Id] = node{st.Keyword, int(st.Location.Line)}
+		}
+	}
+	for _, ch := range doc.Feature.Children {
+		switch {
+		case ch.Background != nil:
+			background(ch.Background)
+		case ch.Scenario != nil:
+			scenario(ch.Scenario)
+		case ch.Rule != nil:
+			for _, rc := range ch.Rule.Children {
+				if rc.Background != nil {
+					background(rc.Background)
+				}
+				if rc.Scenario != nil {
+					scenario(rc.Scenario)
+				}
+			}
+		}
+	}
+}
+
+// catalog parses the embedded features and checks their tags: one @id
+// each, unique, at least one clause.
+func catalog(tags string) ([]pickleInfo, map[string]int, map[string]node, error) {
+	ts := godog.TestSuite{Options: &godog.Options{FS: files, Paths: []string{"."}, Tags: tags, Strict: true}}
+	feats, err := ts.RetrieveFeatures()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("reading the features: %w", err)
+	}
+	sort.SliceStable(feats, func(i, j int) bool { return feats[i].Uri < feats[j].Uri })
+	var infos []pickleInfo
+	order := map[string]int{}
+	seen := map[string]string{}
+	nodes := map[string]node{}
+	for _, f := range feats {
+		astNodes(f.GherkinDocument, nodes)
+		for _, p := range f.Pickles {
+			in, err := infoOf(p, f.Feature.Name)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if prev, dup := seen[in.id]; dup {
+				return nil, nil, nil, fmt.Errorf("%s: scenario ID %q is also used by %s", p.Uri, in.id, prev)
+			}
+			seen[in.id] = p.Uri + ": " + p.Name
+			order[p.Id] = len(infos)
+			infos = append(infos, pickleInfo{scenarioInfo: in, name: p.Name, line: nodes[p.AstNodeIds[len(p.AstNodeIds)-1]].line})
+		}
+	}
+	return infos, order, nodes, nil
+}
+
+// record collects one scenario's outcome while it runs.
+type record struct {
+	info    scenarioInfo
+	name    string
+	skip    string
+	steps   []report.Step
+	failure string
+	world   *world
+}
+
+// Run executes the suite against fresh implementations from o.NewPort.
+// The returned error is non-nil only when the suite could not run at all
+// (a bad tag expression, broken feature files) or the implementation could
+// not even start; an implementation that fails during scenarios is
+// reported in Result.Impl (wrapping ErrImpl) next to the cases.
+func Run(ctx context.Context, o Options) (Result, error) {
+	var res Result
+	if o.NewPort == nil {
+		return res, errors.New("features.Run: NewPort is required")
+	}
+	infos, order, nodes, err := catalog(o.Tags)
+	if err != nil {
+		return res, err
+	}
+	probe := o.NewPort()
+	id, err := probe.Start()
+	if err != nil {
+		return res, fmt.Errorf("%w: start: %v", ErrImpl, err)
+	}
+	if err := probe.Stop(); err != nil {
+		return res, fmt.Errorf("%w: stop: %v", ErrImpl, err)
+	}
+	res.Identity = id
+
+	records := make([]*record, len(infos))
+	var implErr error
+
+	init := func(sc *godog.ScenarioContext) {
+		w := newWorld(o.NewPort)
+		w.register(sc)
+		var r *record
+		sc.Before(func(c context.Context, p *godog.Scenario) (context.Context, error) {
+			i, ok := order[p.Id]
+			if !ok {
+				return c, fmt.Errorf("scenario %q was not in the catalog", p.Name)
+			}
+			r = &record{info: infos[i].scenarioInfo, name: p.Name, world: w}
+			records[i] = r
+			if err := c.Err(); err != nil {
+				r.skip = "not run: the run was interrupted"
+				return c, godog.ErrSkip
+			}
+			for _, ch := range r.info.choices {
+				name, want, _ := strings.Cut(ch, "=")
+				got, declared := id.Choices[name]
+				if !declared {
+					r.skip = fmt.Sprintf("depends on choice %s=%s, which the implementation does not declare", name, want)
+					return c, godog.ErrSkip
+				}
+				if got != want {
+					r.skip = fmt.Sprintf("depends on choice %s=%s; the implementation declares %s=%s", name, want, name, got)
+					return c, godog.ErrSkip
+				}
+			}
+			return c, nil
+		})
+		sc.StepContext().After(func(c context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+			if r == nil {
+				return c, nil
+			}
+			s := report.Step{Text: st.Text, Status: status.String()}
+			if len(st.AstNodeIds) > 0 {
+				n := nodes[st.AstNodeIds[0]]
+				s.Keyword, s.Line = n.keyword, n.line
+			}
+			if err != nil && !errors.Is(err, godog.ErrSkip) {
+				s.Error = err.Error()
+				if r.failure == "" {
+					r.failure = fmt.Sprintf("step %q: %v", st.Text, err)
+				}
+			}
+			if status != godog.StepPassed && status != godog.StepSkipped && r.failure == "" {
+				r.failure = fmt.Sprintf("step %q is %s", st.Text, status.String())
+			}
+			r.steps = append(r.steps, s)
+			return c, nil
+		})
+		sc.After(func(c context.Context, p *godog.Scenario, err error) (context.Context, error) {
+			if w.implErr != nil && implErr == nil {
+				implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, w.implErr)
+			}
+			w.close()
+			return c, nil
+		})
+	}
+
+	out := o.Output
+	if out == nil || o.Format == "" {
+		out = io.Discard
+	}
+	format := o.Format
+	if format == "" {
+		format = "progress"
+	}
+	fw := &durationFilter{w: out}
+	suite := godog.TestSuite{
+		Name:                "plankit",
+		ScenarioInitializer: init,
+		Options: &godog.Options{
+			FS: files, Paths: []string{"."}, Tags: o.Tags, Strict: true,
+			Format: format, Output: fw, NoColors: true, Randomize: o.Seed,
+			Concurrency: 1, DefaultContext: ctx,
+		},
+	}
+	if status := suite.Run(); status == 2 {
+		return res, errors.New("godog refused the run options")
+	}
+	fw.flush()
+
+	for i, r := range records {
+		c := report.Case{ID: infos[i].id, Kind: report.KindScenario, Name: infos[i].name, Feature: infos[i].feature,
+			URI: infos[i].uri, Line: infos[i].line, Clauses: infos[i].clauses, Choices: infos[i].choices}
+		switch {
+		case r == nil:
+			c.Status, c.Message = report.Skipped, "not run: the run was interrupted"
+		case r.skip != "":
+			c.Status, c.Message = report.Skipped, r.skip
+		case r.failure != "":
+			c.Status, c.Message = report.Failed, r.failure
+		case len(r.steps) == 0:
+			c.Status, c.Message = report.Failed, "no step ran"
+		default:
+			c.Status = report.Passed
+		}
+		if r != nil {
+			c.Steps = r.steps
+		}
+		res.Cases = append(res.Cases, c)
+	}
+	res.Impl = implErr
+	return res, nil
+}
+
+// durationFilter drops the elapsed-time lines godog's formatters print, so
+// console output is the same from run to run.
+type durationFilter struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+var durationLine = regexp.MustCompile(`^\s*([0-9]+h)?([0-9]+m)?[0-9.]+(ns|µs|us|ms|s)\s*$`)
+
+func (d *durationFilter) Write(p []byte) (int, error) {
+	d.buf.Write(p)
+	for {
+		line, err := d.buf.ReadBytes('\n')
+		if err != nil {
+			// keep the partial line for later
+			rest := append([]byte(nil), line...)
+			d.buf.Reset()
+			d.buf.Write(rest)
+			return len(p), nil
+		}
+		if !durationLine.Match(bytes.TrimRight(line, "\n")) {
+			if _, err := d.w.Write(line); err != nil {
+				return len(p), err
+			}
+		}
+	}
+}
+
+func (d *durationFilter) flush() {
+	if d.buf.Len() > 0 && !durationLine.Match(d.buf.Bytes()) {
+		_, _ = d.w.Write(d.buf.Bytes())
+	}
+	d.buf.Reset()
+}

@@ -1,0 +1,112 @@
+Feature: LOG — logged state and recovery
+  The plan-mode state is a pure function of the session log: plan/mode events
+  with data {active: boolean}, folded by foldPlanMode.
+
+  @LOG-1 @id:log-event-data-is-exactly-active
+  Scenario: A committed selection is logged as plan/mode with data exactly {active}
+    Given an agent with plan mode inactive
+    When the user selects plan mode
+    Then set returns "committed"
+    And exactly one plan/mode event is appended, with data exactly {"active": true}
+
+  @LOG-1 @id:log-event-data-at-pre-step
+  Scenario: A selection appended at a pre-step is logged with data exactly {active}
+    Given an agent with plan mode active and an open turn
+    When the user selects the default mode
+    And a step is accepted
+    Then exactly one plan/mode event is appended, with data exactly {"active": false}
+
+  @LOG-1 @id:log-never-in-transcript
+  Scenario: plan/mode never appears in the model transcript
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step is accepted
+    Then plan/mode active is appended before the request header
+    And the request's messages carry no plan/mode event
+
+  @LOG-1 @id:log-each-event-replaces-the-value
+  Scenario: Each plan/mode event replaces the whole value
+    Given an agent with plan mode active
+    When the user selects the default mode
+    Then set returns "committed"
+    And the log folds to inactive
+    And get reports inactive with no pending selection
+
+  @LOG-2 @id:log-fold
+  Scenario Outline: foldPlanMode returns the active of the last plan/mode before end [<case>]
+    Given plan mode is loaded
+    When foldPlanMode runs over the events "<events>" up to <end>
+    Then foldPlanMode returns <result>
+
+    Examples:
+      | case                  | events                                | end             | result   |
+      | empty-log             |                                       | the default end | inactive |
+      | no-plan-events        | turn/start, turn/end                  | the default end | inactive |
+      | one-active            | active                                | the default end | active   |
+      | last-wins-off         | active, inactive                      | the default end | inactive |
+      | last-wins-on          | inactive, turn/start, active          | the default end | active   |
+      | end-excludes-later    | active, turn/start, inactive          | 2               | active   |
+      | end-zero              | active                                | 0               | inactive |
+      | end-at-length         | inactive, active                      | 2               | active   |
+      | three-flips           | active, inactive, active, turn/end    | the default end | active   |
+
+    @choice:fold-end=clamp
+    Examples: beyond the log or negative
+      | case                  | events                                | end             | result   |
+      | end-beyond-clamps     | active, inactive                      | 10              | inactive |
+      | end-negative-clamps   | active                                | -1              | inactive |
+
+  @LOG-3 @id:log-resume-after-restart
+  Scenario: A new process on the same log recovers the logged state
+    Given an agent with plan mode active
+    When the process restarts
+    Then get reports active with no pending selection
+    And the user prompts "Continue."
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @LOG-3 @id:log-fork-copies-logged-state-only
+  Scenario: A fork recovers the logged state from the copied log, not the pending selection
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And the session is forked as "child"
+    Then get of "child" reports inactive with no pending selection
+    And the log of "child" folds to inactive
+
+  @LOG-3 @id:log-fork-of-active-session
+  Scenario: A fork of an active session starts active
+    Given an agent with plan mode active
+    When the session is forked as "child"
+    Then get of "child" reports active with no pending selection
+
+  @LOG-3 @id:log-compaction-keeps-state
+  Scenario: Compaction does not change the state
+    Given an agent with plan mode active
+    When the session is compacted
+    Then get reports active with no pending selection
+    And the user prompts "Go on."
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @LOG-4 @id:log-one-event-per-committed-change
+  Scenario: A committed change is exactly one appended plan/mode event
+    Given an agent with plan mode active
+    When the user selects the default mode
+    Then exactly one plan/mode event is appended, with data exactly {"active": false}
+
+  @LOG-4 @id:log-one-event-per-applied-selection
+  Scenario: An applied pending selection is exactly one appended plan/mode event
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    Then no plan/mode event is appended
+    And the next accepted step appends plan/mode active before the request header
+
+  @LOG-4 @id:log-nothing-else-flips
+  Scenario: Steps, turns and reads without a selection append no plan/mode event
+    Given an agent with plan mode active and an open turn
+    When a step is accepted
+    Then no plan/mode event is appended
+    And get reports active with no pending selection
+    When the turn ends
+    Then no plan/mode event is appended
+    And the log folds to active

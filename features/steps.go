@@ -1,0 +1,898 @@
+package features
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/plankit/plankit/sim"
+)
+
+// register binds every step of the suite to w. Steps speak the domain's
+// language and act only through the runtime, which reaches the
+// implementation only through its port.
+func (w *world) register(sc *godog.ScenarioContext) {
+	// Configuration (before the runtime starts).
+	sc.Step(`^plan mode is configured with the section "([^"]*)"$`, w.configSection)
+	sc.Step(`^plan mode is configured with the section:$`, w.configSectionDoc)
+	sc.Step(`^plan mode is configured with the raw config (.+)$`, w.configRaw)
+	sc.Step(`^the (commands|user-questions) service is not composed$`, w.serviceMissing)
+	sc.Step(`^the runtime runs without the plan-mode package$`, w.noPlugin)
+	sc.Step(`^a pre-step listener "([^"]*)" is registered (before|after) the plugin(?: and adds the message "([^"]*)")?$`, w.listener)
+	sc.Step(`^the runtime retries failed requests (through the pre-step|inside the same step)$`, w.retries)
+
+	// Composite starting points.
+	sc.Step(`^an agent with plan mode (active|inactive)$`, w.agentIn)
+	sc.Step(`^an agent with plan mode (active|inactive) and an open turn$`, w.agentOpen)
+	sc.Step(`^an agent with plan mode (active|inactive) mid-turn, after a request that showed it$`, w.agentAfterRequest)
+	sc.Step(`^an agent with plan mode (active|inactive) and the turn (open|closed) and (nothing|active|inactive) pending$`, w.agentMatrix)
+	sc.Step(`^plan mode is loaded$`, w.start)
+
+	// Actions.
+	sc.Step(`^the user prompts "([^"]*)"$`, w.prompt)
+	sc.Step(`^the user (?:selects|has selected) (plan mode|the default mode)$`, w.selects)
+	sc.Step(`^a step is (accepted|rejected|aborted)$`, w.step)
+	sc.Step(`^a step is accepted and the model answers "([^"]*)"$`, w.stepText)
+	sc.Step(`^a step's request fails$`, w.stepFails)
+	sc.Step(`^the request is retried$`, w.retry)
+	sc.Step(`^the turn ends$`, w.endTurn)
+	sc.Step(`^the agent goes idle$`, w.idle)
+	sc.Step(`^the process restarts$`, w.restart)
+	sc.Step(`^the plan-mode service is reloaded$`, w.reload)
+	sc.Step(`^the session is forked as "([^"]*)"$`, w.fork)
+	sc.Step(`^the session is compacted$`, w.compact)
+	sc.Step(`^the host fails the plugin's next (\d+) appends?$`, w.fault)
+	sc.Step(`^the user types "([^"]*)"$`, w.command)
+	sc.Step(`^the model calls exit_plan_mode with the plan "([^"]*)"(?: and the user (approves|keeps planning|dismisses the review)(?: with the feedback "([^"]*)")?)?$`, w.exitTool)
+	sc.Step(`^the model calls exit_plan_mode with the arguments (\{.*\})$`, w.exitToolArgs)
+	sc.Step(`^the model calls exit_plan_mode and the plan-mode service is reloaded during the review$`, w.exitToolReload)
+	sc.Step(`^foldPlanMode runs over the events "([^"]*)" up to (the default end|-?\d+)$`, w.fold)
+
+	// Outcomes.
+	sc.Step(`^set returns "(committed|queued|cancelled|noop)"$`, w.setReturns)
+	sc.Step(`^set reports an error$`, w.setErrors)
+	sc.Step(`^no plan/mode event is appended$`, w.noPlanEvent)
+	sc.Step(`^plan/mode (active|inactive) is appended$`, w.planAppended)
+	sc.Step(`^plan/mode (active|inactive) is appended before the request header$`, w.planBeforeHeader)
+	sc.Step(`^exactly one plan/mode event is appended, with data exactly \{"active": (true|false)\}$`, w.planData)
+	sc.Step(`^the next accepted step appends plan/mode (active|inactive) before the request header$`, w.nextStepAppends)
+	sc.Step(`^the next accepted step appends no plan/mode event$`, w.nextStepAppendsNothing)
+	sc.Step(`^get reports (active|inactive) with no pending selection$`, w.getNone)
+	sc.Step(`^get reports (active|inactive) with (active|inactive) pending$`, w.getPending)
+	sc.Step(`^get of "([^"]*)" reports (active|inactive) with no pending selection$`, w.getOfNone)
+	sc.Step(`^the log folds to (active|inactive)$`, w.logFolds)
+	sc.Step(`^the log of "([^"]*)" folds to (active|inactive)$`, w.logOfFolds)
+	sc.Step(`^the request shows plan mode (active|inactive)$`, w.requestShows)
+	sc.Step(`^the request renders the plan:policy section with exactly the configured text at order 50$`, w.sectionExact)
+	sc.Step(`^the request has no plan:policy section$`, w.noSection)
+	sc.Step(`^the request's tools are "([^"]*)"$`, w.requestTools)
+	sc.Step(`^the request's tool catalog is the same as the previous request's$`, w.sameCatalog)
+	sc.Step(`^the step carries (no|one|two) plan-mode notices?$`, w.notices)
+	sc.Step(`^the plan-mode notice is among the request's messages$`, w.noticeInRequest)
+	sc.Step(`^the request's messages carry no plan/mode event$`, w.transcriptClean)
+	sc.Step(`^the step logs the user message "([^"]*)"$`, w.logsUserMessage)
+	sc.Step(`^no step or turn is started$`, w.nothingStarted)
+	sc.Step(`^the step is accepted and its request is sent$`, w.stepSent)
+	sc.Step(`^the step ends the turn without a request$`, w.stepBlocked)
+	sc.Step(`^the plugin called the downstream listeners before appending$`, w.downstreamFirst)
+	sc.Step(`^the plugin's listener is registered with prepend$`, w.prepended)
+	sc.Step(`^the plugin saw the message "([^"]*)" in the downstream decision$`, w.sawMessage)
+	sc.Step(`^the plugin's listener (ran|did not run) for the step$`, w.listenerRan)
+	sc.Step(`^the plugin passed the downstream decision through$`, w.decisionPassed)
+	sc.Step(`^the plugin appended only plan/mode events$`, w.onlyPlanAppends)
+	sc.Step(`^exit_plan_mode succeeds with \{"approved": true\}$`, w.exitApproved)
+	sc.Step(`^exit_plan_mode fails$`, w.exitFails)
+	sc.Step(`^exit_plan_mode fails carrying the feedback "([^"]*)"$`, w.exitFailsFeedback)
+	sc.Step(`^exit_plan_mode is unknown to the runtime$`, w.exitUnknown)
+	sc.Step(`^the plan is presented for review exactly once, carrying "([^"]*)"$`, w.presented)
+	sc.Step(`^the plan is not presented for review$`, w.notPresented)
+	sc.Step(`^plan mode loads$`, w.loads)
+	sc.Step(`^plan mode refuses to load$`, w.refuses)
+	sc.Step(`^the plugin registers the exit_plan_mode tool, the plan:policy section and the prepended pre-step listener$`, w.registersAll)
+	sc.Step(`^/plan is (registered|not registered)$`, w.commandRegistered)
+	sc.Step(`^the command (succeeds|fails|is unknown)$`, w.commandResult)
+	sc.Step(`^foldPlanMode returns (active|inactive)$`, w.foldReturns)
+	sc.Step(`^the log has no plan/mode event$`, w.logClean)
+}
+
+// ---- configuration ----
+
+func (w *world) configSection(text string) error {
+	if err := w.configure(); err != nil {
+		return err
+	}
+	w.section = text
+	w.opts.Config = sim.JSON(map[string]string{"section": text})
+	return nil
+}
+
+func (w *world) configSectionDoc(doc *godog.DocString) error {
+	return w.configSection(doc.Content)
+}
+
+func (w *world) configRaw(raw string) error {
+	if err := w.configure(); err != nil {
+		return err
+	}
+	if !json.Valid([]byte(raw)) {
+		return fmt.Errorf("scenario bug: config %s is not JSON", raw)
+	}
+	w.opts.Config = json.RawMessage(raw)
+	return nil
+}
+
+func (w *world) serviceMissing(name string) error {
+	if err := w.configure(); err != nil {
+		return err
+	}
+	if name == "commands" {
+		w.opts.Services.Commands = false
+	} else {
+		w.opts.Services.UserQuestions = false
+	}
+	return nil
+}
+
+func (w *world) noPlugin() error {
+	if err := w.configure(); err != nil {
+		return err
+	}
+	w.opts.NoPlugin = true
+	return nil
+}
+
+func (w *world) listener(name, where, message string) error {
+	if err := w.configure(); err != nil {
+		return err
+	}
+	l := sim.ListenerSpec{Name: name, Registered: where}
+	if message != "" {
+		l.Messages = []string{message}
+	}
+	w.opts.Listeners = append(w.opts.Listeners, l)
+	return nil
+}
+
+func (w *world) retries(how string) error {
+	if err := w.configure(); err != nil {
+		return err
+	}
+	w.opts.Retries = sim.RetriesPreStep
+	if how == "inside the same step" {
+		w.opts.Retries = sim.RetriesSameStep
+	}
+	return nil
+}
+
+// ---- starting points ----
+
+func (w *world) start() error {
+	_, err := w.runtime()
+	if err != nil {
+		return err
+	}
+	if w.load.Error != "" {
+		return fmt.Errorf("plan mode refused to load: %s", w.load.Error)
+	}
+	return nil
+}
+
+func (w *world) agentIn(s string) error {
+	if err := w.start(); err != nil {
+		return err
+	}
+	if s == "active" {
+		res, err := w.do(sim.Action{Set: &sim.SetAction{Agent: mainAgent, Active: true}})
+		if err != nil {
+			return err
+		}
+		if res.Outcome != sim.Committed || !slices.Equal(res.PlanEvents(mainAgent), []bool{true}) {
+			return fmt.Errorf("setup: selecting plan mode on an idle agent returned %q and appended %s, want committed with plan/mode active", res.Outcome, describeEvents(w.planEvents(mainAgent)))
+		}
+	}
+	return nil
+}
+
+func (w *world) agentOpen(s string) error {
+	if err := w.agentIn(s); err != nil {
+		return err
+	}
+	return w.prompt("Start working on the task.")
+}
+
+func (w *world) agentAfterRequest(s string) error {
+	if err := w.agentOpen(s); err != nil {
+		return err
+	}
+	if err := w.step("accepted"); err != nil {
+		return err
+	}
+	return w.requestShows(s)
+}
+
+// agentMatrix reaches a row of the set-outcome matrix: a logged state, an
+// open or closed turn, and possibly a pending selection (a closed turn's
+// pending selection is a leftover made after the turn's last accepted
+// pre-step).
+func (w *world) agentMatrix(logged, turn, pending string) error {
+	if pending == logged {
+		return fmt.Errorf("scenario bug: a pending selection equal to the logged state")
+	}
+	switch {
+	case turn == "closed" && pending == "nothing":
+		return w.agentIn(logged)
+	case turn == "open" && pending == "nothing":
+		return w.agentOpen(logged)
+	case turn == "open":
+		if err := w.agentOpen(logged); err != nil {
+			return err
+		}
+	default:
+		if err := w.agentAfterRequest(logged); err != nil {
+			return err
+		}
+	}
+	if err := w.selects(map[string]string{"active": "plan mode", "inactive": "the default mode"}[pending]); err != nil {
+		return err
+	}
+	if w.last.Outcome != sim.Queued {
+		return fmt.Errorf("setup: selecting %s during an open turn returned %q, want queued", pending, w.last.Outcome)
+	}
+	if turn == "closed" {
+		return w.endTurn()
+	}
+	return nil
+}
+
+// ---- actions ----
+
+func (w *world) prompt(text string) error {
+	_, err := w.do(sim.Action{Prompt: &sim.TextAction{Agent: mainAgent, Text: text}})
+	return err
+}
+
+func (w *world) selects(mode string) error {
+	_, err := w.do(sim.Action{Set: &sim.SetAction{Agent: mainAgent, Active: mode == "plan mode"}})
+	return err
+}
+
+var decisions = map[string]string{"accepted": sim.Accept, "rejected": sim.Reject, "aborted": sim.Abort}
+
+func (w *world) step(how string) error {
+	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Decision: decisions[how]}})
+	return err
+}
+
+func (w *world) stepText(text string) error {
+	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{Text: text}}})
+	return err
+}
+
+func (w *world) stepFails() error {
+	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Request: "fail"}})
+	return err
+}
+
+func (w *world) retry() error {
+	_, err := w.do(sim.Action{Retry: &sim.StepAction{Agent: mainAgent}})
+	return err
+}
+
+func (w *world) endTurn() error {
+	_, err := w.do(sim.Action{EndTurn: &sim.EndTurnAction{Agent: mainAgent}})
+	return err
+}
+
+func (w *world) idle() error {
+	_, err := w.do(sim.Action{Idle: &sim.AgentAction{Agent: mainAgent}})
+	return err
+}
+
+func (w *world) restart() error {
+	_, err := w.do(sim.Action{Restart: &struct{}{}})
+	return err
+}
+
+func (w *world) reload() error {
+	_, err := w.do(sim.Action{Reload: &struct{}{}})
+	return err
+}
+
+func (w *world) fork(as string) error {
+	_, err := w.do(sim.Action{Fork: &sim.ForkAction{Agent: mainAgent, As: as}})
+	return err
+}
+
+func (w *world) compact() error {
+	_, err := w.do(sim.Action{Compact: &sim.AgentAction{Agent: mainAgent}})
+	return err
+}
+
+func (w *world) fault(n int) error {
+	_, err := w.do(sim.Action{Fault: &sim.FaultAction{Appends: n}})
+	return err
+}
+
+func (w *world) command(input string) error {
+	_, err := w.do(sim.Action{Command: &sim.CommandAction{Agent: mainAgent, Input: input}})
+	return err
+}
+
+// unescape turns the \n written in a step into a newline.
+func unescape(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
+
+var answers = map[string]string{"approves": sim.Approve, "keeps planning": sim.KeepPlanning, "dismisses the review": sim.Dismiss}
+
+func (w *world) exitTool(plan, answer, feedback string) error {
+	args := sim.JSON(map[string]string{"plan": unescape(plan)})
+	review := &sim.Review{Answer: answers[answer], Feedback: feedback}
+	return w.callExit(args, review)
+}
+
+func (w *world) exitToolArgs(args string) error {
+	if !json.Valid([]byte(args)) {
+		return fmt.Errorf("scenario bug: arguments %s are not JSON", args)
+	}
+	return w.callExit(json.RawMessage(args), &sim.Review{Answer: sim.Approve})
+}
+
+func (w *world) exitToolReload() error {
+	args := sim.JSON(map[string]string{"plan": "# Plan\n\n1. Read the code.\n2. Change it."})
+	return w.callExit(args, &sim.Review{Answer: sim.Approve, Reload: true})
+}
+
+func (w *world) callExit(args json.RawMessage, review *sim.Review) error {
+	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{
+		Calls: []sim.ToolCall{{Name: "exit_plan_mode", Args: args, Review: review}},
+	}}})
+	return err
+}
+
+func (w *world) fold(list, end string) error {
+	var specs []sim.FoldEventSpec
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		switch item {
+		case "":
+		case "active", "inactive":
+			specs = append(specs, sim.FoldEventSpec{Type: sim.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: item == "active"})})
+		default:
+			specs = append(specs, sim.FoldEventSpec{Type: item})
+		}
+	}
+	act := &sim.FoldAction{Events: specs}
+	if end != "the default end" {
+		n, err := strconv.Atoi(end)
+		if err != nil {
+			return fmt.Errorf("scenario bug: end %q", end)
+		}
+		act.End = &n
+	}
+	if err := w.start(); err != nil {
+		return err
+	}
+	_, err := w.do(sim.Action{Fold: act})
+	return err
+}
+
+// ---- outcomes ----
+
+func (w *world) setReturns(want string) error {
+	if w.last.Action.Set == nil && w.last.Command == nil {
+		return fmt.Errorf("the last action was %s, not a selection", w.last.Action.Name())
+	}
+	if w.last.Action.Set != nil && w.last.Outcome != want {
+		return fmt.Errorf("set returned %q (error %q), want %q", w.last.Outcome, w.last.Error, want)
+	}
+	return nil
+}
+
+func (w *world) setErrors() error {
+	if w.last.Action.Set == nil {
+		return fmt.Errorf("the last action was %s, not set", w.last.Action.Name())
+	}
+	if w.last.Error == "" {
+		return fmt.Errorf("set returned %q without an error, want an error", w.last.Outcome)
+	}
+	return nil
+}
+
+func (w *world) noPlanEvent() error {
+	if es := w.planEvents(mainAgent); len(es) > 0 {
+		return fmt.Errorf("%s appended %s, want no plan/mode event", w.last.Action.Name(), describeEvents(es))
+	}
+	return nil
+}
+
+func (w *world) planAppended(s string) error {
+	es := w.planEvents(mainAgent)
+	if len(es) != 1 {
+		return fmt.Errorf("%s appended plan/mode events: %s; want exactly one, %s", w.last.Action.Name(), describeEvents(es), s)
+	}
+	if v, ok := sim.PlanModeOf(es[0]); !ok || state(v) != s {
+		return fmt.Errorf("%s appended %s, want plan/mode {active: %v}", w.last.Action.Name(), describeEvents(es), s == "active")
+	}
+	return nil
+}
+
+func (w *world) planBeforeHeader(s string) error {
+	if err := w.planAppended(s); err != nil {
+		return err
+	}
+	types := appendedTypes(w.last, mainAgent)
+	p, h := slices.Index(types, sim.TypePlanMode), slices.Index(types, sim.TypeRequestHeader)
+	if h < 0 {
+		return fmt.Errorf("the step logged no request header (appended %v)", types)
+	}
+	if p > h {
+		return fmt.Errorf("plan/mode was appended after the request header (appended %v)", types)
+	}
+	return nil
+}
+
+func (w *world) planData(v string) error {
+	es := w.planEvents(mainAgent)
+	if len(es) != 1 {
+		return fmt.Errorf("%s appended plan/mode events: %s; want exactly one", w.last.Action.Name(), describeEvents(es))
+	}
+	want := fmt.Sprintf(`{"active":%s}`, v)
+	if string(sim.Canonical(es[0].Data)) != want {
+		return fmt.Errorf("plan/mode data is %s, want exactly %s", es[0].Data, want)
+	}
+	return nil
+}
+
+func (w *world) nextStepAppends(s string) error {
+	if err := w.step("accepted"); err != nil {
+		return err
+	}
+	if err := w.planBeforeHeader(s); err != nil {
+		return err
+	}
+	return w.requestShows(s)
+}
+
+func (w *world) nextStepAppendsNothing() error {
+	if err := w.step("accepted"); err != nil {
+		return err
+	}
+	if err := w.stepSent(); err != nil {
+		return err
+	}
+	return w.noPlanEvent()
+}
+
+func (w *world) getNone(s string) error { return w.getOfNone(mainAgent, s) }
+
+func (w *world) getOfNone(agent, s string) error {
+	g, err := w.get(agent)
+	if err != nil {
+		return err
+	}
+	if state(g.Active) != s || g.Pending != nil {
+		return fmt.Errorf("get(%s) reports %s, want %s with no pending selection", agent, describeGet(g), s)
+	}
+	return nil
+}
+
+func (w *world) getPending(s, p string) error {
+	g, err := w.get(mainAgent)
+	if err != nil {
+		return err
+	}
+	if state(g.Active) != s || g.Pending == nil || state(*g.Pending) != p {
+		return fmt.Errorf("get reports %s, want %s with %s pending", describeGet(g), s, p)
+	}
+	return nil
+}
+
+func (w *world) logFolds(s string) error { return w.logOfFolds(mainAgent, s) }
+
+func (w *world) logOfFolds(agent, s string) error {
+	if _, err := w.runtime(); err != nil {
+		return err
+	}
+	if got := state(w.logFold(agent)); got != s {
+		return fmt.Errorf("the log of %s folds to %s, want %s", agent, got, s)
+	}
+	return nil
+}
+
+func (w *world) requestShows(s string) error {
+	if s == "active" {
+		return w.sectionExact()
+	}
+	return w.noSection()
+}
+
+func (w *world) sectionExact() error {
+	q, err := w.lastRequest()
+	if err != nil {
+		return err
+	}
+	sec, ok := q.Section("plan:policy")
+	if !ok {
+		return fmt.Errorf("the request has no plan:policy section (sections %s), want it while plan mode is active", sectionsOf(q))
+	}
+	if sec.Text != w.section || sec.Order != 50 {
+		return fmt.Errorf("the request renders plan:policy at order %d with text %q, want order 50 and exactly %q", sec.Order, sec.Text, w.section)
+	}
+	return nil
+}
+
+func (w *world) noSection() error {
+	q, err := w.lastRequest()
+	if err != nil {
+		return err
+	}
+	if sec, ok := q.Section("plan:policy"); ok {
+		return fmt.Errorf("the request renders plan:policy (%q at order %d) while plan mode is inactive", sec.Text, sec.Order)
+	}
+	return nil
+}
+
+func (w *world) requestTools(list string) error {
+	q, err := w.lastRequest()
+	if err != nil {
+		return err
+	}
+	want := []string{}
+	if list != "" {
+		want = strings.Split(list, ",")
+	}
+	if got := toolNames(q.Tools); !slices.Equal(got, want) {
+		return fmt.Errorf("the request's tools are %v, want %v", got, want)
+	}
+	return nil
+}
+
+func (w *world) sameCatalog() error {
+	var reqs []sim.Request
+	for _, r := range w.history {
+		for _, q := range r.Requests {
+			if q.Agent == mainAgent {
+				reqs = append(reqs, q)
+			}
+		}
+	}
+	if len(reqs) < 2 {
+		return fmt.Errorf("want two requests to compare, have %d", len(reqs))
+	}
+	a, b := toolNames(reqs[len(reqs)-2].Tools), toolNames(reqs[len(reqs)-1].Tools)
+	if !slices.Equal(a, b) {
+		return fmt.Errorf("the tool catalog changed from %v to %v", a, b)
+	}
+	return nil
+}
+
+var counts = map[string]int{"no": 0, "one": 1, "two": 2}
+
+func (w *world) notices(n string) error {
+	got := w.last.Notices(mainAgent)
+	if len(got) != counts[n] {
+		texts := make([]string, len(got))
+		for i, m := range got {
+			texts[i] = m.Text
+		}
+		return fmt.Errorf("%s logged %d plan-mode notice(s) %q, want %d", w.last.Action.Name(), len(got), texts, counts[n])
+	}
+	return nil
+}
+
+func (w *world) noticeInRequest() error {
+	q, err := w.lastRequest()
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(q.Messages, sim.Message.IsPlanNotice) {
+		return fmt.Errorf("the request's messages %v carry no plan-mode notice", q.Messages)
+	}
+	return nil
+}
+
+func (w *world) transcriptClean() error {
+	q, err := w.lastRequest()
+	if err != nil {
+		return err
+	}
+	for _, m := range q.Messages {
+		if strings.Contains(string(sim.JSON(m)), sim.TypePlanMode) {
+			return fmt.Errorf("a request message carries plan/mode: %s", sim.JSON(m))
+		}
+	}
+	for _, a := range w.last.Appended {
+		if a.Event.Type != sim.TypeUserMessage {
+			continue
+		}
+		if strings.Contains(string(a.Event.Data), `"plan/mode"`) {
+			return fmt.Errorf("a logged user message carries plan/mode: %s", a.Event.Data)
+		}
+	}
+	return nil
+}
+
+func (w *world) logsUserMessage(text string) error {
+	for _, a := range w.last.Appended {
+		if a.Agent != mainAgent || a.Event.Type != sim.TypeUserMessage {
+			continue
+		}
+		m, err := sim.MessageOf(a.Event.Data)
+		if err == nil && m.Text == text && m.Source.Kind == "user" {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s logged no user message %q (appended %v)", w.last.Action.Name(), text, appendedTypes(w.last, mainAgent))
+}
+
+func (w *world) nothingStarted() error {
+	for _, t := range appendedTypes(w.last, mainAgent) {
+		if t == sim.TypeStepStart || t == sim.TypeTurnStart {
+			return fmt.Errorf("%s started a step or turn (appended %v)", w.last.Action.Name(), appendedTypes(w.last, mainAgent))
+		}
+	}
+	if st, open := w.rt.Status(mainAgent); open && w.last.Action.Set != nil && st == sim.StatusIdle {
+		return fmt.Errorf("the agent has an open turn after set")
+	}
+	return nil
+}
+
+func (w *world) stepSent() error {
+	if w.last.Decision != sim.Accept || len(w.last.Requests) != 1 {
+		return fmt.Errorf("the step's decision is %q with %d request(s), want accepted with its request sent", w.last.Decision, len(w.last.Requests))
+	}
+	return nil
+}
+
+func (w *world) stepBlocked() error {
+	if w.last.Decision == sim.Accept || len(w.last.Requests) != 0 {
+		return fmt.Errorf("the step's decision is %q with %d request(s), want it to end the turn without a request", w.last.Decision, len(w.last.Requests))
+	}
+	return nil
+}
+
+func (w *world) downstreamFirst() error {
+	down, app := -1, -1
+	for i, e := range w.last.Effects {
+		if e.Effect.Kind == sim.EffectDownstream && down < 0 {
+			down = i
+		}
+		if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == sim.TypePlanMode && app < 0 {
+			app = i
+		}
+	}
+	if down < 0 {
+		return fmt.Errorf("the plugin never called the downstream listeners")
+	}
+	if app < 0 {
+		return fmt.Errorf("the plugin appended no plan/mode event")
+	}
+	if app < down {
+		return fmt.Errorf("the plugin appended plan/mode before calling the downstream listeners")
+	}
+	return nil
+}
+
+func (w *world) prepended() error {
+	if _, err := w.runtime(); err != nil {
+		return err
+	}
+	if l := w.rt.Registration().Listener; l != sim.Prepend {
+		return fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", l)
+	}
+	return nil
+}
+
+func (w *world) sawMessage(text string) error {
+	if w.last.PreStep == nil {
+		return fmt.Errorf("the plugin's listener did not run for the step")
+	}
+	for _, m := range w.last.PreStep.Downstream.Messages {
+		if m.Text == text {
+			return nil
+		}
+	}
+	return fmt.Errorf("the plugin's listener saw the downstream decision %s without the message %q: it did not wrap every other listener", sim.JSON(w.last.PreStep.Downstream), text)
+}
+
+func (w *world) listenerRan(ran string) error {
+	if (w.last.PreStep != nil) != (ran == "ran") {
+		return fmt.Errorf("the plugin's listener ran: %v, want %s", w.last.PreStep != nil, ran)
+	}
+	return nil
+}
+
+func (w *world) decisionPassed() error {
+	p := w.last.PreStep
+	if p == nil {
+		return fmt.Errorf("the plugin's listener did not run for the step")
+	}
+	if p.Decision.Kind != p.Downstream.Kind {
+		return fmt.Errorf("the downstream decided %q but the plugin returned %q", p.Downstream.Kind, p.Decision.Kind)
+	}
+	var extra []sim.Message
+	for _, m := range p.Decision.Messages {
+		if !slices.Contains(p.Downstream.Messages, m) && !m.IsPlanNotice() {
+			extra = append(extra, m)
+		}
+	}
+	if len(extra) > 0 {
+		return fmt.Errorf("the plugin added messages that are not notices: %s", sim.JSON(extra))
+	}
+	return nil
+}
+
+func (w *world) onlyPlanAppends() error {
+	for _, r := range w.history {
+		for _, a := range r.Appended {
+			if a.ByPlugin && a.Event.Type != sim.TypePlanMode {
+				return fmt.Errorf("the plugin appended %s %s", a.Event.Type, a.Event.Data)
+			}
+		}
+	}
+	return nil
+}
+
+func (w *world) exitApproved() error {
+	t, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	if !t.OK || string(sim.Canonical(t.Result)) != `{"approved":true}` {
+		return fmt.Errorf("exit_plan_mode returned ok=%v result %s error %q, want {\"approved\":true}", t.OK, t.Result, t.Error)
+	}
+	return nil
+}
+
+func (w *world) exitFails() error {
+	t, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	if t.OK {
+		return fmt.Errorf("exit_plan_mode succeeded with %s, want it to fail", t.Result)
+	}
+	if t.Error == "" {
+		return fmt.Errorf("exit_plan_mode failed without saying why")
+	}
+	return nil
+}
+
+func (w *world) exitFailsFeedback(fb string) error {
+	if err := w.exitFails(); err != nil {
+		return err
+	}
+	t, _ := w.lastTool()
+	if !strings.Contains(t.Error, fb) {
+		return fmt.Errorf("exit_plan_mode failed with %q, which does not carry the feedback %q", t.Error, fb)
+	}
+	return nil
+}
+
+func (w *world) exitUnknown() error {
+	t, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	if t.OK || t.Asked {
+		return fmt.Errorf("exit_plan_mode ran (ok=%v) without the plan-mode package", t.OK)
+	}
+	return nil
+}
+
+func (w *world) presented(plan string) error {
+	var asks []sim.Effect
+	for _, e := range w.last.Effects {
+		if e.Effect.Kind == sim.EffectAsk {
+			asks = append(asks, e.Effect)
+		}
+	}
+	if len(asks) != 1 {
+		return fmt.Errorf("the plan was presented for review %d times, want once", len(asks))
+	}
+	if !strings.Contains(string(asks[0].Question), string(sim.JSON(unescape(plan)))[1:len(sim.JSON(unescape(plan)))-1]) {
+		return fmt.Errorf("the review question %s does not carry the plan %q", asks[0].Question, plan)
+	}
+	return nil
+}
+
+func (w *world) notPresented() error {
+	for _, e := range w.last.Effects {
+		if e.Effect.Kind == sim.EffectAsk {
+			return fmt.Errorf("the plan was presented for review: %s", e.Effect.Question)
+		}
+	}
+	return nil
+}
+
+func (w *world) loads() error {
+	if _, err := w.runtime(); err != nil {
+		return err
+	}
+	if w.load.Error != "" {
+		return fmt.Errorf("plan mode refused to load: %s", w.load.Error)
+	}
+	return nil
+}
+
+func (w *world) refuses() error {
+	if _, err := w.runtime(); err != nil {
+		return err
+	}
+	if w.load.Error == "" {
+		return fmt.Errorf("plan mode loaded with config %s, want it refused", w.opts.Config)
+	}
+	return nil
+}
+
+func (w *world) registersAll() error {
+	if err := w.loads(); err != nil {
+		return err
+	}
+	reg := w.rt.Registration()
+	switch {
+	case !containsTool(reg.Tools, "exit_plan_mode"):
+		return fmt.Errorf("the plugin registered tools %v, want exit_plan_mode", toolNames(reg.Tools))
+	case !slices.Contains(reg.Sections, "plan:policy"):
+		return fmt.Errorf("the plugin registered sections %v, want plan:policy", reg.Sections)
+	case reg.Listener != sim.Prepend:
+		return fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", reg.Listener)
+	}
+	return nil
+}
+
+func (w *world) commandRegistered(want string) error {
+	if _, err := w.runtime(); err != nil {
+		return err
+	}
+	has := slices.Contains(w.rt.Registration().Commands, "plan")
+	if has != (want == "registered") {
+		return fmt.Errorf("the plugin registered commands %v; /plan %s is wanted", w.rt.Registration().Commands, want)
+	}
+	return nil
+}
+
+func (w *world) commandResult(want string) error {
+	c := w.last.Command
+	if c == nil {
+		return fmt.Errorf("the last action was %s, not a command", w.last.Action.Name())
+	}
+	switch want {
+	case "succeeds":
+		if !c.Registered || c.Kind != "success" {
+			return fmt.Errorf("the command returned %s %q (registered %v), want success", c.Kind, c.Text, c.Registered)
+		}
+	case "fails":
+		if !c.Registered || c.Kind != "error" {
+			return fmt.Errorf("the command returned %s %q (registered %v), want an error", c.Kind, c.Text, c.Registered)
+		}
+	case "is unknown":
+		if c.Registered {
+			return fmt.Errorf("the command ran (%s %q), want it unknown", c.Kind, c.Text)
+		}
+	}
+	return nil
+}
+
+func (w *world) foldReturns(s string) error {
+	if w.last.Fold == nil {
+		return fmt.Errorf("foldPlanMode returned no value (error %q)", w.last.Error)
+	}
+	if got := state(*w.last.Fold); got != s {
+		return fmt.Errorf("foldPlanMode returned %s, want %s", got, s)
+	}
+	return nil
+}
+
+func (w *world) logClean() error {
+	for _, n := range w.rt.Agents() {
+		for _, e := range w.rt.Log(n) {
+			if e.Type == sim.TypePlanMode {
+				return fmt.Errorf("the log of %s holds %s %s", n, e.Type, e.Data)
+			}
+		}
+	}
+	return nil
+}

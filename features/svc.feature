@@ -1,0 +1,80 @@
+Feature: SVC — the service
+  ctx.planMode owns get/set, the pre-step application, the section, the
+  command and the exit tool; the package is optional and soft guidance.
+
+  @SVC-1 @id:svc-registers-what-it-owns
+  Scenario: The service registers its section, exit tool, pre-step listener and command
+    Given plan mode is loaded
+    Then the plugin registers the exit_plan_mode tool, the plan:policy section and the prepended pre-step listener
+    And /plan is registered
+
+  @SVC-1 @id:svc-get-on-fresh-agent
+  Scenario: get on a fresh session reports inactive with no pending selection
+    Given plan mode is loaded
+    Then get reports inactive with no pending selection
+    And the log has no plan/mode event
+
+  @SVC-1 @id:svc-set-and-get-agree
+  Scenario: set and get agree on the selection they own
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    Then set returns "queued"
+    And get reports inactive with active pending
+
+  @SVC-2 @id:svc-runs-without-package
+  Scenario: Without the package the agent loop runs with no plan-mode section or tool
+    Given the runtime runs without the plan-mode package
+    When the user prompts "Fix the bug."
+    And a step is accepted
+    Then the step is accepted and its request is sent
+    And the request has no plan:policy section
+    And the request's tools are ""
+    And the log has no plan/mode event
+
+  @SVC-2 @id:svc-no-command-or-tool-without-package
+  Scenario: Without the package there is no /plan command and no exit tool
+    Given the runtime runs without the plan-mode package
+    When the user types "/plan"
+    Then the command is unknown
+    When the user prompts "Plan it."
+    And the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    Then exit_plan_mode is unknown to the runtime
+    And the log has no plan/mode event
+
+  @SVC-3 @id:svc-soft-guidance-never-blocks
+  Scenario: In plan mode the plugin passes the downstream decision through: it guides, never blocks
+    Given an agent with plan mode active and an open turn
+    When a step is accepted
+    Then the plugin passed the downstream decision through
+    And the step is accepted and its request is sent
+
+  @SVC-3 @id:svc-writes-only-plan-state
+  Scenario: The plugin writes only its own plan state to the log
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step is accepted
+    And the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    And a step is accepted
+    Then the plugin appended only plan/mode events
+    And the plugin passed the downstream decision through
+
+  @SVC-4 @id:svc-set-outcomes-are-the-four
+  Scenario: set returns only the four outcomes of its catalog signature
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    Then set returns "queued"
+    When the user selects plan mode
+    Then set returns "noop"
+    When the user selects the default mode
+    Then set returns "cancelled"
+    When the turn ends
+    And the user selects plan mode
+    Then set returns "committed"
+
+  @SVC-4 @id:svc-get-shape
+  Scenario: get's reply has the catalog's shape: pending present only while a selection waits
+    Given an agent with plan mode active
+    Then get reports active with no pending selection
+    When the user prompts "Go."
+    And the user selects the default mode
+    Then get reports active with inactive pending

@@ -1,0 +1,318 @@
+package report
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// Verdicts of a run.
+const (
+	VerdictPass = "pass"
+	VerdictFail = "fail"
+	// VerdictImpl: the implementation could not be run.
+	VerdictImpl = "implementation-error"
+)
+
+// Run is everything a report file says about one run. It holds no time or
+// duration, so the same seed gives byte-identical files.
+type Run struct {
+	Suite          string       `json:"suite"`
+	SuiteVersion   string       `json:"suiteVersion"`
+	Implementation sim.Identity `json:"implementation"`
+	Seed           int64        `json:"seed"`
+	// Filter describes a filtered run (--tags, --only); empty when complete.
+	Filter   string      `json:"filter,omitempty"`
+	Manifest string      `json:"manifest,omitempty"`
+	Verdict  string      `json:"verdict"`
+	Error    string      `json:"error,omitempty"`
+	Findings []string    `json:"findings,omitempty"`
+	Clauses  []ClauseRow `json:"clauses"`
+	Cases    []Case      `json:"cases"`
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory renamed over it, so a reader never sees a partial report.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// JSON renders the plankit JSON report.
+func JSON(r Run) ([]byte, error) {
+	if r.Cases == nil {
+		r.Cases = []Case{}
+	}
+	if r.Clauses == nil {
+		r.Clauses = []ClauseRow{}
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// JUnit XML, in the shape of the common (Jenkins/Ant) junit.xsd.
+
+// JUnitSuites is the <testsuites> root.
+type JUnitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []JUnitSuite `xml:"testsuite"`
+}
+
+// JUnitSuite is one <testsuite>: a feature, or the properties.
+type JUnitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties *JUnitProps     `xml:"properties,omitempty"`
+	Cases      []JUnitTestCase `xml:"testcase"`
+}
+
+// JUnitProps holds <property> elements.
+type JUnitProps struct {
+	Props []JUnitProp `xml:"property"`
+}
+
+// JUnitProp is a <property name value>.
+type JUnitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// JUnitTestCase is one <testcase>.
+type JUnitTestCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *JUnitFailure `xml:"failure,omitempty"`
+	Error     *JUnitFailure `xml:"error,omitempty"`
+	Skipped   *JUnitSkipped `xml:"skipped,omitempty"`
+}
+
+// JUnitFailure is a <failure> or <error>.
+type JUnitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// JUnitSkipped is a <skipped>.
+type JUnitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// JUnit renders the run as JUnit XML: one testsuite per feature (and one
+// for the properties), one testcase per check. Expected failures are
+// reported as skipped with their reason; unexpected passes as failures;
+// run-level problems (manifest findings, an implementation error) as a
+// testcase of a "plankit" suite.
+func JUnit(r Run) ([]byte, error) {
+	root := JUnitSuites{Name: r.Suite, Time: "0"}
+	index := map[string]int{}
+	for _, c := range r.Cases {
+		suite := c.Feature
+		if c.Kind == KindProperty || suite == "" {
+			suite = "properties"
+		}
+		i, ok := index[suite]
+		if !ok {
+			i = len(root.Suites)
+			index[suite] = i
+			root.Suites = append(root.Suites, JUnitSuite{Name: suite, Time: "0"})
+		}
+		tc := JUnitTestCase{Name: c.ID, Classname: classname(c), Time: "0"}
+		s := &root.Suites[i]
+		switch c.Status {
+		case Failed, UnexpectedPass:
+			tc.Failure = &JUnitFailure{Message: firstLine(c.Message), Type: c.Status, Text: c.Message}
+			s.Failures++
+		case Skipped:
+			tc.Skipped = &JUnitSkipped{Message: c.Message}
+			s.Skipped++
+		case ExpectedFailed:
+			tc.Skipped = &JUnitSkipped{Message: "expected failure: " + c.Message}
+			s.Skipped++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, tc)
+	}
+	if len(r.Findings) > 0 || r.Error != "" {
+		s := JUnitSuite{Name: "plankit", Time: "0"}
+		for _, f := range r.Findings {
+			s.Cases = append(s.Cases, JUnitTestCase{Name: "manifest", Classname: "plankit.manifest", Time: "0",
+				Failure: &JUnitFailure{Message: firstLine(f), Type: "manifest", Text: f}})
+			s.Tests++
+			s.Failures++
+		}
+		if r.Error != "" {
+			kind := "run"
+			if r.Verdict == VerdictImpl {
+				kind = "implementation"
+			}
+			s.Cases = append(s.Cases, JUnitTestCase{Name: kind, Classname: "plankit." + kind, Time: "0",
+				Error: &JUnitFailure{Message: firstLine(r.Error), Type: kind, Text: r.Error}})
+			s.Tests++
+			s.Errors++
+		}
+		root.Suites = append(root.Suites, s)
+	}
+	props := &JUnitProps{Props: []JUnitProp{
+		{Name: "implementation", Value: r.Implementation.Name + " " + r.Implementation.Version},
+		{Name: "suite-version", Value: r.SuiteVersion},
+		{Name: "seed", Value: fmt.Sprint(r.Seed)},
+	}}
+	for i := range root.Suites {
+		s := &root.Suites[i]
+		s.Properties = props
+		root.Tests += s.Tests
+		root.Failures += s.Failures
+		root.Errors += s.Errors
+		root.Skipped += s.Skipped
+	}
+	b, err := xml.MarshalIndent(root, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(xml.Header), append(b, '\n')...), nil
+}
+
+func classname(c Case) string {
+	if c.Kind == KindProperty {
+		return "properties"
+	}
+	u := strings.TrimSuffix(filepath.Base(c.URI), ".feature")
+	if u == "" || u == "." {
+		u = "features"
+	}
+	return "features." + u
+}
+
+// Cucumber JSON (the format of cucumber's json formatter).
+
+type cukeFeature struct {
+	URI         string        `json:"uri"`
+	ID          string        `json:"id"`
+	Keyword     string        `json:"keyword"`
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Line        int           `json:"line"`
+	Elements    []cukeElement `json:"elements"`
+}
+
+type cukeElement struct {
+	ID          string     `json:"id"`
+	Keyword     string     `json:"keyword"`
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Line        int        `json:"line"`
+	Type        string     `json:"type"`
+	Tags        []cukeTag  `json:"tags,omitempty"`
+	Steps       []cukeStep `json:"steps"`
+}
+
+type cukeTag struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+}
+
+type cukeStep struct {
+	Keyword string     `json:"keyword"`
+	Name    string     `json:"name"`
+	Line    int        `json:"line"`
+	Result  cukeResult `json:"result"`
+}
+
+type cukeResult struct {
+	Status   string `json:"status"`
+	Error    string `json:"error_message,omitempty"`
+	Duration int64  `json:"duration"`
+}
+
+// Cucumber renders the scenarios of the run in cucumber's JSON format.
+// Step results are what ran; a scenario skipped for a choice has its
+// steps skipped. Durations are 0 so files are reproducible.
+func Cucumber(r Run) ([]byte, error) {
+	feats := []cukeFeature{}
+	index := map[string]int{}
+	for _, c := range r.Cases {
+		if c.Kind != KindScenario {
+			continue
+		}
+		i, ok := index[c.URI]
+		if !ok {
+			i = len(feats)
+			index[c.URI] = i
+			feats = append(feats, cukeFeature{URI: c.URI, ID: slug(c.Feature), Keyword: "Feature", Name: c.Feature, Line: 1})
+		}
+		el := cukeElement{ID: slug(c.Feature) + ";" + c.ID, Keyword: "Scenario", Name: c.Name, Line: c.Line, Type: "scenario", Steps: []cukeStep{}}
+		tags := []string{"@id:" + strings.Split(c.ID, "/")[0]}
+		for _, cl := range c.Clauses {
+			tags = append(tags, "@"+cl)
+		}
+		for _, ch := range c.Choices {
+			tags = append(tags, "@choice:"+ch)
+		}
+		sort.Strings(tags)
+		for _, t := range tags {
+			el.Tags = append(el.Tags, cukeTag{Name: t, Line: c.Line - 1})
+		}
+		for _, s := range c.Steps {
+			el.Steps = append(el.Steps, cukeStep{Keyword: s.Keyword, Name: s.Text, Line: s.Line,
+				Result: cukeResult{Status: s.Status, Error: s.Error}})
+		}
+		feats[i].Elements = append(feats[i].Elements, el)
+	}
+	b, err := json.MarshalIndent(feats, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+func slug(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), "-"))
+}

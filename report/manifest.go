@@ -1,0 +1,260 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Manifest is an expected-failure manifest (docs/expected-failures.md):
+// the checks an implementation knowingly fails, each with a reason and
+// optionally an issue URL and an expiry date.
+type Manifest struct {
+	// Path names the file in messages.
+	Path    string
+	Entries []Entry
+	// lines are the file's lines as written, so --fix keeps comments.
+	lines []string
+}
+
+// Entry is one line of a manifest.
+type Entry struct {
+	Line int
+	// Kind is "id" or "clause"; Key is the check ID or clause ID.
+	Kind    string
+	Key     string
+	Issue   string
+	Expires string // YYYY-MM-DD or ""
+	Reason  string
+}
+
+// Target is the entry's target as written: id:KEY or clause:KEY.
+func (e Entry) Target() string { return e.Kind + ":" + e.Key }
+
+var clauseID = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+
+// ReadManifest reads and parses a manifest file.
+func ReadManifest(path string) (*Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("expected-failure manifest: %w", err)
+	}
+	return ParseManifest(path, data)
+}
+
+// ParseManifest parses a manifest; errors name the file and line.
+func ParseManifest(path string, data []byte) (*Manifest, error) {
+	m := &Manifest{Path: path}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	text = strings.TrimSuffix(text, "\n")
+	if text != "" {
+		m.lines = strings.Split(text, "\n")
+	}
+	seen := map[string]int{}
+	for i, raw := range m.lines {
+		n := i + 1
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		errf := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", path, n, fmt.Sprintf(format, args...))
+		}
+		head, reason, ok := strings.Cut(line, " -- ")
+		if !ok {
+			if strings.HasSuffix(line, " --") || line == "--" {
+				return nil, errf("the reason after -- is missing")
+			}
+			return nil, errf("want TARGET [issue=URL] [expires=YYYY-MM-DD] -- REASON")
+		}
+		reason = strings.TrimSpace(reason)
+		if reason == "" {
+			return nil, errf("the reason after -- is missing")
+		}
+		fields := strings.Fields(head)
+		if len(fields) == 0 {
+			return nil, errf("the target (id:CHECK-ID or clause:CLAUSE-ID) is missing")
+		}
+		e := Entry{Line: n, Reason: reason}
+		kind, key, _ := strings.Cut(fields[0], ":")
+		switch kind {
+		case "id":
+			if key == "" {
+				return nil, errf("target %q names no check", fields[0])
+			}
+		case "clause":
+			if !clauseID.MatchString(key) {
+				return nil, errf("target %q: a clause ID looks like PEND-5", fields[0])
+			}
+		default:
+			return nil, errf("target %q: want id:CHECK-ID or clause:CLAUSE-ID", fields[0])
+		}
+		e.Kind, e.Key = kind, key
+		for _, f := range fields[1:] {
+			k, v, ok := strings.Cut(f, "=")
+			if !ok || v == "" {
+				return nil, errf("option %q: want key=value", f)
+			}
+			switch k {
+			case "issue":
+				if e.Issue != "" {
+					return nil, errf("issue given twice")
+				}
+				e.Issue = v
+			case "expires":
+				if e.Expires != "" {
+					return nil, errf("expires given twice")
+				}
+				if _, err := time.Parse(time.DateOnly, v); err != nil {
+					return nil, errf("expires %q: want a date YYYY-MM-DD", v)
+				}
+				e.Expires = v
+			default:
+				return nil, errf("unknown option %q (known: issue, expires)", k)
+			}
+		}
+		if prev, dup := seen[e.Target()]; dup {
+			return nil, errf("%s is already listed on line %d", e.Target(), prev)
+		}
+		seen[e.Target()] = n
+		m.Entries = append(m.Entries, e)
+	}
+	return m, nil
+}
+
+// Expired reports whether the entry has expired by today (YYYY-MM-DD):
+// expires is the last day it is honoured.
+func (e Entry) Expired(today string) bool { return e.Expires != "" && today > e.Expires }
+
+func (m *Manifest) where(e Entry) string { return fmt.Sprintf("%s:%d", m.Path, e.Line) }
+
+// lookup finds the entry covering c: its id entry, else the first clause
+// entry (in file order) for one of its clauses.
+func (m *Manifest) lookup(c Case) (Entry, bool) {
+	for _, e := range m.Entries {
+		if e.Kind == "id" && e.Key == c.ID {
+			return e, true
+		}
+	}
+	for _, e := range m.Entries {
+		if e.Kind == "clause" && slices.Contains(c.Clauses, e.Key) {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Apply judges the cases of a run against the manifest and returns the
+// cases with their final statuses, plus findings: problems of the manifest
+// itself that fail the run (unexpected passes of clause entries, expired
+// and stale entries). today is YYYY-MM-DD; complete says the run was not
+// filtered, so entries that match no check are stale. A nil manifest
+// leaves the cases as they are.
+func (m *Manifest) Apply(cases []Case, today string, complete bool) ([]Case, []string) {
+	out := slices.Clone(cases)
+	if m == nil {
+		return out, nil
+	}
+	var findings []string
+	used := map[int]bool{}    // entry line -> matched a failing check
+	matched := map[int]bool{} // entry line -> matched any check that ran
+	for i, c := range out {
+		e, ok := m.lookup(c)
+		if !ok {
+			continue
+		}
+		if c.Status != Skipped {
+			matched[e.Line] = true
+		}
+		switch c.Status {
+		case Failed:
+			used[e.Line] = true
+			if e.Expired(today) {
+				out[i].Message = fmt.Sprintf("expected-failure entry %s (%s) expired on %s: %s", m.where(e), e.Target(), e.Expires, c.Message)
+				continue
+			}
+			out[i].Status = ExpectedFailed
+			out[i].Message = fmt.Sprintf("%s [expected by %s: %s]", c.Message, m.where(e), e.Reason)
+		case Passed:
+			if e.Kind == "id" {
+				out[i].Status = UnexpectedPass
+				out[i].Message = fmt.Sprintf("unexpected pass: remove %s from %s", e.Target(), m.where(e))
+			}
+		}
+	}
+	for _, e := range m.Entries {
+		switch {
+		case e.Expired(today):
+			findings = append(findings, fmt.Sprintf("%s: %s expired on %s: fix the implementation or extend the date", m.where(e), e.Target(), e.Expires))
+		case !matched[e.Line] && !m.ranAny(e, cases):
+			if complete {
+				findings = append(findings, fmt.Sprintf("%s: %s matches no check: stale entry, remove it", m.where(e), e.Target()))
+			}
+		case e.Kind == "clause" && !used[e.Line] && matched[e.Line]:
+			findings = append(findings, fmt.Sprintf("%s: %s: unexpected pass, no check of the clause fails: remove it", m.where(e), e.Target()))
+		}
+	}
+	return out, findings
+}
+
+// ranAny reports whether some case of the run is targeted by e (even a
+// skipped one).
+func (m *Manifest) ranAny(e Entry, cases []Case) bool {
+	for _, c := range cases {
+		if (e.Kind == "id" && c.ID == e.Key) || (e.Kind == "clause" && slices.Contains(c.Clauses, e.Key)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Fix rewrites the manifest from a complete run's raw results (statuses
+// before Apply): entries that cover no failing check are dropped, entries
+// covering a failing check are kept as written (expired ones too: a
+// deadline is a human decision), and each failing check no entry covers
+// gets a new id: entry, appended in ID order. Comments are kept.
+func (m *Manifest) Fix(raw []Case) []byte {
+	keep := map[int]bool{}
+	covered := map[string]bool{}
+	for _, c := range raw {
+		if c.Status != Failed {
+			continue
+		}
+		if e, ok := m.lookup(c); ok {
+			keep[e.Line] = true
+			covered[c.ID] = true
+		}
+	}
+	var b bytes.Buffer
+	entryAt := map[int]bool{}
+	for _, e := range m.Entries {
+		entryAt[e.Line] = true
+	}
+	for i, line := range m.lines {
+		if entryAt[i+1] && !keep[i+1] {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	var added []Case
+	for _, c := range raw {
+		if c.Status == Failed && !covered[c.ID] {
+			added = append(added, c)
+		}
+	}
+	sort.SliceStable(added, func(i, j int) bool { return added[i].ID < added[j].ID })
+	for _, c := range added {
+		msg, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
+		if msg == "" {
+			msg = "fails"
+		}
+		fmt.Fprintf(&b, "id:%s -- failing: %s\n", c.ID, msg)
+	}
+	return b.Bytes()
+}

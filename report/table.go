@@ -1,0 +1,102 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// GroupOrder is the order of the clause groups in SPEC.md.
+var GroupOrder = []string{"LOG", "PEND", "STEP", "CFG", "EXIT", "CMD", "SVC"}
+
+// ClauseRow counts the checks of one clause by final status. A check
+// tagged with several clauses counts in each.
+type ClauseRow struct {
+	Clause         string `json:"clause"`
+	Passed         int    `json:"passed"`
+	Failed         int    `json:"failed"`
+	ExpectedFailed int    `json:"expectedFailed"`
+	Skipped        int    `json:"skipped"`
+}
+
+// CompareClauses orders clause IDs as SPEC.md does: by group, then number.
+func CompareClauses(a, b string) int {
+	ga, na := splitClause(a)
+	gb, nb := splitClause(b)
+	if ga != gb {
+		ia, ib := groupIndex(ga), groupIndex(gb)
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(ga, gb)
+	}
+	return na - nb
+}
+
+func splitClause(c string) (string, int) {
+	g, n, _ := strings.Cut(c, "-")
+	v, _ := strconv.Atoi(n)
+	return g, v
+}
+
+func groupIndex(g string) int {
+	for i, x := range GroupOrder {
+		if x == g {
+			return i
+		}
+	}
+	return len(GroupOrder)
+}
+
+// Table counts cases per clause. Clauses lists clauses to show even with
+// no check (so a missing clause is visible); every clause a case names is
+// shown too.
+func Table(cases []Case, clauses []string) []ClauseRow {
+	rows := map[string]*ClauseRow{}
+	for _, c := range clauses {
+		rows[c] = &ClauseRow{Clause: c}
+	}
+	for _, c := range cases {
+		for _, cl := range c.Clauses {
+			r := rows[cl]
+			if r == nil {
+				r = &ClauseRow{Clause: cl}
+				rows[cl] = r
+			}
+			switch c.Status {
+			case Passed:
+				r.Passed++
+			case Failed, UnexpectedPass:
+				r.Failed++
+			case ExpectedFailed:
+				r.ExpectedFailed++
+			case Skipped:
+				r.Skipped++
+			}
+		}
+	}
+	out := make([]ClauseRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return CompareClauses(out[i].Clause, out[j].Clause) < 0 })
+	return out
+}
+
+// WriteTable prints the per-clause table.
+func WriteTable(w io.Writer, rows []ClauseRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "clause\tpassed\tfailed\texpected-failed\tskipped\t")
+	var t ClauseRow
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", r.Clause, r.Passed, r.Failed, r.ExpectedFailed, r.Skipped)
+		t.Passed += r.Passed
+		t.Failed += r.Failed
+		t.ExpectedFailed += r.ExpectedFailed
+		t.Skipped += r.Skipped
+	}
+	return tw.Flush()
+}
