@@ -49,3 +49,21 @@ Feature: CFG — configuration and the prompt section
     When the user selects the default mode
     And a step is accepted
     Then the request has no plan:policy section
+
+  @CFG-2 @choice:section-source=log @id:cfg-section-renders-logged-state
+  Scenario: When the append fails, the request renders the logged state (section from the log)
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And the host fails the plugin's next 1 append
+    And a step is accepted
+    Then no plan/mode event is appended
+    And the request has no plan:policy section
+
+  @CFG-2 @choice:section-source=pending @id:cfg-section-renders-pending-state
+  Scenario: When the append fails, the request renders the pending selection (the published package)
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And the host fails the plugin's next 1 append
+    And a step is accepted
+    Then no plan/mode event is appended
+    And the request renders the plan:policy section with exactly the configured text at order 50

@@ -73,7 +73,7 @@ Feature: CMD — the /plan command
     Then the command succeeds
     And plan/mode inactive is appended
 
-  @CMD-4 @id:cmd-off-cancels-pending-entry
+  @CMD-4 @choice:cancel-pending=clear @id:cmd-off-cancels-pending-entry
   Scenario: /plan off cancels a pending entry before it is appended
     Given an agent with plan mode inactive and an open turn
     When the user types "/plan"

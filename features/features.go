@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"slices"
 	"sort"
@@ -57,6 +58,9 @@ type Options struct {
 	Output io.Writer
 	// Format is the godog formatter: "pretty", "progress", or "" for none.
 	Format string
+	// Features replaces the embedded .feature files (tests of the runner
+	// itself); nil runs the conformance suite.
+	Features fs.FS
 }
 
 // ErrImpl wraps the failure of an implementation that could not be run.
@@ -122,7 +126,7 @@ func infoOf(p *godog.Scenario, feature string) (scenarioInfo, error) {
 // Scenarios lists the suite's scenarios (filtered by tags) in file order,
 // without running them.
 func Scenarios(tags string) ([]report.Case, error) {
-	infos, _, _, err := catalog(tags)
+	infos, _, _, err := catalog(files, tags)
 	if err != nil {
 		return nil, err
 	}
@@ -187,17 +191,22 @@ func astNodes(doc *messages.GherkinDocument, into map[string]node) {
 
 // catalog parses the embedded features and checks their tags: one @id
 // each, unique, at least one clause.
-func catalog(tags string) ([]pickleInfo, map[string]int, map[string]node, error) {
-	ts := godog.TestSuite{Options: &godog.Options{FS: files, Paths: []string{"."}, Tags: tags, Strict: true}}
+func catalog(fsys fs.FS, tags string) (infos []pickleInfo, order map[string]int, nodes map[string]node, err error) {
+	defer func() {
+		// godog's tag filter panics on a malformed expression.
+		if p := recover(); p != nil {
+			infos, order, nodes, err = nil, nil, nil, fmt.Errorf("tag expression %q: %v", tags, p)
+		}
+	}()
+	ts := godog.TestSuite{Options: &godog.Options{FS: fsys, Paths: []string{"."}, Tags: tags, Strict: true}}
 	feats, err := ts.RetrieveFeatures()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("reading the features: %w", err)
 	}
 	sort.SliceStable(feats, func(i, j int) bool { return feats[i].Uri < feats[j].Uri })
-	var infos []pickleInfo
-	order := map[string]int{}
+	order = map[string]int{}
 	seen := map[string]string{}
-	nodes := map[string]node{}
+	nodes = map[string]node{}
 	for _, f := range feats {
 		astNodes(f.GherkinDocument, nodes)
 		for _, p := range f.Pickles {
@@ -236,7 +245,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.NewPort == nil {
 		return res, errors.New("features.Run: NewPort is required")
 	}
-	infos, order, nodes, err := catalog(o.Tags)
+	fsys := o.Features
+	if fsys == nil {
+		fsys = files
+	}
+	infos, order, nodes, err := catalog(fsys, o.Tags)
 	if err != nil {
 		return res, err
 	}
@@ -325,7 +338,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		Name:                "plankit",
 		ScenarioInitializer: init,
 		Options: &godog.Options{
-			FS: files, Paths: []string{"."}, Tags: o.Tags, Strict: true,
+			FS: fsys, Paths: []string{"."}, Tags: o.Tags, Strict: true,
 			Format: format, Output: fw, NoColors: true, Randomize: o.Seed,
 			Concurrency: 1, DefaultContext: ctx,
 		},

@@ -2,6 +2,9 @@ package features
 
 import (
 	"context"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +36,105 @@ func TestReferenceConforms(t *testing.T) {
 			}
 		default:
 			t.Errorf("%s (%s:%d) %s: %s", c.ID, c.URI, c.Line, c.Status, c.Message)
+		}
+	}
+}
+
+// TestEveryClauseIsCovered checks the suite's clause list against SPEC.md
+// (when the specification is beside the repository) and that every clause
+// has at least two scenarios, with no tag naming an unknown clause.
+func TestEveryClauseIsCovered(t *testing.T) {
+	for _, p := range []string{"../../shared/SPEC.md", "../../../shared/SPEC.md"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var ids []string
+		for _, m := range specClause.FindAllStringSubmatch(string(data), -1) {
+			ids = append(ids, m[1])
+		}
+		if !slices.Equal(ids, SpecClauses) {
+			t.Errorf("SpecClauses %v\ndiffers from %s: %v", SpecClauses, p, ids)
+		}
+		break
+	}
+	cases, err := Scenarios("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, c := range cases {
+		for _, cl := range c.Clauses {
+			if !slices.Contains(SpecClauses, cl) {
+				t.Errorf("%s is tagged with %s, which is not a clause of SPEC.md", c.ID, cl)
+			}
+			count[cl]++
+		}
+	}
+	for _, cl := range SpecClauses {
+		if count[cl] < 2 {
+			t.Errorf("clause %s has %d scenarios, want at least 2", cl, count[cl])
+		}
+	}
+}
+
+var specClause = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
+
+// TestStrictMode: an undefined step fails its scenario, it is never
+// silently skipped or passed.
+func TestStrictMode(t *testing.T) {
+	res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{}), Features: os.DirFS("testdata/strict")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]report.Case{}
+	for _, c := range res.Cases {
+		got[c.ID] = c
+	}
+	if c := got["undefined-step"]; c.Status != report.Failed || !strings.Contains(c.Message, "undefined") {
+		t.Errorf("undefined step: %s %q", c.Status, c.Message)
+	}
+	if c := got["passing"]; c.Status != report.Passed {
+		t.Errorf("passing: %s %q", c.Status, c.Message)
+	}
+	if c := got["failing"]; c.Status != report.Failed || !strings.Contains(c.Message, "want active") {
+		t.Errorf("failing: %s %q", c.Status, c.Message)
+	}
+}
+
+// TestReferenceConformsUnderEveryChoice runs the suite against the
+// reference with each alternative pick of a silent point: nothing fails,
+// and the scenarios of the other pick are skipped naming the choice.
+func TestReferenceConformsUnderEveryChoice(t *testing.T) {
+	names := make([]string, 0, len(reference.ChoiceValues))
+	for n := range reference.ChoiceValues {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, v := range reference.ChoiceValues[name][1:] {
+			t.Run(name+"="+v, func(t *testing.T) {
+				ch, err := reference.ParseChoices(map[string]string{name: v})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Choices: ch})})
+				if err != nil {
+					t.Fatal(err)
+				}
+				skippedForIt := 0
+				for _, c := range res.Cases {
+					if c.Failing() {
+						t.Errorf("%s: %s", c.ID, c.Message)
+					}
+					if c.Status == report.Skipped && strings.Contains(c.Message, "declares "+name+"="+v) {
+						skippedForIt++
+					}
+				}
+				if skippedForIt == 0 {
+					t.Errorf("no scenario depends on %s=%s's alternative", name, v)
+				}
+			})
 		}
 	}
 }

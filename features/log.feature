@@ -56,6 +56,17 @@ Feature: LOG — logged state and recovery
       | end-beyond-clamps     | active, inactive                      | 10              | inactive |
       | end-negative-clamps   | active                                | -1              | inactive |
 
+  @LOG-2 @choice:fold-end=error @id:log-fold-end-outside-errors
+  Scenario Outline: foldPlanMode rejects an end outside the log [<case>]
+    Given plan mode is loaded
+    When foldPlanMode runs over the events "active, inactive" up to <end>
+    Then foldPlanMode reports an error
+
+    Examples:
+      | case     | end |
+      | beyond   | 3   |
+      | negative | -1  |
+
   @LOG-3 @id:log-resume-after-restart
   Scenario: A new process on the same log recovers the logged state
     Given an agent with plan mode active

@@ -162,3 +162,19 @@ Feature: PEND — pending selections
     And the process restarts
     Then get reports inactive with no pending selection
     And the log folds to inactive
+
+  @PEND-8 @choice:reload-pending=drop @id:pend-dropped-at-reload
+  Scenario: A service reload drops pending selections like a restart
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And the plan-mode service is reloaded
+    Then get reports inactive with no pending selection
+    And the next accepted step appends no plan/mode event
+
+  @PEND-8 @choice:reload-pending=keep @id:pend-kept-at-reload
+  Scenario: A service reload keeps pending selections in the same process
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And the plan-mode service is reloaded
+    Then get reports inactive with active pending
+    And the next accepted step appends plan/mode active before the request header

@@ -203,3 +203,12 @@ Feature: STEP — the pre-step append
     And a step is accepted
     Then the plan-mode notice is among the request's messages
     And the request shows plan mode active
+
+  @STEP-5 @choice:idle-append-failure=pending @id:step-idle-append-failure-pends
+  Scenario: An idle set whose append fails leaves the selection pending
+    Given an agent with plan mode inactive
+    When the host fails the plugin's next 1 append
+    And the user selects plan mode
+    Then set returns "queued"
+    And no plan/mode event is appended
+    And get reports inactive with active pending

@@ -3,99 +3,115 @@ package features
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cucumber/godog"
 	"github.com/plankit/plankit/sim"
 )
+
+// patterns caches the compiled step patterns: godog compiles a string
+// pattern at every registration, and registration happens per scenario.
+var patterns sync.Map
+
+func re(pattern string) *regexp.Regexp {
+	if r, ok := patterns.Load(pattern); ok {
+		return r.(*regexp.Regexp)
+	}
+	r := regexp.MustCompile(pattern)
+	patterns.Store(pattern, r)
+	return r
+}
 
 // register binds every step of the suite to w. Steps speak the domain's
 // language and act only through the runtime, which reaches the
 // implementation only through its port.
 func (w *world) register(sc *godog.ScenarioContext) {
 	// Configuration (before the runtime starts).
-	sc.Step(`^plan mode is configured with the section "([^"]*)"$`, w.configSection)
-	sc.Step(`^plan mode is configured with the section:$`, w.configSectionDoc)
-	sc.Step(`^plan mode is configured with the raw config (.+)$`, w.configRaw)
-	sc.Step(`^the (commands|user-questions) service is not composed$`, w.serviceMissing)
-	sc.Step(`^the runtime runs without the plan-mode package$`, w.noPlugin)
-	sc.Step(`^a pre-step listener "([^"]*)" is registered (before|after) the plugin(?: and adds the message "([^"]*)")?$`, w.listener)
-	sc.Step(`^the runtime retries failed requests (through the pre-step|inside the same step)$`, w.retries)
+	sc.Step(re(`^plan mode is configured with the section "([^"]*)"$`), w.configSection)
+	sc.Step(re(`^plan mode is configured with the section:$`), w.configSectionDoc)
+	sc.Step(re(`^plan mode is configured with the raw config (.+)$`), w.configRaw)
+	sc.Step(re(`^the (commands|user-questions) service is not composed$`), w.serviceMissing)
+	sc.Step(re(`^the runtime runs without the plan-mode package$`), w.noPlugin)
+	sc.Step(re(`^a pre-step listener "([^"]*)" is registered (before|after) the plugin(?: and adds the message "([^"]*)")?$`), w.listener)
+	sc.Step(re(`^the runtime retries failed requests (through the pre-step|inside the same step)$`), w.retries)
 
 	// Composite starting points.
-	sc.Step(`^an agent with plan mode (active|inactive)$`, w.agentIn)
-	sc.Step(`^an agent with plan mode (active|inactive) and an open turn$`, w.agentOpen)
-	sc.Step(`^an agent with plan mode (active|inactive) mid-turn, after a request that showed it$`, w.agentAfterRequest)
-	sc.Step(`^an agent with plan mode (active|inactive) and the turn (open|closed) and (nothing|active|inactive) pending$`, w.agentMatrix)
-	sc.Step(`^plan mode is loaded$`, w.start)
+	sc.Step(re(`^an agent with plan mode (active|inactive)$`), w.agentIn)
+	sc.Step(re(`^an agent with plan mode (active|inactive) and an open turn$`), w.agentOpen)
+	sc.Step(re(`^an agent with plan mode (active|inactive) mid-turn, after a request that showed it$`), w.agentAfterRequest)
+	sc.Step(re(`^an agent with plan mode (active|inactive) and the turn (open|closed) and (nothing|active|inactive) pending$`), w.agentMatrix)
+	sc.Step(re(`^plan mode is loaded$`), w.start)
 
 	// Actions.
-	sc.Step(`^the user prompts "([^"]*)"$`, w.prompt)
-	sc.Step(`^the user (?:selects|has selected) (plan mode|the default mode)$`, w.selects)
-	sc.Step(`^a step is (accepted|rejected|aborted)$`, w.step)
-	sc.Step(`^a step is accepted and the model answers "([^"]*)"$`, w.stepText)
-	sc.Step(`^a step's request fails$`, w.stepFails)
-	sc.Step(`^the request is retried$`, w.retry)
-	sc.Step(`^the turn ends$`, w.endTurn)
-	sc.Step(`^the agent goes idle$`, w.idle)
-	sc.Step(`^the process restarts$`, w.restart)
-	sc.Step(`^the plan-mode service is reloaded$`, w.reload)
-	sc.Step(`^the session is forked as "([^"]*)"$`, w.fork)
-	sc.Step(`^the session is compacted$`, w.compact)
-	sc.Step(`^the host fails the plugin's next (\d+) appends?$`, w.fault)
-	sc.Step(`^the user types "([^"]*)"$`, w.command)
-	sc.Step(`^the model calls exit_plan_mode with the plan "([^"]*)"(?: and the user (approves|keeps planning|dismisses the review)(?: with the feedback "([^"]*)")?)?$`, w.exitTool)
-	sc.Step(`^the model calls exit_plan_mode with the arguments (\{.*\})$`, w.exitToolArgs)
-	sc.Step(`^the model calls exit_plan_mode and the plan-mode service is reloaded during the review$`, w.exitToolReload)
-	sc.Step(`^foldPlanMode runs over the events "([^"]*)" up to (the default end|-?\d+)$`, w.fold)
+	sc.Step(re(`^the user prompts "([^"]*)"$`), w.prompt)
+	sc.Step(re(`^the user (?:selects|has selected) (plan mode|the default mode)$`), w.selects)
+	sc.Step(re(`^a step is (accepted|rejected|aborted)$`), w.step)
+	sc.Step(re(`^a step is accepted and the model answers "([^"]*)"$`), w.stepText)
+	sc.Step(re(`^a step's request fails$`), w.stepFails)
+	sc.Step(re(`^the request is retried$`), w.retry)
+	sc.Step(re(`^the turn ends$`), w.endTurn)
+	sc.Step(re(`^the agent goes idle$`), w.idle)
+	sc.Step(re(`^the process restarts$`), w.restart)
+	sc.Step(re(`^the plan-mode service is reloaded$`), w.reload)
+	sc.Step(re(`^the session is forked as "([^"]*)"$`), w.fork)
+	sc.Step(re(`^the session is compacted$`), w.compact)
+	sc.Step(re(`^the host fails the plugin's next (\d+) appends?$`), w.fault)
+	sc.Step(re(`^the user types "([^"]*)"$`), w.command)
+	sc.Step(re(`^the model calls exit_plan_mode with the plan "([^"]*)"(?: and the user (approves|keeps planning|dismisses the review)(?: with the feedback "([^"]*)")?)?$`), w.exitTool)
+	sc.Step(re(`^the model calls exit_plan_mode with the arguments (\{.*\})$`), w.exitToolArgs)
+	sc.Step(re(`^the model calls exit_plan_mode and the plan-mode service is reloaded during the review$`), w.exitToolReload)
+	sc.Step(re(`^foldPlanMode runs over the events "([^"]*)" up to (the default end|-?\d+)$`), w.fold)
 
 	// Outcomes.
-	sc.Step(`^set returns "(committed|queued|cancelled|noop)"$`, w.setReturns)
-	sc.Step(`^set reports an error$`, w.setErrors)
-	sc.Step(`^no plan/mode event is appended$`, w.noPlanEvent)
-	sc.Step(`^plan/mode (active|inactive) is appended$`, w.planAppended)
-	sc.Step(`^plan/mode (active|inactive) is appended before the request header$`, w.planBeforeHeader)
-	sc.Step(`^exactly one plan/mode event is appended, with data exactly \{"active": (true|false)\}$`, w.planData)
-	sc.Step(`^the next accepted step appends plan/mode (active|inactive) before the request header$`, w.nextStepAppends)
-	sc.Step(`^the next accepted step appends no plan/mode event$`, w.nextStepAppendsNothing)
-	sc.Step(`^get reports (active|inactive) with no pending selection$`, w.getNone)
-	sc.Step(`^get reports (active|inactive) with (active|inactive) pending$`, w.getPending)
-	sc.Step(`^get of "([^"]*)" reports (active|inactive) with no pending selection$`, w.getOfNone)
-	sc.Step(`^the log folds to (active|inactive)$`, w.logFolds)
-	sc.Step(`^the log of "([^"]*)" folds to (active|inactive)$`, w.logOfFolds)
-	sc.Step(`^the request shows plan mode (active|inactive)$`, w.requestShows)
-	sc.Step(`^the request renders the plan:policy section with exactly the configured text at order 50$`, w.sectionExact)
-	sc.Step(`^the request has no plan:policy section$`, w.noSection)
-	sc.Step(`^the request's tools are "([^"]*)"$`, w.requestTools)
-	sc.Step(`^the request's tool catalog is the same as the previous request's$`, w.sameCatalog)
-	sc.Step(`^the step carries (no|one|two) plan-mode notices?$`, w.notices)
-	sc.Step(`^the plan-mode notice is among the request's messages$`, w.noticeInRequest)
-	sc.Step(`^the request's messages carry no plan/mode event$`, w.transcriptClean)
-	sc.Step(`^the step logs the user message "([^"]*)"$`, w.logsUserMessage)
-	sc.Step(`^no step or turn is started$`, w.nothingStarted)
-	sc.Step(`^the step is accepted and its request is sent$`, w.stepSent)
-	sc.Step(`^the step ends the turn without a request$`, w.stepBlocked)
-	sc.Step(`^the plugin called the downstream listeners before appending$`, w.downstreamFirst)
-	sc.Step(`^the plugin's listener is registered with prepend$`, w.prepended)
-	sc.Step(`^the plugin saw the message "([^"]*)" in the downstream decision$`, w.sawMessage)
-	sc.Step(`^the plugin's listener (ran|did not run) for the step$`, w.listenerRan)
-	sc.Step(`^the plugin passed the downstream decision through$`, w.decisionPassed)
-	sc.Step(`^the plugin appended only plan/mode events$`, w.onlyPlanAppends)
-	sc.Step(`^exit_plan_mode succeeds with \{"approved": true\}$`, w.exitApproved)
-	sc.Step(`^exit_plan_mode fails$`, w.exitFails)
-	sc.Step(`^exit_plan_mode fails carrying the feedback "([^"]*)"$`, w.exitFailsFeedback)
-	sc.Step(`^exit_plan_mode is unknown to the runtime$`, w.exitUnknown)
-	sc.Step(`^the plan is presented for review exactly once, carrying "([^"]*)"$`, w.presented)
-	sc.Step(`^the plan is not presented for review$`, w.notPresented)
-	sc.Step(`^plan mode loads$`, w.loads)
-	sc.Step(`^plan mode refuses to load$`, w.refuses)
-	sc.Step(`^the plugin registers the exit_plan_mode tool, the plan:policy section and the prepended pre-step listener$`, w.registersAll)
-	sc.Step(`^/plan is (registered|not registered)$`, w.commandRegistered)
-	sc.Step(`^the command (succeeds|fails|is unknown)$`, w.commandResult)
-	sc.Step(`^foldPlanMode returns (active|inactive)$`, w.foldReturns)
-	sc.Step(`^the log has no plan/mode event$`, w.logClean)
+	sc.Step(re(`^set returns "(committed|queued|cancelled|noop)"$`), w.setReturns)
+	sc.Step(re(`^set reports an error$`), w.setErrors)
+	sc.Step(re(`^no plan/mode event is appended$`), w.noPlanEvent)
+	sc.Step(re(`^plan/mode (active|inactive) is appended$`), w.planAppended)
+	sc.Step(re(`^plan/mode (active|inactive) is appended before the request header$`), w.planBeforeHeader)
+	sc.Step(re(`^exactly one plan/mode event is appended, with data exactly \{"active": (true|false)\}$`), w.planData)
+	sc.Step(re(`^the next accepted step appends plan/mode (active|inactive) before the request header$`), w.nextStepAppends)
+	sc.Step(re(`^the next accepted step appends no plan/mode event$`), w.nextStepAppendsNothing)
+	sc.Step(re(`^get reports (active|inactive) with no pending selection$`), w.getNone)
+	sc.Step(re(`^get reports (active|inactive) with (active|inactive) pending$`), w.getPending)
+	sc.Step(re(`^get of "([^"]*)" reports (active|inactive) with no pending selection$`), w.getOfNone)
+	sc.Step(re(`^the log folds to (active|inactive)$`), w.logFolds)
+	sc.Step(re(`^the log of "([^"]*)" folds to (active|inactive)$`), w.logOfFolds)
+	sc.Step(re(`^the request shows plan mode (active|inactive)$`), w.requestShows)
+	sc.Step(re(`^the request renders the plan:policy section with exactly the configured text at order 50$`), w.sectionExact)
+	sc.Step(re(`^the request has no plan:policy section$`), w.noSection)
+	sc.Step(re(`^the request's tools are "([^"]*)"$`), w.requestTools)
+	sc.Step(re(`^the request's tool catalog is the same as the previous request's$`), w.sameCatalog)
+	sc.Step(re(`^the step carries (no|one|two) plan-mode notices?$`), w.notices)
+	sc.Step(re(`^the plan-mode notice is among the request's messages$`), w.noticeInRequest)
+	sc.Step(re(`^the request's messages carry no plan/mode event$`), w.transcriptClean)
+	sc.Step(re(`^the step logs the user message "([^"]*)"$`), w.logsUserMessage)
+	sc.Step(re(`^no step or turn is started$`), w.nothingStarted)
+	sc.Step(re(`^the step is accepted and its request is sent$`), w.stepSent)
+	sc.Step(re(`^the step ends the turn without a request$`), w.stepBlocked)
+	sc.Step(re(`^the plugin called the downstream listeners before appending$`), w.downstreamFirst)
+	sc.Step(re(`^the plugin's listener is registered with prepend$`), w.prepended)
+	sc.Step(re(`^the plugin saw the message "([^"]*)" in the downstream decision$`), w.sawMessage)
+	sc.Step(re(`^the plugin's listener (ran|did not run) for the step$`), w.listenerRan)
+	sc.Step(re(`^the plugin passed the downstream decision through$`), w.decisionPassed)
+	sc.Step(re(`^the plugin appended only plan/mode events$`), w.onlyPlanAppends)
+	sc.Step(re(`^exit_plan_mode succeeds with \{"approved": true\}$`), w.exitApproved)
+	sc.Step(re(`^exit_plan_mode fails$`), w.exitFails)
+	sc.Step(re(`^exit_plan_mode fails carrying the feedback "([^"]*)"$`), w.exitFailsFeedback)
+	sc.Step(re(`^exit_plan_mode is unknown to the runtime$`), w.exitUnknown)
+	sc.Step(re(`^the plan is presented for review exactly once, carrying "([^"]*)"$`), w.presented)
+	sc.Step(re(`^the plan is not presented for review$`), w.notPresented)
+	sc.Step(re(`^plan mode loads$`), w.loads)
+	sc.Step(re(`^plan mode refuses to load$`), w.refuses)
+	sc.Step(re(`^the plugin registers the exit_plan_mode tool, the plan:policy section and the prepended pre-step listener$`), w.registersAll)
+	sc.Step(re(`^/plan is (registered|not registered)$`), w.commandRegistered)
+	sc.Step(re(`^the command (succeeds|fails|is unknown)$`), w.commandResult)
+	sc.Step(re(`^foldPlanMode returns (active|inactive)$`), w.foldReturns)
+	sc.Step(re(`^foldPlanMode reports an error$`), w.foldErrors)
+	sc.Step(re(`^the log has no plan/mode event$`), w.logClean)
 }
 
 // ---- configuration ----
@@ -893,6 +909,16 @@ func (w *world) logClean() error {
 				return fmt.Errorf("the log of %s holds %s %s", n, e.Type, e.Data)
 			}
 		}
+	}
+	return nil
+}
+
+func (w *world) foldErrors() error {
+	if w.last.Action.Fold == nil {
+		return fmt.Errorf("the last action was %s, not a fold", w.last.Action.Name())
+	}
+	if w.last.Error == "" {
+		return fmt.Errorf("foldPlanMode returned %v, want an error", w.last.Fold != nil && *w.last.Fold)
 	}
 	return nil
 }
