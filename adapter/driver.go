@@ -1,14 +1,18 @@
 package adapter
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Defaults of Options.
@@ -39,6 +43,17 @@ type Options struct {
 	// StderrTail is how many bytes of the end of stderr a crash report
 	// quotes (DefaultStderrTail when zero).
 	StderrTail int
+	// NoSpare turns off spawning the next process ahead of time. By
+	// default the pool keeps one spare process spawned but unused, so that
+	// a Start (a new scenario, a restart) does not wait for the process to
+	// boot; the spare is ended by Close.
+	NoSpare bool
+	// NoReuse turns off reusing processes across scenarios. By default a
+	// process whose implementation declares the "reuse" capability is
+	// parked at Stop and handed to the next port's first Start, which
+	// resets it with a start request. A restart within a scenario always
+	// gets a new process.
+	NoReuse bool
 	// RestartBudget is how many failed processes (crashed, hung, broke the
 	// protocol) the pool replaces with new ones; after that, Start fails at
 	// once. DefaultRestartBudget when zero; negative means none.
@@ -76,7 +91,18 @@ type Pool struct {
 	failures int
 	last     error
 	live     map[*process]bool
+	closed   bool
+	// spare is a process spawned ahead of time and not yet used; the next
+	// Start takes it, so process start-up overlaps with the work before.
+	spare *process
+	// refilling is closed when the spare being spawned is ready.
+	refilling chan struct{}
+	// idle are processes parked by Stop for reuse by another scenario.
+	idle []*process
 }
+
+// maxIdle bounds the parked processes.
+const maxIdle = 2
 
 // NewPool returns a pool for the adapter command in opts. It starts
 // nothing: each Port.Start spawns a process.
@@ -106,20 +132,40 @@ func (p *Pool) Failures() int {
 	return p.failures
 }
 
-// Close ends every process still running.
+// Close ends every process still running, the spare and the parked ones
+// included: it closes their stdin (which an implementation treats as
+// stop), gives them a second to exit and kills the rest.
 func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	ready := p.refilling
+	p.mu.Unlock()
+	if ready != nil {
+		<-ready
+	}
 	p.mu.Lock()
 	procs := make([]*process, 0, len(p.live))
 	for pr := range p.live {
 		procs = append(procs, pr)
 	}
 	p.live = map[*process]bool{}
+	p.spare, p.idle = nil, nil
 	p.mu.Unlock()
 	for _, pr := range procs {
+		pr.stdin.Close()
+	}
+	deadline := time.Now().Add(time.Second)
+	for _, pr := range procs {
+		select {
+		case <-pr.exited:
+		case <-time.After(time.Until(deadline)):
+		}
 		pr.kill()
 	}
 }
 
+// spawn returns a fresh process, never used before: the spare when there
+// is one, else a new one. Either way it starts spawning the next spare.
 func (p *Pool) spawn() (*process, error) {
 	p.mu.Lock()
 	if p.failures > p.opts.RestartBudget {
@@ -127,17 +173,103 @@ func (p *Pool) spawn() (*process, error) {
 		p.mu.Unlock()
 		return nil, err
 	}
+	if p.closed {
+		p.mu.Unlock()
+		return nil, &StartError{Command: p.name, Detail: "the pool is closed"}
+	}
+	ready := p.refilling
 	p.mu.Unlock()
-	pr, err := spawn(p.opts)
-	if err != nil {
-		err = &StartError{Command: p.name, Detail: "cannot start: " + err.Error()}
-		p.failed(err)
-		return nil, err
+	if ready != nil {
+		<-ready
 	}
 	p.mu.Lock()
-	p.live[pr] = true
+	pr := p.spare
+	p.spare = nil
 	p.mu.Unlock()
+	if pr == nil {
+		var err error
+		if pr, err = spawn(p.opts); err != nil {
+			err = &StartError{Command: p.name, Detail: "cannot start: " + err.Error()}
+			p.failed(err)
+			return nil, err
+		}
+		p.mu.Lock()
+		p.live[pr] = true
+		p.mu.Unlock()
+	}
+	if !p.opts.NoSpare {
+		p.refill()
+	}
 	return pr, nil
+}
+
+// refill spawns the next spare in the background. A spare that cannot be
+// spawned is not reported here: the next Start spawns in the foreground
+// and reports why.
+func (p *Pool) refill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.refilling != nil || p.spare != nil || p.failures > p.opts.RestartBudget {
+		return
+	}
+	done := make(chan struct{})
+	p.refilling = done
+	go func() {
+		pr, err := spawn(p.opts)
+		p.mu.Lock()
+		if err == nil {
+			p.spare = pr
+			p.live[pr] = true
+		}
+		p.refilling = nil
+		p.mu.Unlock()
+		close(done)
+	}()
+}
+
+// park keeps a healthy process for another scenario; false when there is
+// no room.
+func (p *Pool) park(pr *process) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || len(p.idle) >= maxIdle || !pr.alive() {
+		return false
+	}
+	p.idle = append(p.idle, pr)
+	return true
+}
+
+// unpark takes pr back from the parked processes; false when another
+// port has taken it meanwhile.
+func (p *Pool) unpark(pr *process) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, x := range p.idle {
+		if x == pr {
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// takeIdle returns a parked process that is still alive, or nil.
+func (p *Pool) takeIdle() *process {
+	for {
+		p.mu.Lock()
+		if len(p.idle) == 0 {
+			p.mu.Unlock()
+			return nil
+		}
+		pr := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		p.mu.Unlock()
+		if pr.alive() {
+			return pr
+		}
+		pr.kill()
+		p.reaped(pr)
+	}
 }
 
 func (p *Pool) failed(err error) {
@@ -158,8 +290,12 @@ func (p *Pool) reaped(pr *process) {
 type Port struct {
 	pool  *Pool
 	proc  *process
-	seq   int
 	start StartResult
+	// started: this port has started a process before, so its next Start
+	// is a restart and must get a new process.
+	started bool
+	// parked is the process this port parked at its last Stop.
+	parked *process
 	// broken is the failure that ended the current process; every later
 	// request returns it until the next Start.
 	broken error
@@ -178,29 +314,50 @@ func (p *Port) PID() int {
 	return p.proc.cmd.Process.Pid
 }
 
-// Start implements sim.Port: it ends any process this port still runs,
-// spawns a new one and performs the start handshake.
+// Start implements sim.Port and performs the start handshake. The first
+// Start of a port may reuse a process another scenario parked (the start
+// request resets it); a restart always gets a new process, and the
+// process this port ran before is ended.
 func (p *Port) Start() (sim.Identity, error) {
 	p.end()
-	pr, err := p.pool.spawn()
-	if err != nil {
-		return sim.Identity{}, err
+	restart := p.started
+	p.started = true
+	if p.parked != nil {
+		if p.pool.unpark(p.parked) {
+			p.parked.kill()
+			p.pool.reaped(p.parked)
+		}
+		p.parked = nil
 	}
-	p.proc, p.seq, p.broken, p.start = pr, 0, nil, StartResult{}
+	var pr *process
+	if !restart && !p.pool.opts.NoReuse {
+		pr = p.pool.takeIdle()
+	}
+	if pr == nil {
+		var err error
+		if pr, err = p.pool.spawn(); err != nil {
+			return sim.Identity{}, err
+		}
+	}
+	p.proc, p.broken, p.start = pr, nil, StartResult{}
+	pr.reuse = false // until this start succeeds
 	var res StartResult
 	if err := p.call(MethodStart, StartParams{Protocol: ProtocolVersion}, &res); err != nil {
 		return sim.Identity{}, err
 	}
 	if res.Protocol != ProtocolVersion {
-		return sim.Identity{}, p.fail(&RequestError{Method: MethodStart, Seq: p.seq, Kind: KindProtocol,
+		return sim.Identity{}, p.fail(&RequestError{Method: MethodStart, Seq: pr.seq, Kind: KindProtocol,
 			Detail: fmt.Sprintf("the implementation speaks protocol %d; this kit speaks protocol %d", res.Protocol, ProtocolVersion)})
 	}
 	p.start = res
+	pr.reuse = res.Capabilities.Reuse
 	return res.Identity(), nil
 }
 
-// Stop implements sim.Port: it sends stop, waits for the process to exit
-// (ending it when it does not within the timeout) and reaps it.
+// Stop implements sim.Port. A process that declared the reuse capability
+// is parked for another scenario (if this port starts again, that is a
+// restart, and Start ends the parked process); any other is sent stop,
+// given the request timeout to exit, killed if it has not, and reaped.
 func (p *Port) Stop() error {
 	if p.proc == nil {
 		return nil
@@ -209,15 +366,16 @@ func (p *Port) Stop() error {
 		p.end()
 		return nil
 	}
+	if p.proc.reuse && !p.pool.opts.NoReuse && p.pool.park(p.proc) {
+		p.parked, p.proc = p.proc, nil
+		return nil
+	}
 	err := p.call(MethodStop, Empty{}, &Empty{})
-	pr := p.proc
-	if err == nil {
+	if pr := p.proc; err == nil {
 		pr.stdin.Close()
 		select {
 		case <-pr.exited:
 		case <-time.After(p.pool.opts.Timeout):
-			err = p.fail(&RequestError{Method: MethodStop, Seq: p.seq, Kind: KindTimeout,
-				Detail: fmt.Sprintf("the process did not exit within %v after replying to stop; it was killed", p.pool.opts.Timeout)})
 		}
 	}
 	p.end()
@@ -254,8 +412,9 @@ func (p *Port) call(method string, params, out any) error {
 	if p.proc == nil {
 		return errNotStarted
 	}
-	p.seq++
-	seq := p.seq
+	pr := p.proc
+	pr.seq++
+	seq := pr.seq
 	rawParams, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("adapter: encoding %s params: %w", method, err)
@@ -269,37 +428,48 @@ func (p *Port) call(method string, params, out any) error {
 			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v\n  request: %s", seq, method, err, quote(line))
 		}
 	}
-	pr := p.proc
-	written := make(chan error, 1)
-	go func() {
-		_, err := pr.stdin.Write(append(line, '\n'))
-		written <- err
-	}()
-	timer := time.NewTimer(p.pool.opts.Timeout)
-	defer timer.Stop()
-	for {
-		if ev, ok := pr.out.next(); ok {
-			return p.reply(method, seq, line, ev, out)
-		}
-		select {
-		case <-pr.out.ready:
-		case err := <-written:
-			if err != nil && pr.alive() {
-				return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindIO, Detail: "cannot write the request: " + err.Error()})
-			}
-			written = nil // an exited process is reported below
-		case <-pr.exited:
-			if ev, ok := pr.out.next(); ok {
-				return p.reply(method, seq, line, ev, out)
-			}
-			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindExited,
-				Detail: fmt.Sprintf("the adapter process exited (%s) before replying\n  request: %s\n  %s", pr.exitStatus(), quote(line), pr.stderr)})
-		case <-timer.C:
+	deadline := time.Now().Add(p.pool.opts.Timeout)
+	pr.stdin.SetWriteDeadline(deadline)
+	if _, err := pr.stdin.Write(append(line, '\n')); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
 			pr.kill()
 			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
-				Detail: fmt.Sprintf("no reply within %v (--timeout); the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
+				Detail: fmt.Sprintf("the request could not be written within %v (--timeout): the adapter does not read its stdin; the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
 		}
+		// Most likely the process has exited; report that if it has.
+		select {
+		case <-pr.exited:
+		case <-time.After(time.Until(deadline)):
+		}
+		if !pr.alive() {
+			return p.fail(p.exitedError(method, seq, line))
+		}
+		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindIO, Detail: "cannot write the request: " + err.Error()})
 	}
+	ev, err := pr.out.next(deadline)
+	switch {
+	case err == nil:
+		return p.reply(method, seq, line, ev, out)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		pr.kill()
+		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
+			Detail: fmt.Sprintf("no reply within %v (--timeout); the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
+	}
+	// End of stdout: the process is exiting; give it until the deadline.
+	select {
+	case <-pr.exited:
+		return p.fail(p.exitedError(method, seq, line))
+	case <-time.After(time.Until(deadline)):
+		pr.kill()
+		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindExited,
+			Detail: fmt.Sprintf("the adapter closed its stdout (%v) without replying; the process was killed\n  request: %s\n  %s", err, quote(line), pr.stderr)})
+	}
+}
+
+func (p *Port) exitedError(method string, seq int, line []byte) error {
+	pr := p.proc
+	return &RequestError{Method: method, Seq: seq, Kind: KindExited,
+		Detail: fmt.Sprintf("the adapter process exited (%s) before replying\n  request: %s\n  %s", pr.exitStatus(), quote(line), pr.stderr)}
 }
 
 // reply interprets one reply line.
@@ -308,21 +478,27 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindProtocol, Detail: fmt.Sprintf(
 			"protocol error: %s\n  request:  %s\n  reply:    %s\n  expected: %s", what, quote(request), quote(ev.data), expectedShape(seq, method))})
 	}
-	if p.proc.out.overflow {
-		return protocol(fmt.Sprintf("the adapter wrote more than %d lines nobody asked for", maxQueued))
-	}
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))
 	}
+	// One generic parse serves the seq check and the schema check.
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(ev.data))
+	if err != nil {
+		return protocol("the reply is not valid JSON: " + err.Error())
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return protocol("the reply is not a JSON object")
+	}
+	if got, ok := m["seq"].(json.Number); !ok || got.String() != strconv.Itoa(seq) {
+		return protocol(fmt.Sprintf("the reply has seq %s, want seq %d (replies echo the request's seq, one reply per request, in order)", quote(rawSeq(m["seq"])), seq))
+	}
+	if err := checkReplyValue(p.pool.schemas, method, v); err != nil {
+		return protocol("the reply does not match the protocol schema: " + err.Error())
+	}
 	var r Reply
 	if err := json.Unmarshal(ev.data, &r); err != nil {
-		return protocol("the reply is not a JSON object: " + err.Error())
-	}
-	if r.Seq != seq {
-		return protocol(fmt.Sprintf("the reply has seq %d, want seq %d (replies echo the request's seq, one reply per request, in order)", r.Seq, seq))
-	}
-	if err := checkReply(p.pool.schemas, method, ev.data); err != nil {
-		return protocol("the reply does not match the protocol schema: " + err.Error())
+		return protocol("the reply does not decode: " + err.Error())
 	}
 	switch {
 	case r.Error != nil:
@@ -402,6 +578,15 @@ func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 func (p *Port) Reload() (sim.LoadReply, error) {
 	var out sim.LoadReply
 	return out, p.call(MethodReload, Empty{}, &out)
+}
+
+// rawSeq renders a reply's seq member for a message.
+func rawSeq(v any) []byte {
+	if v == nil {
+		return []byte("(missing)")
+	}
+	b, _ := json.Marshal(v)
+	return b
 }
 
 func nonNil[T any](s []T) []T {

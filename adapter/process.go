@@ -3,97 +3,69 @@ package adapter
 import (
 	"bytes"
 	"fmt"
-	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
 )
 
-// maxQueued bounds the reply lines read but not yet consumed. The kit
-// sends one request at a time, so more than a few queued lines means the
-// adapter writes lines nobody asked for.
-const maxQueued = 64
-
-// lineEvent is one line the adapter wrote on stdout, or the moment a line
-// grew past the limit.
+// lineEvent is one line the adapter wrote on stdout, or the head of a
+// line that grew past the limit.
 type lineEvent struct {
 	data     []byte
 	oversize bool
 }
 
-// lineWriter frames the adapter's stdout into lines. It never blocks the
-// process's output: lines queue up to maxQueued, a line longer than the
-// limit is reported as soon as it crosses the limit and the rest of it is
-// discarded.
-type lineWriter struct {
+// lineReader frames the adapter's stdout into lines. It is read by the
+// goroutine that waits for a reply, with the request's deadline, so a
+// reply costs no hand-over between goroutines. A line longer than the
+// limit is reported as soon as it crosses the limit, before its newline.
+type lineReader struct {
+	r   *os.File
 	max int
-
-	mu         sync.Mutex
-	partial    []byte
-	discarding bool
-	queue      []lineEvent
-	overflow   bool
-	ready      chan struct{}
+	buf []byte // read but not yet returned
+	tmp []byte
 }
 
-func newLineWriter(max int) *lineWriter {
-	return &lineWriter{max: max, ready: make(chan struct{}, 1)}
+func newLineReader(r *os.File, max int) *lineReader {
+	return &lineReader{r: r, max: max, tmp: make([]byte, 64<<10)}
 }
 
-func (w *lineWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		chunk := p
-		if i >= 0 {
-			chunk = p[:i]
-		}
-		if !w.discarding {
-			if len(w.partial)+len(chunk) > w.max {
-				head := append(w.partial, chunk...)
-				w.push(lineEvent{data: bytes.Clone(head[:min(len(head), quoteLimit)]), oversize: true})
-				w.partial, w.discarding = nil, true
-			} else {
-				w.partial = append(w.partial, chunk...)
+// next returns the next line (without its newline). err is
+// os.ErrDeadlineExceeded at the deadline, io.EOF when the write end is
+// closed (the process exited).
+func (l *lineReader) next(deadline time.Time) (lineEvent, error) {
+	scanned := 0
+	for {
+		if i := bytes.IndexByte(l.buf[scanned:], '\n'); i >= 0 {
+			end := scanned + i
+			if end > l.max {
+				return l.oversize(), nil
 			}
+			line := bytes.Clone(l.buf[:end])
+			l.buf = l.buf[:copy(l.buf, l.buf[end+1:])]
+			return lineEvent{data: line}, nil
 		}
-		if i < 0 {
-			break
+		scanned = len(l.buf)
+		if len(l.buf) > l.max {
+			return l.oversize(), nil
 		}
-		if !w.discarding {
-			w.push(lineEvent{data: w.partial})
+		l.r.SetReadDeadline(deadline)
+		n, err := l.r.Read(l.tmp)
+		l.buf = append(l.buf, l.tmp[:n]...)
+		if n == 0 && err != nil {
+			return lineEvent{}, err
 		}
-		w.partial, w.discarding = nil, false
-		p = p[i+1:]
-	}
-	return n, nil
-}
-
-func (w *lineWriter) push(e lineEvent) {
-	if len(w.queue) >= maxQueued {
-		w.overflow = true
-		return
-	}
-	w.queue = append(w.queue, e)
-	select {
-	case w.ready <- struct{}{}:
-	default:
 	}
 }
 
-// next takes the oldest queued line.
-func (w *lineWriter) next() (lineEvent, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.queue) == 0 {
-		return lineEvent{}, false
-	}
-	e := w.queue[0]
-	w.queue = w.queue[1:]
-	return e, true
+// oversize reports the head of an oversized line; the reader is not used
+// again (the process is ended).
+func (l *lineReader) oversize() lineEvent {
+	head := bytes.Clone(l.buf[:min(len(l.buf), quoteLimit)])
+	l.buf = nil
+	return lineEvent{data: head, oversize: true}
 }
 
 // tail keeps the last bytes written to it (the adapter's stderr) and
@@ -142,28 +114,48 @@ func (t *tail) String() string {
 // process is one running adapter process.
 type process struct {
 	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	out     *lineWriter
+	stdin   *os.File
+	out     *lineReader
 	stderr  *tail
 	exited  chan struct{}
 	waitErr error
+	// seq is the last request seq sent to this process.
+	seq int
+	// reuse: the implementation declared that a start request resets it.
+	reuse bool
 }
 
 // spawn starts the adapter command.
 func spawn(o Options) (*process, error) {
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
 	cmd.Dir = o.Dir
-	p := &process{cmd: cmd, out: newLineWriter(o.MaxLine), stderr: &tail{max: o.StderrTail}, exited: make(chan struct{})}
-	cmd.Stdout = p.out
+	p := &process{cmd: cmd, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = time.Second
 	setProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	// Our own pipe rather than cmd.StdinPipe: its write end supports
+	// deadlines, so a request to an adapter that stopped reading times out
+	// without a goroutine per request.
+	// Likewise stdout: its read end supports deadlines, and the goroutine
+	// waiting for a reply reads it directly.
+	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	p.stdin = stdin
-	if err := cmd.Start(); err != nil {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	p.stdin, p.out = inW, newLineReader(outR, o.MaxLine)
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
 		return nil, err
 	}
 	go func() {
@@ -184,6 +176,7 @@ func (p *process) kill() {
 	killGroup(p.cmd)
 	p.stdin.Close()
 	<-p.exited
+	p.out.r.Close()
 }
 
 // alive reports whether the process has not exited.

@@ -71,6 +71,11 @@ type Capabilities struct {
 	UserQuestions bool `json:"userQuestions"`
 	Fork          bool `json:"fork"`
 	Reload        bool `json:"reload"`
+	// Reuse (optional): a start request on a process that has already
+	// served a scenario resets it to exactly the state of a new process.
+	// The kit then reuses the process for another scenario instead of
+	// spawning one; a restart within a scenario still gets a new process.
+	Reuse bool `json:"reuse,omitempty"`
 }
 
 // StartResult is the start reply's result: the implementation's identity,

@@ -117,6 +117,11 @@ func validate(s *jsonschema.Schema, raw []byte) error {
 	if err != nil {
 		return fmt.Errorf("not JSON: %v", err)
 	}
+	return validateValue(s, inst)
+}
+
+// validateValue checks a value parsed by jsonschema.UnmarshalJSON.
+func validateValue(s *jsonschema.Schema, inst any) error {
 	if err := s.Validate(inst); err != nil {
 		ve, ok := err.(*jsonschema.ValidationError)
 		if !ok {
@@ -189,17 +194,25 @@ func checkRequest(s *schemaSet, line []byte) error {
 }
 
 func checkReply(s *schemaSet, method string, line []byte) error {
-	if err := validate(s.reply, line); err != nil {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+	if err != nil {
+		return fmt.Errorf("not JSON: %v", err)
+	}
+	return checkReplyValue(s, method, v)
+}
+
+// checkReplyValue checks a parsed reply line: the envelope, then the
+// result against the method's result schema.
+func checkReplyValue(s *schemaSet, method string, v any) error {
+	if err := validateValue(s.reply, v); err != nil {
 		return err
 	}
-	var r Reply
-	if err := json.Unmarshal(line, &r); err != nil {
-		return err
-	}
-	if r.Result != nil {
-		if sch := s.result[method]; sch != nil {
-			if err := validate(sch, r.Result); err != nil {
-				return fmt.Errorf("result of %s: %w", method, err)
+	if m, ok := v.(map[string]any); ok {
+		if res, ok := m["result"]; ok {
+			if sch := s.result[method]; sch != nil {
+				if err := validateValue(sch, res); err != nil {
+					return fmt.Errorf("result of %s: %w", method, err)
+				}
 			}
 		}
 	}

@@ -25,59 +25,82 @@ type ServeOptions struct {
 // or the end of in (nil). A line that is not a request, or a write that
 // fails, ends it with an error. Errors of the port become error replies.
 func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error {
+	srv, err := NewServer(port, opts)
+	if err != nil {
+		return err
+	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	w := bufio.NewWriter(out)
-	var strictSet *schemaSet
-	if opts.Validate {
-		var err error
-		if strictSet, _, err = compiledSchemas(); err != nil {
-			return err
-		}
-	}
 	for sc.Scan() {
 		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var req Request
-		if err := json.Unmarshal(line, &req); err != nil {
-			return fmt.Errorf("serve: request is not JSON: %v: %s", err, quote(line))
-		}
-		reply := Reply{Seq: req.Seq}
-		var result any
-		var err error
-		if strictSet != nil {
-			err = checkRequest(strictSet, line)
-		}
-		if err == nil {
-			result, err = dispatch(port, req, opts)
-		}
-		var unsup *UnsupportedError
-		switch {
-		case errors.As(err, &unsup):
-			reply.Unsupported = &ReplyMessage{Message: unsup.Message}
-		case err != nil:
-			reply.Error = &ReplyMessage{Message: err.Error()}
-		default:
-			if reply.Result, err = marshal(result); err != nil {
-				return err
-			}
-		}
-		data, err := marshal(reply)
+		reply, stop, err := srv.Handle(line)
 		if err != nil {
 			return err
 		}
-		w.Write(data)
+		w.Write(reply)
 		w.WriteByte('\n')
 		if err := w.Flush(); err != nil {
 			return err
 		}
-		if req.Method == MethodStop {
+		if stop {
 			return nil
 		}
 	}
 	return sc.Err()
+}
+
+// Server answers protocol requests with a sim.Port.
+type Server struct {
+	port   sim.Port
+	opts   ServeOptions
+	strict *schemaSet
+}
+
+// NewServer returns a server for port.
+func NewServer(port sim.Port, opts ServeOptions) (*Server, error) {
+	s := &Server{port: port, opts: opts}
+	if opts.Validate {
+		var err error
+		if s.strict, _, err = compiledSchemas(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Handle answers one request line with one reply line (without its
+// newline); stop reports a stop request. A line that is not a JSON request
+// is an error.
+func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return nil, false, fmt.Errorf("serve: request is not JSON: %v: %s", err, quote(line))
+	}
+	r := Reply{Seq: req.Seq}
+	var result any
+	if s.strict != nil {
+		err = checkRequest(s.strict, line)
+	}
+	if err == nil {
+		result, err = dispatch(s.port, req, s.opts)
+	}
+	var unsup *UnsupportedError
+	switch {
+	case errors.As(err, &unsup):
+		r.Unsupported = &ReplyMessage{Message: unsup.Message}
+	case err != nil:
+		r.Error = &ReplyMessage{Message: err.Error()}
+	default:
+		if r.Result, err = marshal(result); err != nil {
+			return nil, false, err
+		}
+	}
+	data, err := marshal(r)
+	return data, req.Method == MethodStop, err
 }
 
 func marshal(v any) ([]byte, error) {

@@ -22,7 +22,12 @@ any command can drive it as an external implementation:
   plankit sim --adapter "plankit serve" examples/*.yaml
 
 It returns after a stop request or at the end of stdin. Exit 2 when a
-line is not a protocol request.`,
+line is not a protocol request.
+
+A start request resets the served reference, so serve declares the
+"reuse" capability. The mutant pending-survives-restart keeps its pending
+selections in the reference's memory across a stop; a restart through the
+protocol is a new process, so served, that mutant behaves as the reference.`,
 		Example: `  plankit sim --adapter "plankit serve --mutant fold-first" examples/*.yaml`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -41,7 +46,7 @@ line is not a protocol request.`,
 				}
 				opts.Choices = ch
 			}
-			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
+			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true}
 			err := adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
 			return withCode(ExitUsage, err)
 		},

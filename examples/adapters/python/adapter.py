@@ -75,10 +75,13 @@ class Adapter:
     def start(self, params):
         if params.get("protocol") != PROTOCOL:
             raise Failure("protocol %r is not supported; this adapter speaks protocol %d" % (params.get("protocol"), PROTOCOL))
+        # A start resets everything, so the kit may reuse this process for
+        # another scenario (capability "reuse").
+        self.__init__()
         return {
             "protocol": PROTOCOL, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
-            "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True},
+            "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True},
         }
 
     def load(self, params):

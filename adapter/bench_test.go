@@ -1,0 +1,103 @@
+package adapter_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// BenchmarkRoundTrip measures request/reply round trips through
+// `plankit serve`: one get per iteration on a started, loaded process.
+func BenchmarkRoundTrip(b *testing.B) {
+	roundTrips(b, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+// BenchmarkRoundTripPython is the same through the Python example.
+func BenchmarkRoundTripPython(b *testing.B) {
+	roundTrips(b, adapter.Options{Command: []string{"python3", "adapter.py"}, Dir: "../examples/adapters/python"})
+}
+
+// BenchmarkRoundTripValidated is BenchmarkRoundTrip with
+// --validate-protocol.
+func BenchmarkRoundTripValidated(b *testing.B) {
+	roundTrips(b, adapter.Options{Command: []string{plankitBin(b), "serve"}, Validate: true})
+}
+
+func roundTrips(b *testing.B, opts adapter.Options) {
+	pool := newPool(b, opts)
+	port := pool.Port()
+	if _, err := port.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer port.Stop()
+	if _, err := port.Load(sim.LoadRequest{Config: []byte(`{"section":"Plan first."}`), Services: sim.Services{Commands: true, UserQuestions: true}}); err != nil {
+		b.Fatal(err)
+	}
+	if err := port.Open(sim.OpenRequest{Agent: "main"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := port.Get(sim.Call{Agent: "main"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "roundtrips/s")
+}
+
+// BenchmarkExamplesServeVsInProcess runs every example trace
+// (examples/*.yaml) in-process and through `plankit serve` in the same
+// iteration and reports the wall-time ratio.
+func BenchmarkExamplesServeVsInProcess(b *testing.B) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	servedVsInProcess(b, files, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+// BenchmarkExamplesPythonVsInProcess is the same through the Python
+// example adapter.
+func BenchmarkExamplesPythonVsInProcess(b *testing.B) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	servedVsInProcess(b, files, adapter.Options{Command: []string{"python3", "adapter.py"}, Dir: "../examples/adapters/python"})
+}
+
+// BenchmarkTourServeVsInProcess is the same for the driver's tour of
+// every request, which restarts the process seven times.
+func BenchmarkTourServeVsInProcess(b *testing.B) {
+	servedVsInProcess(b, []string{"testdata/traces/tour.yaml"}, adapter.Options{Command: []string{plankitBin(b), "serve"}})
+}
+
+func servedVsInProcess(b *testing.B, files []string, opts adapter.Options) {
+	if len(files) == 0 {
+		b.Fatal("no traces")
+	}
+	var trs []*trace.Trace
+	for _, f := range files {
+		trs = append(trs, readTrace(b, f))
+	}
+	pool := newPool(b, opts)
+	var local, served time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		for _, tr := range trs {
+			if run := trace.Execute(tr, reference.NewPort(reference.Options{})); run.Err != nil || run.Failed() {
+				b.Fatalf("%s in-process: %v", tr.File, run.Err)
+			}
+		}
+		t1 := time.Now()
+		for _, tr := range trs {
+			if run := trace.Execute(tr, pool.Port()); run.Err != nil || run.Failed() {
+				b.Fatalf("%s through the adapter: %v", tr.File, run.Err)
+			}
+		}
+		local += t1.Sub(t0)
+		served += time.Since(t1)
+	}
+	b.ReportMetric(float64(local.Microseconds())/float64(b.N), "µs-in-process/op")
+	b.ReportMetric(float64(served.Microseconds())/float64(b.N), "µs-served/op")
+	b.ReportMetric(float64(served)/float64(local), "ratio")
+}

@@ -1,0 +1,110 @@
+package adapter_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/render"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// bin holds the programs the tests drive, built once per test binary.
+var bin struct {
+	dir      string
+	plankit  string
+	fake     string
+	buildErr error
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "plankit-adapter-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin.dir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var built = map[string]string{}
+
+// build compiles a main package of the module into the test's temp dir.
+func build(t testing.TB, pkg string) string {
+	t.Helper()
+	if p, ok := built[pkg]; ok {
+		return p
+	}
+	out := filepath.Join(bin.dir, filepath.Base(pkg))
+	if runtime.GOOS == "windows" {
+		out += ".exe"
+	}
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = ".."
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	built[pkg] = out
+	return out
+}
+
+func plankitBin(t testing.TB) string { return build(t, "./cmd/plankit") }
+func fakeBin(t testing.TB) string    { return build(t, "./adapter/testdata/fakeadapter") }
+
+// traces are every example trace plus the driver's tour of every request.
+func traces(t testing.TB) []string {
+	t.Helper()
+	ex, err := filepath.Glob("../examples/*.yaml")
+	if err != nil || len(ex) == 0 {
+		t.Fatalf("no example traces: %v", err)
+	}
+	tours, _ := filepath.Glob("testdata/traces/*.yaml")
+	return append(ex, tours...)
+}
+
+func readTrace(t testing.TB, path string) *trace.Trace {
+	t.Helper()
+	tr, err := trace.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// timeline runs a trace against port and renders the text timeline.
+func timeline(t testing.TB, tr *trace.Trace, port sim.Port) (string, *trace.Run) {
+	t.Helper()
+	run := trace.Execute(tr, port)
+	var b bytes.Buffer
+	if err := render.Write(&b, "text", run); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), run
+}
+
+func inProcess(t testing.TB, tr *trace.Trace) string {
+	out, run := timeline(t, tr, reference.NewPort(reference.Options{}))
+	if run.Err != nil {
+		t.Fatalf("in-process run of %s: %v", tr.File, run.Err)
+	}
+	return out
+}
+
+func newPool(t testing.TB, opts adapter.Options) *adapter.Pool {
+	t.Helper()
+	pool, err := adapter.NewPool(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plankit/plankit/reference"
+)
+
+// TestAdapterCLI drives the built plankit binary: through `plankit serve`
+// and through the Python example it gives the in-process results, and
+// every broken adapter ends with exit 3 and a message naming the cause.
+// One test builds the binaries once for all its subtests.
+func TestAdapterCLI(t *testing.T) {
+	dir := t.TempDir()
+	plankit := goBuild(t, dir, ".")
+	fake := goBuild(t, dir, "../../adapter/testdata/fakeadapter")
+	examples, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(examples) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	exe := func(args ...string) (int, string, string) {
+		t.Helper()
+		cmd := exec.Command(plankit, args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errb.String()
+	}
+
+	for _, format := range []string{"text", "json", "jsonl"} {
+		t.Run("serve matches in-process/"+format, func(t *testing.T) {
+			wantCode, want, _ := exe(append([]string{"sim", "-f", format}, examples...)...)
+			args := append([]string{"sim", "-f", format, "--validate-protocol", "--adapter", plankit + " serve"}, examples...)
+			code, got, errs := exe(args...)
+			if code != wantCode || wantCode != ExitPass {
+				t.Fatalf("exit %d (in-process %d)\n%s", code, wantCode, errs)
+			}
+			if got != want {
+				t.Fatalf("output through serve differs from in-process:\n--- serve\n%s\n--- in-process\n%s", got, want)
+			}
+		})
+	}
+
+	// Every mutant served gives what the in-process mutant gives, exit
+	// code included, so checks through serve kill the same mutants.
+	t.Run("serve matches in-process for every mutant", func(t *testing.T) {
+		traces := append([]string{"../../adapter/testdata/traces/tour.yaml"}, examples...)
+		changed := 0
+		_, plain, _ := run(t, append([]string{"sim"}, traces...)...)
+		for _, m := range reference.Catalogue {
+			wantCode, want, _ := run(t, append([]string{"sim", "--mutant", string(m.Name)}, traces...)...)
+			code, got, errs := run(t, append([]string{"sim", "--adapter", plankit + " serve --mutant " + string(m.Name)}, traces...)...)
+			if dropIdentity(want) != dropIdentity(plain) {
+				changed++
+			}
+			if code != wantCode || got != want {
+				t.Errorf("mutant %s: exit %d (in-process %d); outputs equal: %v\n%s", m.Name, code, wantCode, got == want, errs)
+			}
+		}
+		if changed < len(reference.Catalogue)/2 {
+			t.Fatalf("only %d of %d mutants change the timelines; the comparison shows too little", changed, len(reference.Catalogue))
+		}
+	})
+
+	t.Run("python example matches the reference", func(t *testing.T) {
+		_, want, _ := exe(append([]string{"sim"}, examples...)...)
+		args := append([]string{"sim", "--validate-protocol", "--adapter", "python3 adapter.py", "--adapter-dir", "../../examples/adapters/python"}, examples...)
+		code, got, errs := exe(args...)
+		if code != ExitPass {
+			t.Fatalf("exit %d\n%s\n%s", code, got, errs)
+		}
+		if dropIdentity(got) != dropIdentity(want) {
+			t.Fatalf("python output differs from the reference:\n--- python\n%s\n--- reference\n%s", got, want)
+		}
+	})
+
+	// Reference: issue "Checking external implementations", Robustness.
+	broken := []struct{ mode, cause string }{
+		{"hang", `request seq 13 "preStep": no reply within 1s`},
+		{"crash", `request seq 13 "preStep": the adapter process exited (exit status 7) before replying`},
+		{"garbage", `request seq 13 "preStep": protocol error: the reply is not valid JSON`},
+		{"schema", `request seq 13 "preStep": protocol error: the reply does not match the protocol schema`},
+		{"wrongseq", `request seq 13 "preStep": protocol error: the reply has seq 14, want seq 13`},
+		{"oversized", `request seq 13 "preStep": protocol error: reply line longer than the limit of 4194304 bytes`},
+		{"flood-crash", `simulated crash after the flood in preStep`},
+		{"error", `simulated failure in preStep`},
+		{"unsupported", `unsupported by the implementation: preStep is not implemented`},
+	}
+	for _, b := range broken {
+		t.Run("broken/"+b.mode, func(t *testing.T) {
+			t0 := time.Now()
+			// A short timeout for the hang, the default otherwise.
+			timeout := "5s"
+			if b.mode == "hang" {
+				timeout = "1s"
+			}
+			code, _, errs := run(t, "sim", "--timeout", timeout, "--adapter", fake+" "+b.mode+" preStep 2", examples[0])
+			if code != ExitImpl {
+				t.Fatalf("exit %d, want %d (ExitImpl)\n%s", code, ExitImpl, errs)
+			}
+			if !strings.Contains(errs, b.cause) {
+				t.Fatalf("stderr does not name the cause %q:\n%s", b.cause, errs)
+			}
+			if took := time.Since(t0); took > 20*time.Second {
+				t.Fatalf("took %v", took)
+			}
+		})
+	}
+
+	t.Run("flood passes", func(t *testing.T) {
+		code, out, errs := run(t, "sim", "--adapter", fake+" flood none", examples[0])
+		if code != ExitPass {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+	})
+
+	usage := []struct {
+		args  []string
+		cause string
+	}{
+		{[]string{"--adapter", plankit + " serve", "--mutant", "fold-first"}, "--mutant and --choice pick the built-in reference"},
+		{[]string{"--adapter", `"unclosed`}, "--adapter"},
+		{[]string{"--adapter", "  "}, "empty command line"},
+		{[]string{"--validate-protocol"}, "need --adapter"},
+		{[]string{"--adapter", plankit + " serve", "--timeout", "0s"}, "--timeout must be positive"},
+	}
+	for _, u := range usage {
+		t.Run("usage/"+strings.Join(u.args, " "), func(t *testing.T) {
+			code, _, errs := run(t, append(append([]string{"sim"}, u.args...), examples[0])...)
+			if code != ExitUsage || !strings.Contains(errs, u.cause) {
+				t.Fatalf("exit %d, want %d with %q:\n%s", code, ExitUsage, u.cause, errs)
+			}
+		})
+	}
+
+	t.Run("serve rejects a non-request", func(t *testing.T) {
+		cmd := exec.Command(plankit, "serve")
+		cmd.Stdin = strings.NewReader("hello\n")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != ExitUsage || !strings.Contains(errb.String(), "request is not JSON") {
+			t.Fatalf("serve on garbage: %v\n%s", err, errb.String())
+		}
+	})
+}
+
+func goBuild(t *testing.T, dir, pkg string) string {
+	t.Helper()
+	out := filepath.Join(dir, filepath.Base(filepath.Clean(pkg)))
+	if pkg == "." {
+		out = filepath.Join(dir, "plankit")
+	}
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return out
+}
+
+func dropIdentity(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "implementation ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
