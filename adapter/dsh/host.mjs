@@ -215,7 +215,8 @@ class Host {
   commands = null
   listener = undefined
 
-  start (params) {
+  async start (params) {
+    await this.reset()
     if (params?.protocol !== PROTOCOL) throw new Error(`protocol ${JSON.stringify(params?.protocol)} is not supported (this host speaks ${PROTOCOL})`)
     return {
       protocol: PROTOCOL,
@@ -223,8 +224,29 @@ class Host {
       version: VERSION,
       language: 'javascript',
       choices: CHOICES,
-      capabilities: { commands: true, userQuestions: true, fork: true, reload: true },
+      // reuse: a start on a process that served a scenario resets it to the
+      // state of a new process (see reset()), so the kit may hand it on.
+      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true },
     }
+  }
+
+  /**
+   * Forget everything a scenario left: dispose the plugin's fiber (its
+   * registrations, listener and service instance, which holds every pending
+   * selection) and drop the Context, the host services and the agents. The
+   * package keeps no module-level state, so what remains is a new process's.
+   */
+  async reset () {
+    if (this.fiber !== null) await this.fiber.dispose()
+    this.ctx = null
+    this.fiber = null
+    this.config = undefined
+    this.services = { commands: false, userQuestions: false }
+    this.agents = new Map()
+    this.tools = null
+    this.prompt = null
+    this.commands = null
+    this.listener = undefined
   }
 
   /** Compose a fresh context with the requested services and load the plugin. */

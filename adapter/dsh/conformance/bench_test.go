@@ -12,7 +12,7 @@ import (
 
 // packagePool starts a pool of hosts around the installed package, or
 // skips the benchmark when the package is not installed.
-func packagePool(b *testing.B) *adapter.Pool {
+func packagePool(b *testing.B, noReuse bool) *adapter.Pool {
 	b.Helper()
 	if _, err := os.Stat("adapter/dsh/node_modules/@deepseek-ai/dsh-plan-mode"); err != nil {
 		b.Skip("the real package is not installed (npm ci --prefix adapter/dsh)")
@@ -20,7 +20,7 @@ func packagePool(b *testing.B) *adapter.Pool {
 	if _, err := exec.LookPath("node"); err != nil {
 		b.Skip("node is not on PATH")
 	}
-	pool, err := adapter.NewPool(adapter.Options{Command: []string{"node", "adapter/dsh/host.mjs"}})
+	pool, err := adapter.NewPool(adapter.Options{Command: []string{"node", "adapter/dsh/host.mjs"}, NoReuse: noReuse})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -29,20 +29,28 @@ func packagePool(b *testing.B) *adapter.Pool {
 }
 
 // BenchmarkTraceAgainstPackage runs one deviation trace against the real
-// package per iteration: a fresh host process (node start-up, module
-// loading, cordis Context) and the trace's requests. A conformance check
-// runs one such process per scenario, so this is the unit of its wall time.
+// package per iteration, the unit of a conformance check's wall time (one
+// scenario): "reuse" hands each scenario a host process that a start reset
+// (the host declares the reuse capability), "fresh-process" starts a new
+// host process per scenario (node start-up, module loading).
 func BenchmarkTraceAgainstPackage(b *testing.B) {
 	b.Chdir(repoRoot)
-	pool := packagePool(b)
 	tr, err := trace.ReadFile("examples/dsh/step-6-cancelled-selection-narrated.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		if run := trace.Execute(tr, pool.Port()); run.Err != nil {
-			b.Fatal(run.Err)
-		}
+	for _, mode := range []struct {
+		name    string
+		noReuse bool
+	}{{"reuse", false}, {"fresh-process", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			pool := packagePool(b, mode.noReuse)
+			for b.Loop() {
+				if run := trace.Execute(tr, pool.Port()); run.Err != nil {
+					b.Fatal(run.Err)
+				}
+			}
+		})
 	}
 }
 
@@ -50,7 +58,7 @@ func BenchmarkTraceAgainstPackage(b *testing.B) {
 // the protocol's per-request cost without process start-up.
 func BenchmarkHostRequest(b *testing.B) {
 	b.Chdir(repoRoot)
-	port := packagePool(b).Port()
+	port := packagePool(b, false).Port()
 	if _, err := port.Start(); err != nil {
 		b.Fatal(err)
 	}

@@ -10,8 +10,8 @@ async function declared (c) {
   return id.choices
 }
 
-test('fold-end=clamp: an end beyond the log folds the whole log, a negative end folds nothing', async () => {
-  const c = new Client()
+test('fold-end=clamp: an end beyond the log folds the whole log, a negative end folds nothing', async (t) => {
+  const c = new Client(t)
   assert.equal((await declared(c))['fold-end'], 'clamp')
   const events = [{ seq: 0, type: 'plan/mode', data: { active: true } }]
   assert.deepEqual(await c.call('fold', { events, end: 7 }), { active: true })
@@ -21,8 +21,8 @@ test('fold-end=clamp: an end beyond the log folds the whole log, a negative end 
   await c.stop()
 })
 
-test('cancel-pending=keep-equal: after an in-turn cancel, get shows a pending equal to the logged state', async () => {
-  const c = new Client()
+test('cancel-pending=keep-equal: after an in-turn cancel, get shows a pending equal to the logged state', async (t) => {
+  const c = new Client(t)
   const choice = (await declared(c))['cancel-pending']
   await c.call('load', { config: { section: 'S' }, services: {} })
   await c.call('open', { agent: 'main', events: [] })
@@ -34,8 +34,8 @@ test('cancel-pending=keep-equal: after an in-turn cancel, get shows a pending eq
   await c.stop()
 })
 
-test('section-source=pending: plan:policy renders a pending selection before it is logged', async () => {
-  const c = new Client()
+test('section-source=pending: plan:policy renders a pending selection before it is logged', async (t) => {
+  const c = new Client(t)
   assert.equal((await declared(c))['section-source'], 'pending')
   await c.call('load', { config: { section: 'Plan first.' }, services: {} })
   await c.call('open', { agent: 'main', events: [] })
@@ -47,8 +47,8 @@ test('section-source=pending: plan:policy renders a pending selection before it 
   await c.stop()
 })
 
-test('reload-pending=drop: a reload of the service forgets pending selections', async () => {
-  const c = new Client()
+test('reload-pending=drop: a reload of the service forgets pending selections', async (t) => {
+  const c = new Client(t)
   assert.equal((await declared(c))['reload-pending'], 'drop')
   await c.call('load', { config: { section: 'S' }, services: {} })
   await c.call('open', { agent: 'main', events: [] })
@@ -59,8 +59,8 @@ test('reload-pending=drop: a reload of the service forgets pending selections', 
   await c.stop()
 })
 
-test('idle-append-failure=error: an idle set whose append fails throws and changes nothing', async () => {
-  const c = new Client()
+test('idle-append-failure=error: an idle set whose append fails throws and changes nothing', async (t) => {
+  const c = new Client(t)
   assert.equal((await declared(c))['idle-append-failure'], 'error')
   await c.call('load', { config: { section: 'S' }, services: {} })
   await c.call('open', { agent: 'main', events: [] })
@@ -72,8 +72,8 @@ test('idle-append-failure=error: an idle set whose append fails throws and chang
   await c.stop()
 })
 
-test('plan-heading=level-1: only a level-1 heading opens a plan', async () => {
-  const c = new Client()
+test('plan-heading=level-1: only a level-1 heading opens a plan', async (t) => {
+  const c = new Client(t)
   assert.equal((await declared(c))['plan-heading'], 'level-1')
   await c.call('load', { config: { section: 'S' }, services: { userQuestions: true } })
   await c.call('open', { agent: 'main', events: [{ seq: 0, type: 'plan/mode', data: { active: true } }] })

@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url'
 export const HOST = fileURLToPath(new URL('../host.mjs', import.meta.url))
 
 export class Client {
-  constructor () {
+  /** Spawn a host; with a test context, the host is killed when the test ends, pass or fail. */
+  constructor (t) {
     this.proc = spawn(process.execPath, [HOST], { stdio: ['pipe', 'pipe', 'pipe'] })
+    t?.after(() => this.kill())
     this.stderr = ''
     this.proc.stderr.on('data', (d) => { this.stderr += d })
     this.lines = createInterface({ input: this.proc.stdout })[Symbol.asyncIterator]()
@@ -64,7 +66,9 @@ export class Client {
     return { result, code }
   }
 
-  kill () { this.proc.kill() }
+  kill () {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill()
+  }
 }
 
 export const user = (text) => ({ role: 'user', text, source: { kind: 'user' } })

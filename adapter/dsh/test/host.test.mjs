@@ -6,26 +6,26 @@ import { Client, user } from './client.mjs'
 
 const notice = (m) => m.source.kind === 'plugin' && m.source.plugin === 'plan-mode' && m.source.form === 'notice'
 
-test('start reports the package, its choices and capabilities', async () => {
-  const c = new Client()
+test('start reports the package, its choices and capabilities', async (t) => {
+  const c = new Client(t)
   const id = await c.call('start', { protocol: 1 })
   assert.equal(id.protocol, 1)
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
   assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
-  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true })
+  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
 
-test('start refuses another protocol version as a protocol error', async () => {
-  const c = new Client()
+test('start refuses another protocol version as a protocol error', async (t) => {
+  const c = new Client(t)
   const reply = await c.raw('start', { protocol: 2 })
   assert.match(reply.error.message, /protocol 2/)
   await c.stop()
 })
 
-test('load reports what the package registered, and how it registered its listener', async () => {
-  const c = new Client()
+test('load reports what the package registered, and how it registered its listener', async (t) => {
+  const c = new Client(t)
   await c.call('start', { protocol: 1 })
   const full = await c.call('load', { config: { section: 'S' }, services: { commands: true, userQuestions: true } })
   assert.deepEqual(full, { tools: [{ name: 'exit_plan_mode' }], sections: ['plan:policy'], listener: 'append', commands: ['plan'] })
@@ -39,8 +39,8 @@ test('load reports what the package registered, and how it registered its listen
   await c.stop()
 })
 
-test('preStep: downstream first, then the append, then the notice on the accepted decision', async () => {
-  const c = new Client()
+test('preStep: downstream first, then the append, then the notice on the accepted decision', async (t) => {
+  const c = new Client(t)
   await c.ready()
   // Turn 1: header shows inactive.
   const sync = [c.event('turn/start', { turn: 1 }), c.event('step/start', { turn: 1, step: 1 }), c.event('request/header', { header: {}, reason: 'initial' })]
@@ -61,8 +61,8 @@ test('preStep: downstream first, then the append, then the notice on the accepte
   await c.stop()
 })
 
-test('preStep: a rejected or aborted step appends nothing; a failed append keeps the selection pending', async () => {
-  const c = new Client()
+test('preStep: a rejected or aborted step appends nothing; a failed append keeps the selection pending', async (t) => {
+  const c = new Client(t)
   await c.ready()
   await c.call('set', { agent: 'main', sync: [c.event('turn/start', { turn: 1 })], active: true })
   const base = { agent: 'main', turn: 1, step: 1, messages: [] }
@@ -81,8 +81,8 @@ test('preStep: a rejected or aborted step appends nothing; a failed append keeps
   await c.stop()
 })
 
-test('idle set commits at once and injects the notice when the last header showed the other state', async () => {
-  const c = new Client()
+test('idle set commits at once and injects the notice when the last header showed the other state', async (t) => {
+  const c = new Client(t)
   await c.ready()
   const sync = [c.event('turn/start', { turn: 1 }), c.event('request/header', {}), c.event('turn/end', { turn: 1, reason: 'completed' })]
   const set = await c.call('set', { agent: 'main', sync, active: true })
@@ -92,8 +92,8 @@ test('idle set commits at once and injects the notice when the last header showe
   await c.stop()
 })
 
-test('command: /plan <message> selects plan mode and steers the message; unknown commands fail', async () => {
-  const c = new Client()
+test('command: /plan <message> selects plan mode and steers the message; unknown commands fail', async (t) => {
+  const c = new Client(t)
   await c.ready()
   const r = await c.call('command', { agent: 'main', name: 'plan', input: 'draft it' })
   assert.equal(r.kind, 'success')
@@ -103,8 +103,8 @@ test('command: /plan <message> selects plan mode and steers the message; unknown
   await c.stop()
 })
 
-test('exitTool: review answers reach the package through the user-questions seam', async () => {
-  const c = new Client()
+test('exitTool: review answers reach the package through the user-questions seam', async (t) => {
+  const c = new Client(t)
   await c.ready()
   const args = { plan: '# Plan\n\n1. Do it.' }
   const off = await c.call('exitTool', { agent: 'main', args, review: { answer: 'approve' } })
@@ -127,8 +127,8 @@ test('exitTool: review answers reach the package through the user-questions seam
   await c.stop()
 })
 
-test('exitTool without the user-questions service: the package sees no channel', async () => {
-  const c = new Client()
+test('exitTool without the user-questions service: the package sees no channel', async (t) => {
+  const c = new Client(t)
   await c.ready({ commands: false, userQuestions: false })
   c.applied(await c.call('set', { agent: 'main', active: true }))
   const r = await c.call('exitTool', { agent: 'main', args: { plan: '# P' }, review: { answer: 'approve' } })
@@ -137,11 +137,36 @@ test('exitTool without the user-questions service: the package sees no channel',
   await c.stop()
 })
 
-test('protocol errors: unknown agent, out-of-order sync, unknown method', async () => {
-  const c = new Client()
+test('protocol errors: unknown agent, out-of-order sync, unknown method', async (t) => {
+  const c = new Client(t)
   await c.ready()
   assert.match((await c.raw('get', { agent: 'ghost' })).error.message, /unknown agent/)
   assert.match((await c.raw('get', { agent: 'main', sync: [{ seq: 4, type: 'turn/start', data: {} }] })).error.message, /seq 4, want 0/)
   assert.ok((await c.raw('frobnicate', {})).unsupported)
   await c.stop()
+})
+
+test('reuse: a second start resets the process to the state of a new one', async (t) => {
+  const c = new Client(t)
+  const id = await c.call('start', { protocol: 1 })
+  assert.equal(id.capabilities.reuse, true)
+  await c.call('load', { config: { section: 'S' }, services: { commands: true, userQuestions: true } })
+  await c.call('open', { agent: 'main', events: [] })
+  await c.call('set', { agent: 'main', sync: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }], active: true })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  await c.call('start', { protocol: 1 })
+  assert.match((await c.raw('get', { agent: 'main' })).error.message, /not loaded|unknown agent/, 'nothing is loaded after a reset')
+  const load = await c.call('load', { config: { section: 'S' }, services: { commands: false, userQuestions: false } })
+  assert.equal(load.commands, undefined, 'no /plan without the commands service')
+  assert.match((await c.raw('get', { agent: 'main' })).error.message, /unknown agent/, 'agents are forgotten')
+  await c.call('open', { agent: 'main', events: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }] })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false }, 'the pending selection is gone')
+  await c.stop()
+})
+
+test('end of stdin ends the process like stop', async (t) => {
+  const c = new Client(t)
+  await c.call('start', { protocol: 1 })
+  c.proc.stdin.end()
+  assert.equal(await c.exited, 0)
 })
