@@ -11,9 +11,17 @@
 // and replies with the wrong seq are protocol errors quoting the line, the
 // request and the expected shape, lines longer than MaxLine are cut off,
 // stderr is drained concurrently so a flood never blocks, and a Pool stops
-// spawning processes once its restart budget is spent.
+// spawning processes once its restart budget is spent. Failures are
+// *RequestError (Kind says which), *UnsupportedError for an "unsupported"
+// reply, and *StartError.
 //
-//	pool := adapter.NewPool(adapter.Options{Command: []string{"python3", "adapter.py"}})
+// A Pool keeps one spare process spawned ahead of time, and parks the
+// processes of implementations that declare the "reuse" capability at Stop
+// for the next scenario; a restart within a scenario always gets a new
+// process.
+//
+//	pool, err := adapter.NewPool(adapter.Options{Command: []string{"python3", "adapter.py"}})
+//	if err != nil { ... }
 //	defer pool.Close()
 //	run := trace.Execute(t, pool.Port())
 //

@@ -91,8 +91,10 @@ func timeline(t testing.TB, tr *trace.Trace, port sim.Port) (string, *trace.Run)
 	return b.String(), run
 }
 
+func refPort() sim.Port { return reference.NewPort(reference.Options{}) }
+
 func inProcess(t testing.TB, tr *trace.Trace) string {
-	out, run := timeline(t, tr, reference.NewPort(reference.Options{}))
+	out, run := timeline(t, tr, refPort())
 	if run.Err != nil {
 		t.Fatalf("in-process run of %s: %v", tr.File, run.Err)
 	}

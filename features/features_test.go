@@ -100,6 +100,29 @@ func TestStrictMode(t *testing.T) {
 	if c := got["failing"]; c.Status != report.Failed || !strings.Contains(c.Message, "want active") {
 		t.Errorf("failing: %s %q", c.Status, c.Message)
 	}
+	if c := got["choice-dependent"]; c.Status != report.Passed {
+		t.Errorf("choice-dependent, choice declared equal: %s %q", c.Status, c.Message)
+	}
+	// An implementation that declares no choices gets choice-dependent
+	// scenarios skipped, with the choice named.
+	res, err = Run(context.Background(), Options{NewPort: func() sim.Port { return silentPort{reference.NewPort(reference.Options{})} }, Features: os.DirFS("testdata/strict")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Cases {
+		if c.ID == "choice-dependent" && (c.Status != report.Skipped || !strings.Contains(c.Message, "fold-end=clamp, which the implementation does not declare")) {
+			t.Errorf("undeclared choice: %s %q", c.Status, c.Message)
+		}
+	}
+}
+
+// silentPort is the reference declaring none of its choices.
+type silentPort struct{ *reference.Port }
+
+func (p silentPort) Start() (sim.Identity, error) {
+	id, err := p.Port.Start()
+	id.Choices = nil
+	return id, err
 }
 
 // TestReferenceConformsUnderEveryChoice runs the suite against the

@@ -99,7 +99,7 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 		}
 		return sim.Noop, nil
 	}
-	if s.open || c.mutants.Has(IdleSetQueues) {
+	if (s.open && !(c.mutants.Has(QueuedCommitsNow) && active != logged)) || c.mutants.Has(IdleSetQueues) {
 		if active == logged {
 			switch {
 			case c.mutants.Has(CancelKeepsPending):
@@ -129,6 +129,9 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 	if narrate {
 		// Between turns the notice waits for the next step to claim it.
 		h.Inject(agent, notice)
+	}
+	if c.mutants.Has(SelectionContinues) {
+		h.Steer(agent, sim.UserMessage("Continue."))
 	}
 	return sim.Committed, nil
 }
@@ -182,6 +185,9 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		return h.Next()
 	}
 	decision := h.Next()
+	if c.mutants.Has(PlanModeBlocksSteps) && s.active {
+		return sim.Decision{Kind: sim.Reject}
+	}
 	aborted := req.AbortedBefore || req.AbortDuring
 	if c.mutants.Has(AppendOnAbort) {
 		aborted = false
@@ -287,6 +293,9 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 		}
 		return nil, errNoChannel
 	}
+	if c.mutants.Has(ApproveWithoutReview) {
+		return c.approve(agent), nil
+	}
 	question := sim.JSON(map[string]any{
 		"id": reviewID, "header": "Plan review", "question": "Approve this plan and leave plan mode?",
 		"detail": *in.Plan, "options": []string{approveLabel, keepLabel},
@@ -332,7 +341,15 @@ func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 		}
 		return sim.CommandReply{Kind: "success", Text: offText[outcome]}
 	}
-	outcome, err := c.Set(h, agent, true)
+	target := true
+	if msg == "" && c.mutants.Has(BarePlanToggles) {
+		current := c.sessions[agent].active
+		if p, ok := c.pending[agent]; ok {
+			current = p.active
+		}
+		target = !current
+	}
+	outcome, err := c.Set(h, agent, target)
 	if err != nil {
 		return sim.CommandReply{Kind: "error", Text: err.Error()}
 	}

@@ -49,6 +49,12 @@ const (
 	CommandWithoutService   Mutant = "command-without-service"
 	PlanModeExtraField      Mutant = "plan-mode-extra-field"
 	DoubleAppend            Mutant = "double-append"
+	ResumeIgnoresLog        Mutant = "resume-ignores-log"
+	SelectionContinues      Mutant = "selection-continues"
+	QueuedCommitsNow        Mutant = "queued-commits-now"
+	ApproveWithoutReview    Mutant = "approve-without-review"
+	BarePlanToggles         Mutant = "bare-plan-toggles"
+	PlanModeBlocksSteps     Mutant = "plan-mode-blocks-steps"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -89,6 +95,12 @@ var Catalogue = []MutantInfo{
 	{CommandWithoutService, "CMD-1", "/plan is registered even when the commands service is not composed"},
 	{PlanMessageNotSteered, "CMD-3", "/plan <message> does not steer the message"},
 	{OffKeepsPending, "CMD-4", "/plan off does not cancel a pending entry"},
+	{ResumeIgnoresLog, "LOG-3", "a session opened on an existing log (resume, fork) starts inactive instead of folding it"},
+	{SelectionContinues, "PEND-2", "a committed selection steers the agent to continue, starting a turn"},
+	{QueuedCommitsNow, "PEND-4", "a selection during an open turn is appended at once instead of queued"},
+	{ApproveWithoutReview, "EXIT-4", "a valid plan is approved without being presented for review"},
+	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
+	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
 }
 
 // LookupMutant returns the catalogue entry for name.

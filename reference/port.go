@@ -168,6 +168,9 @@ func (p *Port) Open(req sim.OpenRequest) error {
 	for _, e := range req.Events {
 		s.add(e)
 	}
+	if p.opts.Mutants.Has(ResumeIgnoresLog) {
+		s.active = false
+	}
 	p.sessions[req.Agent] = s
 	return nil
 }

@@ -36,6 +36,10 @@ type checkOptions struct {
 // manifest entry expired and never reaches a report. Tests replace it.
 var today = func() string { return time.Now().UTC().Format(time.DateOnly) }
 
+// checkFactory picks the implementation under test; tests replace it to
+// run check against implementations that break.
+var checkFactory = func(f *implFlags) (func() sim.Port, error) { return f.factory() }
+
 // suiteEnv is what every suite of a check run gets.
 type suiteEnv struct {
 	newPort func() sim.Port
@@ -165,17 +169,27 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	date := today()
 
-	newPort, err := o.impl.factory()
+	newPort, err := checkFactory(&o.impl)
 	if err != nil {
 		return err
 	}
 	probe := newPort()
 	id, err := probe.Start()
-	if err != nil {
-		return withCode(ExitImpl, fmt.Errorf("the implementation could not be started: %w", err))
+	if err == nil {
+		if err = probe.Stop(); err != nil {
+			err = fmt.Errorf("the implementation could not be stopped: %w", err)
+		}
+	} else {
+		err = fmt.Errorf("the implementation could not be started: %w", err)
 	}
-	if err := probe.Stop(); err != nil {
-		return withCode(ExitImpl, fmt.Errorf("the implementation could not be stopped: %w", err))
+	if err != nil {
+		// Reports say so too, so CI shows why there are no results.
+		rep := report.Run{Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
+			Verdict: report.VerdictImpl, Error: err.Error(), Clauses: report.Table(nil, allClauses())}
+		if werr := writeReports(o, rep); werr != nil {
+			return usageErr("%v", werr)
+		}
+		return withCode(ExitImpl, err)
 	}
 	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, features.SuiteVersion, o.seed)
 

@@ -315,3 +315,66 @@ func TestCheckJUnitAndCucumberShapes(t *testing.T) {
 		t.Errorf("no failed step in the cucumber report of a mutant")
 	}
 }
+
+// TestCheckInterruptedStillWritesReports: a run whose context is cancelled
+// (Ctrl-C) reports the unfinished checks as skipped, writes every report
+// and fails.
+func TestCheckInterruptedStillWritesReports(t *testing.T) {
+	dir := t.TempDir()
+	o := &checkOptions{format: "summary", seed: 1, checks: 100,
+		json: filepath.Join(dir, "r.json"), junit: filepath.Join(dir, "j.xml"), cucumber: filepath.Join(dir, "c.json")}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	err := runCheck(ctx, o, &out, &errb)
+	if codeOf(err) != ExitFail {
+		t.Fatalf("exit %d (%v), want %d\n%s", codeOf(err), err, ExitFail, out.String())
+	}
+	r := readJSONReport(t, o.json)
+	if r.Verdict != report.VerdictFail || !strings.Contains(r.Error, "interrupted") || len(r.Cases) == 0 {
+		t.Fatalf("report verdict %q error %q with %d cases", r.Verdict, r.Error, len(r.Cases))
+	}
+	for _, c := range r.Cases {
+		if c.Status != report.Skipped {
+			t.Errorf("%s ran after the interrupt: %s", c.ID, c.Status)
+		}
+	}
+	data, err := os.ReadFile(o.junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateJUnit(t, data)
+	if _, err := os.Stat(o.cucumber); err != nil {
+		t.Error(err)
+	}
+}
+
+// deadPort cannot even start.
+type deadPort struct{ brokenPort }
+
+func (deadPort) Start() (sim.Identity, error) {
+	return sim.Identity{}, errors.New("exec: no such file")
+}
+
+func TestCheckImplementationThatCannotStartExits3(t *testing.T) {
+	saved := checkFactory
+	defer func() { checkFactory = saved }()
+	checkFactory = func(*implFlags) (func() sim.Port, error) { return func() sim.Port { return deadPort{} }, nil }
+	dir := t.TempDir()
+	js, x := filepath.Join(dir, "r.json"), filepath.Join(dir, "j.xml")
+	code, out, errs := run(t, "check", "--json", js, "--junit", x)
+	if code != ExitImpl || !strings.Contains(errs, "no such file") {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+	}
+	if r := readJSONReport(t, js); r.Verdict != report.VerdictImpl {
+		t.Errorf("verdict %q", r.Verdict)
+	}
+	data, err := os.ReadFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateJUnit(t, data)
+	if !bytes.Contains(data, []byte(`<error message="the implementation could not be started`)) {
+		t.Errorf("JUnit lacks the implementation error:\n%s", data)
+	}
+}

@@ -15,3 +15,9 @@ Feature: runner self-test
   Scenario: A failing expectation
     Given plan mode is loaded
     Then get reports active with no pending selection
+
+  @LOG-2 @choice:fold-end=clamp @id:choice-dependent
+  Scenario: A scenario that depends on a choice
+    Given plan mode is loaded
+    When foldPlanMode runs over the events "active" up to 5
+    Then foldPlanMode returns active
