@@ -187,6 +187,21 @@ Feature: STEP — the pre-step append
     Then the step carries one plan-mode notice
     And the request shows plan mode active
 
+  @STEP-6 @PEND-5 @id:step-no-narration-after-cancelled-round-trip
+  Scenario: A selection switched away and back within a turn adds no notice at the step
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the turn ends
+    And the user selects plan mode
+    Then set returns "committed"
+    When the agent goes idle
+    And the user prompts "Plan it."
+    And the user selects the default mode
+    And the user selects plan mode
+    Then set returns "cancelled"
+    When a step is accepted
+    Then the step carries one plan-mode notice
+    And the request shows plan mode active
+
   @STEP-7 @id:step-request-reflects-new-state
   Scenario: The step that appends a selection already shows the new state in its request
     Given an agent with plan mode active mid-turn, after a request that showed it

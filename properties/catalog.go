@@ -185,7 +185,7 @@ var props = []property{
 	},
 	{
 		Info: Info{NameSoftGuidance, []string{"SVC-3"},
-			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs), and the only event it ever writes to the log is plan/mode."},
+			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs, every step they reject stays rejected), and it writes plan state only as the plan/mode events the model predicts."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "command": 2, "prompt": 3, "end-turn": 2, "fold": 0},
 		choices: []string{sim.ChoiceSectionSource, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
@@ -194,7 +194,6 @@ var props = []property{
 				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
 				if ap.Agent == act.Agent() && (act.Step != nil || act.Retry != nil) {
 					x.Decision = p.Decision
-					x.Appended = append([]trace.EventExpect{}, ap.Events...)
 				}
 				out = append(out, x)
 			}

@@ -23,3 +23,12 @@ echo "== plankit explore --depth 6"
 echo "== plankit catalog coverage"
 "$pk" catalog coverage > "$work/coverage.txt" || { cat "$work/coverage.txt"; exit 1; }
 tail -n 1 "$work/coverage.txt"
+
+echo "== plankit check: the published @deepseek-ai/dsh-plan-mode@0.1.0-rc.8 (manifest of known deviations)"
+"$pk" check --format summary --checks 25 --adapter "node adapter/dsh/host.mjs" \
+  --expect adapter/dsh/expected-failures.txt --json "$work/dsh.json" --counterexamples "$work/cex"
+if ! go run ./adapter/dsh/conformance -report "$work/dsh.json" -check >/dev/null 2>&1; then
+  echo "note: docs/conformance/dsh-plan-mode-0.1.0-rc.8.md differs from this run; refresh it (see the page's header)"
+fi
+echo "== plankit explore --depth 3: the published package (depth 4 reaches the known STEP-1 deviation)"
+"$pk" explore --depth 3 --adapter "node adapter/dsh/host.mjs" --out "$work/explore-dsh"

@@ -4,5 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go mod download
+# The published dsh-plan-mode package and its host, pinned by the lock file.
+npm ci --prefix adapter/dsh --no-audit --no-fund
 go test ./...
+node --test adapter/dsh/test/
 bash scripts/conformance.sh

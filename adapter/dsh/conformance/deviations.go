@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Classifications of a deviation.
+const (
+	// KindBug: the package contradicts a clause the specification fixes.
+	KindBug = "bug"
+	// KindSilentPoint: the specification is silent (or ambiguous) and the
+	// package's reading differs from the one a check asserts.
+	KindSilentPoint = "silent-point"
+)
+
+// Deviation is one written-up way the package differs from SPEC.md. Several
+// checks may fail because of one deviation; a deviation found outside the
+// suite lists no checks.
+type Deviation struct {
+	ID     string `yaml:"id"`
+	Title  string `yaml:"title"`
+	Clause string `yaml:"clause"`
+	Kind   string `yaml:"kind"`
+	// Choice names the silent point (name=value as the package declares it)
+	// for a silent-point deviation.
+	Choice string `yaml:"choice,omitempty"`
+	// Checks are the IDs of the checks this deviation fails.
+	Checks []string `yaml:"checks"`
+	// Trace is the repository path of a trace file that reproduces it.
+	Trace string `yaml:"trace"`
+	// Where points at the package code responsible.
+	Where     string `yaml:"where"`
+	Reasoning string `yaml:"reasoning"`
+}
+
+var (
+	clausePattern = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+	slugPattern   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+)
+
+// Notes is the written-up part of the conformance page: where the package
+// makes each silent-point choice, and its deviations.
+type Notes struct {
+	// Choices explains each declared choice by name; the text starts with
+	// the declared value and a colon ("keep-equal: ...").
+	Choices    map[string]string `yaml:"choices"`
+	Deviations []Deviation       `yaml:"deviations"`
+}
+
+// readNotes reads and validates the deviations file. Problems name the
+// file, the entry and the field.
+func readNotes(path string) (Notes, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Notes{}, err
+	}
+	var n Notes
+	if err := yaml.UnmarshalWithOptions(data, &n, yaml.Strict()); err != nil {
+		return Notes{}, fmt.Errorf("%s: %s", path, yaml.FormatError(err, false, true))
+	}
+	for name, text := range n.Choices {
+		if v, _, ok := strings.Cut(text, ":"); !ok || strings.TrimSpace(v) == "" || strings.ContainsAny(v, " \n") {
+			return Notes{}, fmt.Errorf("%s: choices.%s: start with the declared value and a colon, like \"keep-equal: ...\"", path, name)
+		}
+	}
+	if err := validDeviations(path, n.Deviations); err != nil {
+		return Notes{}, err
+	}
+	return n, nil
+}
+
+func validDeviations(path string, devs []Deviation) error {
+	seenID := map[string]int{}
+	seenCheck := map[string]string{}
+	for i, d := range devs {
+		errf := func(field, format string, args ...any) error {
+			return fmt.Errorf("%s: deviations[%d].%s: %s", path, i, field, fmt.Sprintf(format, args...))
+		}
+		switch {
+		case !slugPattern.MatchString(d.ID):
+			return errf("id", "want a lower-case slug, got %q", d.ID)
+		case strings.TrimSpace(d.Title) == "":
+			return errf("title", "missing")
+		case !clausePattern.MatchString(d.Clause):
+			return errf("clause", "want a clause ID like STEP-1, got %q", d.Clause)
+		case d.Kind != KindBug && d.Kind != KindSilentPoint:
+			return errf("kind", "want %s or %s, got %q", KindBug, KindSilentPoint, d.Kind)
+		case d.Kind == KindSilentPoint && !strings.Contains(d.Choice, "="):
+			return errf("choice", "a silent-point deviation names its choice as name=value")
+		case d.Kind == KindBug && d.Choice != "":
+			return errf("choice", "a bug is not a choice; leave choice out")
+		case strings.TrimSpace(d.Trace) == "":
+			return errf("trace", "every deviation needs a trace that reproduces it")
+		case strings.TrimSpace(d.Where) == "":
+			return errf("where", "missing")
+		case strings.TrimSpace(d.Reasoning) == "":
+			return errf("reasoning", "missing")
+		}
+		if prev, dup := seenID[d.ID]; dup {
+			return errf("id", "%q is already used by entry %d", d.ID, prev)
+		}
+		seenID[d.ID] = i
+		for j, c := range d.Checks {
+			if prev, dup := seenCheck[c]; dup {
+				return errf(fmt.Sprintf("checks[%d]", j), "check %q is already explained by deviation %q", c, prev)
+			}
+			seenCheck[c] = d.ID
+		}
+	}
+	return nil
+}

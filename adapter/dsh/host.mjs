@@ -1,0 +1,472 @@
+#!/usr/bin/env node
+// plankit adapter host for the published @deepseek-ai/dsh-plan-mode package.
+//
+// The host speaks plankit's adapter protocol v1 (docs/adapter-protocol.md):
+// one JSON request per line on stdin, one JSON reply per line on stdout,
+// free-form logs on stderr. It runs the real package inside a real
+// @deepseek-ai/cordis Context with the smallest faithful host services the
+// package needs (tools, systemPrompt, and optionally commands and
+// userQuestions) and fake agents, and reports what the package did to them.
+//
+// The host decides nothing about plan mode. Every request is translated into
+// one of the package's entry points:
+//
+//   load/reload  ctx.plugin(PlanModeController, config) / fiber.dispose()
+//   set, get     ctx.get('planMode').set(agent, active) / .get(agent)
+//   preStep      ctx.waterfall('agent/pre-step', {agent, messages, turn, step, signal}, next)
+//   assemble     the registered sections' text({agent}) and the registered tools
+//   exitTool     the registered exit_plan_mode tool's execute(args, {agent, signal})
+//   command      the registered command's handler({agent, rawInput, attachments: []})
+//   fold         the foldPlanMode export
+//
+// and the reply carries the effects the package performed on the host, in
+// order: appends through agent.session.append (which throws when the request
+// armed failAppends), agent.steer/agent.inject calls, userQuestions.ask calls,
+// and the moment the listener called next() ("downstream").
+
+import { createInterface } from 'node:readline'
+import { createRequire } from 'node:module'
+import { format } from 'node:util'
+import { Context, Service } from '@deepseek-ai/cordis'
+import PlanModeController, { foldPlanMode } from '@deepseek-ai/dsh-plan-mode'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
+
+const PROTOCOL = 1
+const PACKAGE = '@deepseek-ai/dsh-plan-mode'
+const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
+
+// The package's picks for the silent points of the specification. They are
+// facts about the package, established by running it; test/choices.test.mjs
+// checks each one against the package through this host.
+const CHOICES = {
+  'fold-end': 'clamp', // foldPlanMode stops at the log's end; a negative end folds nothing
+  'cancel-pending': 'keep-equal', // an in-turn cancel stores a selection equal to the logged state
+  'section-source': 'pending', // plan:policy renders pendingIntents ?? fold(log)
+  'reload-pending': 'drop', // selections live in the service instance's WeakMap
+  'idle-append-failure': 'error', // set() appends outside try/catch: the throw reaches the caller
+  'plan-heading': 'level-1', // the exit tool requires /^#\s+\S/ on the trimmed plan
+}
+
+// Everything on stdout is protocol; route stray console output to stderr.
+console.log = (...args) => process.stderr.write(format(...args) + '\n')
+console.info = console.log
+
+/** The effects one request observed, and the append faults it armed. */
+class Call {
+  constructor (failAppends = 0, review = undefined) {
+    this.effects = []
+    this.fail = failAppends
+    this.review = review
+  }
+}
+
+/** The request being handled; requests are handled one at a time. */
+let call = null
+
+function record (effect) {
+  if (call === null) throw new Error('plankit host: the package acted on the host outside any request')
+  call.effects.push(effect)
+}
+
+// Host services. Each is a cordis Service, so a registration made from the
+// plugin's context is an effect of the plugin's fiber and disappears when
+// the fiber is disposed, as with dsh's own services.
+
+class HostTools extends Service {
+  registered = []
+  constructor (ctx) { super(ctx, 'tools') }
+  register (tool) {
+    return this.ctx.effect(() => {
+      this.registered.push(tool)
+      return () => { this.registered.splice(this.registered.indexOf(tool), 1) }
+    }, 'tools.register()')
+  }
+}
+
+class HostSystemPrompt extends Service {
+  registered = []
+  constructor (ctx) { super(ctx, 'systemPrompt') }
+  section (section) {
+    return this.ctx.effect(() => {
+      this.registered.push(section)
+      return () => { this.registered.splice(this.registered.indexOf(section), 1) }
+    }, 'systemPrompt.section()')
+  }
+}
+
+class HostCommands extends Service {
+  registered = []
+  constructor (ctx) { super(ctx, 'commands') }
+  register (command) {
+    return this.ctx.effect(() => {
+      this.registered.push(command)
+      return () => { this.registered.splice(this.registered.indexOf(command), 1) }
+    }, 'commands.register()')
+  }
+}
+
+/**
+ * The user-questions seam, answered from the exitTool request's scripted
+ * review: approve selects "Approve", keep-planning selects "Keep planning",
+ * feedback is the free-text answer, dismiss cancels the question the way
+ * dsh's UI does (UserQuestionError ASK_CANCELLED). review.reload reloads the
+ * plan-mode plugin while the question is open.
+ */
+class HostUserQuestions extends Service {
+  constructor (ctx, host) {
+    super(ctx, 'userQuestions')
+    this.host = host
+  }
+
+  async ask ({ questions }) {
+    record({ kind: 'ask', question: json(questions.length === 1 ? questions[0] : questions) })
+    const review = call.review ?? {}
+    if (review.reload) await this.host.reload()
+    if (review.answer === 'dismiss') {
+      throw new UserQuestionError('the user dismissed the question', 'ASK_CANCELLED')
+    }
+    const question = questions[0]
+    const labels = (question?.options ?? []).map((o) => o.label)
+    const approve = question?.intent?.approve
+    let selected
+    if (review.answer === 'approve') {
+      if (approve === undefined) throw new Error('plankit host: the review question names no approve option')
+      selected = [approve]
+    } else if (review.answer === 'keep-planning') {
+      selected = labels.filter((l) => l !== approve).slice(0, 1)
+    } else {
+      throw new Error(`plankit host: unknown review answer ${JSON.stringify(review.answer)}`)
+    }
+    const item = { id: question.id, selected }
+    if (review.feedback) item.custom = review.feedback
+    return { answers: [item] }
+  }
+}
+
+/** A protocol Message from a dsh message (text parts joined). */
+function toMessage (m) {
+  const text = (m.content ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('')
+  const source = { kind: m.source?.kind }
+  for (const k of ['plugin', 'form', 'summary']) if (m.source?.[k] !== undefined) source[k] = m.source[k]
+  return { role: m.role, text, source }
+}
+
+/** A dsh user message from a protocol Message. */
+function fromMessage (m) {
+  const source = { kind: m.source?.kind ?? 'user' }
+  for (const k of ['plugin', 'form', 'summary']) if (m.source?.[k] !== undefined) source[k] = m.source[k]
+  return createUserMessage({ content: [{ type: 'text', text: m.text ?? '' }], source })
+}
+
+/** A JSON-safe deep copy. */
+function json (value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value))
+}
+
+/**
+ * A fake dsh agent: a session with the events the host has shown the
+ * package, and steer/inject queues that only record. One session object per
+ * agent for its whole life, because the package keys pending selections by
+ * the session object.
+ */
+function newAgent (id, events) {
+  const session = {
+    id,
+    events: [],
+    append (type, data) {
+      const effect = { kind: 'append', type, data: json(data) }
+      if (call !== null && call.fail > 0) {
+        call.fail--
+        effect.failed = true
+        record(effect)
+        throw new Error(`plankit host: append of ${type} failed (armed fault)`)
+      }
+      record(effect)
+      const event = { seq: this.events.length, type, data: json(data) }
+      this.events.push(event)
+      return event
+    },
+  }
+  for (const e of events) addEvent(session, e, id)
+  return {
+    id,
+    session,
+    steer (message) { record({ kind: 'steer', message: toMessage(message) }) },
+    inject (message) { record({ kind: 'inject', message: toMessage(message) }) },
+  }
+}
+
+function addEvent (session, e, agentId) {
+  if (e.seq !== session.events.length) {
+    throw new Error(`agent ${JSON.stringify(agentId)}: event seq ${e.seq}, want ${session.events.length}`)
+  }
+  session.events.push({ seq: e.seq, type: e.type, data: json(e.data) })
+}
+
+class Host {
+  ctx = null
+  fiber = null
+  config = undefined
+  services = { commands: false, userQuestions: false }
+  agents = new Map()
+  tools = null
+  prompt = null
+  commands = null
+  listener = undefined
+
+  async start (params) {
+    await this.reset()
+    if (params?.protocol !== PROTOCOL) throw new Error(`protocol ${JSON.stringify(params?.protocol)} is not supported (this host speaks ${PROTOCOL})`)
+    return {
+      protocol: PROTOCOL,
+      name: PACKAGE,
+      version: VERSION,
+      language: 'javascript',
+      choices: CHOICES,
+      // reuse: a start on a process that served a scenario resets it to the
+      // state of a new process (see reset()), so the kit may hand it on.
+      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true },
+    }
+  }
+
+  /**
+   * Forget everything a scenario left: dispose the plugin's fiber (its
+   * registrations, listener and service instance, which holds every pending
+   * selection) and drop the Context, the host services and the agents. The
+   * package keeps no module-level state, so what remains is a new process's.
+   */
+  async reset () {
+    if (this.fiber !== null) await this.fiber.dispose()
+    this.ctx = null
+    this.fiber = null
+    this.config = undefined
+    this.services = { commands: false, userQuestions: false }
+    this.agents = new Map()
+    this.tools = null
+    this.prompt = null
+    this.commands = null
+    this.listener = undefined
+  }
+
+  /** Compose a fresh context with the requested services and load the plugin. */
+  async load (params) {
+    if (this.fiber !== null) await this.fiber.dispose()
+    this.config = params.config
+    this.services = { commands: !!params.services?.commands, userQuestions: !!params.services?.userQuestions }
+    const ctx = new Context()
+    ctx.logger.exporter({
+      export: (m) => process.stderr.write(`[${m.type}] ${m.name}: ${format(...m.args)}\n`),
+    })
+    // Observe how the plugin registers its pre-step listener (prepend or not).
+    ctx.on('internal/listener', (name, _listener, options) => {
+      if (name === 'agent/pre-step') this.listener = options?.prepend ? 'prepend' : 'append'
+    })
+    this.tools = new HostTools(ctx)
+    this.prompt = new HostSystemPrompt(ctx)
+    this.commands = this.services.commands ? new HostCommands(ctx) : null
+    if (this.services.userQuestions) new HostUserQuestions(ctx, this) // eslint-disable-line no-new
+    this.ctx = ctx
+    return this.plugin()
+  }
+
+  /** Plug the package in with the current config and report what it registered. */
+  async plugin () {
+    this.listener = undefined
+    const config = this.config === undefined ? undefined : json(this.config)
+    this.fiber = this.ctx.plugin(PlanModeController, config)
+    try {
+      await this.fiber
+    } catch (error) {
+      return { error: error?.message ?? String(error) }
+    }
+    if (this.ctx.get('planMode') === undefined) {
+      return { error: `the plugin did not start (fiber state ${this.fiber.state})` }
+    }
+    const reply = {
+      tools: this.tools.registered.map((t) => ({ name: t.name })),
+      sections: this.prompt.registered.map((s) => s.name),
+    }
+    if (this.listener !== undefined) reply.listener = this.listener
+    if (this.commands !== null) reply.commands = this.commands.registered.map((c) => c.name)
+    return reply
+  }
+
+  /** Dispose the plugin's fiber and plug the package in again. */
+  async reload () {
+    if (this.ctx === null) throw new Error('reload before load')
+    if (this.fiber !== null) await this.fiber.dispose()
+    this.fiber = null
+    return this.plugin()
+  }
+
+  open ({ agent, events }) {
+    if (typeof agent !== 'string' || agent === '') throw new Error('open: agent must be a non-empty string')
+    this.agents.set(agent, newAgent(agent, events ?? []))
+    return {}
+  }
+
+  /** Start a request on an agent: sync its mirror, arm faults. */
+  begin ({ agent, sync, failAppends }, review) {
+    const a = this.agents.get(agent)
+    if (a === undefined) throw new Error(`unknown agent ${JSON.stringify(agent)}`)
+    for (const e of sync ?? []) addEvent(a.session, e, agent)
+    call = new Call(failAppends ?? 0, review)
+    return a
+  }
+
+  service () {
+    const planMode = this.ctx?.get('planMode')
+    if (planMode === undefined) throw new Error('the plan-mode service is not loaded')
+    return planMode
+  }
+
+  set (params) {
+    const planMode = this.service()
+    const agent = this.begin(params)
+    const reply = {}
+    try {
+      reply.outcome = planMode.set(agent, params.active)
+    } catch (error) {
+      reply.error = error?.message ?? String(error)
+    }
+    reply.effects = call.effects
+    return reply
+  }
+
+  get (params) {
+    const planMode = this.service()
+    const agent = this.begin(params)
+    const state = planMode.get(agent)
+    const reply = { active: state.active }
+    if (state.pending !== undefined) reply.pending = state.pending
+    return reply
+  }
+
+  async preStep (params) {
+    const agent = this.begin(params)
+    const abort = new AbortController()
+    if (params.abortedBefore) abort.abort()
+    const downstream = params.downstream ?? { kind: 'enter' }
+    const inner = async () => {
+      record({ kind: 'downstream' })
+      if (params.abortDuring) abort.abort()
+      if (downstream.kind === 'reject') return { kind: 'reject' }
+      if (downstream.kind !== 'enter') throw new Error(`preStep: unknown downstream decision ${JSON.stringify(downstream.kind)}`)
+      return { kind: 'enter', messages: (downstream.messages ?? []).map(fromMessage) }
+    }
+    const payload = {
+      agent,
+      messages: (params.messages ?? []).map(fromMessage),
+      turn: params.turn,
+      step: params.step,
+      signal: abort.signal,
+    }
+    const decision = await this.ctx.waterfall('agent/pre-step', payload, inner)
+    const reply = decision?.kind === 'enter'
+      ? { kind: 'enter', messages: (decision.messages ?? []).map(toMessage) }
+      : { kind: decision?.kind }
+    return { decision: reply, effects: call.effects }
+  }
+
+  async assemble (params) {
+    const agent = this.begin(params)
+    const sections = []
+    for (const s of this.prompt.registered) {
+      const text = typeof s.text === 'function' ? await s.text({ agent }) : s.text
+      if (text) sections.push({ name: s.name, order: s.order, text })
+    }
+    return { sections, tools: this.tools.registered.map((t) => ({ name: t.name })) }
+  }
+
+  async exitTool (params) {
+    const agent = this.begin(params, params.review)
+    const tool = this.tools.registered.find((t) => t.name === 'exit_plan_mode')
+    if (tool === undefined) throw new Error('exit_plan_mode is not registered')
+    const reply = {}
+    try {
+      const result = await tool.execute(params.args, { agent, signal: new AbortController().signal })
+      reply.ok = true
+      reply.result = json(result)
+    } catch (error) {
+      reply.ok = false
+      reply.error = error?.message ?? String(error)
+    }
+    reply.effects = call.effects
+    return reply
+  }
+
+  async command (params) {
+    const agent = this.begin(params)
+    const command = this.commands?.registered.find((c) => c.name === params.name)
+    let reply
+    if (command === undefined) {
+      reply = { kind: 'error', text: `unknown command /${params.name}` }
+    } else {
+      try {
+        const result = await command.handler({ agent, rawInput: params.input ?? '', attachments: [] })
+        reply = { kind: result?.kind, text: result?.text ?? '' }
+      } catch (error) {
+        reply = { kind: 'error', text: error?.message ?? String(error) }
+      }
+    }
+    reply.effects = call.effects
+    return reply
+  }
+
+  fold ({ events, end }) {
+    const log = (events ?? []).map((e) => ({ type: e.type, data: json(e.data) }))
+    try {
+      return { active: end === undefined || end === null ? foldPlanMode(log) : foldPlanMode(log, end) }
+    } catch (error) {
+      return { active: false, error: error?.message ?? String(error) }
+    }
+  }
+}
+
+const methods = new Set(['start', 'load', 'open', 'set', 'get', 'preStep', 'assemble', 'exitTool', 'command', 'fold', 'reload', 'stop'])
+
+function reply (obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n')
+}
+
+async function main () {
+  const host = new Host()
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
+  let want = 1
+  for await (const line of lines) {
+    if (line.trim() === '') continue
+    let req
+    try {
+      req = JSON.parse(line)
+    } catch (error) {
+      reply({ seq: want, error: { message: `request is not JSON: ${error.message}` } })
+      continue
+    }
+    const seq = req?.seq
+    want = (typeof seq === 'number' ? seq : want) + 1
+    if (typeof req?.method !== 'string' || !methods.has(req.method)) {
+      reply({ seq, unsupported: { message: `unknown method ${JSON.stringify(req?.method)}` } })
+      continue
+    }
+    if (req.method === 'stop') {
+      reply({ seq, result: {} })
+      break
+    }
+    try {
+      const result = await host[req.method](req.params ?? {})
+      reply({ seq, result })
+    } catch (error) {
+      reply({ seq, error: { message: `${req.method}: ${error?.message ?? String(error)}` } })
+    } finally {
+      call = null
+    }
+  }
+  // Exit once the last reply has been flushed.
+  process.stdout.write('', () => process.exit(0))
+}
+
+main().catch((error) => {
+  process.stderr.write(`plankit host: ${error?.stack ?? error}\n`)
+  process.exit(3)
+})

@@ -1,0 +1,88 @@
+// The host declares the package's picks for the specification's silent
+// points at start. Each declaration is a fact about the package: these
+// tests run the package through the host and fail if it behaves otherwise.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Client } from './client.mjs'
+
+async function declared (c) {
+  const id = await c.call('start', { protocol: 1 })
+  return id.choices
+}
+
+test('fold-end=clamp: an end beyond the log folds the whole log, a negative end folds nothing', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['fold-end'], 'clamp')
+  const events = [{ seq: 0, type: 'plan/mode', data: { active: true } }]
+  assert.deepEqual(await c.call('fold', { events, end: 7 }), { active: true })
+  assert.deepEqual(await c.call('fold', { events, end: -1 }), { active: false })
+  assert.deepEqual(await c.call('fold', { events, end: 0 }), { active: false })
+  assert.deepEqual(await c.call('fold', { events }), { active: true })
+  await c.stop()
+})
+
+test('cancel-pending=keep-equal: after an in-turn cancel, get shows a pending equal to the logged state', async (t) => {
+  const c = new Client(t)
+  const choice = (await declared(c))['cancel-pending']
+  await c.call('load', { config: { section: 'S' }, services: {} })
+  await c.call('open', { agent: 'main', events: [] })
+  const sync = [{ seq: 0, type: 'turn/start', data: { turn: 1 } }]
+  assert.equal((await c.call('set', { agent: 'main', sync, active: true })).outcome, 'queued')
+  assert.equal((await c.call('set', { agent: 'main', active: false })).outcome, 'cancelled')
+  assert.equal(choice, 'keep-equal')
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: false })
+  await c.stop()
+})
+
+test('section-source=pending: plan:policy renders a pending selection before it is logged', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['section-source'], 'pending')
+  await c.call('load', { config: { section: 'Plan first.' }, services: {} })
+  await c.call('open', { agent: 'main', events: [] })
+  const sync = [{ seq: 0, type: 'turn/start', data: { turn: 1 } }]
+  assert.deepEqual((await c.call('assemble', { agent: 'main', sync })).sections, [])
+  await c.call('set', { agent: 'main', active: true })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  assert.deepEqual((await c.call('assemble', { agent: 'main' })).sections, [{ name: 'plan:policy', order: 50, text: 'Plan first.' }])
+  await c.stop()
+})
+
+test('reload-pending=drop: a reload of the service forgets pending selections', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['reload-pending'], 'drop')
+  await c.call('load', { config: { section: 'S' }, services: {} })
+  await c.call('open', { agent: 'main', events: [] })
+  await c.call('set', { agent: 'main', sync: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }], active: true })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  assert.equal((await c.call('reload')).error, undefined)
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false })
+  await c.stop()
+})
+
+test('idle-append-failure=error: an idle set whose append fails throws and changes nothing', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['idle-append-failure'], 'error')
+  await c.call('load', { config: { section: 'S' }, services: {} })
+  await c.call('open', { agent: 'main', events: [] })
+  const r = await c.call('set', { agent: 'main', active: true, failAppends: 1 })
+  assert.equal(r.outcome, undefined)
+  assert.ok(r.error)
+  assert.deepEqual(r.effects, [{ kind: 'append', type: 'plan/mode', data: { active: true }, failed: true }])
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false })
+  await c.stop()
+})
+
+test('plan-heading=level-1: only a level-1 heading opens a plan', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['plan-heading'], 'level-1')
+  await c.call('load', { config: { section: 'S' }, services: { userQuestions: true } })
+  await c.call('open', { agent: 'main', events: [{ seq: 0, type: 'plan/mode', data: { active: true } }] })
+  for (const plan of ['## Plan', 'Plan', '#Plan', '', '   ']) {
+    const r = await c.call('exitTool', { agent: 'main', args: { plan }, review: { answer: 'approve' } })
+    assert.equal(r.ok, false, JSON.stringify(plan))
+    assert.deepEqual(r.effects, [], `${JSON.stringify(plan)} must not reach review`)
+  }
+  const r = await c.call('exitTool', { agent: 'main', args: { plan: '  # Plan\n' }, review: { answer: 'approve' } })
+  assert.equal(r.ok, true)
+  await c.stop()
+})

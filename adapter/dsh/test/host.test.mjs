@@ -1,0 +1,172 @@
+// The host speaks the adapter protocol around the real package: these tests
+// drive host.mjs over stdin/stdout exactly as plankit does.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Client, user } from './client.mjs'
+
+const notice = (m) => m.source.kind === 'plugin' && m.source.plugin === 'plan-mode' && m.source.form === 'notice'
+
+test('start reports the package, its choices and capabilities', async (t) => {
+  const c = new Client(t)
+  const id = await c.call('start', { protocol: 1 })
+  assert.equal(id.protocol, 1)
+  assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
+  assert.equal(id.version, '0.1.0-rc.8')
+  assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
+  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true })
+  assert.deepEqual(await c.stop(), { result: {}, code: 0 })
+})
+
+test('start refuses another protocol version as a protocol error', async (t) => {
+  const c = new Client(t)
+  const reply = await c.raw('start', { protocol: 2 })
+  assert.match(reply.error.message, /protocol 2/)
+  await c.stop()
+})
+
+test('load reports what the package registered, and how it registered its listener', async (t) => {
+  const c = new Client(t)
+  await c.call('start', { protocol: 1 })
+  const full = await c.call('load', { config: { section: 'S' }, services: { commands: true, userQuestions: true } })
+  assert.deepEqual(full, { tools: [{ name: 'exit_plan_mode' }], sections: ['plan:policy'], listener: 'append', commands: ['plan'] })
+  const bare = await c.call('load', { config: { section: 'S' }, services: { commands: false, userQuestions: false } })
+  assert.equal(bare.commands, undefined, 'no commands service, no /plan')
+  for (const config of [{}, { section: '  ' }, { section: 3 }, { section: 'S', extra: true }, null]) {
+    const reply = await c.call('load', { config, services: {} })
+    assert.ok(reply.error, `config ${JSON.stringify(config)} must be rejected at load`)
+    assert.equal(reply.tools, undefined)
+  }
+  await c.stop()
+})
+
+test('preStep: downstream first, then the append, then the notice on the accepted decision', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  // Turn 1: header shows inactive.
+  const sync = [c.event('turn/start', { turn: 1 }), c.event('step/start', { turn: 1, step: 1 }), c.event('request/header', { header: {}, reason: 'initial' })]
+  const set = await c.call('set', { agent: 'main', sync, active: true })
+  assert.deepEqual(set, { outcome: 'queued', effects: [] })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  const step = c.applied(await c.call('preStep', {
+    agent: 'main', sync: [c.event('step/end', {})], turn: 1, step: 2, messages: [],
+    downstream: { kind: 'enter', messages: [user('go on')] },
+  }))
+  assert.deepEqual(step.effects.map((e) => e.kind), ['downstream', 'append'])
+  assert.deepEqual(step.effects[1], { kind: 'append', type: 'plan/mode', data: { active: true } })
+  assert.equal(step.decision.kind, 'enter')
+  assert.deepEqual(step.decision.messages[0], user('go on'))
+  assert.equal(step.decision.messages.length, 2)
+  assert.ok(notice(step.decision.messages[1]))
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true })
+  await c.stop()
+})
+
+test('preStep: a rejected or aborted step appends nothing; a failed append keeps the selection pending', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  await c.call('set', { agent: 'main', sync: [c.event('turn/start', { turn: 1 })], active: true })
+  const base = { agent: 'main', turn: 1, step: 1, messages: [] }
+  const rejected = await c.call('preStep', { ...base, downstream: { kind: 'reject' } })
+  assert.deepEqual(rejected, { decision: { kind: 'reject' }, effects: [{ kind: 'downstream' }] })
+  const before = await c.call('preStep', { ...base, downstream: { kind: 'enter' }, abortedBefore: true })
+  assert.deepEqual(before.effects, [{ kind: 'downstream' }])
+  const during = await c.call('preStep', { ...base, downstream: { kind: 'enter' }, abortDuring: true })
+  assert.deepEqual(during.effects, [{ kind: 'downstream' }])
+  const failed = await c.call('preStep', { ...base, downstream: { kind: 'enter' }, failAppends: 1 })
+  assert.deepEqual(failed.effects, [{ kind: 'downstream' }, { kind: 'append', type: 'plan/mode', data: { active: true }, failed: true }])
+  assert.deepEqual(failed.decision, { kind: 'enter', messages: [] })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  const ok = await c.call('preStep', { ...base, downstream: { kind: 'enter' } })
+  assert.deepEqual(ok.effects, [{ kind: 'downstream' }, { kind: 'append', type: 'plan/mode', data: { active: true } }])
+  await c.stop()
+})
+
+test('idle set commits at once and injects the notice when the last header showed the other state', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  const sync = [c.event('turn/start', { turn: 1 }), c.event('request/header', {}), c.event('turn/end', { turn: 1, reason: 'completed' })]
+  const set = await c.call('set', { agent: 'main', sync, active: true })
+  assert.equal(set.outcome, 'committed')
+  assert.deepEqual(set.effects.map((e) => e.kind), ['append', 'inject'])
+  assert.ok(notice(set.effects[1].message))
+  await c.stop()
+})
+
+test('command: /plan <message> selects plan mode and steers the message; unknown commands fail', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  const r = await c.call('command', { agent: 'main', name: 'plan', input: 'draft it' })
+  assert.equal(r.kind, 'success')
+  assert.deepEqual(r.effects, [{ kind: 'append', type: 'plan/mode', data: { active: true } }, { kind: 'steer', message: user('draft it') }])
+  const other = await c.call('command', { agent: 'main', name: 'nope', input: '' })
+  assert.equal(other.kind, 'error')
+  await c.stop()
+})
+
+test('exitTool: review answers reach the package through the user-questions seam', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  const args = { plan: '# Plan\n\n1. Do it.' }
+  const off = await c.call('exitTool', { agent: 'main', args, review: { answer: 'approve' } })
+  assert.equal(off.ok, false, 'outside plan mode the tool fails')
+  assert.deepEqual(off.effects, [])
+  c.applied(await c.call('set', { agent: 'main', active: true }))
+  const keep = await c.call('exitTool', { agent: 'main', args, review: { answer: 'keep-planning', feedback: 'add tests' } })
+  assert.equal(keep.ok, false)
+  assert.match(keep.error, /add tests/)
+  assert.equal(keep.effects[0].kind, 'ask')
+  assert.equal(keep.effects[0].question.detail, args.plan)
+  const dismissed = await c.call('exitTool', { agent: 'main', args, review: { answer: 'dismiss' } })
+  assert.equal(dismissed.ok, false)
+  const reloaded = await c.call('exitTool', { agent: 'main', args, review: { answer: 'approve', reload: true } })
+  assert.equal(reloaded.ok, false)
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true })
+  const approved = await c.call('exitTool', { agent: 'main', args, review: { answer: 'approve' } })
+  assert.deepEqual(approved.result, { approved: true })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true, pending: false })
+  await c.stop()
+})
+
+test('exitTool without the user-questions service: the package sees no channel', async (t) => {
+  const c = new Client(t)
+  await c.ready({ commands: false, userQuestions: false })
+  c.applied(await c.call('set', { agent: 'main', active: true }))
+  const r = await c.call('exitTool', { agent: 'main', args: { plan: '# P' }, review: { answer: 'approve' } })
+  assert.equal(r.ok, false)
+  assert.deepEqual(r.effects, [])
+  await c.stop()
+})
+
+test('protocol errors: unknown agent, out-of-order sync, unknown method', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  assert.match((await c.raw('get', { agent: 'ghost' })).error.message, /unknown agent/)
+  assert.match((await c.raw('get', { agent: 'main', sync: [{ seq: 4, type: 'turn/start', data: {} }] })).error.message, /seq 4, want 0/)
+  assert.ok((await c.raw('frobnicate', {})).unsupported)
+  await c.stop()
+})
+
+test('reuse: a second start resets the process to the state of a new one', async (t) => {
+  const c = new Client(t)
+  const id = await c.call('start', { protocol: 1 })
+  assert.equal(id.capabilities.reuse, true)
+  await c.call('load', { config: { section: 'S' }, services: { commands: true, userQuestions: true } })
+  await c.call('open', { agent: 'main', events: [] })
+  await c.call('set', { agent: 'main', sync: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }], active: true })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  await c.call('start', { protocol: 1 })
+  assert.match((await c.raw('get', { agent: 'main' })).error.message, /not loaded|unknown agent/, 'nothing is loaded after a reset')
+  const load = await c.call('load', { config: { section: 'S' }, services: { commands: false, userQuestions: false } })
+  assert.equal(load.commands, undefined, 'no /plan without the commands service')
+  assert.match((await c.raw('get', { agent: 'main' })).error.message, /unknown agent/, 'agents are forgotten')
+  await c.call('open', { agent: 'main', events: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }] })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false }, 'the pending selection is gone')
+  await c.stop()
+})
+
+test('end of stdin ends the process like stop', async (t) => {
+  const c = new Client(t)
+  await c.call('start', { protocol: 1 })
+  c.proc.stdin.end()
+  assert.equal(await c.exited, 0)
+})
