@@ -272,14 +272,23 @@ type cukeResult struct {
 	Duration int64  `json:"duration"`
 }
 
-// Cucumber renders the scenarios of the run in cucumber's JSON format.
-// Step results are what ran; a scenario skipped for a choice has its
-// steps skipped. Durations are 0 so files are reproducible.
+// propertiesURI names the synthetic feature that carries the properties in
+// a cucumber report, one scenario per property.
+const propertiesURI = "properties"
+
+// Cucumber renders the run in cucumber's JSON format: the scenarios, then
+// the properties as a "Properties" feature whose scenarios each have one
+// step, "the property holds", with the property's result. Step results are
+// what ran; a check skipped for a choice has its steps skipped. Durations
+// are 0 so files are reproducible.
 func Cucumber(r Run) ([]byte, error) {
 	feats := []cukeFeature{}
 	index := map[string]int{}
 	for _, c := range r.Cases {
-		if c.Kind != KindScenario {
+		if c.Kind == KindProperty {
+			c.URI, c.Feature, c.Line = propertiesURI, "Properties", 2
+			c.Steps = []Step{{Keyword: "Then ", Text: "the property holds", Line: 3, Status: cukeStatus(c.Status), Error: c.Message}}
+		} else if c.Kind != KindScenario {
 			continue
 		}
 		i, ok := index[c.URI]
@@ -311,6 +320,17 @@ func Cucumber(r Run) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// cukeStatus maps a case status to a cucumber step status.
+func cukeStatus(status string) string {
+	switch status {
+	case Passed:
+		return "passed"
+	case Skipped:
+		return "skipped"
+	}
+	return "failed"
 }
 
 func slug(s string) string {
