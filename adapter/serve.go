@@ -72,13 +72,17 @@ func NewServer(port sim.Port, opts ServeOptions) (*Server, error) {
 	return s, nil
 }
 
+// ErrBadRequest is a line the server received that is not a JSON request:
+// the peer broke the protocol (`plankit serve` exits 2 on it).
+var ErrBadRequest = errors.New("request is not JSON")
+
 // Handle answers one request line with one reply line (without its
 // newline); stop reports a stop request. A line that is not a JSON request
-// is an error.
+// is an error wrapping ErrBadRequest.
 func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return nil, false, fmt.Errorf("serve: request is not JSON: %v: %s", err, quote(line))
+		return nil, false, fmt.Errorf("serve: %w: %v: %s", ErrBadRequest, err, quote(line))
 	}
 	r := Reply{Seq: req.Seq}
 	var result any

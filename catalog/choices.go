@@ -102,7 +102,7 @@ func checkChoices(choices []Choice, declared map[string][]string) error {
 			return fmt.Errorf("choice %s: names no clause", c.Name)
 		}
 	}
-	for name := range declared {
+	for _, name := range slices.Sorted(maps.Keys(declared)) {
 		if !slices.ContainsFunc(choices, func(c Choice) bool { return c.Name == name }) {
 			return fmt.Errorf("choice %s: declared by implementations but missing from the catalog", name)
 		}

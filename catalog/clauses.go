@@ -47,9 +47,6 @@ var Groups = []Group{
 // clause are reported as unknown by coverage.
 var ClausePattern = regexp.MustCompile(`^(LOG|PEND|STEP|CFG|EXIT|CMD|SVC)-[1-9][0-9]*$`)
 
-// LooksLikeClause matches anything written like a clause ID, known or not.
-var LooksLikeClause = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
-
 const v1 = "1.0.0"
 
 // Clauses lists every clause of SPEC.md in document order.

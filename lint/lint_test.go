@@ -87,6 +87,8 @@ func TestInput(t *testing.T) {
 	}{
 		{"truncated last line is a warning", head + `{"type":"turn/start","data":{"turn":1}}` + "\n" + `{"type":"turn/end","da`,
 			lint.ExitClean, lint.LevelWarning, 3, "truncated last line"},
+		{"a file of one unterminated non-JSON line is unreadable, not truncated", `not json`,
+			lint.ExitInput, lint.LevelError, 1, "not a JSON object"},
 		{"malformed line is an error", head + `{"type":"turn/start","data":{"turn":1}}` + "\n" + `{"type":` + "\n" + `{"type":"turn/end","data":{"turn":1}}` + "\n",
 			lint.ExitInput, lint.LevelError, 3, "not a JSON object"},
 		{"a terminated broken last line is an error", head + `{"type":` + "\n",

@@ -76,7 +76,7 @@ func Bytes(name string, b []byte, opts Options) *Report {
 		}
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {
-			if last && !terminated {
+			if last && !terminated && i > 0 {
 				c.add(Entry{Line: n, Level: LevelWarning, Message: fmt.Sprintf("truncated last line (no newline, not valid JSON: %v); ignored", err)})
 				continue
 			}

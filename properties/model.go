@@ -134,17 +134,6 @@ type agent struct {
 	queue []qmsg
 }
 
-func (a *agent) clone() *agent {
-	c := *a
-	c.log = slices.Clone(a.log)
-	if a.pending != nil {
-		p := *a.pending
-		c.pending = &p
-	}
-	c.queue = slices.Clone(a.queue)
-	return &c
-}
-
 // Model is the abstract plan-mode system: SPEC.md's clauses over the
 // simulated runtime, as small pure Go, independent of any implementation.
 // It knows each action's preconditions (Valid) and predicts what the
@@ -163,16 +152,6 @@ func NewModel(s Setup, c Choices) *Model {
 		m.agents = append(m.agents, &agent{name: n})
 	}
 	return m
-}
-
-// Clone returns an independent copy.
-func (m *Model) Clone() *Model {
-	c := *m
-	c.agents = make([]*agent, len(m.agents))
-	for i, a := range m.agents {
-		c.agents[i] = a.clone()
-	}
-	return &c
 }
 
 // Agents lists agent names in creation order.

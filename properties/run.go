@@ -26,7 +26,7 @@ type Options struct {
 	Seed int64
 	// Checks is the number of generated cases per property (default 100).
 	Checks int
-	// Steps is the number of actions per case (default 30).
+	// Steps is the number of actions per case (default 40).
 	Steps int
 	// Only, when not empty, names the properties to run.
 	Only []string
@@ -101,7 +101,11 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
 		}
 		if err != nil {
-			return cases, fmt.Errorf("property %s: %w", p.Name, err)
+			skipped := notRun(props[i:], opts.Only)
+			for j := range skipped {
+				skipped[j].Message = "not run: the implementation could not be run"
+			}
+			return append(cases, skipped...), fmt.Errorf("property %s: %w", p.Name, err)
 		}
 		if c.Status == report.Passed {
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)

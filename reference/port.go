@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/plankit/plankit/sim"
 )
@@ -66,7 +67,8 @@ func ParseChoices(m map[string]string) (Choices, error) {
 		sim.ChoiceSectionSource: &c.SectionSource, sim.ChoiceReloadPending: &c.ReloadPending,
 		sim.ChoiceIdleAppendFailure: &c.IdleAppendFailure, "plan-heading": &c.PlanHeading,
 	}
-	for name, v := range m {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		v := m[name]
 		f, ok := fields[name]
 		if !ok {
 			return c, fmt.Errorf("unknown choice %q", name)

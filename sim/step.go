@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -33,7 +34,7 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 		}
 		return b, nil
 	}
-	for name := range s.Listeners {
+	for _, name := range slices.Sorted(maps.Keys(s.Listeners)) {
 		if !slices.ContainsFunc(r.opts.Listeners, func(l ListenerSpec) bool { return l.Name == name }) {
 			return nil, inputf("step names listener %q, which the trace does not declare", name)
 		}

@@ -317,6 +317,9 @@ func (x Expect) MarshalJSON() ([]byte, error) {
 	if x.Appended != nil && len(x.Appended) == 0 {
 		extra = append(extra, `"appended":[]`)
 	}
+	if x.Sections != nil && len(x.Sections) == 0 {
+		extra = append(extra, `"sections":[]`)
+	}
 	if x.Tools != nil && len(x.Tools) == 0 {
 		extra = append(extra, `"tools":[]`)
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -254,24 +255,27 @@ func syntaxError(file string, err error) error {
 }
 
 // deepest picks the schema error at the deepest instance location: the
-// most specific complaint. Ties keep the first, so the choice is stable.
-// For an unknown property it also returns the property's name, so the
-// error can point at the key.
+// most specific complaint. The validator collects causes in map order, so
+// ties are broken by the text of the location and message, which makes the
+// choice stable. For an unknown property it also returns the (first, in
+// sorted order) property's name, so the error can point at the key.
 func deepest(ve *jsonschema.ValidationError) (loc []string, msg, extra string) {
 	bestLoc, bestMsg := ve.InstanceLocation, ve.Error()
 	found := false
+	key := func(l []string, m string) string { return strings.Join(l, "/") + "\x00" + m }
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			if !found || len(e.InstanceLocation) > len(bestLoc) {
+			m, x := e.ErrorKind.LocalizedString(printer), ""
+			if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 0 {
+				x = slices.Min(ap.Properties)
+				m = fmt.Sprintf("unknown field %q", x)
+			}
+			deeper := len(e.InstanceLocation) > len(bestLoc)
+			tie := len(e.InstanceLocation) == len(bestLoc) && key(e.InstanceLocation, m) < key(bestLoc, bestMsg)
+			if !found || deeper || tie {
 				found = true
-				bestLoc = e.InstanceLocation
-				bestMsg = e.ErrorKind.LocalizedString(printer)
-				extra = ""
-				if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 0 {
-					extra = ap.Properties[0]
-					bestMsg = fmt.Sprintf("unknown field %q", extra)
-				}
+				bestLoc, bestMsg, extra = e.InstanceLocation, m, x
 			}
 			return
 		}
@@ -387,6 +391,16 @@ func (t *Trace) check(f *ast.File) error {
 	if len(agents) == 0 {
 		agents = []string{"main"}
 	}
+	for i, a := range t.Agents {
+		if slices.Index(t.Agents, a) != i {
+			return locate(t.File, f, []string{"agents", strconv.Itoa(i)}, fmt.Sprintf("agent %q is declared twice", a))
+		}
+	}
+	for i, l := range t.Listeners {
+		if slices.IndexFunc(t.Listeners, func(o sim.ListenerSpec) bool { return o.Name == l.Name }) != i {
+			return locate(t.File, f, []string{"listeners", strconv.Itoa(i), "name"}, fmt.Sprintf("listener %q is declared twice", l.Name))
+		}
+	}
 	known := slices.Clone(agents)
 	for i, e := range t.Script {
 		loc := []string{"script", strconv.Itoa(i)}
@@ -409,7 +423,7 @@ func (t *Trace) check(f *ast.File) error {
 			}
 			known = append(known, e.Fork.As)
 		}
-		for name := range stepOf(e.Action).Listeners {
+		for _, name := range slices.Sorted(maps.Keys(stepOf(e.Action).Listeners)) {
 			if !slices.ContainsFunc(t.Listeners, func(l sim.ListenerSpec) bool { return l.Name == name }) {
 				return locate(t.File, f, append(loc, e.Action.Name(), "listeners", name), fmt.Sprintf("listener %q is not declared under listeners", name))
 			}

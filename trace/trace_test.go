@@ -23,6 +23,7 @@ func TestMalformedTracesSayWhere(t *testing.T) {
 		{"two-actions.yaml", 3, 5, "script[0]", "2 actions"},
 		{"unknown-expect.yaml", 4, 14, "script[0].expect.outcom", "outcom"},
 		{"undeclared-listener.yaml", 4, 0, "script[1].step.listeners.guard", "not declared"},
+		{"duplicate-agent.yaml", 2, 16, "agents[1]", `agent "main" is declared twice`},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -61,5 +62,20 @@ func TestActionThatDoesNotFitStopsAtItsLine(t *testing.T) {
 func TestMissingFile(t *testing.T) {
 	if _, err := ReadFile("testdata/none.yaml"); err == nil {
 		t.Fatal("missing file accepted")
+	}
+}
+
+// Several schema errors at the same depth: the validator reports them in
+// map order, the message must not change between runs.
+func TestSchemaErrorIsStable(t *testing.T) {
+	data := []byte("name: x\nfoo: 1\nbar: 2\nbaz: 3\nqux: 4\nscript: []\n")
+	_, first := Parse("many.yaml", data)
+	if first == nil || !strings.Contains(first.Error(), `"bar"`) || !strings.Contains(first.Error(), "many.yaml:3:1") {
+		t.Fatalf("want the first unknown field in sorted order, at its key: %v", first)
+	}
+	for i := 0; i < 20; i++ {
+		if _, err := Parse("many.yaml", data); err.Error() != first.Error() {
+			t.Fatalf("run %d: %v, first run: %v", i, err, first)
+		}
 	}
 }

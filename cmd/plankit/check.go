@@ -231,6 +231,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	if runErr != nil && len(raw) == 0 {
 		return usageErr("%v", runErr)
 	}
+	if len(raw) == 0 && implErr == nil && ctx.Err() == nil {
+		// A filter that selects nothing would make a gate always green.
+		return usageErr("no check matches %s (godog tag expressions combine tags with ',' for or, '&&' for and, '~' for not)", strings.Join(filters, ", "))
+	}
 	if ctx.Err() != nil && runErr == nil {
 		runErr = errors.New("the run was interrupted; unfinished checks are reported as skipped")
 	}

@@ -382,3 +382,11 @@ func TestCheckImplementationThatCannotStartExits3(t *testing.T) {
 		t.Errorf("JUnit lacks the implementation error:\n%s", data)
 	}
 }
+
+// A tag filter that selects nothing is a usage error, not a green gate.
+func TestCheckTagsMatchingNothingIsUsage(t *testing.T) {
+	code, _, errs := run(t, "check", "--tags", "@NO-SUCH-TAG")
+	if code != ExitUsage || !strings.Contains(errs, "no check matches") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/reference"
 	"github.com/spf13/cobra"
@@ -48,7 +49,10 @@ protocol is a new process, so served, that mutant behaves as the reference.`,
 			}
 			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true}
 			err := adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
-			return withCode(ExitUsage, err)
+			if errors.Is(err, adapter.ErrBadRequest) {
+				return withCode(ExitUsage, err) // the peer broke the protocol
+			}
+			return withCode(ExitImpl, err) // the server could not run (its output failed)
 		},
 	}
 	cmd.Flags().StringVar(&mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md)")

@@ -46,7 +46,13 @@ the implementation could not be run.`,
 			for _, path := range args {
 				t, err := trace.ReadFile(path)
 				if err != nil {
-					return withCode(ExitUsage, err)
+					// Report it and go on: the other traces still run, and
+					// the worst exit code wins.
+					fmt.Fprintf(cmd.ErrOrStderr(), "plankit: %v\n", err)
+					if ExitUsage > code {
+						code, firstErr = ExitUsage, withCode(ExitUsage, errors.New(""))
+					}
+					continue
 				}
 				run := trace.Execute(t, newPort())
 				var out bytes.Buffer

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,9 +12,13 @@ import (
 	"github.com/plankit/plankit/trace"
 )
 
-// run invokes plankit through its real entry point.
+// run invokes plankit through its real entry point. A check writes its
+// counterexamples to a temporary directory, never into the source tree.
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	if len(args) > 0 && args[0] == "check" && !slices.Contains(args, "--counterexamples") {
+		args = append(args, "--counterexamples", t.TempDir())
+	}
 	var out, errb bytes.Buffer
 	code = Main(args, &out, &errb)
 	return code, out.String(), errb.String()
@@ -48,6 +53,12 @@ func TestSimExitCodes(t *testing.T) {
 		}
 		if !strings.Contains(out, "FAIL outcome: expected committed, got queued") {
 			t.Fatalf("timeline does not mark the failure:\n%s", out)
+		}
+	})
+	t.Run("an unreadable trace is reported and the others still run", func(t *testing.T) {
+		code, out, errs := run(t, "sim", "testdata/none.yaml", "testdata/failing-expectation.yaml")
+		if code != ExitUsage || !strings.Contains(errs, "none.yaml") || !strings.Contains(out, "FAIL outcome") {
+			t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 		}
 	})
 	t.Run("missing file exits 2", func(t *testing.T) {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -63,7 +65,8 @@ func readNotes(path string) (Notes, error) {
 	if err := yaml.UnmarshalWithOptions(data, &n, yaml.Strict()); err != nil {
 		return Notes{}, fmt.Errorf("%s: %s", path, yaml.FormatError(err, false, true))
 	}
-	for name, text := range n.Choices {
+	for _, name := range slices.Sorted(maps.Keys(n.Choices)) {
+		text := n.Choices[name]
 		if v, _, ok := strings.Cut(text, ":"); !ok || strings.TrimSpace(v) == "" || strings.ContainsAny(v, " \n") {
 			return Notes{}, fmt.Errorf("%s: choices.%s: start with the declared value and a colon, like \"keep-equal: ...\"", path, name)
 		}
