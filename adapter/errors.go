@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"github.com/plankit/plankit/sim"
 	"strings"
 )
 
@@ -38,6 +39,9 @@ type UnsupportedError struct {
 	Seq     int
 	Message string
 }
+
+// Is makes an unsupported reply match sim.ErrUnsupported.
+func (e *UnsupportedError) Is(target error) bool { return target == sim.ErrUnsupported }
 
 func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("adapter request seq %d %q: unsupported by the implementation: %s", e.Seq, e.Method, e.Message)

@@ -317,6 +317,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			return c, nil
 		})
 		sc.After(func(c context.Context, p *godog.Scenario, err error) (context.Context, error) {
+			if w.unsupported != "" && r != nil && r.skip == "" {
+				r.skip = "not judged: " + w.unsupported
+			}
 			if w.implErr != nil && implErr == nil {
 				implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, w.implErr)
 			}

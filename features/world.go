@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cucumber/godog"
 	"slices"
 	"strings"
 
@@ -31,6 +32,8 @@ type world struct {
 	history []sim.Result
 	// implErr is set when the implementation could not be run.
 	implErr *sim.ImplError
+	// unsupported is the first request the implementation declined.
+	unsupported string
 }
 
 func newWorld(newPort func() sim.Port) *world {
@@ -73,6 +76,14 @@ func (w *world) runtime() (*sim.Runtime, error) {
 // fail records an implementation failure so the run can report that the
 // implementation could not be run, distinct from non-conformance.
 func (w *world) fail(err error) error {
+	if errors.Is(err, sim.ErrUnsupported) {
+		// The implementation declined the request: the scenario cannot
+		// be judged against it, so it is skipped, saying why.
+		if w.unsupported == "" {
+			w.unsupported = err.Error()
+		}
+		return godog.ErrSkip
+	}
 	var ie *sim.ImplError
 	if errors.As(err, &ie) && w.implErr == nil {
 		w.implErr = ie

@@ -100,6 +100,13 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		if err != nil && ctx.Err() != nil {
 			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
 		}
+		if errors.Is(err, sim.ErrUnsupported) {
+			// The implementation declined a request this property needs.
+			c.Status, c.Message = report.Skipped, "not judged: "+err.Error()
+			fmt.Fprintf(out, "skip %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
+			cases = append(cases, c)
+			continue
+		}
 		if err != nil {
 			skipped := notRun(props[i:], opts.Only)
 			for j := range skipped {

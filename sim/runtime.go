@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"errors"
 
 	"fmt"
 	"slices"
@@ -97,6 +98,11 @@ type Runtime struct {
 type InputError struct{ Msg string }
 
 func (e *InputError) Error() string { return e.Msg }
+
+// ErrUnsupported is what a port's error matches (errors.Is) when the
+// implementation says it does not support a request, such as a capability
+// it lacks. Suites report the check as skipped, naming the request.
+var ErrUnsupported = errors.New("unsupported by the implementation")
 
 // ImplError is an implementation that could not be run: the port failed.
 type ImplError struct {

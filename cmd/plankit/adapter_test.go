@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"github.com/plankit/plankit/report"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -124,6 +127,31 @@ func TestAdapterCLI(t *testing.T) {
 			}
 		})
 	}
+
+	// An implementation that answers "unsupported" (here: to every reload)
+	// is not judged on the checks that need the request: they are skipped,
+	// saying which request, and the rest of the gate still passes.
+	t.Run("unsupported requests skip the checks that need them", func(t *testing.T) {
+		rep := filepath.Join(t.TempDir(), "r.json")
+		code, out, errs := run(t, "check", "--format", "summary", "--checks", "5", "--json", rep, "--adapter", fake+" unsupported reload 1")
+		if code != ExitPass {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+		data, _ := os.ReadFile(rep)
+		var r report.Run
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		skipped := 0
+		for _, c := range r.Cases {
+			if c.Status == report.Skipped && strings.Contains(c.Message, `"reload": unsupported by the implementation`) {
+				skipped++
+			}
+		}
+		if skipped == 0 {
+			t.Fatalf("no check was skipped for the unsupported reload:\n%s", out)
+		}
+	})
 
 	t.Run("flood passes", func(t *testing.T) {
 		code, out, errs := run(t, "sim", "--adapter", fake+" flood none", midTurn)
