@@ -25,10 +25,14 @@ echo "== plankit catalog coverage"
 tail -n 1 "$work/coverage.txt"
 
 echo "== plankit check: the published @deepseek-ai/dsh-plan-mode@0.1.0-rc.8 (manifest of known deviations)"
+# Counterexamples go to a fixed relative directory (ignored by git), so the
+# report, and the page generated from it, name the same paths in every run.
+report=docs/conformance/dsh-plan-mode-0.1.0-rc.8.json
 "$pk" check --format summary --checks 25 --adapter "node adapter/dsh/host.mjs" \
-  --expect adapter/dsh/expected-failures.txt --json "$work/dsh.json" --counterexamples "$work/cex"
-# The page is generated from a committed report of this same run (same
-# seed, same checks): a difference means the page is stale.
-go run ./adapter/dsh/conformance -report "$work/dsh.json" -check
+  --expect adapter/dsh/expected-failures.txt --json "$report" --counterexamples plankit-counterexamples/dsh
+# The committed report is this same run (same seed, same checks) and the
+# page is generated from it: either differing means they are stale.
+go run ./adapter/dsh/conformance -check
+git diff --exit-code --stat -- "$report" || { echo "$report differs from this run: refresh it (see the conformance page's header)"; exit 1; }
 echo "== plankit explore --depth 3: the published package (depth 4 reaches the known STEP-1 deviation)"
 "$pk" explore --depth 3 --adapter "node adapter/dsh/host.mjs" --out "$work/explore-dsh"

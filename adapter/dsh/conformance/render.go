@@ -134,7 +134,7 @@ func render(in Inputs) ([]byte, error) {
 	if in.Manifest != nil {
 		manifestFlag = " --expect " + in.Manifest.Path
 	}
-	p("go run ./cmd/plankit check --checks 25 --adapter %q%s --json %s\n", in.Adapter, manifestFlag, in.RunPath)
+	p("go run ./cmd/plankit check --checks 25 --adapter %q%s --counterexamples plankit-counterexamples/dsh --json %s\n", in.Adapter, manifestFlag, in.RunPath)
 	p("go run ./adapter/dsh/conformance\n```\n\n")
 
 	counts := map[string]int{}
