@@ -11,7 +11,7 @@ import (
 // reference (docs/checks.md reports the figure).
 func BenchmarkRunReference(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		if _, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{})}); err != nil {
+		if _, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{})}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -13,14 +13,10 @@ import (
 	"github.com/plankit/plankit/sim"
 )
 
-func referencePort(o reference.Options) func() sim.Port {
-	return func() sim.Port { return reference.NewPort(o) }
-}
-
 // TestReferenceConforms runs the whole suite against the reference: every
 // scenario passes or is skipped for a choice the reference did not make.
 func TestReferenceConforms(t *testing.T) {
-	res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{})})
+	res, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +79,7 @@ var specClause = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
 // TestStrictMode: an undefined step fails its scenario, it is never
 // silently skipped or passed.
 func TestStrictMode(t *testing.T) {
-	res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{}), Features: os.DirFS("testdata/strict")})
+	res, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{}), Features: os.DirFS("testdata/strict")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +137,7 @@ func TestReferenceConformsUnderEveryChoice(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Choices: ch})})
+				res, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Choices: ch})})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -44,7 +44,7 @@ func TestEveryMutantIsKilled(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			res, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Mutants: reference.Mutants{m.Name}})})
+			res, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{m.Name}})})
 			if err == nil && res.Impl != nil {
 				err = res.Impl
 			}

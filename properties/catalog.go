@@ -65,14 +65,7 @@ var props = []property{
 		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, false)
-			if act.Fold != nil {
-				x := trace.Expect{Fold: p.Fold}
-				if p.FoldErr {
-					x.Error = ptr(true)
-				}
-				out = append(out, x)
-			}
-			return out
+			return append(out, foldExpects(act, p)...)
 		},
 	},
 	{
@@ -272,12 +265,18 @@ func fullExpect(act sim.Action, p Prediction) []trace.Expect {
 		}
 		out = append(out, x)
 	}
-	if act.Fold != nil {
-		x := trace.Expect{Fold: p.Fold}
-		if p.FoldErr {
-			x.Error = ptr(true)
-		}
-		out = append(out, x)
+	return append(out, foldExpects(act, p)...)
+}
+
+// foldExpects expects a fold action's value, or its error under
+// fold-end=error.
+func foldExpects(act sim.Action, p Prediction) []trace.Expect {
+	if act.Fold == nil {
+		return nil
 	}
-	return out
+	x := trace.Expect{Fold: p.Fold}
+	if p.FoldErr {
+		x.Error = ptr(true)
+	}
+	return []trace.Expect{x}
 }

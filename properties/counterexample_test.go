@@ -24,7 +24,7 @@ func TestCounterexampleReplays(t *testing.T) {
 		reference.OffKeepsPending:         NameStateMachine,
 	} {
 		t.Run(string(m), func(t *testing.T) {
-			mutant := referencePort(reference.Options{Mutants: reference.Mutants{m}})
+			mutant := reference.Factory(reference.Options{Mutants: reference.Mutants{m}})
 			dir := t.TempDir()
 			var out strings.Builder
 			cases, err := Run(context.Background(), Options{NewPort: mutant, Seed: 3, Checks: 100, Only: []string{prop}, CounterexampleDir: dir, Output: &out})
@@ -61,7 +61,7 @@ func TestCounterexampleReplays(t *testing.T) {
 			if run.Err != nil || !run.Failed() {
 				t.Fatalf("replay against %s: err %v, failed %v", m, run.Err, run.Failed())
 			}
-			if run := trace.Execute(tr, referencePort(reference.Options{})()); run.Err != nil || run.Failed() {
+			if run := trace.Execute(tr, reference.Factory(reference.Options{})()); run.Err != nil || run.Failed() {
 				f, _ := run.FirstFailure()
 				t.Fatalf("the counterexample's expectation fails against the reference: %v %v", run.Err, f.Failures)
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestExploreReference(t *testing.T) {
-	res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{}), Depth: 4})
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{}), Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestExploreReference(t *testing.T) {
 }
 
 func TestExploreFindsMutant(t *testing.T) {
-	res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{Mutants: reference.Mutants{reference.AppendOnAbort}}), Depth: 4})
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.AppendOnAbort}}), Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestExploreFindsMutant(t *testing.T) {
 
 func BenchmarkExploreDepth6(b *testing.B) {
 	for b.Loop() {
-		res, err := Explore(context.Background(), ExploreOptions{NewPort: referencePort(reference.Options{}), Depth: 6})
+		res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{}), Depth: 6})
 		if err != nil || res.Violation != nil {
 			b.Fatal(err, res.Violation)
 		}
@@ -50,12 +50,12 @@ func BenchmarkExploreDepth6(b *testing.B) {
 // declared choices and the runtime's retry mode, so exploring the
 // reference configured differently finds no violation either.
 func TestExploreChoicesAndRetries(t *testing.T) {
-	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
+	alt := reference.AlternativeChoices()
 	same := Setup{Services: sim.Services{Commands: true, UserQuestions: false}, Retries: sim.RetriesSameStep}
 	for name, o := range map[string]ExploreOptions{
-		"choices":   {NewPort: referencePort(reference.Options{Choices: alt}), Depth: 4},
-		"same-step": {NewPort: referencePort(reference.Options{}), Depth: 4, Setup: &same},
-		"both":      {NewPort: referencePort(reference.Options{Choices: alt}), Depth: 4, Setup: &same},
+		"choices":   {NewPort: reference.Factory(reference.Options{Choices: alt}), Depth: 4},
+		"same-step": {NewPort: reference.Factory(reference.Options{}), Depth: 4, Setup: &same},
+		"both":      {NewPort: reference.Factory(reference.Options{Choices: alt}), Depth: 4, Setup: &same},
 	} {
 		res, err := Explore(context.Background(), o)
 		if err != nil || res.Violation != nil {

@@ -22,7 +22,7 @@ func TestEveryMutantIsKilled(t *testing.T) {
 			// kills the mutant, to keep the test short.
 			var killers []string
 			for _, info := range Catalog() {
-				cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Mutants: reference.Mutants{m.Name}}), Seed: 7, Checks: 100, Only: []string{info.Name}, CounterexampleDir: t.TempDir()})
+				cases, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{m.Name}}), Seed: 7, Checks: 100, Only: []string{info.Name}, CounterexampleDir: t.TempDir()})
 				if err != nil {
 					t.Fatal(err)
 				}

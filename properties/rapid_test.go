@@ -79,7 +79,7 @@ func entries(f *Failure) []trace.Entry {
 // TestPropertiesRapid runs every sequence property as a rapid state
 // machine against the reference (-rapid.checks, -rapid.seed apply).
 func TestPropertiesRapid(t *testing.T) {
-	newPort := referencePort(reference.Options{})
+	newPort := reference.Factory(reference.Options{})
 	for i := range props {
 		p := &props[i]
 		if p.kind != "" {
@@ -92,15 +92,15 @@ func TestPropertiesRapid(t *testing.T) {
 // TestPropertiesRapidChoices runs the model state machine against the
 // reference with every alternative silent-point choice.
 func TestPropertiesRapidChoices(t *testing.T) {
-	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
-	newPort := referencePort(reference.Options{Choices: alt})
+	alt := reference.AlternativeChoices()
+	newPort := reference.Factory(reference.Options{Choices: alt})
 	t.Run(NameStateMachine, rapid.MakeCheck(func(t *rapid.T) { machine(t, &props[0], newPort) }))
 }
 
 // TestGenerateFindsMutant shows the generated model sequences catch a broken
 // implementation (the inverse of TestPropertiesRapid: the checks can fail).
 func TestGenerateFindsMutant(t *testing.T) {
-	newPort := referencePort(reference.Options{Mutants: reference.Mutants{reference.AppendOnReject}})
+	newPort := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.AppendOnReject}})
 	failed := false
 	for seed := int64(1); seed <= 20 && !failed; seed++ {
 		f, err := generate(&props[0], newPort, NewPRNG(seed, "mutant"), 40)

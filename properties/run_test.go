@@ -12,15 +12,11 @@ import (
 	"github.com/plankit/plankit/sim"
 )
 
-func referencePort(opts reference.Options) func() sim.Port {
-	return func() sim.Port { return reference.NewPort(opts) }
-}
-
 func TestRunPassesAgainstReference(t *testing.T) {
-	alt := reference.Choices{FoldEnd: "error", CancelPending: "keep-equal", SectionSource: "pending", ReloadPending: "keep", IdleAppendFailure: "pending"}
+	alt := reference.AlternativeChoices()
 	for _, choices := range []reference.Choices{{}, alt} {
 		var out strings.Builder
-		cases, err := Run(context.Background(), Options{NewPort: referencePort(reference.Options{Choices: choices}), Seed: 1, CounterexampleDir: t.TempDir(), Output: &out})
+		cases, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Choices: choices}), Seed: 1, CounterexampleDir: t.TempDir(), Output: &out})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out.String())
 		}
@@ -60,7 +56,7 @@ func TestRunReportsImplError(t *testing.T) {
 }
 
 func TestRunSeedIsDeterministic(t *testing.T) {
-	newPort := referencePort(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}})
+	newPort := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}})
 	var a, b strings.Builder
 	dir := t.TempDir()
 	for _, out := range []*strings.Builder{&a, &b} {

@@ -359,3 +359,26 @@ func (p *Port) Stop() error {
 	p.ctl = nil
 	return nil
 }
+
+// Factory returns a function building a fresh reference port with opts:
+// the shape every suite takes, one fresh implementation per run.
+func Factory(opts Options) func() sim.Port {
+	return func() sim.Port { return NewPort(opts) }
+}
+
+// AlternativeChoices picks, for every choice that has one, the value other
+// than the default, so suites can run against the other reading of every
+// silent point at once.
+func AlternativeChoices() Choices {
+	alt := map[string]string{}
+	for name, values := range ChoiceValues {
+		if len(values) > 1 {
+			alt[name] = values[1]
+		}
+	}
+	c, err := ParseChoices(alt)
+	if err != nil {
+		panic("reference: ChoiceValues are inconsistent: " + err.Error()) // fixed data
+	}
+	return c
+}

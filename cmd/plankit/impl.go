@@ -57,7 +57,7 @@ func (f *implFlags) factory() (func() sim.Port, error) {
 		}
 		opts.Choices = ch
 	}
-	return func() sim.Port { return reference.NewPort(opts) }, nil
+	return reference.Factory(opts), nil
 }
 
 func parseChoiceFlags(choices []string) (reference.Choices, error) {
