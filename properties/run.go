@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
@@ -31,7 +32,8 @@ type Options struct {
 	// Only, when not empty, names the properties to run.
 	Only []string
 	// CounterexampleDir receives the trace file of each failure; empty
-	// means a fresh temporary directory.
+	// means one fresh temporary directory for the run, created at the
+	// first failure. Each failure's message names its file.
 	CounterexampleDir string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
@@ -86,6 +88,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		return nil, &sim.ImplError{Op: "stop", Err: err}
 	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
+	cex := &counterexampleDir{path: opts.CounterexampleDir}
 	var cases []report.Case
 	for i := range props {
 		p := &props[i]
@@ -95,7 +98,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		if err := ctx.Err(); err != nil {
 			return append(cases, notRun(props[i:], opts.Only)...), err
 		}
-		c, err := runProperty(ctx, p, opts)
+		c, err := runProperty(ctx, p, opts, cex)
 		c.Choices = choicesOf(p, id.Choices)
 		if err != nil && ctx.Err() != nil {
 			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
@@ -138,7 +141,22 @@ func notRun(props []property, only []string) []report.Case {
 	return out
 }
 
-func runProperty(ctx context.Context, p *property, opts Options) (report.Case, error) {
+// counterexampleDir is where a run writes its counterexamples: the named
+// directory, or one temporary directory made when the first one is written.
+type counterexampleDir struct{ path string }
+
+func (d *counterexampleDir) get() (string, error) {
+	if d.path == "" {
+		p, err := os.MkdirTemp("", "plankit-counterexamples-")
+		if err != nil {
+			return "", err
+		}
+		d.path = p
+	}
+	return d.path, nil
+}
+
+func runProperty(ctx context.Context, p *property, opts Options, cex *counterexampleDir) (report.Case, error) {
 	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
 	for i := 0; i < opts.Checks; i++ {
 		if err := ctx.Err(); err != nil {
@@ -167,7 +185,11 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 				return c, err
 			}
 		}
-		path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, opts.NewPort)
+		dir, err := cex.get()
+		if err != nil {
+			return c, err
+		}
+		path, reproduced, err := WriteCounterexample(dir, p.Info, opts.Seed, i, f, opts.NewPort)
 		if err != nil {
 			return c, err
 		}
@@ -188,7 +210,9 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 // WriteCounterexample writes a failure as a trace file that `plankit sim`
 // replays to the same failure: the shrunk actions, with the missed
 // expectation on the failing one. It reports whether replaying the
-// written file reproduces the failure.
+// written file reproduces the failure. dir empty means a new temporary
+// directory; the file is written atomically and a symbolic link at its
+// name is refused (the error wraps atomicfile.ErrSymlink).
 func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failure, newPort func() sim.Port) (string, bool, error) {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "plankit-counterexamples-")
@@ -216,7 +240,7 @@ func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failur
 		return "", false, err
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-seed%d-case%d.yaml", info.Name, seed, index))
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return "", false, err
 	}
 	back, err := trace.ReadFile(path)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -111,7 +112,7 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
 	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
-	f.StringVar(&o.cexDir, "counterexamples", "plankit-counterexamples", "directory for the trace file of each failing property (written only on failure)")
+	f.StringVar(&o.cexDir, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
 	return cmd
 }
 
@@ -240,7 +241,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 
 	if o.fix && implErr == nil && runErr == nil {
-		if err := report.WriteFileAtomic(o.expect, manifest.Fix(raw)); err != nil {
+		if err := atomicfile.Write(o.expect, manifest.Fix(raw)); err != nil {
 			return usageErr("%v", err)
 		}
 		m, err := report.ReadManifest(o.expect)
@@ -305,7 +306,7 @@ func writeReports(o *checkOptions, rep report.Run) error {
 		if err != nil {
 			return err
 		}
-		if err := report.WriteFileAtomic(w.path, data); err != nil {
+		if err := atomicfile.Write(w.path, data); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/catalog"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/schemadoc"
 	"github.com/plankit/plankit/trace"
 	"github.com/spf13/cobra"
@@ -169,11 +170,7 @@ func writeDocs(dir string, files []catalog.File) error {
 		if have, err := os.ReadFile(p); err == nil && bytes.Equal(have, f.Content) {
 			continue
 		}
-		tmp := p + ".tmp"
-		if err := os.WriteFile(tmp, f.Content, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, p); err != nil {
+		if err := atomicfile.Write(p, f.Content); err != nil {
 			return err
 		}
 	}
