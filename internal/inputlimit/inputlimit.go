@@ -39,7 +39,7 @@ var (
 	// Trace bounds a trace file (plankit sim, counterexamples read back).
 	Trace = Limits{Bytes: 1 << 20, Depth: 64, Nodes: 100_000, Records: 5_000}
 	// Log bounds a session log (plankit lint).
-	Log = Limits{Bytes: 256 << 20, Line: 1 << 20, Records: 2_000_000}
+	Log = Limits{Bytes: 128 << 20, Line: 1 << 20, Records: 2_000_000}
 	// Manifest bounds an expected-failure manifest (plankit check --expect).
 	Manifest = Limits{Bytes: 1 << 20, Line: 4096, Records: 10_000}
 )
