@@ -111,9 +111,15 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			continue
 		}
 		if err != nil {
-			skipped := notRun(props[i:], opts.Only)
+			var we *writeError
+			rest, why := props[i:], "not run: the implementation could not be run"
+			if errors.As(err, &we) {
+				// The property failed; only its trace could not be written.
+				cases, rest, why = append(cases, c), props[i+1:], "not run: the run stopped when a counterexample could not be written"
+			}
+			skipped := notRun(rest, opts.Only)
 			for j := range skipped {
-				skipped[j].Message = "not run: the implementation could not be run"
+				skipped[j].Message = why
 			}
 			return append(cases, skipped...), fmt.Errorf("property %s: %w", p.Name, err)
 		}
@@ -140,6 +146,13 @@ func notRun(props []property, only []string) []report.Case {
 	}
 	return out
 }
+
+// writeError is a counterexample that could not be written (a symbolic
+// link at its name, a full disk): the run stops, the failure is reported.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "writing the counterexample: " + e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
 
 // counterexampleDir is where a run writes its counterexamples: the named
 // directory, or one temporary directory made when the first one is written.
@@ -191,7 +204,9 @@ func runProperty(ctx context.Context, p *property, opts Options, cex *counterexa
 		}
 		path, reproduced, err := WriteCounterexample(dir, p.Info, opts.Seed, i, f, opts.NewPort)
 		if err != nil {
-			return c, err
+			c.Status = report.Failed
+			c.Message = fmt.Sprintf("seed %d, case %d: %s; the counterexample could not be written: %v", opts.Seed, i, f, err)
+			return c, &writeError{err}
 		}
 		c.Status = report.Failed
 		c.Counterexample = path

@@ -13,6 +13,7 @@ import (
 
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -33,6 +34,7 @@ type checkOptions struct {
 	only     string
 	checks   int
 	cexDir   string
+	limits   inputFlags
 }
 
 // today is read once per check, in this layer only; it decides whether a
@@ -112,6 +114,7 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
 	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
+	o.limits.register(cmd, inputlimit.Manifest, "manifest", boundBytes|boundLine|boundEntries)
 	f.StringVar(&o.cexDir, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
 	return cmd
 }
@@ -168,9 +171,16 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	if o.fix && filtered {
 		return usageErr("--fix refused: the run is filtered (%s); a partial run cannot tell which entries are still needed", strings.Join(filters, ", "))
 	}
+	if err := o.limits.validate(); err != nil {
+		return err
+	}
+	paths := checkPaths{JUnit: o.junit, Cucumber: o.cucumber, JSON: o.json, Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
+	if err := paths.validate(); err != nil {
+		return err
+	}
 	var manifest *report.Manifest
 	if o.expect != "" {
-		m, err := report.ReadManifest(o.expect)
+		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		switch {
 		case err == nil:
 			manifest = m
@@ -205,6 +215,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		return withCode(ExitImpl, err)
 	}
 	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, features.SuiteVersion, o.seed)
+	printAdapterHint(stdout, o)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
@@ -244,7 +255,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		if err := atomicfile.Write(o.expect, manifest.Fix(raw)); err != nil {
 			return usageErr("%v", err)
 		}
-		m, err := report.ReadManifest(o.expect)
+		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		if err != nil {
 			return usageErr("after --fix: %v", err)
 		}
@@ -266,6 +277,9 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	switch {
 	case implErr != nil:
 		rep.Verdict, rep.Error, code = report.VerdictImpl, implErr.Error(), ExitImpl
+	case runErr != nil && errors.Is(runErr, atomicfile.ErrSymlink):
+		// A planted link where a counterexample goes: an input error.
+		rep.Verdict, rep.Error, code = report.VerdictFail, runErr.Error(), ExitUsage
 	case runErr != nil:
 		rep.Verdict, rep.Error, code = report.VerdictFail, runErr.Error(), ExitFail
 	case failing:
@@ -280,6 +294,8 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	switch code {
 	case ExitImpl:
 		return withCode(ExitImpl, implErr)
+	case ExitUsage:
+		return withCode(ExitUsage, runErr)
 	case ExitFail:
 		if runErr != nil {
 			return withCode(ExitFail, runErr)
