@@ -90,7 +90,9 @@ func Reader(name string, r io.Reader, opts Options) *Report {
 		}
 		if !over {
 			if len(buf)+len(chunk) > lim.Line+1 {
+				// Said at once; the rest of the line is read and dropped.
 				over, buf = true, buf[:0]
+				c.errorf(n, "line of %s", inputlimit.Exceeded("bytes", int64(lim.Line), inputlimit.FlagLine))
 			} else {
 				buf = append(buf, chunk...)
 			}
@@ -108,7 +110,6 @@ func Reader(name string, r io.Reader, opts Options) *Report {
 		}
 		switch {
 		case over:
-			c.errorf(n, "line of %s", inputlimit.Exceeded("bytes", int64(lim.Line), inputlimit.FlagLine))
 		case c.rep.Events >= lim.Records:
 			c.errorf(n, "%s", inputlimit.Exceeded("events", int64(lim.Records), inputlimit.FlagEvents))
 			sortEntries(rep.Entries)
