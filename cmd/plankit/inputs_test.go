@@ -27,6 +27,7 @@ func TestBadPathsFailFast(t *testing.T) {
 		{[]string{"check", "--cucumber", dir}, "--cucumber"},
 		{[]string{"check", "--json", link}, "symbolic link"},
 		{[]string{"check", "--expect", dir}, "--expect"},
+		{[]string{"check", "--expect", link, "--fix"}, "--expect " + link + ": is a symbolic link"},
 		{[]string{"check", "--expect", filepath.Join(dir, "nope.txt")}, "--expect"},
 		{[]string{"check", "--counterexamples", victim}, "--counterexamples"},
 		{[]string{"check", "--adapter", "plankit serve", "--adapter-dir", filepath.Join(dir, "nonexistent")}, "--adapter-dir " + filepath.Join(dir, "nonexistent") + ": no such directory"},
