@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/spec"
 )
 
 // packed lists the row types that pack a run of streaming chunks; each
@@ -45,11 +46,11 @@ func (o Options) limits() inputlimit.Limits {
 
 // Validate reports an unknown option value.
 func (o Options) Validate() error {
-	switch o.SectionSource {
-	case "", "log", "pending":
+	ch, _ := spec.LookupChoice(spec.ChoiceSectionSource)
+	if o.SectionSource == "" || ch.Accepts(o.SectionSource) {
 		return nil
 	}
-	return fmt.Errorf("section-source %q: want log or pending", o.SectionSource)
+	return fmt.Errorf("%s %q: want %s", ch.Name, o.SectionSource, strings.Join(ch.ValueNames(), " or "))
 }
 
 // File lints the log at path. An unreadable file is a report with one error.

@@ -3,13 +3,13 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/spec"
 )
 
 // Manifest is an expected-failure manifest (docs/expected-failures.md):
@@ -36,8 +36,6 @@ type Entry struct {
 
 // Target is the entry's target as written: id:KEY or clause:KEY.
 func (e Entry) Target() string { return e.Kind + ":" + e.Key }
-
-var clauseID = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
 
 // ReadManifest reads and parses a manifest file within the default bounds
 // (inputlimit.Manifest).
@@ -115,7 +113,7 @@ func ParseManifestWithLimits(path string, data []byte, lim inputlimit.Limits) (*
 				return nil, errf("target %q names no check", fields[0])
 			}
 		case "clause":
-			if !clauseID.MatchString(key) {
+			if !spec.ClausePattern.MatchString(key) {
 				return nil, errf("target %q: a clause ID looks like PEND-5", fields[0])
 			}
 		default:

@@ -6,7 +6,7 @@ import (
 
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/lint"
-	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -53,8 +53,8 @@ past a bound of the --max-input-* flags; docs/reliability.md).`,
 			opts := lint.Options{Limits: limits.Limits}
 			for _, c := range choices {
 				name, value, _ := strings.Cut(c, "=")
-				if name != sim.ChoiceSectionSource {
-					return usageErr("--choice %q: lint reads only %s=log|pending", c, sim.ChoiceSectionSource)
+				if name != spec.ChoiceSectionSource {
+					return usageErr("--choice %q: lint reads only %s=log|pending", c, spec.ChoiceSectionSource)
 				}
 				opts.SectionSource = value
 			}
