@@ -183,3 +183,22 @@ func TestByteBound(t *testing.T) {
 	}
 	refused(t, append(data, '\n'), lim, 4, inputlimit.FlagBytes)
 }
+
+// TestScanIgnoresText: brackets, dashes and colons inside block scalars,
+// quoted strings, plain scalars and comments are text, not nesting; the
+// scan does not refuse a trace for them.
+func TestScanIgnoresText(t *testing.T) {
+	deep := strings.Repeat("[{", 100)
+	data := "name: \"" + deep + "\"\n" +
+		"description: |\n  " + deep + "\n    - - - - " + deep + "\n      key: " + deep + "\n" +
+		"clauses: [STEP-6]  # " + deep + "\n" +
+		"script:\n" +
+		"  - load: {}\n" +
+		"  - prompt: {agent: main, text: '" + deep + "'}  # - - - -\n" +
+		"  - steer:\n      agent: main\n      text: a" + deep + "\n"
+	lim := inputlimit.Trace
+	lim.Depth = 8
+	if _, err := ParseWithLimits("in.yaml", []byte(data), lim); err != nil {
+		t.Fatalf("text taken for structure: %v", err)
+	}
+}
