@@ -127,19 +127,21 @@ func TestOptionsThatCannotRun(t *testing.T) {
 	}
 }
 
-// silentPort declares no choices.
-type silentPort struct{ *reference.Port }
+// presenting is an implementation that says it is id when it starts.
+type presenting struct {
+	sim.Port
+	id sim.Identity
+}
 
-func (p silentPort) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices = nil
-	return id, err
+func (p presenting) Start() (sim.Identity, error) {
+	_, err := p.Port.Start()
+	return p.id, err
 }
 
 // Choices given in the options stand for an implementation that does not
 // declare them: the checks that depend on them run instead of skipping.
 func TestChoicesFillWhatTheImplementationLeavesUndeclared(t *testing.T) {
-	silent := func() sim.Port { return silentPort{reference.NewPort(reference.Options{})} }
+	silent := func() sim.Port { return presenting{conforming(), sim.Identity{Name: "silent"}} }
 	skipped := func(rep report.Run) int {
 		n := 0
 		for _, c := range rep.Cases {
