@@ -351,7 +351,7 @@ func (p *Port) Start() (sim.Identity, error) {
 	p.proc, p.broken, p.start = pr, nil, StartResult{}
 	pr.reuse = false // until this start succeeds
 	var res StartResult
-	if err := p.call(MethodStart, StartParams{Protocol: ProtocolVersion}, &res); err != nil {
+	if err := p.call(MethodStart, StartParams{Protocol: ProtocolVersion, Minor: ProtocolMinor}, &res); err != nil {
 		return sim.Identity{}, err
 	}
 	if res.Protocol != ProtocolVersion {

@@ -10,6 +10,12 @@ import (
 // speaks. The start handshake carries it both ways.
 const ProtocolVersion = 1
 
+// ProtocolMinor is the minor version of protocol 1 this package speaks.
+// A minor version only adds optional members and capabilities: an
+// implementation that speaks an older one leaves them out and the kit skips
+// the checks that need them. Minor 1 added command outcomes.
+const ProtocolMinor = 1
+
 // MaxLine is the default limit on one protocol line (a request or a reply,
 // without its newline): 4 MiB. A longer reply line is a protocol error; the
 // rest of it is discarded and the process is ended.
@@ -61,6 +67,7 @@ type ReplyMessage struct {
 // StartParams are the start request's params.
 type StartParams struct {
 	Protocol int `json:"protocol"`
+	Minor    int `json:"minor,omitempty"`
 }
 
 // Capabilities say which optional parts of plan mode an implementation
@@ -76,12 +83,16 @@ type Capabilities struct {
 	// The kit then reuses the process for another scenario instead of
 	// spawning one; a restart within a scenario still gets a new process.
 	Reuse bool `json:"reuse,omitempty"`
+	// CommandOutcomes (optional, minor 1): every successful command reply
+	// carries the selection outcome it announces.
+	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
 }
 
 // StartResult is the start reply's result: the implementation's identity,
 // the protocol version it speaks and its capabilities.
 type StartResult struct {
 	Protocol     int               `json:"protocol"`
+	Minor        int               `json:"minor,omitempty"`
 	Name         string            `json:"name"`
 	Version      string            `json:"version"`
 	Language     string            `json:"language"`
@@ -91,7 +102,8 @@ type StartResult struct {
 
 // Identity returns the sim.Identity part of the start result.
 func (s StartResult) Identity() sim.Identity {
-	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices}
+	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices,
+		CommandOutcomes: s.Capabilities.CommandOutcomes}
 }
 
 // Empty is the params of reload and stop and the result of open and stop.
@@ -107,7 +119,7 @@ var shapes = map[string]string{
 	MethodPreStep:  `{"decision": {"kind": "enter"|"reject", "messages"?: [Message]}, "effects"?: [Effect]}`,
 	MethodAssemble: `{"sections": [{"name": string, "order": int, "text": string}], "tools": [{"name": string}]}`,
 	MethodExitTool: `{"ok": bool, "result"?: json, "error"?: string, "effects"?: [Effect]}`,
-	MethodCommand:  `{"kind": "success"|"error", "text": string, "effects"?: [Effect]}`,
+	MethodCommand:  `{"kind": "success"|"error", "text": string, "outcome"?: "committed"|"queued"|"cancelled"|"noop", "effects"?: [Effect]}`,
 	MethodFold:     `{"active": bool, "error"?: string}`,
 	MethodReload:   `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,
 	MethodStop:     `{}`,

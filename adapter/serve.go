@@ -142,7 +142,9 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return StartResult{Protocol: ProtocolVersion, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: opts.Capabilities}, nil
+		caps := opts.Capabilities
+		caps.CommandOutcomes = caps.CommandOutcomes || id.CommandOutcomes
+		return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: caps}, nil
 	case MethodLoad:
 		var p sim.LoadRequest
 		if err := decode(req.Params, &p); err != nil {

@@ -96,3 +96,99 @@ Feature: CMD — the /plan command
     Given an agent with plan mode inactive
     When the user types "/plan OFF"
     Then plan/mode active is appended
+
+  @CMD-4 @id:cmd-off-with-surrounding-whitespace
+  Scenario: "off" with surrounding whitespace is still the exact argument off
+    Given an agent with plan mode active
+    When the user types "/plan   off  "
+    Then the command succeeds
+    And the reply announces committed
+    And the command steers nothing
+    And plan/mode inactive is appended
+
+  @CMD-2 @id:cmd-blank-argument-is-bare-plan
+  Scenario: An argument of only whitespace is bare /plan: nothing is steered
+    Given an agent with plan mode inactive
+    When the user types "/plan    "
+    Then the command succeeds
+    And the reply announces committed
+    And the command steers nothing
+    And plan/mode active is appended
+    And no step or turn is started
+
+  @CMD-3 @id:cmd-message-trimmed
+  Scenario: A message is steered without its surrounding whitespace
+    Given an agent with plan mode inactive and an open turn
+    When the user types "/plan   Sketch it first.  "
+    Then the reply announces queued
+    And the command steers "Sketch it first."
+
+  @CMD-3 @CMD-4 @id:cmd-off-other-case-or-trailing-text-is-a-message
+  Scenario Outline: Only the exact word off selects inactive; anything else is a message [<case>]
+    Given an agent with plan mode active and an open turn
+    When the user types "<input>"
+    Then the command succeeds
+    And the reply announces noop
+    And the command steers "<message>"
+    And get reports active with no pending selection
+
+    Examples:
+      | case          | input           | message   |
+      | capitalised   | /plan Off       | Off       |
+      | upper-case    | /plan OFF       | OFF       |
+      | trailing-text | /plan off now   | off now   |
+      | joined        | /plan off-topic | off-topic |
+
+  @CMD-3 @id:cmd-message-steered-when-nothing-changes
+  Scenario: A message is steered even when plan mode is already on
+    Given an agent with plan mode active
+    When the user types "/plan Keep the schema."
+    Then the command succeeds
+    And the reply announces noop
+    And the command steers "Keep the schema."
+    And no plan/mode event is appended
+    When a step is accepted
+    Then the step logs the user message "Keep the schema."
+    And the request shows plan mode active
+
+  @CMD-4 @id:cmd-off-when-off-idle
+  Scenario: /plan off when plan mode is already off, between turns
+    Given an agent with plan mode inactive
+    When the user types "/plan off"
+    Then the command succeeds
+    And the reply announces noop
+    And no plan/mode event is appended
+    And no step or turn is started
+
+  @CMD-4 @id:cmd-off-when-off-mid-turn
+  Scenario: /plan off when plan mode is already off, during a turn
+    Given an agent with plan mode inactive and an open turn
+    When the user types "/plan off"
+    Then the command succeeds
+    And the reply announces noop
+    And get reports inactive with no pending selection
+    And the next accepted step appends no plan/mode event
+
+  @CMD-2 @id:cmd-replies-announce-what-happened
+  Scenario: Each reply announces the outcome of the selection it made
+    Given an agent with plan mode inactive and an open turn
+    When the user types "/plan"
+    Then the reply announces queued
+    When the user types "/plan"
+    Then the reply announces noop
+    When the user types "/plan off"
+    Then the reply announces cancelled
+    And the next accepted step appends no plan/mode event
+
+  @CMD-1 @id:cmd-other-names-unknown
+  Scenario Outline: Other command names stay unknown [<case>]
+    Given an agent with plan mode active
+    When the user types "<input>"
+    Then the command is unknown
+    And no plan/mode event is appended
+
+    Examples:
+      | case       | input      |
+      | plural     | /plans off |
+      | capital    | /Plan off  |
+      | joined-off | /planoff   |

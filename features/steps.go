@@ -12,6 +12,7 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
+	"github.com/plankit/plankit/trace"
 )
 
 // patterns caches the compiled step patterns: godog compiles a string
@@ -110,6 +111,9 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(re(`^the plugin registers the exit_plan_mode tool, the plan:policy section and the prepended pre-step listener$`), w.registersAll)
 	sc.Step(re(`^/plan is (registered|not registered)$`), w.commandRegistered)
 	sc.Step(re(`^the command (succeeds|fails|is unknown)$`), w.commandResult)
+	sc.Step(re(`^the reply announces (committed|queued|cancelled|noop)$`), w.commandAnnounces)
+	sc.Step(re(`^the command steers "([^"]*)"$`), w.commandSteers)
+	sc.Step(re(`^the command steers nothing$`), func() error { return w.commandSteers("") })
 	sc.Step(re(`^foldPlanMode returns (active|inactive)$`), w.foldReturns)
 	sc.Step(re(`^foldPlanMode reports an error$`), w.foldErrors)
 	sc.Step(re(`^the log has no plan/mode event$`), w.logClean)
@@ -888,6 +892,45 @@ func (w *world) commandResult(want string) error {
 		}
 	}
 	return nil
+}
+
+// commandAnnounces checks what the last command's reply means: the
+// selection outcome it announces, whatever its wording.
+func (w *world) commandAnnounces(want string) error {
+	c := w.last.Command
+	if c == nil {
+		return fmt.Errorf("the last action was %s, not a command", w.last.Action.Name())
+	}
+	if !c.Reported {
+		return w.fail(fmt.Errorf("%w: the implementation does not report which outcome a command reply announces", sim.ErrUnsupported))
+	}
+	if c.Outcome != want {
+		return fmt.Errorf("the reply %q announces %s, want %s", c.Text, orNothing(c.Outcome), want)
+	}
+	return nil
+}
+
+// commandSteers checks the messages the last command steered: exactly the
+// one given, or none for "".
+func (w *world) commandSteers(text string) error {
+	if w.last.Command == nil {
+		return fmt.Errorf("the last action was %s, not a command", w.last.Action.Name())
+	}
+	want := []string{}
+	if text != "" {
+		want = append(want, text)
+	}
+	if got := trace.Steered(w.last); !slices.Equal(got, want) {
+		return fmt.Errorf("the command steered %q, want %q", got, want)
+	}
+	return nil
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
 }
 
 func (w *world) foldReturns(s string) error {

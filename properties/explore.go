@@ -41,7 +41,7 @@ type ExploreResult struct {
 // Alphabet is the finite set of actions the exploration tries in every
 // state (those the model finds valid there). It is small but reaches
 // every mechanism: selections inside and between turns, the /plan
-// command, accepted, rejected, aborted and failing steps, retries, the
+// command (with a padded off and a message), accepted, rejected, aborted and failing steps, retries, the
 // exit tool's approval, turn ends, a failed append, restart, reload,
 // fork, compaction, and a second agent's selection and turn.
 func Alphabet() []sim.Action {
@@ -53,6 +53,8 @@ func Alphabet() []sim.Action {
 		{Set: &sim.SetAction{Agent: "main", Active: false}},
 		{Command: &sim.CommandAction{Agent: "main", Input: "/plan"}},
 		{Command: &sim.CommandAction{Agent: "main", Input: "/plan off"}},
+		{Command: &sim.CommandAction{Agent: "main", Input: "/plan  off "}},
+		{Command: &sim.CommandAction{Agent: "main", Input: "/plan Keep the schema."}},
 		{Step: &sim.StepAction{Agent: "main"}},
 		{Step: &sim.StepAction{Agent: "main", Decision: sim.Reject}},
 		{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{AuditListener: sim.Abort}}},

@@ -93,7 +93,7 @@ var Kinds = []Kind{
 	}},
 	{"command", func(m *Model, c Chooser) (sim.Action, bool) {
 		a, ok := pickAgent(m, c, nil)
-		return sim.Action{Command: &sim.CommandAction{Agent: a, Input: oneOf(c, "input", "/plan", "/plan off", "/plan sketch the migration first")}}, ok
+		return sim.Action{Command: &sim.CommandAction{Agent: a, Input: oneOf(c, "input", CommandInputs...)}}, ok
 	}},
 	{"step", func(m *Model, c Chooser) (sim.Action, bool) {
 		a, ok := pickAgent(m, c, func(n string) bool { return m.Open(n) && !m.AwaitingRetry(n) })
@@ -248,4 +248,13 @@ func DrawSetup(c Chooser) Setup {
 		s.Retries = sim.RetriesSameStep
 	}
 	return s
+}
+
+// CommandInputs are the slash commands the generators type: bare /plan, the
+// exact off, a message, and the input details CMD-2..4 decide — surrounding
+// whitespace, a blank argument, off in other cases or with trailing text,
+// and another command name.
+var CommandInputs = []string{
+	"/plan", "/plan off", "/plan sketch the migration first",
+	"/plan  off ", "/plan   ", "/plan OFF", "/plan off now", "/plans",
 }

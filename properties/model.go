@@ -470,22 +470,24 @@ func (x *pred) command(a *agent, input string) {
 	x.host(a, spec.TypeCommandRun, nil)
 	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
 	registered := x.m.Setup.Services.Commands && name == spec.Command
-	kind := "error"
+	kind, outcome := "error", ""
+	steered := []string{}
 	wake := false
 	if registered {
-		msg := strings.TrimSpace(args)
+		msg := strings.TrimSpace(args) // CMD-4: the argument's surrounding whitespace is not part of it
 		target := msg != spec.CommandOff
-		_, failed := x.set(a, target)
+		out, failed := x.set(a, target)
 		if !failed {
-			kind = "success"
-			if target && msg != "" {
+			kind, outcome = "success", out
+			if target && msg != "" { // CMD-3: steered even when the selection changes nothing
 				a.queue = append(a.queue, qmsg{text: msg})
+				steered = append(steered, msg)
 				wake = true
 			}
 		}
 	}
 	x.host(a, spec.TypeCommandDone, nil)
-	x.p.Command = &trace.CommandExpect{Registered: &registered, Kind: kind}
+	x.p.Command = &trace.CommandExpect{Registered: &registered, Kind: kind, Outcome: outcome, Steered: steered}
 	if wake && !a.open {
 		x.admit(a)
 	}

@@ -307,17 +307,20 @@ func (c *Controller) approve(agent string) json.RawMessage {
 // Command is /plan [off|message] (CMD-2..4).
 func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 	msg := strings.TrimSpace(input)
+	if c.mutants.Has(CommandUntrimmed) {
+		msg = input
+	}
 	if msg == spec.CommandOff {
 		if c.mutants.Has(OffKeepsPending) {
 			if p, ok := c.pending[agent]; ok && p.active {
-				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled."}
+				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled.", Outcome: spec.Cancelled}
 			}
 		}
 		outcome, err := c.Set(h, agent, false)
 		if err != nil {
 			return sim.CommandReply{Kind: "error", Text: err.Error()}
 		}
-		return sim.CommandReply{Kind: "success", Text: offText[outcome]}
+		return c.announce(agent, offText, outcome)
 	}
 	target := true
 	if msg == "" && c.mutants.Has(BarePlanToggles) {
@@ -334,7 +337,20 @@ func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 	if msg != "" && !c.mutants.Has(PlanMessageNotSteered) {
 		h.Steer(agent, sim.UserMessage(msg))
 	}
-	return sim.CommandReply{Kind: "success", Text: onText[outcome]}
+	return c.announce(agent, onText, outcome)
+}
+
+// announce is a successful command's reply: the text for the outcome, and
+// the outcome it announces.
+func (c *Controller) announce(agent string, texts map[string]string, outcome string) sim.CommandReply {
+	if c.mutants.Has(ReplyGuessesOutcome) {
+		// What a handler that words its reply from the turn alone would say.
+		outcome = spec.Committed
+		if c.sessions[agent].open {
+			outcome = spec.Queued
+		}
+	}
+	return sim.CommandReply{Kind: "success", Text: texts[outcome], Outcome: outcome}
 }
 
 var offText = map[string]string{

@@ -55,6 +55,8 @@ const (
 	ApproveWithoutReview    Mutant = "approve-without-review"
 	BarePlanToggles         Mutant = "bare-plan-toggles"
 	PlanModeBlocksSteps     Mutant = "plan-mode-blocks-steps"
+	CommandUntrimmed        Mutant = "command-untrimmed"
+	ReplyGuessesOutcome     Mutant = "reply-guesses-outcome"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -101,6 +103,8 @@ var Catalogue = []MutantInfo{
 	{ApproveWithoutReview, "EXIT-4", "a valid plan is approved without being presented for review"},
 	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
 	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
+	{CommandUntrimmed, "CMD-4", "the /plan argument is not trimmed: \" off \" is a message and a blank argument is steered"},
+	{ReplyGuessesOutcome, "CMD-2", "the /plan reply announces queued during a turn and committed otherwise, whatever set returned"},
 }
 
 // LookupMutant returns the catalogue entry for name.

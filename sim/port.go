@@ -58,6 +58,10 @@ type Identity struct {
 	// Choices are the implementation's picks for the silent points of the
 	// specification, by choice name (see spec.Choices).
 	Choices map[string]string `json:"choices,omitempty"`
+	// CommandOutcomes says that a successful command reply carries the
+	// selection outcome it announces (CommandReply.Outcome), so plankit can
+	// check what the reply means against what happened.
+	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
 }
 
 // Services says which optional host services are composed.
@@ -217,8 +221,13 @@ type CommandRequest struct {
 
 // CommandReply is a command handler's result.
 type CommandReply struct {
-	Kind    string   `json:"kind"` // "success" or "error"
-	Text    string   `json:"text"`
+	Kind string `json:"kind"` // "success" or "error"
+	Text string `json:"text"`
+	// Outcome is the selection outcome the reply announces to the user
+	// (committed, queued, cancelled or noop): what its text means, whatever
+	// its wording. Empty for an error, or when the implementation does not
+	// report it (Identity.CommandOutcomes false).
+	Outcome string   `json:"outcome,omitempty"`
 	Effects []Effect `json:"effects,omitempty"`
 }
 

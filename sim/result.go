@@ -94,6 +94,12 @@ type CommandOutcome struct {
 	Registered bool   `json:"registered"`
 	Kind       string `json:"kind"`
 	Text       string `json:"text"`
+	// Outcome is the selection outcome the reply announces; empty when the
+	// command failed or the implementation does not report outcomes.
+	Outcome string `json:"outcome,omitempty"`
+	// Reported says the implementation reports announced outcomes
+	// (Identity.CommandOutcomes), so an empty Outcome is a fact to check.
+	Reported bool `json:"-"`
 }
 
 // AgentState is get() for one agent.

@@ -512,12 +512,35 @@ func (r *Runtime) doCommand(res *Result, c *CommandAction) error {
 		if err != nil {
 			return &ImplError{Op: "command", Err: err}
 		}
+		if err := r.checkAnnounced(reply); err != nil {
+			return &ImplError{Op: "command", Err: err}
+		}
 		wake = r.apply(res, a, reply.Effects)
 	}
 	r.hostAppend(res, a, spec.TypeCommandDone, map[string]any{"commandId": id, "kind": reply.Kind, "text": reply.Text})
-	res.Command = &CommandOutcome{Registered: registered, Kind: reply.Kind, Text: reply.Text}
+	res.Command = &CommandOutcome{Registered: registered, Kind: reply.Kind, Text: reply.Text,
+		Outcome: reply.Outcome, Reported: registered && r.identity.CommandOutcomes}
 	if wake && !a.turnOpen {
 		r.admit(res, a)
+	}
+	return nil
+}
+
+// checkAnnounced holds a command reply to the implementation's declaration:
+// one that reports announced outcomes gives a known outcome with every
+// success and none with an error.
+func (r *Runtime) checkAnnounced(reply CommandReply) error {
+	if reply.Outcome != "" && !slices.Contains(spec.Outcomes, reply.Outcome) {
+		return fmt.Errorf("the command reply announces outcome %q, which is none of %s", reply.Outcome, strings.Join(spec.Outcomes, ", "))
+	}
+	if !r.identity.CommandOutcomes {
+		return nil
+	}
+	if reply.Kind == "success" && reply.Outcome == "" {
+		return errors.New("the command succeeded without saying which outcome it announces, though the implementation declares command outcomes")
+	}
+	if reply.Kind != "success" && reply.Outcome != "" {
+		return fmt.Errorf("the command failed (%s) yet announces outcome %q", reply.Kind, reply.Outcome)
 	}
 	return nil
 }

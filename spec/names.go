@@ -27,6 +27,9 @@ const (
 	Noop      = "noop"
 )
 
+// Outcomes lists the four outcomes in the order SVC-1 gives them.
+var Outcomes = []string{Committed, Queued, Cancelled, Noop}
+
 // Notice texts of a user's selection (STEP-6), in the published package's
 // words. The specification fixes what a notice is (one plugin-sourced
 // user/message), not its wording, so checks never compare these texts.

@@ -3,6 +3,7 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -81,6 +82,23 @@ type ToolExpect struct {
 type CommandExpect struct {
 	Registered *bool  `json:"registered,omitempty"`
 	Kind       string `json:"kind,omitempty"`
+	// Outcome is the selection outcome the reply announces (what its text
+	// means). Checked when the implementation reports announced outcomes.
+	Outcome string `json:"outcome,omitempty"`
+	// Steered is the text of every message the command steered, in order;
+	// [] for none.
+	Steered []string `json:"steered,omitempty"`
+}
+
+// Steered is the text of every message the action steered, in order.
+func Steered(r sim.Result) []string {
+	out := []string{}
+	for _, e := range r.Effects {
+		if e.Effect.Kind == sim.EffectSteer && e.Effect.Message != nil {
+			out = append(out, e.Effect.Message.Text)
+		}
+	}
+	return out
 }
 
 // Check compares a result with the expectation and returns every mismatch
@@ -188,6 +206,14 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 			}
 			if x.Command.Kind != "" && x.Command.Kind != c.Kind {
 				fail("command.kind", x.Command.Kind, c.Kind)
+			}
+			if x.Command.Outcome != "" && c.Reported && x.Command.Outcome != c.Outcome {
+				fail("command.outcome", x.Command.Outcome, orNone(c.Outcome))
+			}
+			if x.Command.Steered != nil {
+				if got := Steered(r); !slices.Equal(got, x.Command.Steered) {
+					fail("command.steered", x.Command.Steered, got)
+				}
 			}
 		}
 	}

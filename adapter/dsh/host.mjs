@@ -33,6 +33,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 
 const PROTOCOL = 1
+const PROTOCOL_MINOR = 1 // minor 1: command replies say which outcome they announce
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
 
@@ -46,6 +47,19 @@ const CHOICES = {
   'reload-pending': 'drop', // selections live in the service instance's WeakMap
   'idle-append-failure': 'error', // set() appends outside try/catch: the throw reaches the caller
   'plan-heading': 'level-1', // the exit tool requires /^#\s+\S/ on the trimmed plan
+}
+
+// What each of the package's /plan replies announces: the selection outcome
+// its words tell the user. The package returns only text, so its meaning is
+// read here from the package's own wording (lib/index.js); a text not listed
+// is reported with no outcome, which the kit refuses as a broken reply.
+const ANNOUNCED = {
+  'Plan mode off.': 'committed',
+  'Leaving plan mode (applies from the next step).': 'queued',
+  'Plan mode entry cancelled.': 'cancelled',
+  'Plan mode is already inactive.': 'noop',
+  'Plan mode on. Use /plan off to leave.': 'committed',
+  'Entering plan mode (applies from the next step). Use /plan off to leave.': 'queued',
 }
 
 // Everything on stdout is protocol; route stray console output to stderr.
@@ -220,13 +234,14 @@ class Host {
     if (params?.protocol !== PROTOCOL) throw new Error(`protocol ${JSON.stringify(params?.protocol)} is not supported (this host speaks ${PROTOCOL})`)
     return {
       protocol: PROTOCOL,
+      minor: PROTOCOL_MINOR,
       name: PACKAGE,
       version: VERSION,
       language: 'javascript',
       choices: CHOICES,
       // reuse: a start on a process that served a scenario resets it to the
       // state of a new process (see reset()), so the kit may hand it on.
-      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true },
+      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true },
     }
   }
 
@@ -406,6 +421,8 @@ class Host {
       try {
         const result = await command.handler({ agent, rawInput: params.input ?? '', attachments: [] })
         reply = { kind: result?.kind, text: result?.text ?? '' }
+        const announced = ANNOUNCED[reply.text]
+        if (reply.kind === 'success' && announced !== undefined) reply.outcome = announced
       } catch (error) {
         reply = { kind: 'error', text: error?.message ?? String(error) }
       }

@@ -16,6 +16,7 @@ import sys
 import planmode
 
 PROTOCOL = 1
+PROTOCOL_MINOR = 1  # minor 1: command replies say which outcome they announce
 DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
 
 
@@ -79,9 +80,10 @@ class Adapter:
         # another scenario (capability "reuse").
         self.__init__()
         return {
-            "protocol": PROTOCOL, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
+            "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
-            "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True},
+            "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
+                             "commandOutcomes": True},
         }
 
     def load(self, params):
@@ -169,8 +171,11 @@ class Adapter:
         plugin, agent, host = self._begin(params)
         if params.get("name") != planmode.COMMAND_NAME:
             return {"kind": "error", "text": "unknown command /%s" % params.get("name"), "effects": host.effects}
-        kind, text = plugin.command(host, agent, params.get("input", ""))
-        return {"kind": kind, "text": text, "effects": host.effects}
+        kind, text, outcome = plugin.command(host, agent, params.get("input", ""))
+        reply = {"kind": kind, "text": text, "effects": host.effects}
+        if outcome is not None:
+            reply["outcome"] = outcome
+        return reply
 
     def fold(self, params):
         return {"active": planmode.fold_plan_mode(params.get("events") or [], params.get("end"))}

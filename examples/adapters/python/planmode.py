@@ -255,17 +255,19 @@ class PlanMode:
         raise ToolError("the user chose to keep planning; their feedback: " + feedback)
 
     def command(self, host, agent, raw):
-        """/plan [off|message] (CMD-2..4) -> (kind, text)."""
+        """/plan [off|message] (CMD-2..4) -> (kind, text, outcome): the reply
+        and the selection outcome it announces (None with an error)."""
         msg = raw.strip()
         if msg == "off":
             try:
-                return "success", OFF_TEXT[self.set(host, agent, False)]
+                outcome = self.set(host, agent, False)
             except RuntimeError as e:
-                return "error", str(e)
+                return "error", str(e), None
+            return "success", OFF_TEXT[outcome], outcome
         try:
             outcome = self.set(host, agent, True)
         except RuntimeError as e:
-            return "error", str(e)
+            return "error", str(e), None
         if msg:
             host.steer(agent, {"role": "user", "text": msg, "source": {"kind": "user"}})
-        return "success", ON_TEXT[outcome]
+        return "success", ON_TEXT[outcome], outcome
