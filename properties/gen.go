@@ -114,7 +114,14 @@ var Kinds = []Kind{
 		if c.Intn("approve", 3) == 0 {
 			r = oneOf(c, "review", reviews[1:]...)
 		}
-		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}}}}, true
+		calls := []sim.ToolCall{{Name: exitToolName, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}
+		if c.Intn("batch", 3) == 0 {
+			// A second call in the same tool batch, after the first one's
+			// answer (EXIT-5, EXIT-6): the logged state still gates it.
+			r2 := oneOf(c, "review2", reviews...)
+			calls = append(calls, sim.ToolCall{Name: exitToolName, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r2})
+		}
+		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: calls}}}, true
 	}},
 	{"retry", func(m *Model, c Chooser) (sim.Action, bool) {
 		a, ok := pickAgent(m, c, func(n string) bool { return m.AwaitingRetry(n) })

@@ -55,6 +55,7 @@ const (
 	ApproveWithoutReview    Mutant = "approve-without-review"
 	BarePlanToggles         Mutant = "bare-plan-toggles"
 	PlanModeBlocksSteps     Mutant = "plan-mode-blocks-steps"
+	KeepPlanningKeepsExit   Mutant = "keep-planning-keeps-exit"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -90,6 +91,7 @@ var Catalogue = []MutantInfo{
 	{PlanWithoutHeading, "EXIT-3", "a plan without a # heading is accepted"},
 	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
 	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
+	{KeepPlanningKeepsExit, "EXIT-6", "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
 	{NoChannelApproves, "EXIT-7", "with no user-questions channel the exit is approved"},
 	{ReloadApproves, "EXIT-7", "a reload during the review does not fail the call"},
 	{CommandWithoutService, "CMD-1", "/plan is registered even when the commands service is not composed"},
