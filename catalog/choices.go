@@ -43,6 +43,7 @@ var choiceText = []struct {
 	{sim.ChoiceFoldEnd, "What `foldPlanMode(events, end)` does with `end` beyond the log or negative.", []string{"LOG-2"}, map[string]string{
 		"clamp": "`end` is clamped into [0, len(events)]: beyond the log folds the whole log, negative folds nothing.",
 		"error": "`end` outside [0, len(events)] is an error.",
+		"slice": "As `events.slice(0, end)`: a negative `end` counts from the end of the log (then clamps at 0), beyond the log folds the whole log.",
 	}},
 	{sim.ChoiceCancelPending, "Whether `get` reports `pending` after a `cancelled` selection during an open turn.", []string{"PEND-5", "PEND-7"}, map[string]string{
 		"clear":      "`cancelled` clears the pending selection: `get` shows no `pending`.",
@@ -60,7 +61,7 @@ var choiceText = []struct {
 		"error":   "`set` reports an error and nothing changes (the published package).",
 		"pending": "`set` returns `queued` and the selection waits for the next accepted in-turn pre-step.",
 	}},
-	{"plan-heading", "What counts as a complete markdown plan starting with a `#` heading.", []string{"EXIT-3"}, map[string]string{
+	{sim.ChoicePlanHeading, "What counts as a complete markdown plan starting with a `#` heading.", []string{"EXIT-3"}, map[string]string{
 		"level-1": "After trimming, the plan starts with a level-1 heading (`# Title`); `## Plan` is rejected (the published package).",
 	}},
 }

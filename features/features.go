@@ -254,7 +254,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	probe := o.NewPort()
-	id, err := probe.Start()
+	id, err := sim.Start(probe)
 	if err != nil {
 		return res, fmt.Errorf("%w: start: %v", ErrImpl, err)
 	}

@@ -78,7 +78,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		}
 	}
 	port := opts.NewPort()
-	id, err := port.Start()
+	id, err := sim.Start(port)
 	if err != nil {
 		return nil, &sim.ImplError{Op: "start", Err: err}
 	}

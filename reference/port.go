@@ -13,7 +13,7 @@ import (
 // Choices are the reference's picks for the silent points of the
 // specification (docs/spec-choices.md). The zero value is the default pick.
 type Choices struct {
-	FoldEnd           string // "clamp" (default) or "error"
+	FoldEnd           string // "clamp" (default), "error" or "slice"
 	CancelPending     string // "clear" (default) or "keep-equal"
 	SectionSource     string // "log" (default) or "pending"
 	ReloadPending     string // "drop" (default) or "keep"
@@ -21,15 +21,10 @@ type Choices struct {
 	PlanHeading       string // "level-1" (the only reading implemented)
 }
 
-// ChoiceValues lists each choice's accepted values, the default first.
-var ChoiceValues = map[string][]string{
-	sim.ChoiceFoldEnd:           {"clamp", "error"},
-	sim.ChoiceCancelPending:     {"clear", "keep-equal"},
-	sim.ChoiceSectionSource:     {"log", "pending"},
-	sim.ChoiceReloadPending:     {"drop", "keep"},
-	sim.ChoiceIdleAppendFailure: {"error", "pending"},
-	"plan-heading":              {"level-1"},
-}
+// ChoiceValues lists each choice's accepted values, the default first: the
+// values plankit knows (sim.ChoiceValues), all of which the reference
+// implements.
+var ChoiceValues = sim.ChoiceValues
 
 func (c Choices) withDefaults() Choices {
 	def := func(v *string, name string) {
@@ -42,7 +37,7 @@ func (c Choices) withDefaults() Choices {
 	def(&c.SectionSource, sim.ChoiceSectionSource)
 	def(&c.ReloadPending, sim.ChoiceReloadPending)
 	def(&c.IdleAppendFailure, sim.ChoiceIdleAppendFailure)
-	def(&c.PlanHeading, "plan-heading")
+	def(&c.PlanHeading, sim.ChoicePlanHeading)
 	return c
 }
 
@@ -55,7 +50,7 @@ func (c Choices) Map() map[string]string {
 		sim.ChoiceSectionSource:     c.SectionSource,
 		sim.ChoiceReloadPending:     c.ReloadPending,
 		sim.ChoiceIdleAppendFailure: c.IdleAppendFailure,
-		"plan-heading":              c.PlanHeading,
+		sim.ChoicePlanHeading:       c.PlanHeading,
 	}
 }
 
@@ -65,7 +60,7 @@ func ParseChoices(m map[string]string) (Choices, error) {
 	fields := map[string]*string{
 		sim.ChoiceFoldEnd: &c.FoldEnd, sim.ChoiceCancelPending: &c.CancelPending,
 		sim.ChoiceSectionSource: &c.SectionSource, sim.ChoiceReloadPending: &c.ReloadPending,
-		sim.ChoiceIdleAppendFailure: &c.IdleAppendFailure, "plan-heading": &c.PlanHeading,
+		sim.ChoiceIdleAppendFailure: &c.IdleAppendFailure, sim.ChoicePlanHeading: &c.PlanHeading,
 	}
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		v := m[name]
@@ -319,8 +314,13 @@ func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 	end := len(req.Events)
 	if req.End != nil {
 		end = *req.End
-		if p.opts.Choices.FoldEnd == "error" && (end < 0 || end > len(req.Events)) {
-			return sim.FoldReply{Error: fmt.Sprintf("end %d is outside the log [0, %d]", end, len(req.Events))}, nil
+		switch p.opts.Choices.FoldEnd {
+		case "error":
+			if end < 0 || end > len(req.Events) {
+				return sim.FoldReply{Error: fmt.Sprintf("end %d is outside the log [0, %d]", end, len(req.Events))}, nil
+			}
+		case "slice":
+			end = SliceEnd(end, len(req.Events))
 		}
 	}
 	if p.opts.Mutants.Has(FoldFirst) {

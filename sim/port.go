@@ -64,7 +64,9 @@ type Identity struct {
 // declares its choice for each; checks that depend on one are tagged with it.
 const (
 	// ChoiceFoldEnd: foldPlanMode with end beyond the log or negative.
-	// "clamp": end is clamped into [0, len(events)].
+	// "clamp": end is clamped into [0, len(events)]; "error": an end outside
+	// it is an error; "slice": as events.slice(0, end), a negative end counts
+	// from the end, and an end beyond the log folds the whole log.
 	ChoiceFoldEnd = "fold-end"
 	// ChoiceCancelPending: what get reports after a cancelled selection during
 	// an open turn. "clear": no pending; "keep-equal": a pending entry equal

@@ -186,7 +186,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	probe := newPort()
-	id, err := probe.Start()
+	id, err := sim.Start(probe)
 	if err == nil {
 		if err = probe.Stop(); err != nil {
 			err = fmt.Errorf("the implementation could not be stopped: %w", err)

@@ -7,7 +7,8 @@
 // Modes: ok (never misbehaves), hang, crash, garbage, schema, wrongseq,
 // oversized, flood (floods stderr before every reply and never
 // misbehaves otherwise), flood-crash, error, unsupported, extra (an
-// unknown field in the result), linger (replies
+// unknown field in the result), choice (declares fold-end=middle, a value
+// plankit does not know; use with METHOD start), linger (replies
 // to stop but does not exit). With --once FILE it misbehaves only while
 // FILE does not exist and creates it, so only the first process breaks.
 package main
@@ -129,6 +130,12 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		var r map[string]any
 		json.Unmarshal(reply, &r)
 		r["result"].(map[string]any)["extra"] = true
+		b, _ := json.Marshal(r)
+		return b
+	case "choice":
+		var r map[string]any
+		json.Unmarshal(reply, &r)
+		r["result"].(map[string]any)["choices"].(map[string]any)["fold-end"] = "middle"
 		b, _ := json.Marshal(r)
 		return b
 	case "unsupported":
