@@ -143,6 +143,13 @@ var Kinds = []Kind{
 	{"fault", func(m *Model, c Chooser) (sim.Action, bool) {
 		return sim.Action{Fault: &sim.FaultAction{Appends: 1 + c.Intn("appends", 2)}}, true
 	}},
+	{"fault-pending", func(m *Model, c Chooser) (sim.Action, bool) {
+		// A fault armed while a selection waits in an open turn: the next
+		// pre-step's append fails, so the following tool batch runs with
+		// the selection still pending (EXIT-2, EXIT-5, STEP-5).
+		_, ok := pickAgent(m, c, func(n string) bool { a := m.agent(n); return a.open && a.pending != nil })
+		return sim.Action{Fault: &sim.FaultAction{Appends: 1}}, ok
+	}},
 	{"restart", func(m *Model, c Chooser) (sim.Action, bool) {
 		return sim.Action{Restart: &struct{}{}}, true
 	}},

@@ -275,7 +275,11 @@ var (
 // review or a reload during the review fail, leaving plan mode on.
 func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (json.RawMessage, error) {
 	s := c.sessions[agent]
-	if !s.active && !c.mutants.Has(ExitOutsidePlan) {
+	gate := s.active // the logged state, never a pending selection
+	if p, ok := c.pending[agent]; ok && c.mutants.Has(ExitGateReadsPending) {
+		gate = p.active
+	}
+	if !gate && !c.mutants.Has(ExitOutsidePlan) {
 		return nil, errNotInPlanMode
 	}
 	var in struct {
@@ -335,6 +339,11 @@ func (c *Controller) keepPlanning(agent string) {
 }
 
 func (c *Controller) approve(agent string) json.RawMessage {
+	if p, ok := c.pending[agent]; ok && p.narrate && !p.active && c.mutants.Has(ApprovalKeepsUserExit) {
+		return sim.JSON(map[string]bool{"approved": true})
+	}
+	// The approved exit replaces any queued selection, a user's exit
+	// included, so it is appended silently (EXIT-5).
 	c.pending[agent] = intent{active: false, narrate: false}
 	return sim.JSON(map[string]bool{"approved": true})
 }
