@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // ExploreOptions configure a bounded exhaustive exploration.
@@ -49,7 +50,7 @@ func Alphabet() []sim.Action {
 	keep := sim.Review{Answer: sim.KeepPlanning, Feedback: "Split step 2."}
 	reload := sim.Review{Answer: sim.Approve, Reload: true}
 	call := func(r *sim.Review) sim.ToolCall {
-		return sim.ToolCall{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: r}
+		return sim.ToolCall{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: r}
 	}
 	return []sim.Action{
 		{Prompt: &sim.TextAction{Agent: "main", Text: "Plan the refactor."}},

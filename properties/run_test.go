@@ -10,6 +10,7 @@ import (
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 func TestRunPassesAgainstReference(t *testing.T) {
@@ -106,7 +107,7 @@ type foldEndPort struct {
 
 func (p foldEndPort) Start() (sim.Identity, error) {
 	id, err := p.Port.Start()
-	id.Choices[sim.ChoiceFoldEnd] = p.declare
+	id.Choices[spec.ChoiceFoldEnd] = p.declare
 	return id, err
 }
 
