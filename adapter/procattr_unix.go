@@ -13,11 +13,13 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-func killGroup(cmd *exec.Cmd) {
+// killGroup sends sig to the adapter's process group (its id is the
+// adapter's pid). It is harmless when the group has already gone.
+func killGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	if cmd.Process == nil {
 		return
 	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil && sig == syscall.SIGKILL {
 		cmd.Process.Kill()
 	}
 }

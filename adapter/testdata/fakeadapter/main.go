@@ -8,8 +8,13 @@
 // oversized, flood (floods stderr before every reply and never
 // misbehaves otherwise), flood-crash, error, unsupported, extra (an
 // unknown field in the result), linger (replies
-// to stop but does not exit). With --once FILE it misbehaves only while
-// FILE does not exist and creates it, so only the first process breaks.
+// to stop but does not exit), slow (sleeps N seconds before replying,
+// misbehaving on the first request of the method), deaf (from then on
+// ignores SIGTERM and the end of its input), orphan (starts a background
+// child, "fakeadapter child", that sleeps). When $FAKEADAPTER_PIDS names
+// a file, the adapter appends its pid, and an orphan's child's, to it. With --once FILE it misbehaves only
+// while FILE does not exist and creates it, so only the first process
+// breaks.
 package main
 
 import (
@@ -17,8 +22,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/plankit/plankit/adapter"
@@ -39,7 +47,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: fakeadapter MODE METHOD [N] [--once FILE]")
 		os.Exit(2)
 	}
+	if args[0] == "child" {
+		time.Sleep(time.Hour)
+		return
+	}
+	if os.Getenv("FAKEADAPTER_PIDS") != "" {
+		writePID(os.Getpid())
+	}
 	mode, method, nth := args[0], args[1], 1
+	delay := 0
+	if mode == "slow" && len(args) > 2 {
+		delay, _ = strconv.Atoi(args[2])
+		args = args[:2]
+	}
 	if len(args) > 2 {
 		nth, _ = strconv.Atoi(args[2])
 	}
@@ -77,6 +97,19 @@ func main() {
 			flood(req.Seq)
 		}
 		if armed && req.Method == method && seen == nth {
+			switch mode {
+			case "slow":
+				time.Sleep(time.Duration(delay) * time.Second)
+			case "deaf":
+				signal.Ignore(syscall.SIGTERM)
+				defer time.Sleep(time.Hour)
+			case "orphan":
+				child := exec.Command(os.Args[0], "child")
+				if err := child.Start(); err != nil {
+					panic(err)
+				}
+				writePID(child.Process.Pid)
+			}
 			reply = misbehave(mode, req, reply)
 		}
 		out.Write(reply)
@@ -89,6 +122,16 @@ func main() {
 			return
 		}
 	}
+}
+
+// writePID appends a pid to $FAKEADAPTER_PIDS.
+func writePID(pid int) {
+	f, err := os.OpenFile(os.Getenv("FAKEADAPTER_PIDS"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Fprintln(f, pid)
+	f.Close()
 }
 
 // flood writes 2 MiB of log lines on stderr.
