@@ -43,13 +43,13 @@ func main() {
 			break
 		}
 	}
+	if len(args) == 1 && args[0] == "child" {
+		time.Sleep(time.Hour)
+		return
+	}
 	if len(args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: fakeadapter MODE METHOD [N] [--once FILE]")
 		os.Exit(2)
-	}
-	if args[0] == "child" {
-		time.Sleep(time.Hour)
-		return
 	}
 	if os.Getenv("FAKEADAPTER_PIDS") != "" {
 		writePID(os.Getpid())
