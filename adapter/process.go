@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/plankit/plankit/internal/safetext"
 )
 
 // lineEvent is one line the adapter wrote on stdout, or the head of a
@@ -102,7 +104,7 @@ func (t *tail) String() string {
 	if len(b) > t.max {
 		b = b[len(b)-t.max:]
 	}
-	text := strings.TrimRight(strings.ToValidUTF8(string(b), "?"), "\n")
+	text := safetext.Text(strings.TrimRight(string(b), "\n"))
 	if text == "" {
 		return "(no stderr output)"
 	}
