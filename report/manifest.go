@@ -168,7 +168,7 @@ func (m *Manifest) Apply(cases []Case, today string, complete bool) ([]Case, []s
 		if !ok {
 			continue
 		}
-		if c.Status != Skipped {
+		if c.Judged() {
 			matched[e.Line] = true
 		}
 		switch c.Status {
