@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/plankit/plankit/sim"
@@ -105,6 +107,8 @@ type Pool struct {
 	refilling chan struct{}
 	// idle are processes parked by Stop for reuse by another scenario.
 	idle []*process
+	// ending are processes Close or Abort is ending.
+	ending []*process
 }
 
 // maxIdle bounds the parked processes.
@@ -150,6 +154,23 @@ func (p *Pool) Close() { p.end(time.Second) }
 // from any goroutine, while ports are in use.
 func (p *Pool) Abort() { p.end(0) }
 
+// Kill sends SIGKILL to every process group of the pool, those being
+// ended included, without waiting: for a plankit that exits at once.
+func (p *Pool) Kill() {
+	p.mu.Lock()
+	p.closed = true
+	procs := slices.Clone(p.ending)
+	for pr := range p.live {
+		procs = append(procs, pr)
+	}
+	p.mu.Unlock()
+	for _, pr := range procs {
+		if pr.alive() {
+			killGroup(pr.cmd, syscall.SIGKILL)
+		}
+	}
+}
+
 func (p *Pool) end(stdinGrace time.Duration) {
 	p.mu.Lock()
 	p.closed = true
@@ -165,6 +186,7 @@ func (p *Pool) end(stdinGrace time.Duration) {
 	}
 	p.live = map[*process]bool{}
 	p.spare, p.idle = nil, nil
+	p.ending = append(p.ending, procs...)
 	p.mu.Unlock()
 	if stdinGrace > 0 {
 		for _, pr := range procs {
@@ -189,6 +211,9 @@ func (p *Pool) end(stdinGrace time.Duration) {
 		}()
 	}
 	wg.Wait()
+	p.mu.Lock()
+	p.ending = slices.DeleteFunc(p.ending, func(pr *process) bool { return slices.Contains(procs, pr) })
+	p.mu.Unlock()
 }
 
 // spawn returns a fresh process, never used before: the spare when there

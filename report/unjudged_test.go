@@ -104,3 +104,20 @@ func TestTableDoesNotCountUnjudgedChecksAsDeviations(t *testing.T) {
 		t.Fatalf("JSON rows of a fully judged run changed shape:\n%s", j)
 	}
 }
+
+// A clause entry whose failing check was not judged is no unexpected pass.
+func TestManifestIgnoresUnjudgedChecks(t *testing.T) {
+	m, err := ParseManifest("m.txt", []byte("clause:PEND-2 -- known\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []Case{{ID: "x", Kind: KindProperty, Clauses: []string{"PEND-2"}, Status: Passed},
+		{ID: "y", Kind: KindProperty, Clauses: []string{"PEND-2"}, Status: Errored}}
+	if _, findings := m.Apply(cases, "2026-01-01", false); len(findings) != 0 {
+		t.Fatalf("findings %q", findings)
+	}
+	cases[1].Status = Passed
+	if _, findings := m.Apply(cases, "2026-01-01", false); len(findings) != 1 {
+		t.Fatalf("findings %q, want the unexpected pass", findings)
+	}
+}

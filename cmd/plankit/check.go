@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -55,16 +55,47 @@ type suiteEnv struct {
 
 // checkSuite is one suite of checks: the features or the properties.
 // An error wrapping features.ErrImpl or a *sim.ImplError means the
-// implementation could not be run; the cases returned with it still count.
+// implementation could not be run; the cases returned with it still count
+// (a suite lists every check it did not judge, as error or not-run).
 type checkSuite struct {
 	name string
 	run  func(ctx context.Context, env suiteEnv) ([]report.Case, error)
+	// list gives the suite's checks without running them (nil: none).
+	list func(tags string) ([]report.Case, error)
 }
 
 // suites lists the suites plankit check runs, in order.
 var suites = []checkSuite{
-	{name: "features", run: runFeatures},
-	{name: "properties", run: runProperties},
+	{name: "features", run: runFeatures, list: features.Scenarios},
+	{name: "properties", run: runProperties, list: listProperties},
+}
+
+func listProperties(string) ([]report.Case, error) {
+	var out []report.Case
+	for _, p := range properties.Catalog() {
+		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses})
+	}
+	return out, nil
+}
+
+// unjudged lists the checks of the suites, none judged, with status and
+// message: the report of a run that could not start them.
+func unjudged(run []checkSuite, tags, status, message string) []report.Case {
+	var out []report.Case
+	for _, s := range run {
+		if s.list == nil {
+			continue
+		}
+		cases, err := s.list(tags)
+		if err != nil {
+			continue
+		}
+		for _, c := range cases {
+			c.Status, c.Message = status, message
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func runProperties(ctx context.Context, env suiteEnv) ([]report.Case, error) {
@@ -80,7 +111,10 @@ func runFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.Cases, res.Impl
+	if res.Impl != nil {
+		return res.Cases, res.Impl
+	}
+	return res.Cases, nil
 }
 
 func newCheckCmd() *cobra.Command {
@@ -92,8 +126,14 @@ func newCheckCmd() *cobra.Command {
 against the reference, one of its mutants, or an adapter, prints a per-clause table and the verdict, and writes JUnit XML, cucumber JSON and a plankit
 JSON report on request, even when the run fails or is interrupted.
 
+Checks that could not be judged are never reported as failures: those the
+implementation's crash, hang or protocol error kept from running have the
+status error (JUnit <error>), those an interruption kept from running
+not-run (JUnit <skipped>); the failures found before are still listed.
+
 Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
-2 usage or input error; 3 the implementation could not be run.`,
+2 usage or input error; 3 the implementation could not be run, or the run
+was interrupted by SIGINT or SIGTERM (the reports say which).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCheck(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -195,18 +235,30 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		err = fmt.Errorf("the implementation could not be started: %w", err)
 	}
 	if err != nil {
-		// Reports say so too, so CI shows why there are no results.
+		// Reports say so too, listing every check as not judged, so CI
+		// shows why there are no results.
 		rep := report.Run{Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
-			Verdict: report.VerdictImpl, Error: err.Error(), Clauses: report.Table(nil, allClauses())}
+			Filter: strings.Join(filters, " "), Manifest: o.expect,
+			Verdict: report.VerdictImpl, Error: err.Error()}
+		status, msg := report.Errored, "not run: "+err.Error()
+		if cause := stopCause(ctx); cause != nil {
+			err = cause
+			rep.Verdict, rep.Error = report.VerdictInterrupted, cause.Error()
+			status, msg = report.NotRun, "not run: the run was interrupted"
+		}
+		rep.Cases = unjudged(run, o.tags, status, msg)
+		rep.Clauses = report.Table(rep.Cases, allClauses())
 		if werr := writeReports(o, rep); werr != nil {
 			return usageErr("%v", werr)
 		}
+		printSummary(stdout, rep)
+		if rep.Verdict == report.VerdictInterrupted {
+			return stopped(ctx, "")
+		}
 		return withCode(ExitImpl, err)
 	}
-	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, features.SuiteVersion, o.seed)
+	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), features.SuiteVersion, o.seed)
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	env := suiteEnv{newPort: newPort, tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
 	var raw []report.Case
 	var implErr, runErr error
@@ -215,8 +267,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		raw = append(raw, cases...)
 		switch {
 		case err == nil:
-		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-			// Interrupted: reported below; the suite listed what it did not run.
+		case ctx.Err() != nil:
+			// Interrupted (an error now is most likely the interruption
+			// ending the implementation): reported below; the suite listed
+			// what it did not run.
 		case isImpl(err):
 			if implErr == nil {
 				implErr = err
@@ -235,11 +289,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		// A filter that selects nothing would make a gate always green.
 		return usageErr("no check matches %s (godog tag expressions combine tags with ',' for or, '&&' for and, '~' for not)", strings.Join(filters, ", "))
 	}
-	if ctx.Err() != nil && runErr == nil {
-		runErr = errors.New("the run was interrupted; unfinished checks are reported as skipped")
-	}
+	cause := stopCause(ctx)
+	complete := !filtered && implErr == nil && cause == nil
 
-	if o.fix && implErr == nil && runErr == nil {
+	if o.fix && implErr == nil && runErr == nil && cause == nil {
 		if err := report.WriteFileAtomic(o.expect, manifest.Fix(raw)); err != nil {
 			return usageErr("%v", err)
 		}
@@ -250,7 +303,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		manifest = m
 		fmt.Fprintf(stdout, "rewrote %s\n", o.expect)
 	}
-	final, findings := manifest.Apply(raw, date, !filtered)
+	final, findings := manifest.Apply(raw, date, complete)
 
 	rep := report.Run{
 		Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
@@ -263,7 +316,11 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	code := ExitPass
 	switch {
+	case cause != nil:
+		// The failures judged before the interruption stay listed.
+		rep.Verdict, rep.Error, code = report.VerdictInterrupted, cause.Error(), ExitInterrupted
 	case implErr != nil:
+		// The failures judged before the implementation broke stay listed.
 		rep.Verdict, rep.Error, code = report.VerdictImpl, implErr.Error(), ExitImpl
 	case runErr != nil:
 		rep.Verdict, rep.Error, code = report.VerdictFail, runErr.Error(), ExitFail
@@ -276,16 +333,54 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		return usageErr("%v", err)
 	}
 	printSummary(stdout, rep)
-	switch code {
-	case ExitImpl:
+	switch {
+	case cause != nil:
+		return stopped(ctx, "%d checks not run", countStatus(rep.Cases, report.NotRun))
+	case code == ExitImpl:
+		if n := countStatus(rep.Cases, report.Failed) + countStatus(rep.Cases, report.UnexpectedPass); n > 0 {
+			return withCode(ExitImpl, fmt.Errorf("%w (and %d checks failed before or after it: see above)", implErr, n))
+		}
 		return withCode(ExitImpl, implErr)
-	case ExitFail:
+	case code == ExitFail:
 		if runErr != nil {
 			return withCode(ExitFail, runErr)
 		}
 		return withCode(ExitFail, errors.New(""))
 	}
 	return nil
+}
+
+// stopCause is why ctx was cancelled (a signal's interruption), or nil.
+func stopCause(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if ie := interruption(ctx); ie != nil {
+		return ie
+	}
+	return fmt.Errorf("the run was interrupted: %w", context.Cause(ctx))
+}
+
+// stopped is the error of an interrupted check.
+func stopped(ctx context.Context, format string, args ...any) error {
+	if ie := interruption(ctx); ie != nil {
+		return interrupted(ie, format, args...)
+	}
+	err := stopCause(ctx)
+	if format != "" {
+		err = fmt.Errorf("%w; %s", err, fmt.Sprintf(format, args...))
+	}
+	return withCode(ExitInterrupted, err)
+}
+
+func countStatus(cases []report.Case, status string) int {
+	n := 0
+	for _, c := range cases {
+		if c.Status == status {
+			n++
+		}
+	}
+	return n
 }
 
 // allClauses is every clause of the specification, so the table shows
@@ -314,13 +409,23 @@ func writeReports(o *checkOptions, rep report.Run) error {
 
 func printSummary(w io.Writer, rep report.Run) {
 	fmt.Fprintln(w)
-	for _, c := range rep.Cases {
+	var firstError *report.Case
+	for i, c := range rep.Cases {
 		switch c.Status {
 		case report.Failed, report.UnexpectedPass:
-			fmt.Fprintf(w, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), c.Message)
+			fmt.Fprintf(w, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), safetext.Text(c.Message))
 		case report.ExpectedFailed:
-			fmt.Fprintf(w, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), c.Message)
+			fmt.Fprintf(w, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), safetext.Text(c.Message))
+		case report.Errored:
+			if firstError == nil {
+				firstError = &rep.Cases[i]
+			}
 		}
+	}
+	if firstError != nil {
+		// One line, not one per check: they share the cause, the error below.
+		fmt.Fprintf(w, "ERROR %d checks not judged: the implementation could not be run (first: %s)\n",
+			countStatus(rep.Cases, report.Errored), firstError.ID)
 	}
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "MANIFEST %s\n", f)
@@ -331,10 +436,14 @@ func printSummary(w io.Writer, rep report.Run) {
 	}
 	fmt.Fprintln(w)
 	_ = report.WriteTable(w, rep.Clauses)
-	fmt.Fprintf(w, "\n%d checks: %d passed, %d failed, %d expected-failed, %d unexpected-pass, %d skipped\n",
+	fmt.Fprintf(w, "\n%d checks: %d passed, %d failed, %d expected-failed, %d unexpected-pass, %d skipped",
 		len(rep.Cases), counts[report.Passed], counts[report.Failed], counts[report.ExpectedFailed], counts[report.UnexpectedPass], counts[report.Skipped])
+	if counts[report.Errored]+counts[report.NotRun] > 0 {
+		fmt.Fprintf(w, ", %d error, %d not run", counts[report.Errored], counts[report.NotRun])
+	}
+	fmt.Fprintln(w)
 	if rep.Error != "" {
-		fmt.Fprintf(w, "error: %s\n", rep.Error)
+		fmt.Fprintf(w, "error: %s\n", safetext.Text(rep.Error))
 	}
 	fmt.Fprintf(w, "verdict: %s (seed %d)\n", rep.Verdict, rep.Seed)
 }

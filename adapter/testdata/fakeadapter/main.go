@@ -11,8 +11,12 @@
 // to stop but does not exit), slow (sleeps N seconds before replying,
 // misbehaving on the first request of the method), deaf (from then on
 // ignores SIGTERM and the end of its input), orphan (starts a background
-// child, "fakeadapter child", that sleeps). When $FAKEADAPTER_PIDS names
-// a file, the adapter appends its pid, and an orphan's child's, to it. With --once FILE it misbehaves only
+// child, "fakeadapter child", that sleeps), escape (writes control bytes
+// on stderr and exits). When $FAKEADAPTER_PIDS names
+// a file, the adapter appends its pid, and an orphan's child's, to it.
+// $FAKEADAPTER_AFTER=FILE:N arms the misbehaviour only from the N+1th
+// process on (FILE counts them); $FAKEADAPTER_MUTANT serves that mutant of
+// the reference. With --once FILE it misbehaves only
 // while FILE does not exist and creates it, so only the first process
 // breaks.
 package main
@@ -64,6 +68,9 @@ func main() {
 		nth, _ = strconv.Atoi(args[2])
 	}
 	armed := true
+	if after := os.Getenv("FAKEADAPTER_AFTER"); after != "" {
+		armed = countProcess(after)
+	}
 	if once != "" {
 		f, err := os.OpenFile(once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		armed = err == nil
@@ -72,7 +79,11 @@ func main() {
 		}
 	}
 	caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
-	srv, err := adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{Capabilities: caps})
+	opts := reference.Options{}
+	if m := os.Getenv("FAKEADAPTER_MUTANT"); m != "" {
+		opts.Mutants = reference.Mutants{reference.Mutant(m)}
+	}
+	srv, err := adapter.NewServer(reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps})
 	if err != nil {
 		panic(err)
 	}
@@ -124,6 +135,21 @@ func main() {
 	}
 }
 
+// countProcess counts this process in the file of $FAKEADAPTER_AFTER
+// (FILE:N) and reports whether more than N processes came before it.
+func countProcess(spec string) bool {
+	file, n, _ := strings.Cut(spec, ":")
+	limit, _ := strconv.Atoi(n)
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	f.WriteString("x\n")
+	f.Close()
+	b, _ := os.ReadFile(file)
+	return strings.Count(string(b), "\n") > limit
+}
+
 // writePID appends a pid to $FAKEADAPTER_PIDS.
 func writePID(pid int) {
 	f, err := os.OpenFile(os.Getenv("FAKEADAPTER_PIDS"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -150,6 +176,9 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		time.Sleep(time.Hour)
 	case "crash":
 		fmt.Fprintf(os.Stderr, "fakeadapter: about to crash\nfakeadapter: simulated crash in %s\n", req.Method)
+		os.Exit(7)
+	case "escape":
+		fmt.Fprintf(os.Stderr, "fakeadapter: \x1b[2Jcleared the screen\rand rang\a\n")
 		os.Exit(7)
 	case "flood-crash":
 		fmt.Fprintf(os.Stderr, "fakeadapter: simulated crash after the flood in %s\n", req.Method)
