@@ -99,3 +99,10 @@ func TestHonestReports(t *testing.T) {
 		}
 	})
 }
+
+// reportFiles are the three reports of a check.
+type reportFiles struct{ json, junit, cucumber string }
+
+func (f reportFiles) flags() []string {
+	return []string{"--json", f.json, "--junit", f.junit, "--cucumber", f.cucumber}
+}

@@ -344,15 +344,8 @@ func (r *running) wait(limit time.Duration) (int, string, string) {
 	return 0, "", ""
 }
 
-// reportFiles are the three reports of a check.
-type reportFiles struct{ json, junit, cucumber string }
-
 func (w *watch) reports() reportFiles {
 	return reportFiles{filepath.Join(w.dir, "r.json"), filepath.Join(w.dir, "j.xml"), filepath.Join(w.dir, "c.json")}
-}
-
-func (f reportFiles) flags() []string {
-	return []string{"--json", f.json, "--junit", f.junit, "--cucumber", f.cucumber}
 }
 
 // check reads the three reports, checks they are valid and agree on the
