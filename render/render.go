@@ -9,10 +9,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/plankit/plankit/internal/safetext"
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
 )
