@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -237,7 +238,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		// Reports say so too, listing every check as not judged, so CI
 		// shows why there are no results.
-		rep := report.Run{Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
+		rep := report.Run{Suite: "plankit", SuiteVersion: spec.SuiteVersion, Implementation: id, Seed: o.seed,
 			Filter: strings.Join(filters, " "), Manifest: o.expect,
 			Verdict: report.VerdictImpl, Error: err.Error()}
 		status, msg := report.Errored, "not run: "+err.Error()
@@ -257,7 +258,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		}
 		return withCode(ExitImpl, err)
 	}
-	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), features.SuiteVersion, o.seed)
+	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
 
 	env := suiteEnv{newPort: newPort, tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
 	var raw []report.Case
@@ -306,7 +307,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	final, findings := manifest.Apply(raw, date, complete)
 
 	rep := report.Run{
-		Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
+		Suite: "plankit", SuiteVersion: spec.SuiteVersion, Implementation: id, Seed: o.seed,
 		Filter: strings.Join(filters, " "), Manifest: o.expect, Findings: findings,
 		Cases: final, Clauses: report.Table(final, allClauses()),
 	}
@@ -385,7 +386,7 @@ func countStatus(cases []report.Case, status string) int {
 
 // allClauses is every clause of the specification, so the table shows
 // clauses whose checks were filtered out.
-func allClauses() []string { return features.SpecClauses }
+func allClauses() []string { return spec.ClauseIDs() }
 
 func writeReports(o *checkOptions, rep report.Run) error {
 	writers := []struct {
