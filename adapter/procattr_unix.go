@@ -11,6 +11,7 @@ import (
 // wrapper (a shell, npx) and everything it started end together.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // killGroup sends sig to the adapter's process group (its id is the

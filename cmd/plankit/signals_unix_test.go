@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -157,6 +158,20 @@ func TestSignals(t *testing.T) {
 		if code, out, errs := p.wait(30 * time.Second); code != ExitInterrupted {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
+		w.noneRunning()
+	})
+
+	t.Run("SIGKILL: the adapters die with plankit (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux ties a child's life to its parent's (Pdeathsig)")
+		}
+		// Deaf adapters: the end of their input (plankit's death closes
+		// it) does not end them.
+		w := newWatch(t)
+		p := w.start(plankit, "check", "--adapter", fake+" deaf start")
+		w.waitPIDs(3)
+		p.signal(syscall.SIGKILL)
+		p.cmd.Wait()
 		w.noneRunning()
 	})
 
