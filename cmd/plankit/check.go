@@ -112,10 +112,7 @@ func runFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.Impl != nil {
-		return res.Cases, res.Impl
-	}
-	return res.Cases, nil
+	return res.Cases, res.Impl
 }
 
 func newCheckCmd() *cobra.Command {
