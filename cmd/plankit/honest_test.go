@@ -106,3 +106,13 @@ type reportFiles struct{ json, junit, cucumber string }
 func (f reportFiles) flags() []string {
 	return []string{"--json", f.json, "--junit", f.junit, "--cucumber", f.cucumber}
 }
+
+func countStatus(cases []report.Case, status string) int {
+	n := 0
+	for _, c := range cases {
+		if c.Status == status {
+			n++
+		}
+	}
+	return n
+}
