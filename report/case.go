@@ -23,7 +23,8 @@ const (
 	Skipped = "skipped"
 	// Errored: not judged because the implementation could not be run
 	// (it crashed, hung or broke the protocol during the check or before
-	// it started). The message says what happened.
+	// it started), or because the run stopped on an error of its own (a
+	// counterexample that could not be written). The message says which.
 	Errored = "error"
 	// NotRun: not run because the run was interrupted (SIGINT, SIGTERM).
 	NotRun = "not-run"

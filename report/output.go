@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/safetext"
 )
 
@@ -76,7 +77,7 @@ func (f Files) Write(r Run) error {
 		}
 		data, err := w.render(r)
 		if err == nil {
-			err = WriteFileAtomic(w.path, data)
+			err = atomicfile.Write(w.path, data)
 		}
 		if first == nil {
 			first = err

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -27,6 +30,7 @@ type checkOptions struct {
 	checks                             int
 	today                              func() string
 	factory                            func(*implFlags) (func() sim.Port, error)
+	limits                             inputFlags
 }
 
 func newCheckCmd() *cobra.Command {
@@ -69,7 +73,8 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
 	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
-	f.StringVar(&o.cexDir, "counterexamples", "plankit-counterexamples", "directory for the trace file of each failing property (written only on failure)")
+	o.limits.register(cmd, inputlimit.Manifest, "manifest", boundBytes|boundLine|boundEntries)
+	f.StringVar(&o.cexDir, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
 	return cmd
 }
 
@@ -83,10 +88,17 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	case o.fix && o.expect == "":
 		return usageErr("--fix needs --expect FILE")
 	}
+	if err := o.limits.validate(); err != nil {
+		return err
+	}
+	paths := checkPaths{JUnit: o.files.JUnit, Cucumber: o.files.Cucumber, JSON: o.files.JSON, Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
+	if err := paths.validate(); err != nil {
+		return err
+	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
 		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today()}
 	if o.expect != "" {
-		m, err := report.ReadManifest(o.expect)
+		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		if o.fix && errors.Is(err, os.ErrNotExist) {
 			m, err = report.ParseManifest(o.expect, nil)
 		}
@@ -97,11 +109,11 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	}
 	if o.fix {
 		opts.UpdateManifest = func(raw []report.Case) (*report.Manifest, error) {
-			if err := report.WriteFileAtomic(o.expect, opts.Manifest.Fix(raw)); err != nil {
+			if err := atomicfile.Write(o.expect, opts.Manifest.Fix(raw)); err != nil {
 				return nil, err
 			}
 			fmt.Fprintf(stdout, "rewrote %s\n", o.expect)
-			return report.ReadManifest(o.expect)
+			return report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		}
 	}
 	newPort, err := o.factory(&o.impl)
@@ -112,6 +124,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	opts.NewPort, opts.Started = newPort, func(id sim.Identity) {
 		started = true
 		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
+		printAdapterHint(stdout, o)
 	}
 
 	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
@@ -130,6 +143,12 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		if c.Failing() {
 			failed++
 		}
+	}
+	if rep.Verdict == report.VerdictFail && strings.Contains(rep.Error, atomicfile.ErrSymlink.Error()) {
+		// A link planted where a counterexample goes stopped the run: an
+		// input error, not a verdict on the implementation. (The report
+		// carries the run's error as text, with atomicfile's own wording.)
+		return withCode(ExitUsage, errors.New(rep.Error))
 	}
 	switch rep.Verdict {
 	case report.VerdictPass:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ func newLintCmd() *cobra.Command {
 	var (
 		format  string
 		choices []string
+		limits  inputFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "lint LOG.jsonl...",
@@ -36,8 +38,10 @@ choice section-source=pending may render plan:policy from a selection whose
 append failed: pass --choice section-source=pending to lint its logs.
 
 Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
-read (a missing file, a malformed line, a broken seq), 3 when interrupted
-(SIGINT, SIGTERM: the logs linted so far are reported, the rest named).`,
+read (a missing file, a malformed line, a broken seq, invalid UTF-8, or an input
+past a bound of the --max-input-* flags; docs/reliability.md), 3 when
+interrupted (SIGINT, SIGTERM: the logs linted so far are reported, the rest
+named).`,
 		Example: `  plankit lint lint/testdata/dsh/plan-review.jsonl
   plankit sim --format jsonl examples/step-narration-header-mismatch.yaml > run.jsonl && plankit lint run.jsonl
   plankit lint --format json session.jsonl`,
@@ -46,7 +50,10 @@ read (a missing file, a malformed line, a broken seq), 3 when interrupted
 			if format != "text" && format != "json" {
 				return usageErr("unknown --format %q (one of text, json)", format)
 			}
-			var opts lint.Options
+			if err := limits.validate(); err != nil {
+				return err
+			}
+			opts := lint.Options{Limits: limits.Limits}
 			for _, c := range choices {
 				name, value, _ := strings.Cut(c, "=")
 				if name != spec.ChoiceSectionSource {
@@ -113,5 +120,6 @@ read (a missing file, a malformed line, a broken seq), 3 when interrupted
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
 	cmd.Flags().StringArrayVar(&choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
+	limits.register(cmd, inputlimit.Log, "log", boundBytes|boundLine|boundEvents)
 	return cmd
 }

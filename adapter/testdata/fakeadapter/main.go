@@ -8,8 +8,8 @@
 // oversized, flood (floods stderr before every reply and never
 // misbehaves otherwise), flood-crash, error, unsupported, extra (an
 // unknown field in the result), linger (replies
-// to stop but does not exit), slow (sleeps N seconds before replying,
-// misbehaving on the first request of the method), deaf (from then on
+// to stop but does not exit), slow (sleeps before replying: N seconds
+// given as the third argument, 2 by default; once per process), deaf (from then on
 // ignores SIGTERM and the end of its input), orphan (starts a background
 // child, "fakeadapter child", that sleeps), escape (writes control bytes
 // on stderr and exits). When $FAKEADAPTER_PIDS names
@@ -59,7 +59,7 @@ func main() {
 		writePID(os.Getpid())
 	}
 	mode, method, nth := args[0], args[1], 1
-	delay := 0
+	delay := 2
 	if mode == "slow" && len(args) > 2 {
 		delay, _ = strconv.Atoi(args[2])
 		args = args[:2]
