@@ -60,7 +60,9 @@ func (p *PRNG) Intn(_ string, n int) int { return p.r.IntN(n) }
 // implementation and returns one report.Case per property, in catalog
 // order. A failing property's case carries the path of its counterexample
 // trace. An error means the implementation could not be run (it wraps a
-// *sim.ImplError) or ctx was cancelled.
+// *sim.ImplError) or ctx was cancelled; every property is listed even
+// then, those not judged with the status report.Errored (the
+// implementation could not be run) or report.NotRun (cancelled).
 func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	if opts.NewPort == nil {
 		return nil, errors.New("properties: Options.NewPort is required")
@@ -81,12 +83,17 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		}
 	}
 	port := opts.NewPort()
-	id, err := port.Start()
+	id, err := sim.Start(port)
 	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
+		err = &sim.ImplError{Op: "start", Err: err}
+	} else if err = port.Stop(); err != nil {
+		err = &sim.ImplError{Op: "stop", Err: err}
 	}
-	if err := port.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
+	if err != nil {
+		if ctx.Err() != nil {
+			return notRun(props, opts.Only, report.NotRun, msgInterrupted), ctx.Err()
+		}
+		return notRun(props, opts.Only, report.Errored, "not run: the implementation could not be started: "+err.Error()), err
 	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
 	cex := &counterexampleDir{path: opts.CounterexampleDir}
@@ -97,12 +104,14 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return append(cases, notRun(props[i:], opts.Only)...), err
+			return append(cases, notRun(props[i:], opts.Only, report.NotRun, msgInterrupted)...), err
 		}
 		c, err := runProperty(ctx, p, opts, cex)
 		c.Choices = choicesOf(p, id.Choices)
 		if err != nil && ctx.Err() != nil {
-			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
+			// Cut short: an error now is most likely the interruption
+			// ending the implementation.
+			return append(cases, notRun(props[i:], opts.Only, report.NotRun, msgInterrupted)...), ctx.Err()
 		}
 		if errors.Is(err, sim.ErrUnsupported) {
 			// The implementation declined a request this property needs.
@@ -113,16 +122,16 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		}
 		if err != nil {
 			var we *writeError
-			rest, why := props[i:], "not run: the implementation could not be run"
 			if errors.As(err, &we) {
-				// The property failed; only its trace could not be written.
-				cases, rest, why = append(cases, c), props[i+1:], "not run: the run stopped when a counterexample could not be written"
+				// The property failed; only its trace could not be written:
+				// the run stops there, and the rest is not judged.
+				cases = append(cases, c)
+				return append(cases, notRun(props[i+1:], opts.Only, report.Errored, "not run: the run stopped when a counterexample could not be written")...), fmt.Errorf("property %s: %w", p.Name, err)
 			}
-			skipped := notRun(rest, opts.Only)
-			for j := range skipped {
-				skipped[j].Message = why
-			}
-			return append(cases, skipped...), fmt.Errorf("property %s: %w", p.Name, err)
+			rest := notRun(props[i:], opts.Only, report.Errored, "not run: the implementation could not be run")
+			rest[0].Message = "not judged: the implementation could not be run: " + err.Error()
+			rest[0].Choices = c.Choices
+			return append(cases, rest...), fmt.Errorf("property %s: %w", p.Name, err)
 		}
 		if c.Status == report.Passed {
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
@@ -134,16 +143,18 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	return cases, nil
 }
 
-// notRun reports the properties an interrupted run did not finish as
-// skipped, so every report still lists them.
-func notRun(props []property, only []string) []report.Case {
+const msgInterrupted = "not run: the run was interrupted"
+
+// notRun lists properties that were not judged, with status and message,
+// so every report still lists them.
+func notRun(props []property, only []string, status, message string) []report.Case {
 	var out []report.Case
 	for _, p := range props {
 		if len(only) > 0 && !contains(only, p.Name) {
 			continue
 		}
 		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses,
-			Status: report.Skipped, Message: "not run: the run was interrupted"})
+			Status: status, Message: message})
 	}
 	return out
 }
