@@ -657,6 +657,17 @@ func (p *Port) Reload() (sim.LoadReply, error) {
 	return out, p.call(MethodReload, Empty{}, &out)
 }
 
+// Unload implements sim.Port. An implementation that does not declare the
+// unload capability (an older minor version) is not asked: the request is
+// unsupported, so the check that needs it is skipped.
+func (p *Port) Unload() (sim.LoadReply, error) {
+	var out sim.LoadReply
+	if !p.start.Capabilities.Unload {
+		return out, &UnsupportedError{Method: MethodUnload, Message: "the implementation does not declare the unload capability"}
+	}
+	return out, p.call(MethodUnload, Empty{}, &out)
+}
+
 // rawSeq renders a reply's seq member for a message.
 func rawSeq(v any) []byte {
 	if v == nil {

@@ -34,13 +34,14 @@ const (
 	MethodCommand  = "command"
 	MethodFold     = "fold"
 	MethodReload   = "reload"
+	MethodUnload   = "unload"
 	MethodStop     = "stop"
 )
 
 // Methods lists every method in protocol order.
 var Methods = []string{
 	MethodStart, MethodLoad, MethodOpen, MethodSet, MethodGet, MethodPreStep,
-	MethodAssemble, MethodExitTool, MethodCommand, MethodFold, MethodReload, MethodStop,
+	MethodAssemble, MethodExitTool, MethodCommand, MethodFold, MethodReload, MethodUnload, MethodStop,
 }
 
 // Request is one request line: {"seq": N, "method": "...", "params": {...}}.
@@ -86,6 +87,8 @@ type Capabilities struct {
 	// CommandOutcomes (optional, minor 1): every successful command reply
 	// carries the selection outcome it announces.
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// Unload (optional, minor 1): the implementation answers unload.
+	Unload bool `json:"unload,omitempty"`
 }
 
 // StartResult is the start reply's result: the implementation's identity,
@@ -122,6 +125,7 @@ var shapes = map[string]string{
 	MethodCommand:  `{"kind": "success"|"error", "text": string, "outcome"?: "committed"|"queued"|"cancelled"|"noop", "effects"?: [Effect]}`,
 	MethodFold:     `{"active": bool, "error"?: string}`,
 	MethodReload:   `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,
+	MethodUnload:   `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,
 	MethodStop:     `{}`,
 }
 

@@ -209,6 +209,8 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 		return port.Fold(p)
 	case MethodReload:
 		return port.Reload()
+	case MethodUnload:
+		return port.Unload()
 	case MethodStop:
 		return Empty{}, port.Stop()
 	}

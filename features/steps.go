@@ -59,6 +59,14 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(re(`^the agent goes idle$`), w.idle)
 	sc.Step(re(`^the process restarts$`), w.restart)
 	sc.Step(re(`^the plan-mode service is reloaded$`), w.reload)
+	sc.Step(re(`^the plan-mode plugin is unloaded$`), func() error {
+		_, err := w.do(sim.Action{Unload: &sim.UnloadAction{}})
+		return err
+	})
+	sc.Step(re(`^the plan-mode plugin is loaded again$`), func() error {
+		_, err := w.do(sim.Action{Load: &sim.LoadAction{}})
+		return err
+	})
 	sc.Step(re(`^the session is forked as "([^"]*)"$`), w.fork)
 	sc.Step(re(`^the session is compacted$`), w.compact)
 	sc.Step(re(`^the host fails the plugin's next (\d+) appends?$`), w.fault)

@@ -78,3 +78,36 @@ Feature: SVC — the service
     When the user prompts "Go."
     And the user selects the default mode
     Then get reports active with inactive pending
+
+  @SVC-2 @PEND-8 @id:svc-unload-takes-everything
+  Scenario: Unloading the plugin takes its listener, section, tool and pending selection
+    Given an agent with plan mode active and an open turn
+    And the user selects the default mode
+    When the plan-mode plugin is unloaded
+    Then /plan is not registered
+    When a step is accepted
+    Then no plan/mode event is appended
+    And the step carries no plan-mode notices
+    And the request has no plan:policy section
+    And the request's tools are ""
+
+  @SVC-2 @id:svc-unload-command-unknown
+  Scenario: After an unload /plan is an unknown command
+    Given an agent with plan mode inactive
+    When the plan-mode plugin is unloaded
+    And the user types "/plan"
+    Then the command is unknown
+    And no plan/mode event is appended
+
+  @SVC-1 @PEND-8 @id:svc-load-after-unload-starts-from-log
+  Scenario: A load after an unload starts clean from the log
+    Given an agent with plan mode active and an open turn
+    And the user selects the default mode
+    When the plan-mode plugin is unloaded
+    And the turn ends
+    And the plan-mode plugin is loaded again
+    Then get reports active with no pending selection
+    When the user prompts "Go on."
+    And a step is accepted
+    Then no plan/mode event is appended
+    And the request shows plan mode active

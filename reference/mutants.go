@@ -60,6 +60,7 @@ const (
 	ApprovalKeepsUserExit   Mutant = "approval-keeps-user-exit"
 	CommandUntrimmed        Mutant = "command-untrimmed"
 	ReplyGuessesOutcome     Mutant = "reply-guesses-outcome"
+	UnloadKeepsListener     Mutant = "unload-keeps-listener"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -110,6 +111,7 @@ var Catalogue = []MutantInfo{
 	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
 	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
 	{CommandUntrimmed, "CMD-4", "the /plan argument is not trimmed: \" off \" is a message and a blank argument is steered"},
+	{UnloadKeepsListener, "SVC-2", "unloading the plugin leaves its pre-step listener registered, still applying pending selections"},
 	{ReplyGuessesOutcome, "CMD-2", "the /plan reply announces queued during a turn and committed otherwise, whatever set returned"},
 }
 

@@ -344,6 +344,25 @@ func (p *Port) reload() sim.LoadReply {
 	return p.load(keep)
 }
 
+// Unload implements sim.Port: the controller is disposed with its pending
+// selections and nothing stays registered; the sessions stay, so a later
+// load folds their logs.
+func (p *Port) Unload() (sim.LoadReply, error) {
+	if p.sessions == nil {
+		return sim.LoadReply{}, errNotStarted
+	}
+	if p.opts.Mutants.Has(UnloadKeepsListener) && p.ctl != nil {
+		// A plugin that disposes its tool, section and command but forgets
+		// its pre-step listener, which goes on applying pending selections.
+		return sim.LoadReply{Listener: sim.Prepend}, nil
+	}
+	if p.ctl != nil {
+		p.ctl.disposed = true
+	}
+	p.ctl = nil
+	return sim.LoadReply{}, nil
+}
+
 // Stop implements sim.Port: the process ends and its state is gone.
 func (p *Port) Stop() error {
 	if p.opts.Mutants.Has(PendingSurvivesRestart) && p.ctl != nil {

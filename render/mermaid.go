@@ -236,6 +236,8 @@ func (m *mermaid) start(a sim.Action, r sim.Result) {
 		}
 	case a.Reload != nil:
 		m.line("runtime", "->>", "plugin", "reload")
+	case a.Unload != nil:
+		m.line("runtime", "->>", "plugin", "unload")
 	case a.Load != nil:
 		m.line("runtime", "->>", "plugin", "load")
 	case a.Fold != nil:

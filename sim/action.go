@@ -23,6 +23,7 @@ type Action struct {
 	Fault   *FaultAction   `json:"fault,omitempty"`
 	Restart *struct{}      `json:"restart,omitempty"`
 	Reload  *struct{}      `json:"reload,omitempty"`
+	Unload  *UnloadAction  `json:"unload,omitempty"`
 	Fork    *ForkAction    `json:"fork,omitempty"`
 	Compact *AgentAction   `json:"compact,omitempty"`
 	Fold    *FoldAction    `json:"fold,omitempty"`
@@ -34,6 +35,12 @@ type LoadAction struct {
 	Config   json.RawMessage `json:"config,omitempty"`
 	Services *Services       `json:"services,omitempty"`
 }
+
+// UnloadAction disposes the plan-mode plugin without loading it again
+// (SVC-1, SVC-2, PEND-8): its service, tool, section, command and pre-step
+// listener go, and its pending selections with it; the logs stay. A later
+// load composes it afresh from the logs. Example: `unload: {}`.
+type UnloadAction struct{}
 
 // AgentAction names an agent. Example: `get: {agent: main}`.
 type AgentAction struct {
@@ -165,6 +172,8 @@ func (a Action) Name() string {
 		return "restart"
 	case a.Reload != nil:
 		return "reload"
+	case a.Unload != nil:
+		return "unload"
 	case a.Fork != nil:
 		return "fork"
 	case a.Compact != nil:

@@ -46,6 +46,10 @@ type Port interface {
 	Fold(FoldRequest) (FoldReply, error)
 	// Reload disposes the plugin and loads it again in the same process.
 	Reload() (LoadReply, error)
+	// Unload disposes the plugin without loading it again; the sessions
+	// stay. The reply lists what the plugin still has registered afterwards:
+	// nothing, when it lets go of everything (SVC-1, SVC-2).
+	Unload() (LoadReply, error)
 	// Stop ends the implementation process; all process-local state is lost.
 	Stop() error
 }

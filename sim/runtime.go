@@ -88,6 +88,8 @@ type Runtime struct {
 	port     Port
 	opts     Options
 	identity Identity
+	// unloaded: the plugin was unloaded and not loaded again.
+	unloaded bool
 	loaded   bool
 	reg      LoadReply
 	agents   map[string]*agentState
@@ -361,6 +363,8 @@ func (r *Runtime) do(act Action, res *Result) error {
 		return r.doRestart(res)
 	case act.Reload != nil:
 		return r.doReload(res)
+	case act.Unload != nil:
+		return r.doUnload(res)
 	case act.Fork != nil:
 		return r.doFork(res, act.Fork)
 	case act.Compact != nil:
@@ -412,6 +416,7 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 	if err := r.port.Stop(); err != nil {
 		return &ImplError{Op: "stop", Err: err}
 	}
+	r.unloaded = false
 	return r.restartWith(res)
 }
 
@@ -421,6 +426,15 @@ func (r *Runtime) restartWith(res *Result) error {
 		return &ImplError{Op: "start", Err: err}
 	}
 	r.identity = id
+	if r.unloaded {
+		// The host no longer composes the plugin: nothing is loaded or opened.
+		r.reg, r.loaded = LoadReply{}, false
+		for _, n := range r.order {
+			r.agents[n].queue = nil
+			r.agents[n].seen = r.agents[n].log.Len()
+		}
+		return nil
+	}
 	if err := r.load(res); err != nil {
 		return err
 	}
@@ -619,6 +633,27 @@ func (r *Runtime) doReload(res *Result) error {
 	r.loaded = reply.Error == ""
 	res.Load = &reply
 	res.Error = reply.Error
+	return nil
+}
+
+// doUnload disposes the plugin without loading it again. What the
+// implementation reports still registered afterwards stays in force (a
+// listener that still runs, a tool still offered, a command still
+// dispatched), so checks see a plugin that does not let go; a right one
+// reports nothing and the session runs as without the package (SVC-2).
+// Until a load, restarts bring the implementation up without the plugin.
+func (r *Runtime) doUnload(res *Result) error {
+	if !r.Plugin() {
+		return inputf("unload needs a loaded plan-mode plugin")
+	}
+	reply, err := r.port.Unload()
+	if err != nil {
+		return &ImplError{Op: "unload", Err: err}
+	}
+	r.reg = reply
+	r.loaded = reply.Listener != "" || len(reply.Tools) > 0 || len(reply.Sections) > 0 || len(reply.Commands) > 0
+	r.unloaded = true
+	res.Load = &reply
 	return nil
 }
 

@@ -440,7 +440,7 @@ func (t *Trace) check(f *ast.File) error {
 	for i, e := range t.Script {
 		loc := []string{"script", strconv.Itoa(i)}
 		if e.Action.Name() == "" {
-			return locate(t.File, f, loc, "entry has no action (one of load, prompt, steer, inject, set, get, command, step, retry, end-turn, idle, fault, restart, reload, fork, compact, fold)")
+			return locate(t.File, f, loc, "entry has no action (one of load, prompt, steer, inject, set, get, command, step, retry, end-turn, idle, fault, restart, reload, unload, fork, compact, fold)")
 		}
 		if n := countActions(e.Action); n > 1 {
 			return locate(t.File, f, loc, fmt.Sprintf("entry has %d actions; write one action per entry", n))

@@ -241,7 +241,7 @@ class Host {
       choices: CHOICES,
       // reuse: a start on a process that served a scenario resets it to the
       // state of a new process (see reset()), so the kit may hand it on.
-      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true },
+      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true },
     }
   }
 
@@ -313,6 +313,29 @@ class Host {
     if (this.fiber !== null) await this.fiber.dispose()
     this.fiber = null
     return this.plugin()
+  }
+
+  /**
+   * Dispose the plugin's fiber without plugging it in again and report what
+   * is still registered with the host's services: nothing, when the package
+   * lets go of everything. The listener is reported when a pre-step listener
+   * registered by the plugin is still in the context's hooks.
+   */
+  async unload () {
+    if (this.ctx === null) throw new Error('unload before load')
+    if (this.fiber !== null) await this.fiber.dispose()
+    this.fiber = null
+    const reply = {}
+    if (this.tools.registered.length > 0) reply.tools = this.tools.registered.map((t) => ({ name: t.name }))
+    if (this.prompt.registered.length > 0) reply.sections = this.prompt.registered.map((s) => s.name)
+    if (this.commands !== null && this.commands.registered.length > 0) reply.commands = this.commands.registered.map((c) => c.name)
+    if (this.preStepListeners() > 0) reply.listener = this.listener ?? 'append'
+    return reply
+  }
+
+  /** How many agent/pre-step listeners the context still dispatches to. */
+  preStepListeners () {
+    return (this.ctx?.events?._hooks?.['agent/pre-step'] ?? []).length
   }
 
   open ({ agent, events }) {
@@ -441,7 +464,7 @@ class Host {
   }
 }
 
-const methods = new Set(['start', 'load', 'open', 'set', 'get', 'preStep', 'assemble', 'exitTool', 'command', 'fold', 'reload', 'stop'])
+const methods = new Set(['start', 'load', 'open', 'set', 'get', 'preStep', 'assemble', 'exitTool', 'command', 'fold', 'reload', 'unload', 'stop'])
 
 function reply (obj) {
   process.stdout.write(JSON.stringify(obj) + '\n')

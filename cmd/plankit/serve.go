@@ -50,7 +50,7 @@ protocol is a new process, so served, that mutant behaves as the reference.`,
 				}
 				opts.Choices = ch
 			}
-			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true}
+			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true}
 			served := make(chan error, 1)
 			go func() {
 				served <- adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})

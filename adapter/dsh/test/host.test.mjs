@@ -14,7 +14,7 @@ test('start reports the package, its choices and capabilities', async (t) => {
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
   assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
-  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true })
+  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
 
@@ -175,4 +175,11 @@ test('end of stdin ends the process like stop', async (t) => {
   await c.call('start', { protocol: 1 })
   c.proc.stdin.end()
   assert.equal(await c.exited, 0)
+})
+
+test('unload disposes the plugin: nothing stays registered, not even the pre-step listener', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  assert.deepEqual(await c.call('unload', {}), {})
+  await c.stop()
 })

@@ -83,7 +83,7 @@ class Adapter:
             "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
             "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
-                             "commandOutcomes": True},
+                             "commandOutcomes": True, "unload": True},
         }
 
     def load(self, params):
@@ -108,6 +108,15 @@ class Adapter:
         if self.plugin is not None:
             self.plugin.disposed = True
         return self._load()
+
+    def unload(self, params=None):
+        """Dispose the plugin without loading it again: its registrations and
+        pending selections go; the sessions stay. Reply: what is still
+        registered (nothing)."""
+        if self.plugin is not None:
+            self.plugin.disposed = True
+        self.plugin = None
+        return {}
 
     def open(self, params):
         self._plugin()
@@ -184,7 +193,7 @@ class Adapter:
         return {}
 
 
-METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTool", "command", "fold", "reload", "stop")
+METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTool", "command", "fold", "reload", "unload", "stop")
 
 
 def main():
