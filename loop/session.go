@@ -116,9 +116,16 @@ func (t Trace) Needs() []string {
 			if len(r.During) > 0 {
 				need["duringStream"] = true
 			}
+			if r.Fail {
+				// what a failed request leads to is judged of retrying runtimes
+				need["retry"] = true
+			}
 			hostActions(r.During)
 			for _, c := range r.Calls {
 				hostActions(c.During)
+				if c.Review != nil && c.Review.Reload {
+					need["reload"] = true
+				}
 			}
 		}
 		for _, p := range s.PreSteps {
@@ -196,14 +203,13 @@ type Session struct {
 	trace  Trace
 	rec    Record
 	loaded bool
+	needs  []string
 }
 
 // Run plays t against rt from a fresh start and returns the record. On an
 // error the record holds everything observed up to it. The runtime is
 // stopped at the end.
 func Run(rt Runtime, t Trace) (rec Record, err error) {
-	steps := t.Steps
-	t.Steps = nil
 	s, err := Open(rt, t)
 	if err != nil {
 		return s.Record(), err
@@ -214,7 +220,7 @@ func Run(rt Runtime, t Trace) (rec Record, err error) {
 		}
 		rec = s.Record()
 	}()
-	for i, st := range steps {
+	for i, st := range t.Steps {
 		if err := s.Do(st); err != nil {
 			return s.rec, fmt.Errorf("step %d (%s): %w", i+1, st.Name(), err)
 		}
@@ -223,9 +229,12 @@ func Run(rt Runtime, t Trace) (rec Record, err error) {
 }
 
 // Open starts rt, loads it as t says and opens its agents; t's steps are
-// not played (use Do). On an error the runtime is stopped.
+// not played (use Do), but the capabilities they need are checked (a
+// *MissingError when the runtime lacks one). On an error the runtime is
+// stopped.
 func Open(rt Runtime, t Trace) (*Session, error) {
-	s := &Session{rt: rt, trace: t}
+	s := &Session{rt: rt, trace: t, needs: t.Needs()}
+	s.trace.Steps = nil
 	if err := s.start(true); err != nil {
 		_ = rt.Stop()
 		return s, err
@@ -292,7 +301,7 @@ func (s *Session) start(first bool) error {
 		s.rec.Logs = map[string][]sim.Event{}
 		s.rec.Agents = s.trace.agents()
 		var missing []string
-		for _, n := range s.trace.Needs() {
+		for _, n := range s.needs {
 			if !id.Capabilities.Has(n) {
 				missing = append(missing, n)
 			}
