@@ -128,6 +128,7 @@ test('request recovery repeats the failed request in the same step, without a ne
   assert.ok(types(log).includes('llm/retry') && types(log).includes('llm/retry-started'))
   assert.equal(turn.requests.length, 2)
   assert.deepEqual(turn.requests[0].sections, turn.requests[1].sections, 'the retry reuses the step assembly')
+  assert.equal(types(log).filter((x) => x === 'request/header').length, 1, 'the unchanged header of the retry is not logged again')
   assert.deepEqual(turn.results, [{ id: 's1', set: { outcome: 'queued' } }])
   assert.deepEqual(planEvents(log), [], 'no pre-step ran after the selection')
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
