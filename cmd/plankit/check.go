@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -21,6 +22,7 @@ import (
 // checkOptions are the flags of plankit check.
 type checkOptions struct {
 	impl     implFlags
+	level    levelFlags
 	tags     string
 	format   string
 	junit    string
@@ -45,12 +47,14 @@ var checkFactory = func(f *implFlags) (func() sim.Port, error) { return f.factor
 // suiteEnv is what every suite of a check run gets.
 type suiteEnv struct {
 	newPort func() sim.Port
-	tags    string
-	seed    int64
-	checks  int
-	cexDir  string
-	out     io.Writer
-	format  string
+	// newRuntime builds the runtime under test at --level runtime.
+	newRuntime func() loop.Runtime
+	tags       string
+	seed       int64
+	checks     int
+	cexDir     string
+	out        io.Writer
+	format     string
 }
 
 // checkSuite is one suite of checks: the features or the properties.
@@ -96,10 +100,14 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 2 usage or input error; 3 the implementation could not be run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.level.validate(cmd); err != nil {
+				return err
+			}
 			return runCheck(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.impl.register(cmd)
+	o.level.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
 	f.StringVar(&o.format, "format", "summary", "console output: pretty, progress or summary")
@@ -136,6 +144,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		return usageErr("--checks %d: want at least 1", o.checks)
 	}
 	var run []checkSuite
+	suites := suites
+	if o.level.runtime() {
+		suites = runtimeSuites
+	}
 	switch o.only {
 	case "":
 		run = suites
@@ -181,18 +193,32 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	date := today()
 
-	newPort, err := checkFactory(&o.impl)
-	if err != nil {
-		return err
-	}
-	probe := newPort()
-	id, err := probe.Start()
-	if err == nil {
-		if err = probe.Stop(); err != nil {
-			err = fmt.Errorf("the implementation could not be stopped: %w", err)
+	var (
+		newPort    func() sim.Port
+		newRuntime func() loop.Runtime
+		id         sim.Identity
+		err        error
+	)
+	if o.level.runtime() {
+		if newRuntime, err = runtimeFactory(&o.impl, &o.level); err != nil {
+			return err
+		}
+		if id, err = probeRuntime(newRuntime); err != nil {
+			err = fmt.Errorf("the runtime could not be started: %w", err)
 		}
 	} else {
-		err = fmt.Errorf("the implementation could not be started: %w", err)
+		if newPort, err = checkFactory(&o.impl); err != nil {
+			return err
+		}
+		probe := newPort()
+		id, err = probe.Start()
+		if err == nil {
+			if err = probe.Stop(); err != nil {
+				err = fmt.Errorf("the implementation could not be stopped: %w", err)
+			}
+		} else {
+			err = fmt.Errorf("the implementation could not be started: %w", err)
+		}
 	}
 	if err != nil {
 		// Reports say so too, so CI shows why there are no results.
@@ -207,7 +233,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	env := suiteEnv{newPort: newPort, tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
+	env := suiteEnv{newPort: newPort, newRuntime: newRuntime, tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
 	var raw []report.Case
 	var implErr, runErr error
 	for _, s := range run {

@@ -16,6 +16,7 @@ func newSimCmd() *cobra.Command {
 	var (
 		format string
 		impl   implFlags
+		level  levelFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "sim TRACE...",
@@ -29,11 +30,26 @@ diagram and --format html a self-contained timeline page (docs/pictures.md).
 
 Exit 0 when every expectation holds, 1 when one fails (naming the action,
 expected and got), 2 for a malformed trace (file:line:column and field), 3 when
-the implementation could not be run.`,
+the implementation could not be run.
+
+With --level runtime it replays runtime traces (docs/runtime-trace-format.md)
+against the built-in runtime or, with --adapter, an external runtime over the
+runtime protocol, and judges every observation (expectations, invariants,
+lint); --format is text or json.`,
 		Example: `  plankit sim examples/pend-cancel-before-boundary.yaml
   plankit sim --format jsonl examples/*.yaml`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := level.validate(cmd); err != nil {
+				return err
+			}
+			if level.runtime() {
+				newRuntime, err := runtimeFactory(&impl, &level)
+				if err != nil {
+					return err
+				}
+				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, newRuntime)
+			}
 			newPort, err := impl.factory()
 			if err != nil {
 				return err
@@ -73,6 +89,7 @@ the implementation could not be run.`,
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
 	impl.register(cmd)
+	level.register(cmd)
 	return cmd
 }
 
