@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // BuiltinVersion is the version of the built-in runtime.
@@ -267,12 +268,12 @@ func transcript(log []sim.Event) []Message {
 	out := []Message{}
 	for _, e := range log {
 		switch e.Type {
-		case sim.TypeUserMessage:
+		case spec.TypeUserMessage:
 			if m, err := sim.MessageOf(e.Data); err == nil {
 				src := m.Source
 				out = append(out, Message{Role: "user", Text: m.Text, Source: &src})
 			}
-		case sim.TypeAssistant:
+		case spec.TypeAssistant:
 			var d struct {
 				Message struct {
 					Content []struct{ Type, Text string } `json:"content"`
@@ -286,7 +287,7 @@ func transcript(log []sim.Event) []Message {
 				}
 			}
 			out = append(out, Message{Role: "assistant", Text: text.String()})
-		case sim.TypeToolResult:
+		case spec.TypeToolResult:
 			var d struct {
 				Message struct {
 					Content []struct {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Finding is an observation that breaks a clause of the specification.
@@ -29,7 +30,7 @@ func (f Finding) String() string {
 func Fold(log []sim.Event, end int) bool {
 	active := false
 	for _, e := range log[:min(end, len(log))] {
-		if e.Type == sim.TypePlanMode {
+		if e.Type == spec.TypePlanMode {
 			if v, ok := sim.PlanModeOf(e); ok {
 				active = v
 			}
@@ -61,7 +62,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		return nil
 	}
 	section, haveSection := configSection(t.loadRequest().Config)
-	sectionFromLog := rec.Identity.Choices[sim.ChoiceSectionSource] != "pending"
+	sectionFromLog := rec.Identity.Choices[spec.ChoiceSectionSource] != "pending"
 	requests := map[string][]ModelRequest{}
 	for _, d := range rec.Steps {
 		agent := d.Step.Agent()
@@ -102,7 +103,7 @@ func Invariants(t Trace, rec Record) []Finding {
 			tools = q.Tools
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, rec.Identity.Choices[sim.ChoiceSectionSource])...)
+		out = append(out, lintLog(agent, log, rec.Identity.Choices[spec.ChoiceSectionSource])...)
 	}
 	return out
 }
@@ -119,7 +120,7 @@ func presence(has bool) string {
 func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Finding {
 	var out []Finding
 	for _, e := range log {
-		if e.Type != sim.TypeUserMessage {
+		if e.Type != spec.TypeUserMessage {
 			continue
 		}
 		m, err := sim.MessageOf(e.Data)

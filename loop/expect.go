@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Expect is what one step must show. Every member is optional; Clause
@@ -32,7 +33,7 @@ type Expect struct {
 func PlanModeEvents(d StepDone) []bool {
 	out := []bool{}
 	for _, e := range d.Obs.Events {
-		if e.Type == sim.TypePlanMode {
+		if e.Type == spec.TypePlanMode {
 			v, _ := sim.PlanModeOf(e)
 			out = append(out, v)
 		}
@@ -44,7 +45,7 @@ func PlanModeEvents(d StepDone) []bool {
 func Notices(d StepDone) int {
 	n := 0
 	for _, e := range d.Obs.Events {
-		if e.Type != sim.TypeUserMessage {
+		if e.Type != spec.TypeUserMessage {
 			continue
 		}
 		if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
@@ -58,7 +59,7 @@ func Notices(d StepDone) int {
 func TurnEnd(d StepDone) string {
 	reason := ""
 	for _, e := range d.Obs.Events {
-		if e.Type != sim.TypeTurnEnd {
+		if e.Type != spec.TypeTurnEnd {
 			continue
 		}
 		var data struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // world is one scenario: the trace being built, its session once the
@@ -102,7 +103,7 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 	sc.Step(`^the runtime restarts$`, func() error { return w.do(loop.Step{Restart: &struct{}{}}) })
 	sc.Step(`^plan mode is reloaded$`, func() error { return w.do(loop.Step{Reload: &struct{}{}}) })
 	sc.Step(`^an outside writer appends plan/mode (true|false)$`, func(v string) error {
-		return w.do(loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: sim.TypePlanMode, Data: sim.JSON(map[string]bool{"active": v == "true"})}})
+		return w.do(loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: spec.TypePlanMode, Data: sim.JSON(map[string]bool{"active": v == "true"})}})
 	})
 	sc.Step(`^the next plan/mode append fails$`, func() error {
 		return w.do(loop.Step{Fault: &loop.FaultRequest{Agent: "main", Count: 1}})
@@ -330,7 +331,7 @@ func (w *world) order(types, want []string) error {
 	for _, e := range w.session.Last().Obs.Events {
 		if slices.Contains(types, e.Type) {
 			name := e.Type
-			if e.Type == sim.TypePlanMode {
+			if e.Type == spec.TypePlanMode {
 				v, _ := sim.PlanModeOf(e)
 				name += " " + strconv.FormatBool(v)
 			}
