@@ -2,6 +2,7 @@ package suite_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/plankit/plankit/loop"
@@ -58,6 +59,27 @@ func TestRetryBehaviours(t *testing.T) {
 			if cs.Status != want {
 				t.Errorf("retry %s: %s is %s (%s), want %s", c.retry, cs.ID, cs.Status, cs.Message, want)
 			}
+		}
+	}
+}
+
+// The results do not depend on the scenario order (seed) or the run: the
+// same cases, byte for byte, for a mutant that fails many of them.
+func TestResultsAreDeterministic(t *testing.T) {
+	var first []byte
+	for _, seed := range []int64{0, 1, 42, 1} {
+		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range res.Cases {
+			res.Cases[i].Steps = nil
+		}
+		b, _ := json.Marshal(res.Cases)
+		if first == nil {
+			first = b
+		} else if string(b) != string(first) {
+			t.Fatalf("seed %d gives different results:\n%s\n%s", seed, first, b)
 		}
 	}
 }
