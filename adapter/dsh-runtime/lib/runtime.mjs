@@ -448,9 +448,15 @@ export class Runtime {
       try {
         const id = action?.id
         if (typeof id !== 'string' || id === '') throw new Error(`host action ${JSON.stringify(action)} has no id`)
-        if (action.set !== undefined) run.results.push({ id, set: this.select(run, action.set?.active) })
+        if (action.set !== undefined) {
+          if (typeof action.set?.active !== 'boolean') throw new Error(`host action ${id}: set.active must be a boolean`)
+          run.results.push({ id, set: this.select(run, action.set.active) })
+        }
         else if (action.get !== undefined) run.results.push({ id, get: this.state(run) })
-        else if (action.command !== undefined) run.results.push({ id, command: await this.runCommand(run, String(action.command?.input)) })
+        else if (action.command !== undefined) {
+          if (typeof action.command?.input !== 'string') throw new Error(`host action ${id}: command.input must be a string`)
+          run.results.push({ id, command: await this.runCommand(run, action.command.input) })
+        }
         else if (action.append !== undefined) {
           this.write(run, action.append?.type, action.append?.data)
           run.results.push({ id, append: {} })

@@ -265,7 +265,12 @@ test('robustness: bad requests get error replies and the host goes on', async (t
   assert.match((await c.raw('open', { agent: 'other', events: [{ seq: 3, type: 'turn/start', data: { turn: 1 } }] })).error.message, /seq 3, want 0/)
   assert.match((await c.raw('fault', { agent: 'main', count: -1 })).error.message, /non-negative/)
   assert.match((await c.raw('append', { agent: 'main', type: '', data: {} })).error.message, /type must be a non-empty string/)
-  assert.deepEqual((await c.call('turn', { agent: 'main', prompt: 'still here', script: {} })).requests.length, 1)
+  const bad = await c.raw('turn', { agent: 'main', prompt: 'x', script: { responses: [{ text: 'y', during: [{ id: 'b', set: { active: 'yes' } }] }] } })
+  assert.match(bad.error.message, /host action b: set.active must be a boolean/, 'a host action the host cannot carry out fails the turn request, after the turn')
+  // Nothing observed is lost: the next reply carries the failed turn's observations too.
+  const after = await c.call('turn', { agent: 'main', prompt: 'still here', script: {} })
+  assert.equal(after.requests.length, 2)
+  assert.deepEqual(after.events.filter((e) => e.type === 'turn/end').map((e) => e.data.turn), [1, 2])
   await c.stop()
 })
 
