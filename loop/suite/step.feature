@@ -78,12 +78,23 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
       """
     Then the step appends plan/mode nothing
     And the step sends 2 requests
-    And the requests show plan:policy as off, off
     And the turn ends "completed"
     And get shows active false with pending true
     When the user sends "Go on."
     Then the step appends plan/mode true
     And the requests show plan:policy as on
+
+  @STEP-5 @STEP-7 @choice:section-source=log @id:rt-step-failed-append-request-shows-log
+  Scenario: the request of a step whose append failed shows the logged state
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: f1, fault: {count: 1}}, {id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      """
+    Then the step appends plan/mode nothing
+    And the requests show plan:policy as off, off
 
   @STEP-6 @id:rt-step-no-notice-before-any-header
   Scenario: a selection applied before any request was sent is not narrated
