@@ -21,6 +21,10 @@ type Trace struct {
 	// Agents are opened at start, in order (default: main).
 	Agents []string `json:"agents,omitempty"`
 	Steps  []Step   `json:"steps"`
+	// ServicesByCapability composes a requested service only when the
+	// runtime declares it, instead of needing it (the runtime-level suite
+	// sets it; steps that use a service still need it).
+	ServicesByCapability bool `json:"-"`
 }
 
 // Step is one thing the outside world does between turns; exactly one
@@ -83,10 +87,10 @@ func (s Step) Agent() string {
 // Needs lists the capabilities the trace needs, sorted.
 func (t Trace) Needs() []string {
 	need := map[string]bool{}
-	if t.Services != nil && t.Services.Commands {
+	if t.Services != nil && t.Services.Commands && !t.ServicesByCapability {
 		need["commands"] = true
 	}
-	if t.Services != nil && t.Services.UserQuestions {
+	if t.Services != nil && t.Services.UserQuestions && !t.ServicesByCapability {
 		need["userQuestions"] = true
 	}
 	if len(t.HostTools) > 0 {
@@ -310,7 +314,13 @@ func (s *Session) start(first bool) error {
 			return &MissingError{Needs: missing}
 		}
 	}
-	reply, err := s.rt.Load(s.trace.loadRequest())
+	req := s.trace.loadRequest()
+	if s.trace.ServicesByCapability {
+		caps := s.rec.Identity.Capabilities
+		req.Services.Commands = req.Services.Commands && caps.Commands
+		req.Services.UserQuestions = req.Services.UserQuestions && caps.UserQuestions
+	}
+	reply, err := s.rt.Load(req)
 	if err != nil {
 		return err
 	}

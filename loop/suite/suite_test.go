@@ -3,6 +3,7 @@ package suite_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/loop"
@@ -81,5 +82,50 @@ func TestResultsAreDeterministic(t *testing.T) {
 		} else if string(b) != string(first) {
 			t.Fatalf("seed %d gives different results:\n%s\n%s", seed, first, b)
 		}
+	}
+}
+
+// limited is the built-in runtime declaring fewer capabilities.
+type limited struct {
+	*loop.Builtin
+	caps loop.Capabilities
+}
+
+func (l limited) Start() (loop.Identity, error) {
+	id, err := l.Builtin.Start()
+	id.Capabilities = l.caps
+	return id, err
+}
+
+// A runtime that declares no optional capability gets the checks that
+// need one skipped, naming the capability, and never failed.
+func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
+	newRuntime := func() loop.Runtime {
+		return limited{builtin(loop.RetryNone)().(*loop.Builtin), loop.Capabilities{Retry: loop.RetryNone}}
+	}
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: newRuntime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed, skipped := 0, 0
+	for _, c := range res.Cases {
+		switch c.Status {
+		case report.Passed:
+			passed++
+		case report.Skipped:
+			skipped++
+			if !strings.Contains(c.Message, "capabilit") {
+				t.Errorf("%s skipped without naming the capability: %s", c.ID, c.Message)
+			}
+		default:
+			t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
+		}
+	}
+	if passed == 0 || skipped == 0 {
+		t.Errorf("%d passed, %d skipped", passed, skipped)
+	}
+	cases, err := suite.Properties(context.Background(), suite.PropertyOptions{NewRuntime: newRuntime, Seed: 1, Checks: 20})
+	if err != nil || cases[0].Status != report.Passed {
+		t.Errorf("property with few capabilities: %v %+v", err, cases)
 	}
 }

@@ -30,8 +30,9 @@ type world struct {
 
 func newWorld(nr func() loop.Runtime) *world {
 	return &world{newRuntime: nr, trace: loop.Trace{
-		Config:   json.RawMessage(`{"section":"Plan first."}`),
-		Services: &sim.Services{Commands: true, UserQuestions: true},
+		Config:               json.RawMessage(`{"section":"Plan first."}`),
+		Services:             &sim.Services{Commands: true, UserQuestions: true},
+		ServicesByCapability: true,
 	}}
 }
 
@@ -231,6 +232,28 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 
 func boolp(b bool) *bool { return &b }
 
+// reviews reports whether a step's script has the model call exit_plan_mode.
+func reviews(st loop.Step) bool {
+	var sc *loop.Script
+	switch {
+	case st.Turn != nil:
+		sc = &st.Turn.Script
+	case st.Command != nil:
+		sc = st.Command.Script
+	}
+	if sc == nil {
+		return false
+	}
+	for _, r := range sc.Responses {
+		for _, c := range r.Calls {
+			if c.Name == spec.ExitTool {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // script reads a docstring in YAML as a turn script.
 func script(doc *godog.DocString) (loop.Script, error) {
 	var s loop.Script
@@ -284,7 +307,12 @@ func (w *world) do(st loop.Step) error {
 		return w.fail("plan mode refused the config: %s", w.session.Record().Load.Error)
 	}
 	probe := loop.Trace{Steps: []loop.Step{st}}
-	for _, n := range probe.Needs() {
+	needs := probe.Needs()
+	if w.trace.Services.UserQuestions && reviews(st) {
+		// the scenario composes the user-questions service for its review
+		needs = append(needs, "userQuestions")
+	}
+	for _, n := range needs {
 		if !w.session.Record().Identity.Capabilities.Has(n) {
 			w.unsupported = fmt.Sprintf("%s needs the capability %s, which the runtime does not declare", st.Name(), n)
 			return godog.ErrSkip
