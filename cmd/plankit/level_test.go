@@ -95,3 +95,24 @@ func TestRuntimeProtocol(t *testing.T) {
 		t.Fatalf("runtime at plugin level: exit %d: %s", code, errs)
 	}
 }
+
+// The manifest works at runtime level as at plugin level: --fix writes the
+// failures of a mutant, the run then passes with it, and a run of the
+// faithful runtime with that manifest fails on the unexpected passes.
+func TestManifestAtRuntimeLevel(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "expected.txt")
+	args := []string{"check", "--level", "runtime", "--mutant", "retry-not-observed", "--expect", m}
+	if code, out, errs := run(t, append(args, "--fix")...); code != ExitPass {
+		t.Fatalf("--fix: exit %d\n%s\n%s", code, out, errs)
+	}
+	data, _ := os.ReadFile(m)
+	if !strings.Contains(string(data), "rt-step-retry-observed") {
+		t.Fatalf("manifest:\n%s", data)
+	}
+	if code, out, errs := run(t, args...); code != ExitPass {
+		t.Fatalf("with the manifest: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, _ := run(t, "check", "--level", "runtime", "--expect", m); code != ExitFail {
+		t.Fatalf("the faithful runtime with a stale manifest: exit %d, want 1", code)
+	}
+}
