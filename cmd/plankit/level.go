@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/report"
@@ -97,26 +98,21 @@ func identityOf(id loop.Identity) sim.Identity {
 	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices}
 }
 
-// runtimeSuites are the suites plankit check runs at runtime level.
-var runtimeSuites = []checkSuite{
-	{name: "features", run: runRuntimeFeatures},
-	{name: "properties", run: runRuntimeProperties},
-}
-
-func runRuntimeFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
-	format := env.format
-	if format == "summary" {
-		format = ""
+// runtimeSuites are the suites plankit check runs at runtime level: the
+// @runtime scenarios, then the properties over generated runtime scripts.
+func runtimeSuites(newRuntime func() loop.Runtime) []conformance.Suite {
+	return []conformance.Suite{
+		{Name: conformance.Features, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
+			if err != nil {
+				return nil, err
+			}
+			return res.Cases, res.Impl
+		}},
+		{Name: conformance.Properties, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
+			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
+		}},
 	}
-	res, err := suite.Run(ctx, suite.Options{NewRuntime: env.newRuntime, Tags: env.tags, Seed: env.seed, Output: env.out, Format: format})
-	if err != nil {
-		return nil, err
-	}
-	return res.Cases, res.Impl
-}
-
-func runRuntimeProperties(ctx context.Context, env suiteEnv) ([]report.Case, error) {
-	return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: env.newRuntime, Seed: env.seed, Checks: env.checks, CounterexampleDir: env.cexDir, Output: env.out})
 }
 
 // probeRuntime starts and stops one runtime to learn who it is.
@@ -124,9 +120,12 @@ func probeRuntime(newRuntime func() loop.Runtime) (sim.Identity, error) {
 	rt := newRuntime()
 	id, err := rt.Start()
 	if err != nil {
-		return sim.Identity{}, err
+		return sim.Identity{}, fmt.Errorf("the runtime could not be started: %w", err)
 	}
-	return identityOf(id), rt.Stop()
+	if err := rt.Stop(); err != nil {
+		return identityOf(id), fmt.Errorf("the runtime could not be stopped: %w", err)
+	}
+	return identityOf(id), nil
 }
 
 // simRuntime replays runtime traces: it prints each run's timeline (text)
