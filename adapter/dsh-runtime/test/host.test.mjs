@@ -221,6 +221,26 @@ test('restart: a new process opened with the whole observed log resumes from the
   await b.stop()
 })
 
+test('a reload while the plan review is open fails the call and plan mode stays on; a second agent has its own log', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  await c.call('set', { agent: 'main', active: true })
+  const turn = await c.call('turn', { agent: 'main', prompt: 'Plan.', script: { responses: [{ calls: [exitCall('x1', 'approve', { reload: true })] }, { text: 'ok' }] } })
+  assert.equal(turn.results[0].id, 'x1')
+  assert.equal(turn.results[0].tool.ok, false)
+  assert.equal(turn.results[0].tool.asked, true)
+  assert.deepEqual(planEvents(c.log()), [true])
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true })
+  assert.deepEqual(await c.call('reload', {}), {})
+  c.logs.set('child', [...c.log()])
+  const child = await c.call('open', { agent: 'child', events: c.log() })
+  assert.deepEqual(types(child.events), ['session/end-seed'])
+  assert.deepEqual(await c.call('get', { agent: 'child' }), { active: true }, 'a copy of the log carries the state')
+  await c.call('set', { agent: 'child', active: false })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true }, 'the agents do not share state')
+  await c.stop()
+})
+
 /** One scenario, run against a fresh or reused process: every reply line. */
 async function scenario (c, withStart = true) {
   const lines = []
