@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
@@ -193,4 +195,47 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// exploreRuntime is plankit explore --level runtime.
+func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, depth int, out string) error {
+	if cmd.Flags().Changed("retries") {
+		return usageErr("--retries is the plugin level's; at --level runtime use --retry")
+	}
+	newRuntime, err := runtimeFactory(impl, level)
+	if err != nil {
+		return err
+	}
+	res, err := suite.Explore(cmd.Context(), suite.ExploreOptions{NewRuntime: newRuntime, Depth: depth})
+	if err != nil {
+		var ie *sim.ImplError
+		if errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+			return withCode(ExitImpl, err)
+		}
+		return err
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "explored to depth %d: %d step sequences (%d-step alphabet, %d steps run)\n", depth, res.Sequences, res.Alphabet, res.Steps)
+	if res.Violation == nil {
+		fmt.Fprintln(w, "no violation")
+		return nil
+	}
+	if out == "" {
+		if out, err = os.MkdirTemp("", "plankit-explore-"); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	data, err := rtrace.Marshal(*res.Violation)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(out, fmt.Sprintf("explore-runtime-depth%d.yaml", depth))
+	if err := report.WriteFileAtomic(path, data); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Findings[0], path)
+	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with plankit sim --level runtime %s", len(res.Violation.Steps), path))
 }

@@ -116,3 +116,21 @@ func TestManifestAtRuntimeLevel(t *testing.T) {
 		t.Fatalf("the faithful runtime with a stale manifest: exit %d, want 1", code)
 	}
 }
+
+func TestExploreAtRuntimeLevel(t *testing.T) {
+	if code, out, errs := run(t, "explore", "--level", "runtime", "--depth", "2"); code != ExitPass || !strings.Contains(out, "no violation") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	dir := t.TempDir()
+	code, out, _ := run(t, "explore", "--level", "runtime", "--depth", "2", "--mutant", "narrate-twice", "--out", dir)
+	if code != ExitFail || !strings.Contains(out, "STEP-6") {
+		t.Fatalf("mutant: exit %d\n%s", code, out)
+	}
+	path := filepath.Join(dir, "explore-runtime-depth2.yaml")
+	if code, _, _ := run(t, "sim", "--level", "runtime", "--mutant", "narrate-twice", path); code != ExitFail {
+		t.Fatalf("replay against the mutant: exit %d, want 1", code)
+	}
+	if code, _, _ := run(t, "sim", "--level", "runtime", path); code != ExitPass {
+		t.Fatalf("replay against the built-in runtime: exit %d, want 0", code)
+	}
+}
