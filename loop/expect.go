@@ -28,6 +28,51 @@ type Expect struct {
 	Requests  *int              `json:"requests,omitempty"`
 }
 
+// over returns x with the members it does not set taken from base.
+func (x Expect) over(base *Expect) Expect {
+	if base == nil {
+		return x
+	}
+	out := *base
+	if x.Clause != "" {
+		out.Clause = x.Clause
+	}
+	if x.PlanMode != nil {
+		out.PlanMode = x.PlanMode
+	}
+	if x.Notices != nil {
+		out.Notices = x.Notices
+	}
+	if x.Outcome != "" {
+		out.Outcome = x.Outcome
+	}
+	if x.Error != nil {
+		out.Error = x.Error
+	}
+	if x.Active != nil {
+		out.Active = x.Active
+	}
+	if x.Pending != nil || x.NoPending {
+		out.Pending, out.NoPending = x.Pending, x.NoPending
+	}
+	for id, v := range x.Results {
+		if out.Results == nil {
+			out.Results = map[string]string{}
+		}
+		out.Results[id] = v
+	}
+	if x.TurnEnd != "" {
+		out.TurnEnd = x.TurnEnd
+	}
+	if x.Sections != nil {
+		out.Sections = x.Sections
+	}
+	if x.Requests != nil {
+		out.Requests = x.Requests
+	}
+	return out
+}
+
 // PlanModeEvents are the active values of the plan/mode events a step
 // appended.
 func PlanModeEvents(d StepDone) []bool {

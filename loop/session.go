@@ -263,6 +263,20 @@ func (s *Session) Last() *StepDone {
 	return &s.rec.Steps[len(s.rec.Steps)-1]
 }
 
+// Expect adds x to what the last step expects (members x sets replace
+// the step's), so the session's trace replays the expectation.
+func (s *Session) Expect(x Expect) {
+	n := len(s.trace.Steps)
+	if n == 0 {
+		return
+	}
+	merged := x.over(s.trace.Steps[n-1].Expect)
+	s.trace.Steps[n-1].Expect = &merged
+	if m := len(s.rec.Steps); m > 0 {
+		s.rec.Steps[m-1].Step.Expect = &merged
+	}
+}
+
 // Close stops the runtime.
 func (s *Session) Close() error { return s.rt.Stop() }
 

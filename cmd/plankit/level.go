@@ -105,7 +105,7 @@ func identityOf(id loop.Identity) sim.Identity {
 func runtimeSuites(newRuntime func() loop.Runtime) []conformance.Suite {
 	return []conformance.Suite{
 		{Name: conformance.Features, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir})
 			if err != nil {
 				return nil, err
 			}

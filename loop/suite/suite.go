@@ -30,6 +30,9 @@ type Options struct {
 	Seed       int64
 	Output     io.Writer
 	Format     string
+	// CounterexampleDir receives, for each failing scenario, its steps and
+	// expectations as a runtime trace (empty: none is written).
+	CounterexampleDir string
 }
 
 // Result is a finished run.
@@ -60,7 +63,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	res.Identity = id
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
 		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
-		NewWorld: func() features.World { return newWorld(o.NewRuntime) },
+		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir) },
 	})
 	res.Cases, res.Impl = cases, implErr
 	return res, err

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,6 +15,8 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/goccy/go-yaml"
 	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -20,7 +24,11 @@ import (
 // world is one scenario: the trace being built, its session once the
 // first When step runs, and what stopped it.
 type world struct {
-	newRuntime  func() loop.Runtime
+	newRuntime func() loop.Runtime
+	// cexDir receives the trace of a failing scenario ("" writes none).
+	cexDir      string
+	id          string
+	written     bool
 	trace       loop.Trace
 	session     *loop.Session
 	clause      string
@@ -28,8 +36,8 @@ type world struct {
 	implErr     error
 }
 
-func newWorld(nr func() loop.Runtime) *world {
-	return &world{newRuntime: nr, trace: loop.Trace{
+func newWorld(nr func() loop.Runtime, cexDir string) *world {
+	return &world{newRuntime: nr, cexDir: cexDir, trace: loop.Trace{
 		Config:               json.RawMessage(`{"section":"Plan first."}`),
 		Services:             &sim.Services{Commands: true, UserQuestions: true},
 		ServicesByCapability: true,
@@ -58,6 +66,9 @@ var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
 func (w *world) Register(sc *godog.ScenarioContext) {
 	sc.Before(func(c context.Context, p *godog.Scenario) (context.Context, error) {
 		for _, t := range p.Tags {
+			if strings.HasPrefix(t.Name, "@id:") {
+				w.id = strings.TrimPrefix(t.Name, "@id:")
+			}
 			if m := clauseTag.FindStringSubmatch(t.Name); m != nil && w.clause == "" {
 				w.clause = m[1]
 			}
@@ -322,7 +333,7 @@ func (w *world) do(st loop.Step) error {
 		return err
 	}
 	if fs := loop.Invariants(w.session.Trace(), w.session.Record()); len(fs) > 0 {
-		return fmt.Errorf("%s", loop.Describe(fs))
+		return w.failed(errors.New(loop.Describe(fs)))
 	}
 	return nil
 }
@@ -335,14 +346,40 @@ func (w *world) expect(x loop.Expect) error {
 		return errors.New("no step ran yet")
 	}
 	x.Clause = w.clause
+	w.session.Expect(x)
 	if fs := x.Check(*d); len(fs) > 0 {
-		return fmt.Errorf("%s", loop.Describe(fs))
+		return w.failed(errors.New(loop.Describe(fs)))
 	}
 	return nil
 }
 
 func (w *world) fail(format string, args ...any) error {
-	return fmt.Errorf("%s: %s", w.clause, fmt.Sprintf(format, args...))
+	return w.failed(fmt.Errorf("%s: %s", w.clause, fmt.Sprintf(format, args...)))
+}
+
+// failed writes the scenario's trace so far, with its expectations, as a
+// runtime trace that plankit sim --level runtime replays, and names it in
+// the error.
+func (w *world) failed(err error) error {
+	if w.cexDir == "" || w.session == nil || w.written {
+		return err
+	}
+	w.written = true
+	t := w.session.Trace()
+	t.ServicesByCapability = false
+	t.Services = &sim.Services{Commands: w.trace.Services.Commands, UserQuestions: w.trace.Services.UserQuestions}
+	data, merr := rtrace.Marshal(t)
+	if merr == nil {
+		merr = os.MkdirAll(w.cexDir, 0o755)
+	}
+	path := filepath.Join(w.cexDir, w.id+".yaml")
+	if merr == nil {
+		merr = report.WriteFileAtomic(path, data)
+	}
+	if merr != nil {
+		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
+	}
+	return fmt.Errorf("%w; replay: plankit sim --level runtime %s", err, path)
 }
 
 func (w *world) request(n int) (loop.ModelRequest, error) {
