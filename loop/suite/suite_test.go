@@ -10,6 +10,7 @@ import (
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/rtrace"
 )
 
 func builtin(retry string, mutants ...reference.Mutant) func() loop.Runtime {
@@ -127,5 +128,28 @@ func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
 	cases, err := suite.Properties(context.Background(), suite.PropertyOptions{NewRuntime: newRuntime, Seed: 1, Checks: 20})
 	if err != nil || cases[0].Status != report.Passed {
 		t.Errorf("property with few capabilities: %v %+v", err, cases)
+	}
+}
+
+// A failing scenario's trace replays: it fails again against the runtime
+// that failed and passes against the built-in one.
+func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
+	dir := t.TempDir()
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), Tags: "@STEP-2", CounterexampleDir: dir})
+	if err != nil || len(res.Cases) != 1 || !strings.Contains(res.Cases[0].Message, "replay: plankit sim --level runtime") {
+		t.Fatalf("%v %+v", err, res.Cases)
+	}
+	tr, err := rtrace.ReadFile(dir + "/rt-step-retry-observed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for retry, fail := range map[string]bool{loop.RetrySameStep: true, loop.RetryPreStep: false} {
+		rec, err := loop.Run(builtin(retry)(), *tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fs := loop.Verdict(*tr, rec); (len(fs) > 0) != fail {
+			t.Errorf("retry %s: findings %v, want failing=%t", retry, fs, fail)
+		}
 	}
 }
