@@ -239,8 +239,12 @@ func writeCounterexample(dir, id string, t loop.Trace) (string, error) {
 	return path, report.WriteFileAtomic(path, data)
 }
 
+// Chooser is the source of a generated script's choices: a seeded
+// *rand.Rand (plankit check), or rapid's draws in tests (which shrink).
+type Chooser interface{ IntN(n int) int }
+
 // Generate draws a runtime script that uses only what caps declares.
-func Generate(r *rand.Rand, caps loop.Capabilities) loop.Trace {
+func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 	t := loop.Trace{
 		Config:   json.RawMessage(`{"section":"Plan first."}`),
 		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions},
