@@ -106,3 +106,22 @@ Feature: PEND at runtime level — selections made inside a turn wait for the ne
         - text: Read it.
       """
     Then result "g1" is "active=false pending=true"
+
+  @PEND-6 @STEP-5 @choice:idle-append-failure=error @id:rt-pend-idle-append-fails
+  Scenario: a selection between turns whose append fails reports an error and changes nothing
+    When the next plan/mode append fails
+    And the user selects plan mode
+    Then set reports an error
+    And the step appends plan/mode nothing
+    And get shows active false with nothing pending
+
+  @PEND-8 @choice:reload-pending=drop @id:rt-pend-reload-drops
+  Scenario: a reload of plan mode drops a pending selection; the state is the log's
+    When the user sends "Answer briefly." and the turn plays:
+      """
+      responses:
+        - text: Here you are.
+          during: [{id: s1, set: {active: true}}]
+      """
+    And plan mode is reloaded
+    Then get shows active false with nothing pending
