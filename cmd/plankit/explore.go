@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
@@ -53,6 +54,11 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
 				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
 			}
+			if out != "" {
+				if err := pathcheck.OutputDir("--out", out); err != nil {
+					return usageErr("%v", err)
+				}
+			}
 			newPort, err := impl.factory()
 			if err != nil {
 				return err
@@ -77,7 +83,7 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				Doc: "bounded exhaustive exploration against the model"}
 			path, reproduced, err := properties.WriteCounterexample(out, info, 0, 0, res.Violation, newPort)
 			if err != nil {
-				return err
+				return usageErr("writing the counterexample: %v", err)
 			}
 			fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
 			if !reproduced {

@@ -12,6 +12,8 @@ import (
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/report"
@@ -132,7 +134,7 @@ func probeRuntime(newRuntime func() loop.Runtime) (sim.Identity, error) {
 
 // simRuntime replays runtime traces: it prints each run's timeline (text)
 // or record (json) and returns the worst exit code.
-func simRuntime(w, errw io.Writer, paths []string, format string, newRuntime func() loop.Runtime) error {
+func simRuntime(w, errw io.Writer, paths []string, format string, maxBytes int64, newRuntime func() loop.Runtime) error {
 	if format != "text" && format != "json" {
 		return usageErr("--format %q: at --level runtime want text or json", format)
 	}
@@ -143,7 +145,11 @@ func simRuntime(w, errw io.Writer, paths []string, format string, newRuntime fun
 		}
 	}
 	for _, path := range paths {
-		t, err := rtrace.ReadFile(path)
+		var t *loop.Trace
+		data, err := inputlimit.ReadFile(path, maxBytes)
+		if err == nil {
+			t, err = rtrace.Parse(path, data)
+		}
 		if err != nil {
 			fmt.Fprintf(errw, "plankit: %v\n", err)
 			worse(ExitUsage, errors.New(""))
@@ -233,7 +239,7 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 		return err
 	}
 	path := filepath.Join(out, fmt.Sprintf("explore-runtime-depth%d.yaml", depth))
-	if err := report.WriteFileAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return usageErr("--out: %v", err)
 	}
 	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Findings[0], path)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/rtrace"
@@ -236,7 +237,7 @@ func writeCounterexample(dir, id string, t loop.Trace) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, id+".yaml")
-	return path, report.WriteFileAtomic(path, data)
+	return path, atomicfile.Write(path, data)
 }
 
 // Chooser is the source of a generated script's choices: a seeded

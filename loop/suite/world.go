@@ -14,8 +14,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/goccy/go-yaml"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/loop"
-	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -374,7 +374,7 @@ func (w *world) failed(err error) error {
 	}
 	path := filepath.Join(w.cexDir, w.id+".yaml")
 	if merr == nil {
-		merr = report.WriteFileAtomic(path, data)
+		merr = atomicfile.Write(path, data)
 	}
 	if merr != nil {
 		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
