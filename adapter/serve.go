@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -30,6 +31,11 @@ func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error 
 	if err != nil {
 		return err
 	}
+	return srv.serve(in, out)
+}
+
+// serve answers request lines from in on out until stop or end of input.
+func (srv *Server) serve(in io.Reader, out io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	w := bufio.NewWriter(out)
@@ -64,6 +70,8 @@ type Server struct {
 	port   sim.Port
 	opts   ServeOptions
 	strict *schemaSet
+	// rt, when set, makes this a runtime-protocol server.
+	rt loop.Runtime
 }
 
 // NewServer returns a server for port.
@@ -95,7 +103,10 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	if s.strict != nil {
 		err = checkRequest(s.strict, line)
 	}
-	if err == nil {
+	switch {
+	case err == nil && s.rt != nil:
+		result, err = dispatchRuntime(s.rt, req)
+	case err == nil:
 		result, err = dispatch(s.port, req, s.opts)
 	}
 	var unsup *UnsupportedError
