@@ -38,7 +38,7 @@ import (
 	"testing"
 
 	"github.com/google/shlex"
-	"github.com/plankit/plankit/catalog"
+	"github.com/plankit/plankit/internal/generated"
 )
 
 // snippet is one command line of a shell block of a Markdown page.
@@ -355,7 +355,7 @@ func TestDocSnippetsRun(t *testing.T) {
 				continue
 			}
 		}
-		if line := catalog.FirstDiff(have, []byte(f.Content)); line > 0 {
+		if line := generated.FirstDiff(have, []byte(f.Content)); line > 0 {
 			t.Errorf("%s: the block differs from %s at its line %d; copy it into the page", f.Where, f.Path, line)
 		}
 	}
