@@ -53,10 +53,10 @@ func newDocsCmd() *cobra.Command {
 
 // generatedFiles is every generated file of the module under root, in a
 // fixed order: the CLI reference, the trace-format reference, the catalogs,
-// the conformance page of the published package, and the examples' golden
-// pictures.
+// the conformance page of the published package, the examples' golden
+// pictures, and the scripts that run the documentation's commands.
 func generatedFiles(root string) (generated.Set, error) {
-	set := generated.Set{Owned: append([]string{"docs/cli/*.md"}, examples.Owned...)}
+	set := generated.Set{Owned: append([]string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, examples.Owned...)}
 	docs, err := generatedDocs()
 	if err != nil {
 		return set, err
@@ -80,6 +80,11 @@ func generatedFiles(root string) (generated.Set, error) {
 		return set, err
 	}
 	set.Files = append(set.Files, pictures...)
+	scripts, err := docScripts(root)
+	if err != nil {
+		return set, err
+	}
+	set.Files = append(set.Files, scripts...)
 	return set, nil
 }
 
