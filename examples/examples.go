@@ -1,9 +1,9 @@
 // Package examples holds the example traces (NAME.yaml) and, beside each,
 // the pictures the reference draws of it: the text timeline NAME.txt that
 // `plankit sim --format text examples/NAME.yaml` prints and, for a few
-// traces, the Mermaid (NAME.mmd) and HTML (NAME.html) pictures. A picture
-// of a run against a mutant carries the mutant's name
-// (NAME.MUTANT.mmd). The pictures are golden files: Goldens renders them,
+// traces, the Mermaid (NAME.mmd.golden) and HTML (NAME.html.golden)
+// pictures, suffixed so that no tool takes them for sources. A picture of a
+// run against a mutant carries the mutant's name (NAME.MUTANT.mmd.golden). The pictures are golden files: Goldens renders them,
 // `go generate ./...` writes them and the freshness test fails when one
 // differs, so a change in what a run logs shows up as a reviewed diff.
 //
@@ -44,10 +44,10 @@ var Pictures = []Picture{
 
 // Owned are the golden files' patterns: a picture no trace produces any
 // more is removed.
-var Owned = []string{Dir + "/*.txt", Dir + "/*.mmd", Dir + "/*.html"}
+var Owned = []string{Dir + "/*.txt", Dir + "/*.golden"}
 
 // extensions are the golden files' extensions by render format.
-var extensions = map[string]string{"text": "txt", "mermaid": "mmd", "html": "html"}
+var extensions = map[string]string{"text": "txt", "mermaid": "mmd.golden", "html": "html.golden"}
 
 // Base is the name shared by a picture's files: the trace's name without
 // .yaml, then the mutant's name if any.

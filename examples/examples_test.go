@@ -36,7 +36,7 @@ func TestGoldens(t *testing.T) {
 		}
 	}
 	for _, p := range Pictures {
-		for _, ext := range []string{".mmd", ".html"} {
+		for _, ext := range []string{".mmd.golden", ".html.golden"} {
 			if want := Dir + "/" + p.Base() + ext; !slices.Contains(paths, want) {
 				t.Errorf("no picture %s", want)
 			}

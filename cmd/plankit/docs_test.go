@@ -37,7 +37,7 @@ func TestDocsPagePerCommand(t *testing.T) {
 	}
 	want := map[string]bool{"docs/cli/plankit.md": false, "docs/cli/plankit_sim.md": false, "docs/cli/plankit_catalog_coverage.md": false, "docs/trace-format.md": false,
 		"catalog/service.md": false, "docs/conformance/dsh-plan-mode-0.1.0-rc.8.md": false, "examples/step-abort.txt": false,
-		"examples/step-narration-header-mismatch.narrate-twice.html": false}
+		"examples/step-narration-header-mismatch.narrate-twice.html.golden": false}
 	for _, f := range set.Files {
 		if _, ok := want[f.Path]; ok {
 			want[f.Path] = true
