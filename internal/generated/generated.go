@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/internal/atomicfile"
 )
 
 // Regenerate is the one command that rewrites every generated file.
@@ -79,7 +79,7 @@ func (s Set) Write(root string) (int, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return n, err
 		}
-		if err := report.WriteFileAtomic(p, f.Content); err != nil {
+		if err := atomicfile.Write(p, f.Content); err != nil {
 			return n, err
 		}
 		n++
