@@ -35,21 +35,6 @@ func TestCatalogPrintsTheGeneratedFiles(t *testing.T) {
 	}
 }
 
-func TestCatalogUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"catalog"},
-		{"catalog", "clauses", "--format", "xml"},
-		{"catalog", "events", "extra"},
-		{"catalog", "coverage", "--format", "yaml"},
-		{"catalog", "coverage", "--root", "/nonexistent"},
-		{"catalog", "coverage", "--features", "/nonexistent"},
-	} {
-		if code, _, errs := run(t, args...); code != ExitUsage || errs == "" {
-			t.Errorf("%v: exit %d (%q), want %d with a message", args, code, errs, ExitUsage)
-		}
-	}
-}
-
 func TestCatalogCoverageOnFixtures(t *testing.T) {
 	code, out, errs := run(t, "catalog", "coverage", "--features", "../../catalog/coverage/testdata/features")
 	if code != ExitFail {
