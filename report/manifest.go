@@ -18,6 +18,9 @@ type Manifest struct {
 	// Path names the file in messages.
 	Path    string
 	Entries []Entry
+	// Assume names the known deviations (reference variants) that
+	// lockstep searches assume, from `assume: NAME` lines.
+	Assume []Assumption
 	// lines are the file's lines as written, so --fix keeps comments.
 	lines []string
 }
@@ -31,6 +34,14 @@ type Entry struct {
 	Issue   string
 	Expires string // YYYY-MM-DD or ""
 	Reason  string
+}
+
+// Assumption is an `assume: NAME [-- REASON]` line: a reference variant
+// the implementation is known to follow, which plankit diff assumes.
+type Assumption struct {
+	Line   int
+	Name   string
+	Reason string
 }
 
 // Target is the entry's target as written: id:KEY or clause:KEY.
@@ -64,6 +75,20 @@ func ParseManifest(path string, data []byte) (*Manifest, error) {
 		}
 		errf := func(format string, args ...any) error {
 			return fmt.Errorf("%s:%d: %s", path, n, fmt.Sprintf(format, args...))
+		}
+		if rest, ok := strings.CutPrefix(line, "assume:"); ok {
+			name, reason, _ := strings.Cut(rest, " -- ")
+			name = strings.TrimSpace(name)
+			if name == "" || strings.ContainsAny(name, " \t") {
+				return nil, errf("want assume: VARIANT-NAME [-- REASON]")
+			}
+			for _, a := range m.Assume {
+				if a.Name == name {
+					return nil, errf("assume: %s is already listed on line %d", name, a.Line)
+				}
+			}
+			m.Assume = append(m.Assume, Assumption{Line: n, Name: name, Reason: strings.TrimSpace(reason)})
+			continue
 		}
 		head, reason, ok := strings.Cut(line, " -- ")
 		if !ok {
