@@ -118,4 +118,3 @@ func TestDiffUsage(t *testing.T) {
 		t.Errorf("missing adapter: exit %d, want %d (%s)", code, ExitImpl, errs)
 	}
 }
-
