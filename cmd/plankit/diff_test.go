@@ -118,3 +118,32 @@ func TestDiffUsage(t *testing.T) {
 		t.Errorf("missing adapter: exit %d, want %d (%s)", code, ExitImpl, errs)
 	}
 }
+
+func TestMutantsList(t *testing.T) {
+	code, out, errs := run(t, "mutants")
+	if code != ExitPass || !strings.Contains(out, "noop-queues") || !strings.Contains(out, "cancelled-selection-narrated STEP-6  variant") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, _ := run(t, "mutants", "--out", "x.md"); code != ExitUsage {
+		t.Fatalf("--out without --matrix: exit %d", code)
+	}
+}
+
+// TestMutantsDocIsFresh: docs/mutants.md is the kill matrix plankit
+// mutants --matrix computes now, and every mutant is killed in every
+// column, lockstep naming its own clause.
+func TestMutantsDocIsFresh(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "mutants.md")
+	code, stdout, errs := run(t, "mutants", "--matrix", "--out", out)
+	if code != ExitPass {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, _ := os.ReadFile("../../docs/mutants.md")
+	if !bytes.Equal(have, want) {
+		t.Fatalf("docs/mutants.md is stale; run plankit mutants --matrix --out docs/mutants.md")
+	}
+}
