@@ -560,9 +560,14 @@ func planValues(r sim.Result, agent string) []bool {
 func appended(r sim.Result, agent string) []trace.EventExpect {
 	out := []trace.EventExpect{}
 	for _, a := range r.Appended {
-		if a.Agent == agent {
-			out = append(out, trace.EventExpect{Type: a.Event.Type, Data: a.Event.Data})
+		if a.Agent != agent {
+			continue
 		}
+		x := trace.EventExpect{Type: a.Event.Type, Data: a.Event.Data}
+		if eventKey(a.Event) != a.Event.Type+" "+string(a.Event.Data) {
+			x.Data = nil // its wording is the implementation's
+		}
+		out = append(out, x)
 	}
 	return out
 }
@@ -627,12 +632,15 @@ func texts(ms []sim.Message) []string {
 	return out
 }
 
-// eventKey is an event as compared: a failed tool call's text is how the
-// implementation words its error, which the specification leaves open, so
-// only the failure itself is compared.
+// eventKey is an event as compared. A failed tool call's text and a
+// command's reply text are how the implementation words them, which the
+// specification leaves open, so only the failure and the reply's kind are
+// compared.
 func eventKey(e sim.Event) string {
-	if e.Type == sim.TypeToolResult && bytes.Contains(e.Data, []byte(`"isError":true`)) {
-		return e.Type + " " + toolErrorText.ReplaceAllString(string(e.Data), `"text":"(error)"`)
+	switch {
+	case e.Type == sim.TypeToolResult && bytes.Contains(e.Data, []byte(`"isError":true`)),
+		e.Type == sim.TypeCommandDone:
+		return e.Type + " " + toolErrorText.ReplaceAllString(string(e.Data), `"text":"(text)"`)
 	}
 	return e.Type + " " + string(e.Data)
 }
