@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // ExploreOptions configure a bounded exhaustive exploration.
@@ -56,8 +57,8 @@ func Alphabet() []sim.Action {
 		{Step: &sim.StepAction{Agent: "main", Decision: sim.Reject}},
 		{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{AuditListener: sim.Abort}}},
 		{Step: &sim.StepAction{Agent: "main", Request: "fail"}},
-		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &exit}}}}},
-		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &reload}}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &exit}}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &reload}}}}},
 		{Retry: &sim.StepAction{Agent: "main"}},
 		{EndTurn: &sim.EndTurnAction{Agent: "main"}},
 		{Fault: &sim.FaultAction{Appends: 1}},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -285,9 +286,9 @@ func validConfig(raw string) bool {
 func choicesOf(p *property, declared map[string]string) []string {
 	all := ChoicesOf(declared)
 	values := map[string]string{
-		sim.ChoiceFoldEnd: all.FoldEnd, sim.ChoiceCancelPending: all.CancelPending,
-		sim.ChoiceSectionSource: all.SectionSource, sim.ChoiceReloadPending: all.ReloadPending,
-		sim.ChoiceIdleAppendFailure: all.IdleAppendFailure,
+		spec.ChoiceFoldEnd: all.FoldEnd, spec.ChoiceCancelPending: all.CancelPending,
+		spec.ChoiceSectionSource: all.SectionSource, spec.ChoiceReloadPending: all.ReloadPending,
+		spec.ChoiceIdleAppendFailure: all.IdleAppendFailure,
 	}
 	var out []string
 	for _, name := range p.choices {

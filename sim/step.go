@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // chainLink is one listener of the agent/pre-step chain; plugin marks the
@@ -64,7 +66,7 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 	}
 	downstream := chainLink{name: "downstream", behaviour: d}
 	var links []chainLink
-	plugin := chainLink{name: "plan-mode", plugin: true}
+	plugin := chainLink{name: spec.PluginName, plugin: true}
 	switch {
 	case !r.Plugin():
 		links = append(append(before, after...), downstream)
@@ -177,7 +179,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if retry {
 		a.retries++
-		r.hostAppend(res, a, TypeRetry, map[string]any{"turn": a.turn, "step": a.step, "retry": a.retries, "mode": r.opts.Retries})
+		r.hostAppend(res, a, spec.TypeRetry, map[string]any{"turn": a.turn, "step": a.step, "retry": a.retries, "mode": r.opts.Retries})
 		if r.opts.Retries == RetriesSameStep {
 			// The shipped loop repeats the request with its assembly: no
 			// pre-step, no new header.
@@ -216,10 +218,10 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, TypeStepStart, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, spec.TypeStepStart, map[string]any{"turn": a.turn, "step": a.step})
 	}
 	for _, m := range dec.Messages {
-		r.hostAppend(res, a, TypeUserMessage, MessageData(m))
+		r.hostAppend(res, a, spec.TypeUserMessage, MessageData(m))
 	}
 	asm := early
 	if asm == nil {
@@ -273,7 +275,7 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	}
 	header := AssembleReply{Sections: sections, Tools: tools}
 	a.lastAssembly = &header
-	r.hostAppend(res, a, TypeRequestHeader, map[string]any{
+	r.hostAppend(res, a, spec.TypeRequestHeader, map[string]any{
 		"header": map[string]any{"system": sections, "tools": tools},
 		"reason": reason,
 	})
@@ -302,24 +304,24 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
 		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 	}
-	r.hostAppend(res, a, TypeAssistant, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{"role": "assistant", "content": content}})
+	r.hostAppend(res, a, spec.TypeAssistant, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{"role": "assistant", "content": content}})
 	for i, c := range m.Calls {
 		out, err := r.toolCall(res, a, c)
 		if err != nil {
 			return err
 		}
-		r.hostAppend(res, a, TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+		r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 		text := out.Error
 		if out.OK {
 			text = string(out.Result)
 		}
-		r.hostAppend(res, a, TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
+		r.hostAppend(res, a, spec.TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
 			"role": "user", "source": map[string]any{"kind": "tool", "callId": ids[i]},
 			"content": []map[string]any{{"type": "tool-result", "toolCallId": ids[i], "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
 		}})
 		res.Tools = append(res.Tools, out)
 	}
-	r.hostAppend(res, a, TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+	r.hostAppend(res, a, spec.TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -196,14 +197,14 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	if err != nil {
 		// Reports say so too, so CI shows why there are no results.
-		rep := report.Run{Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
+		rep := report.Run{Suite: "plankit", SuiteVersion: spec.SuiteVersion, Implementation: id, Seed: o.seed,
 			Verdict: report.VerdictImpl, Error: err.Error(), Clauses: report.Table(nil, allClauses())}
 		if werr := writeReports(o, rep); werr != nil {
 			return usageErr("%v", werr)
 		}
 		return withCode(ExitImpl, err)
 	}
-	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, features.SuiteVersion, o.seed)
+	fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, spec.SuiteVersion, o.seed)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
@@ -253,7 +254,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	final, findings := manifest.Apply(raw, date, !filtered)
 
 	rep := report.Run{
-		Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
+		Suite: "plankit", SuiteVersion: spec.SuiteVersion, Implementation: id, Seed: o.seed,
 		Filter: strings.Join(filters, " "), Manifest: o.expect, Findings: findings,
 		Cases: final, Clauses: report.Table(final, allClauses()),
 	}
@@ -290,7 +291,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 
 // allClauses is every clause of the specification, so the table shows
 // clauses whose checks were filtered out.
-func allClauses() []string { return features.SpecClauses }
+func allClauses() []string { return spec.ClauseIDs() }
 
 func writeReports(o *checkOptions, rep report.Run) error {
 	writers := []struct {

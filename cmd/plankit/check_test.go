@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 func readJSONReport(t *testing.T, path string) report.Run {
@@ -41,7 +41,7 @@ func TestCheckReferencePassesEveryClauseTwice(t *testing.T) {
 		t.Errorf("output lacks the seed or the verdict:\n%s", out)
 	}
 	r := readJSONReport(t, js)
-	clauses := features.SpecClauses
+	clauses := spec.ClauseIDs()
 	rows := map[string]report.ClauseRow{}
 	for _, row := range r.Clauses {
 		rows[row.Clause] = row
