@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -200,11 +201,11 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	if ref.Outcome != imp.Outcome && !skip[ObsOutcome] {
 		var cl []string
 		switch ref.Outcome {
-		case sim.Noop:
+		case spec.Noop:
 			cl = []string{"PEND-3"}
-		case sim.Queued:
+		case spec.Queued:
 			cl = []string{"PEND-4"}
-		case sim.Cancelled:
+		case spec.Cancelled:
 			cl = []string{"PEND-6"}
 			if cx.open {
 				cl = []string{"PEND-5"}
@@ -253,7 +254,11 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	for _, kind := range []string{sim.EffectSteer, sim.EffectInject} {
 		for _, a := range agentsOf(ref, imp) {
 			r, i := effectTexts(ref, a, kind), effectTexts(imp, a, kind)
-			if show(r) == show(i) || skip[ObsSteer] && kind == sim.EffectSteer || skip[ObsInject] && kind == sim.EffectInject {
+			same := show(r) == show(i)
+			if kind == sim.EffectInject {
+				same = len(r) == len(i) // injected notices: whether, not their words
+			}
+			if same || skip[ObsSteer] && kind == sim.EffectSteer || skip[ObsInject] && kind == sim.EffectInject {
 				continue
 			}
 			if kind == sim.EffectInject {
@@ -273,15 +278,12 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	}
 	for _, a := range agentsOf(ref, imp) {
 		r, i := ref.Notices(a), imp.Notices(a)
-		if show(r) != show(i) && !skip[ObsNotices] {
+		if len(r) != len(i) && !skip[ObsNotices] {
 			cl := []string{"STEP-6"}
 			if cx.exitPending && len(ref.PlanEvents(a)) > 0 {
 				cl = []string{"EXIT-5"}
 			}
 			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
-			if len(r) == len(i) {
-				x = trace.Expect{Agent: a, Appended: appended(ref, a)}
-			}
 			return d(ObsNotices, a, texts(r), texts(i), cl, x)
 		}
 	}
@@ -328,11 +330,11 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 		return []string{"PEND-7"}
 	case act.Set != nil:
 		switch ref.Outcome {
-		case sim.Noop:
+		case spec.Noop:
 			return []string{"PEND-3"}
-		case sim.Queued:
+		case spec.Queued:
 			return []string{"PEND-4"}
-		case sim.Cancelled:
+		case spec.Cancelled:
 			if cx.open {
 				return []string{"PEND-5"}
 			}
@@ -368,7 +370,7 @@ func commandClauses(input string) []string {
 func selectsOther(input string, imp sim.Result) bool {
 	target := commandClauses(input)[0] != "CMD-4"
 	for _, e := range imp.Effects {
-		if e.Effect.Kind != sim.EffectAppend || e.Effect.Type != sim.TypePlanMode {
+		if e.Effect.Kind != sim.EffectAppend || e.Effect.Type != spec.TypePlanMode {
 			continue
 		}
 		var v struct {
@@ -534,7 +536,7 @@ func agentsOf(rs ...sim.Result) []string {
 func planData(r sim.Result, agent string) []string {
 	var out []string
 	for _, a := range r.Appended {
-		if a.Agent == agent && a.Event.Type == sim.TypePlanMode {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
 			out = append(out, string(a.Event.Data))
 		}
 	}
@@ -546,7 +548,7 @@ func planData(r sim.Result, agent string) []string {
 func planValues(r sim.Result, agent string) []bool {
 	out := []bool{}
 	for _, a := range r.Appended {
-		if a.Agent == agent && a.Event.Type == sim.TypePlanMode {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
 			var v struct {
 				Active bool `json:"active"`
 			}
@@ -600,7 +602,7 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		}
 		return mk([]string{"PEND-1", "STEP-1"}, x)
 	case act.Set != nil:
-		if ref.Outcome == sim.Queued || ref.Outcome == sim.Cancelled {
+		if ref.Outcome == spec.Queued || ref.Outcome == spec.Cancelled {
 			return mk([]string{"PEND-4"}, x)
 		}
 		return mk([]string{"PEND-6"}, x)
@@ -632,17 +634,23 @@ func texts(ms []sim.Message) []string {
 	return out
 }
 
-// eventKey is an event as compared. A failed tool call's text and a
-// command's reply text are how the implementation words them, which the
-// specification leaves open, so only the failure and the reply's kind are
-// compared.
+// eventKey is an event as compared. A failed tool call's text, a
+// command's reply text and a notice's text are how the implementation
+// words them, which the specification leaves open, so only the failure,
+// the reply's kind and that a notice is there are compared.
 func eventKey(e sim.Event) string {
 	switch {
-	case e.Type == sim.TypeToolResult && bytes.Contains(e.Data, []byte(`"isError":true`)),
-		e.Type == sim.TypeCommandDone:
+	case e.Type == spec.TypeToolResult && bytes.Contains(e.Data, []byte(`"isError":true`)),
+		e.Type == spec.TypeCommandDone,
+		e.Type == spec.TypeUserMessage && isNotice(e):
 		return e.Type + " " + toolErrorText.ReplaceAllString(string(e.Data), `"text":"(text)"`)
 	}
 	return e.Type + " " + string(e.Data)
+}
+
+func isNotice(e sim.Event) bool {
+	m, err := sim.MessageOf(e.Data)
+	return err == nil && m.IsPlanNotice()
 }
 
 var toolErrorText = regexp.MustCompile(`"text":"(?:[^"\\]|\\.)*"`)
@@ -673,7 +681,7 @@ func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
 	switch {
 	case show(rk) == show(ik):
 		cl = []string{"STEP-1"}
-	case k < len(r) && k < len(i) && r[k].Type == sim.TypeRequestHeader && i[k].Type == sim.TypeRequestHeader:
+	case k < len(r) && k < len(i) && r[k].Type == spec.TypeRequestHeader && i[k].Type == spec.TypeRequestHeader:
 		cl = headerClauses(r[k].Data, i[k].Data)
 	case (act.Set != nil || act.Idle != nil || act.Command != nil) && len(i) > len(r):
 		cl = []string{"PEND-2"}

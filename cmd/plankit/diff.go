@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -125,7 +125,7 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: uniq, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout})
-	rep := report.Run{Suite: "plankit diff", SuiteVersion: features.SuiteVersion, Seed: o.seed, Manifest: o.expect}
+	rep := report.Run{Suite: "plankit diff", SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
 	if len(uniq) > 0 {
 		rep.Filter = "assume " + strings.Join(uniq, ", ")
 	}
