@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/reference"
@@ -122,5 +123,17 @@ func TestSameSeedSameTrace(t *testing.T) {
 	}
 	if !bytes.Equal(traces[0], traces[1]) {
 		t.Fatalf("two runs wrote different traces:\n%s\n---\n%s", traces[0], traces[1])
+	}
+}
+
+// TestDocsCarryTheTable: docs/lockstep.md prints the attribution table as
+// declared.
+func TestDocsCarryTheTable(t *testing.T) {
+	page, err := os.ReadFile("../docs/lockstep.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), TableMarkdown()) {
+		t.Fatalf("docs/lockstep.md does not carry the current attribution table; paste:\n%s", TableMarkdown())
 	}
 }

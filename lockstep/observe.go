@@ -767,3 +767,14 @@ func effectTexts(r sim.Result, agent, kind string) []string {
 	}
 	return out
 }
+
+// TableMarkdown renders Table as the Markdown table docs/lockstep.md
+// carries (a test keeps the page's copy true).
+func TableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| observation | when | clauses |\n|---|---|---|\n")
+	for _, r := range Table {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Observation, r.When, strings.Join(r.Clauses, " "))
+	}
+	return b.String()
+}
