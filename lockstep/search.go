@@ -232,7 +232,7 @@ func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) 
 		if d != nil && (from == 0 || k >= from && p.expr != nil) {
 			return &failure{setup: setup, acts: slices.Clone(p.acts), imp: slices.Clone(p.impResults), diff: d, expr: p.expr}, true, nil
 		}
-		if act.Load != nil && p.imp.Plugin() == false {
+		if act.Load != nil && !p.imp.Plugin() {
 			return nil, true, nil
 		}
 	}
