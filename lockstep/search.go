@@ -18,7 +18,7 @@ import (
 )
 
 // Kind is the report.Case kind of a lockstep search.
-const Kind = "lockstep"
+const Kind = report.KindLockstep
 
 // Options configure a lockstep search.
 type Options struct {
