@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
@@ -27,9 +28,7 @@ type diffOptions struct {
 	out    string
 	assume []string
 	expect string
-	json   string
-	junit  string
-	cuc    string
+	files  report.Files
 }
 
 func newDiffCmd() *cobra.Command {
@@ -74,9 +73,9 @@ implementation could not be run.`,
 	f.StringVar(&o.out, "out", "", "directory for the divergence's trace file (default: a new temporary directory)")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation, as the name of a reference variant the reference then follows (repeatable; see plankit mutants)")
 	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions")
-	f.StringVar(&o.json, "json", "", "write the plankit JSON report to `PATH`")
-	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `PATH`")
-	f.StringVar(&o.cuc, "cucumber", "", "write a cucumber JSON report to `PATH`")
+	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
+	f.StringVar(&o.files.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
+	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
 	return cmd
 }
 
@@ -135,27 +134,28 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	if err != nil {
 		code := ExitImpl
 		rep.Verdict = report.VerdictImpl
+		var ie *sim.ImplError
 		switch {
-		case isImpl(err):
+		case errors.As(err, &ie):
 		case ctx.Err() != nil:
 			code, rep.Verdict, err = ExitFail, report.VerdictFail, errors.New("the run was interrupted before it finished")
 		default:
 			code, rep.Verdict = ExitUsage, report.VerdictFail
 		}
 		rep.Error = err.Error()
-		rep.Clauses = report.Table(nil, allClauses())
-		if werr := o.writeReports(rep); werr != nil {
+		rep.Clauses = report.Table(nil, spec.ClauseIDs())
+		if werr := o.files.Write(rep); werr != nil {
 			return usageErr("%v", werr)
 		}
 		return withCode(code, err)
 	}
 	rep.Cases = res.ReportCases()
-	rep.Clauses = report.Table(rep.Cases, allClauses())
+	rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
 	rep.Verdict = report.VerdictPass
 	if res.Divergence != nil {
 		rep.Verdict = report.VerdictFail
 	}
-	if err := o.writeReports(rep); err != nil {
+	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
 	}
 	if d := res.Divergence; d != nil {
@@ -184,8 +184,4 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		return withCode(ExitFail, fmt.Errorf("divergence on %s [%s]; replay with plankit sim %s", d.Observation, strings.Join(d.Clauses, " "), d.Trace))
 	}
 	return nil
-}
-
-func (o *diffOptions) writeReports(rep report.Run) error {
-	return writeReports(&checkOptions{junit: o.junit, cucumber: o.cuc, json: o.json}, rep)
 }
