@@ -62,6 +62,7 @@ var Table = []Rule{
 	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
 	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
 	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
+	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
 	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
 	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
 	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},
@@ -98,6 +99,7 @@ var Table = []Rule{
 	{ObsGet, "pending after set, by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
 	{ObsGet, "pending left after /plan or /plan <message> cancelled the opposite selection in an open turn", []string{"PEND-5"}},
 	{ObsGet, "pending after a /plan command", []string{"CMD-2", "CMD-3", "CMD-4"}},
+	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending", []string{"EXIT-6"}},
 	{ObsGet, "pending after a step", []string{"STEP-3", "PEND-1"}},
 	{ObsGet, "anything else", []string{"PEND-7"}},
 	{ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
@@ -349,9 +351,29 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 		}
 		return cmd
 	case act.Step != nil || act.Retry != nil:
+		if keptPlanningAfterApproval(cx, ref) {
+			return []string{"EXIT-6"}
+		}
 		return []string{"STEP-3", "PEND-1"}
 	}
 	return []string{"PEND-7"}
+}
+
+// keptPlanningAfterApproval reports whether, in the reference's result, a
+// review the user did not approve followed an approval whose exit was still
+// pending (earlier in the same batch, or before the action): EXIT-6 then
+// withdraws that exit.
+func keptPlanningAfterApproval(cx situation, ref sim.Result) bool {
+	approved := cx.exitPending
+	for _, t := range ref.Tools {
+		switch {
+		case t.OK && string(t.Result) == `{"approved":true}`:
+			approved = true
+		case approved && t.Asked && !t.OK:
+			return true
+		}
+	}
+	return false
 }
 
 func commandClauses(input string) []string {
@@ -494,6 +516,10 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 		cl = []string{"EXIT-3"}
 	case !cx.services.UserQuestions || review.Reload:
 		cl = []string{"EXIT-7"}
+	case asked && r[k].Asked && !i[k].OK:
+		// The reference presented the plan; the implementation refused
+		// it without presenting, as if outside plan mode.
+		cl = []string{"EXIT-2", "EXIT-3"}
 	case asked:
 		cl = []string{"EXIT-4"}
 	case review.Answer == sim.Approve && review.Feedback == "":
