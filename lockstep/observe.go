@@ -27,6 +27,7 @@ const (
 	ObsSteer     = "steered text"
 	ObsInject    = "injected text"
 	ObsPlanMode  = "appended plan/mode"
+	ObsAttempts  = "plan/mode append attempts"
 	ObsNotices   = "notices"
 	ObsEvents    = "appended events"
 	ObsRequest   = "request"
@@ -59,13 +60,6 @@ var Table = []Rule{
 	{ObsCommand, "/plan off", []string{"CMD-4"}},
 	{ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
 	{ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
-	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
-	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
-	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
-	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
-	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
-	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
-	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},
 	{ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
 	{ObsSteer, "a /plan <message> command", []string{"CMD-3"}},
 	{ObsSteer, "anything else", []string{"PEND-2"}},
@@ -82,8 +76,16 @@ var Table = []Rule{
 	{ObsPlanMode, "a /plan command that selects the right state: as set (then the command's clause)", []string{"PEND-4", "PEND-6"}},
 	{ObsPlanMode, "a prompt", []string{"STEP-4"}},
 	{ObsPlanMode, "anything else", []string{"LOG-4"}},
+	{ObsAttempts, "an append attempted on one side only, failed (the logs agree): as a plan/mode append", []string{"STEP-3", "STEP-5", "PEND-1"}},
 	{ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
 	{ObsNotices, "otherwise", []string{"STEP-6"}},
+	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
+	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
+	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
+	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
+	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
+	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
+	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},
 	{ObsEvents, "the same events in another order around a notice", []string{"STEP-1"}},
 	{ObsEvents, "a request/header's sections differ", []string{"CFG-2"}},
 	{ObsEvents, "a request/header's tool catalog differs", []string{"EXIT-1"}},
@@ -99,6 +101,7 @@ var Table = []Rule{
 	{ObsGet, "pending after set, by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
 	{ObsGet, "pending left after /plan or /plan <message> cancelled the opposite selection in an open turn", []string{"PEND-5"}},
 	{ObsGet, "pending after a /plan command", []string{"CMD-2", "CMD-3", "CMD-4"}},
+	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending, and a user's exit was pending before", []string{"EXIT-6", "EXIT-5"}},
 	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending", []string{"EXIT-6"}},
 	{ObsGet, "pending after a step", []string{"STEP-3", "PEND-1"}},
 	{ObsGet, "anything else", []string{"PEND-7"}},
@@ -126,6 +129,9 @@ type situation struct {
 	// exitPending: the reference approved an exit for the agent that is
 	// not appended yet.
 	exitPending bool
+	// userExitPending: a user's selection of inactive was pending before
+	// the action (an approval must replace it, EXIT-5).
+	userExitPending bool
 	// faults: append faults were armed before the action.
 	faults bool
 }
@@ -245,11 +251,8 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		return d(ObsDecision, agent, ref.Decision, imp.Decision, cl, trace.Expect{Decision: ref.Decision})
 	}
-	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
-		return toolDiff(cx, act, ref, r, i)
-	}
 	for _, a := range agentsOf(ref, imp) {
-		if r, i := downstreamAt(ref, a), downstreamAt(imp, a); r != i && !skip[ObsOrder] && appends(ref) == appends(imp) {
+		if r, i := downstreamAt(ref, a), downstreamAt(imp, a); r != i && r >= 0 && i >= 0 && !skip[ObsOrder] && appends(ref) == appends(imp) {
 			return &Diff{Observation: ObsOrder, Agent: a, Reference: fmt.Sprintf("next() after %d appends", r), Implementation: fmt.Sprintf("next() after %d appends", i), Clauses: []string{"STEP-3"}}
 		}
 	}
@@ -279,6 +282,11 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 	}
 	for _, a := range agentsOf(ref, imp) {
+		if df := compareAttempts(cx, act, a, ref, imp); df != nil && !skip[ObsAttempts] {
+			return df
+		}
+	}
+	for _, a := range agentsOf(ref, imp) {
 		r, i := ref.Notices(a), imp.Notices(a)
 		if len(r) != len(i) && !skip[ObsNotices] {
 			cl := []string{"STEP-6"}
@@ -288,6 +296,9 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
 			return d(ObsNotices, a, texts(r), texts(i), cl, x)
 		}
+	}
+	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
+		return toolDiff(cx, act, ref, r, i)
 	}
 	for _, a := range agentsOf(ref, imp) {
 		if df := compareEvents(act, a, ref, imp); df != nil && !skip[ObsEvents] {
@@ -352,6 +363,12 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 		return cmd
 	case act.Step != nil || act.Retry != nil:
 		if keptPlanningAfterApproval(cx, ref) {
+			if cx.userExitPending {
+				// The exit left pending is the approval's (kept by
+				// keep planning) or the user's (not replaced by the
+				// approval): the log cannot tell which yet.
+				return []string{"EXIT-6", "EXIT-5"}
+			}
 			return []string{"EXIT-6"}
 		}
 		return []string{"STEP-3", "PEND-1"}
@@ -650,6 +667,44 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		return mk([]string{"STEP-4"}, x)
 	}
 	return mk([]string{"LOG-4"}, x)
+}
+
+// attempts lists the plan/mode appends the implementation attempted for
+// agent, failed ones included (an armed fault fails them, so the log
+// does not show them, but each consumes the fault).
+func attempts(r sim.Result, agent string) []string {
+	out := []string{}
+	for _, e := range r.Effects {
+		if e.Agent == agent && e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode {
+			out = append(out, fmt.Sprintf("%s failed=%v", e.Effect.Data, e.Effect.Failed))
+		}
+	}
+	return out
+}
+
+// compareAttempts compares the attempted plan/mode appends when the logs
+// agree: an append that failed on one side only. The clauses are those of
+// the append as if it had succeeded.
+func compareAttempts(cx situation, act sim.Action, a string, ref, imp sim.Result) *Diff {
+	r, i := attempts(ref, a), attempts(imp, a)
+	if show(r) == show(i) {
+		return nil
+	}
+	as := func(res sim.Result) sim.Result {
+		out := res
+		out.Appended = nil
+		for _, e := range res.Effects {
+			if e.Agent == a && e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode {
+				out.Appended = append(out.Appended, sim.Appended{Agent: a, Event: sim.Event{Type: spec.TypePlanMode, Data: e.Effect.Data}, ByPlugin: true})
+			}
+		}
+		return out
+	}
+	d := comparePlan(cx, act, a, as(ref), as(imp))
+	if d == nil {
+		return nil
+	}
+	return &Diff{Observation: ObsAttempts, Agent: a, Reference: show(r), Implementation: show(i), Clauses: d.Clauses}
 }
 
 func texts(ms []sim.Message) []string {

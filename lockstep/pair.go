@@ -23,6 +23,8 @@ type pair struct {
 	impResults  []sim.Result
 	exitPending map[string]bool
 	faults      int
+	// last is the reference's get() of each agent after the last action.
+	last map[string]sim.GetReply
 	// expr is, at a divergence, the first differing observation a trace
 	// can state (nil: none at that action).
 	expr *Diff
@@ -64,7 +66,7 @@ func (p *pair) close() {
 func (p *pair) do(act sim.Action) (*Diff, error) {
 	agent := act.Agent()
 	_, open := p.ref.Status(agent)
-	cx := situation{services: p.setup.Services, open: open, exitPending: p.exitPending[agent], faults: p.faults > 0}
+	cx := p.situation(agent, open)
 	if act.Load != nil && act.Load.Services != nil {
 		cx.services = *act.Load.Services
 	}
@@ -99,6 +101,12 @@ func (p *pair) do(act sim.Action) (*Diff, error) {
 	return d, nil
 }
 
+func (p *pair) situation(agent string, open bool) situation {
+	g, ok := p.last[agent]
+	userExit := ok && g.Pending != nil && !*g.Pending && !p.exitPending[agent]
+	return situation{services: p.setup.Services, open: open, exitPending: p.exitPending[agent], userExitPending: userExit, faults: p.faults > 0}
+}
+
 // probeFold tells LOG-2 from LOG-3 when a state recovered from the log
 // differs: if foldPlanMode over the agent's log differs too, the fold is
 // wrong (LOG-2); otherwise the state is not the fold (LOG-3).
@@ -114,6 +122,12 @@ func (p *pair) probeFold(d *Diff) {
 // track keeps what attribution needs: approved exits not yet appended and
 // armed append faults.
 func (p *pair) track(act sim.Action, r sim.Result) {
+	if p.last == nil {
+		p.last = map[string]sim.GetReply{}
+	}
+	for _, st := range r.After {
+		p.last[st.Agent] = st.Get
+	}
 	switch {
 	case act.Fault != nil:
 		p.faults += act.Fault.Appends
@@ -150,15 +164,14 @@ func replayRef(newRef func() sim.Port, setup properties.Setup, acts []sim.Action
 		return false
 	}
 	defer rt.Close()
-	exitPending := map[string]bool{}
-	faults := 0
+	q := &pair{setup: setup, exitPending: map[string]bool{}}
 	for k, act := range acts {
 		if k >= len(imp) {
 			return false
 		}
 		agent := act.Agent()
 		_, open := rt.Status(agent)
-		cx := situation{services: setup.Services, open: open, exitPending: exitPending[agent], faults: faults > 0}
+		cx := q.situation(agent, open)
 		r, err := rt.Do(act)
 		if err != nil {
 			return false
@@ -166,9 +179,7 @@ func replayRef(newRef func() sim.Port, setup properties.Setup, acts []sim.Action
 		if compare(cx, act, r, imp[k]) != nil {
 			return false
 		}
-		q := &pair{exitPending: exitPending, faults: faults}
 		q.track(act, r)
-		exitPending, faults = q.exitPending, q.faults
 	}
 	return true
 }
