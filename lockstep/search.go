@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
@@ -569,7 +570,7 @@ func (s *searcher) write(d *Divergence) error {
 		name = fmt.Sprintf("lockstep-%s.yaml", strings.ReplaceAll(d.Search, " ", ""))
 	}
 	path := filepath.Join(dir, name)
-	if err := report.WriteFileAtomic(path, b); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return err
 	}
 	d.Trace = path

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -32,7 +33,8 @@ type Options struct {
 	// Only, when not empty, names the properties to run.
 	Only []string
 	// CounterexampleDir receives the trace file of each failure; empty
-	// means a fresh temporary directory.
+	// means one fresh temporary directory for the run, created at the
+	// first failure. Each failure's message names its file.
 	CounterexampleDir string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
@@ -87,6 +89,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		return nil, &sim.ImplError{Op: "stop", Err: err}
 	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
+	cex := &counterexampleDir{path: opts.CounterexampleDir}
 	var cases []report.Case
 	for i := range props {
 		p := &props[i]
@@ -96,7 +99,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		if err := ctx.Err(); err != nil {
 			return append(cases, notRun(props[i:], opts.Only)...), err
 		}
-		c, err := runProperty(ctx, p, opts)
+		c, err := runProperty(ctx, p, opts, cex)
 		c.Choices = choicesOf(p, id.Choices)
 		if err != nil && ctx.Err() != nil {
 			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
@@ -109,9 +112,15 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			continue
 		}
 		if err != nil {
-			skipped := notRun(props[i:], opts.Only)
+			var we *writeError
+			rest, why := props[i:], "not run: the implementation could not be run"
+			if errors.As(err, &we) {
+				// The property failed; only its trace could not be written.
+				cases, rest, why = append(cases, c), props[i+1:], "not run: the run stopped when a counterexample could not be written"
+			}
+			skipped := notRun(rest, opts.Only)
 			for j := range skipped {
-				skipped[j].Message = "not run: the implementation could not be run"
+				skipped[j].Message = why
 			}
 			return append(cases, skipped...), fmt.Errorf("property %s: %w", p.Name, err)
 		}
@@ -139,7 +148,29 @@ func notRun(props []property, only []string) []report.Case {
 	return out
 }
 
-func runProperty(ctx context.Context, p *property, opts Options) (report.Case, error) {
+// writeError is a counterexample that could not be written (a symbolic
+// link at its name, a full disk): the run stops, the failure is reported.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "writing the counterexample: " + e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
+// counterexampleDir is where a run writes its counterexamples: the named
+// directory, or one temporary directory made when the first one is written.
+type counterexampleDir struct{ path string }
+
+func (d *counterexampleDir) get() (string, error) {
+	if d.path == "" {
+		p, err := os.MkdirTemp("", "plankit-counterexamples-")
+		if err != nil {
+			return "", err
+		}
+		d.path = p
+	}
+	return d.path, nil
+}
+
+func runProperty(ctx context.Context, p *property, opts Options, cex *counterexampleDir) (report.Case, error) {
 	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
 	for i := 0; i < opts.Checks; i++ {
 		if err := ctx.Err(); err != nil {
@@ -168,9 +199,15 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 				return c, err
 			}
 		}
-		path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, opts.NewPort)
+		dir, err := cex.get()
 		if err != nil {
 			return c, err
+		}
+		path, reproduced, err := WriteCounterexample(dir, p.Info, opts.Seed, i, f, opts.NewPort)
+		if err != nil {
+			c.Status = report.Failed
+			c.Message = fmt.Sprintf("seed %d, case %d: %s; the counterexample could not be written: %v", opts.Seed, i, f, err)
+			return c, &writeError{err}
 		}
 		c.Status = report.Failed
 		c.Counterexample = path
@@ -189,7 +226,9 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 // WriteCounterexample writes a failure as a trace file that `plankit sim`
 // replays to the same failure: the shrunk actions, with the missed
 // expectation on the failing one. It reports whether replaying the
-// written file reproduces the failure.
+// written file reproduces the failure. dir empty means a new temporary
+// directory; the file is written atomically and a symbolic link at its
+// name is refused (the error wraps atomicfile.ErrSymlink).
 func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failure, newPort func() sim.Port) (string, bool, error) {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "plankit-counterexamples-")
@@ -217,7 +256,7 @@ func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failur
 		return "", false, err
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-seed%d-case%d.yaml", info.Name, seed, index))
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return "", false, err
 	}
 	back, err := trace.ReadFile(path)

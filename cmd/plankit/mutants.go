@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
@@ -68,7 +69,7 @@ another clause than the mutant's own.`,
 			}
 			page := mutantsPage(rows)
 			if out != "" {
-				if err := report.WriteFileAtomic(out, page); err != nil {
+				if err := atomicfile.Write(out, page); err != nil {
 					return usageErr("%v", err)
 				}
 				fmt.Fprintf(w, "wrote %s\n", out)
