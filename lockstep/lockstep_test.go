@@ -44,7 +44,7 @@ func implFor(m reference.MutantInfo) func() sim.Port {
 func TestMutantsAreFound(t *testing.T) {
 	for _, m := range Known() {
 		t.Run(string(m.Name), func(t *testing.T) {
-			res, err := Run(context.Background(), Options{NewImpl: implFor(m), Seed: 1, Cases: 1000, Out: t.TempDir()})
+			res, err := Run(context.Background(), Options{NewImpl: implFor(m), Seed: 1, Cases: 3000, Out: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,6 +79,8 @@ var Table = []Rule{
 	{ObsAttempts, "an append attempted on one side only, failed (the logs agree): as a plan/mode append", []string{"STEP-3", "STEP-5", "PEND-1"}},
 	{ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
 	{ObsNotices, "otherwise", []string{"STEP-6"}},
+	{ObsGet, "active (compared before the tool results, which follow from it), when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
+	{ObsGet, "active (compared before the tool results)", []string{"LOG-3"}},
 	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
 	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
 	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
@@ -94,8 +96,6 @@ var Table = []Rule{
 	{ObsRequest, "sections", []string{"CFG-2"}},
 	{ObsRequest, "tool catalog", []string{"EXIT-1"}},
 	{ObsRequest, "messages", []string{"STEP-7"}},
-	{ObsGet, "active, when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
-	{ObsGet, "active", []string{"LOG-3"}},
 	{ObsGet, "pending hidden where the reference shows it (not after a restart or reload)", []string{"PEND-7"}},
 	{ObsGet, "pending after a restart", []string{"PEND-8"}},
 	{ObsGet, "pending after set, by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
@@ -295,6 +295,15 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			}
 			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
 			return d(ObsNotices, a, texts(r), texts(i), cl, x)
+		}
+	}
+	// The state in force decides what the exit tool does, so a state that
+	// differs is named before the tool results it leads to.
+	for _, a := range agentsOf(ref, imp) {
+		r, rok := ref.StateOf(a)
+		i, iok := imp.StateOf(a)
+		if rok && iok && r.Active != i.Active && !skip[ObsGet] {
+			return d(ObsGet, a, r, i, []string{"LOG-3"}, trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
 		}
 	}
 	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
