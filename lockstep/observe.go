@@ -553,12 +553,16 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 	default:
 		cl = []string{"EXIT-6"}
 	}
+	// A trace's tool expectation reads the action's last call: it states
+	// the divergence when that call differs too.
 	x := trace.Expect{}
-	if k == len(r)-1 && len(r) > 0 {
-		v := r[k]
+	if last := len(r) - 1; last >= k && last < len(i) && r[last] != i[last] {
+		v := r[last]
 		x.Tool = &trace.ToolExpect{OK: ptr(v.OK), Approved: ptr(v.Approved), Asked: ptr(v.Asked)}
 		if v.Feedback {
-			x.Tool.Feedback = review.Feedback
+			if s := stepOf(act); s != nil && s.Model != nil && last < len(s.Model.Calls) && s.Model.Calls[last].Review != nil {
+				x.Tool.Feedback = s.Model.Calls[last].Review.Feedback
+			}
 		}
 	}
 	return &Diff{Observation: ObsTool, Agent: act.Agent(), Reference: show(r), Implementation: show(i), Clauses: cl, Expect: x, Expressible: x.Tool != nil}
