@@ -101,3 +101,19 @@ func servedVsInProcess(b *testing.B, files []string, opts adapter.Options) {
 	b.ReportMetric(float64(served.Microseconds())/float64(b.N), "µs-served/op")
 	b.ReportMetric(float64(served)/float64(local), "ratio")
 }
+
+// BenchmarkServeStart measures a cold start of `plankit serve`: spawn the
+// process, the start handshake, stop and reap. No spare process and no
+// reuse, so every iteration pays the whole start-up.
+func BenchmarkServeStart(b *testing.B) {
+	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}, NoSpare: true, NoReuse: true})
+	for b.Loop() {
+		port := pool.Port()
+		if _, err := port.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if err := port.Stop(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
