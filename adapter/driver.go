@@ -54,6 +54,14 @@ type Options struct {
 	// resets it with a start request. A restart within a scenario always
 	// gets a new process.
 	NoReuse bool
+	// Restarts is how a restart within a scenario (Stop then Start on
+	// the same port) is done: RestartReal (the default) ends the process
+	// and starts a new one; RestartReset sends start to the same process,
+	// which resets it, when the implementation declares reuse;
+	// RestartAuto does a real restart for ports made for a check about
+	// process-local state and for a fixed sample of the other checks, and
+	// a reset for the rest (see RealRestarts).
+	Restarts RestartMode
 	// RestartBudget is how many failed processes (crashed, hung, broke the
 	// protocol) the pool replaces with new ones; after that, Start fails at
 	// once. DefaultRestartBudget when zero; negative means none.
@@ -99,9 +107,12 @@ type Pool struct {
 	refilling chan struct{}
 	// idle are processes parked by Stop for reuse by another scenario.
 	idle []*process
+	// restarts counts the restarts done, by kind.
+	restarts RestartCounts
 }
 
-// maxIdle bounds the parked processes.
+// maxIdle bounds the parked processes; parking one more ends the one
+// parked longest ago.
 const maxIdle = 2
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -122,8 +133,29 @@ func NewPool(opts Options) (*Pool, error) {
 	return p, nil
 }
 
-// Port returns a new port whose Start spawns a process.
-func (p *Pool) Port() *Port { return &Port{pool: p} }
+// Port returns a new port whose Start spawns a process. Its restarts
+// follow Options.Restarts; under RestartAuto they are real (a port made
+// without knowing its check is treated as one about process-local state).
+func (p *Pool) Port() *Port {
+	return &Port{pool: p, realRestarts: p.opts.Restarts != RestartReset}
+}
+
+// PortFor returns a new port for a check: under RestartAuto its restarts
+// are real when RealRestarts says so, else resets.
+func (p *Pool) PortFor(c sim.Check) *Port {
+	real := p.opts.Restarts != RestartReset
+	if p.opts.Restarts == RestartAuto {
+		real = RealRestarts(c)
+	}
+	return &Port{pool: p, realRestarts: real}
+}
+
+// Restarts counts the restarts done so far, by kind.
+func (p *Pool) Restarts() RestartCounts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.restarts
+}
 
 // Failures is how many processes failed so far.
 func (p *Pool) Failures() int {
@@ -227,15 +259,26 @@ func (p *Pool) refill() {
 	}()
 }
 
-// park keeps a healthy process for another scenario; false when there is
-// no room.
+// park keeps a healthy process for another scenario, or for a reset
+// restart of the port that parked it; false when the pool is closed. When
+// the parked processes are at maxIdle, the oldest is ended.
 func (p *Pool) park(pr *process) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || len(p.idle) >= maxIdle || !pr.alive() {
+	if p.closed || !pr.alive() {
+		p.mu.Unlock()
 		return false
 	}
+	var evicted *process
+	if len(p.idle) >= maxIdle {
+		evicted = p.idle[0]
+		p.idle = append(p.idle[:0], p.idle[1:]...)
+	}
 	p.idle = append(p.idle, pr)
+	p.mu.Unlock()
+	if evicted != nil {
+		evicted.kill()
+		p.reaped(evicted)
+	}
 	return true
 }
 
@@ -272,6 +315,16 @@ func (p *Pool) takeIdle() *process {
 	}
 }
 
+func (p *Pool) countRestart(reset bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if reset {
+		p.restarts.Reset++
+	} else {
+		p.restarts.Real++
+	}
+}
+
 func (p *Pool) failed(err error) {
 	p.mu.Lock()
 	p.failures++
@@ -299,6 +352,9 @@ type Port struct {
 	// broken is the failure that ended the current process; every later
 	// request returns it until the next Start.
 	broken error
+	// realRestarts: a restart ends the process and starts a new one;
+	// otherwise a process that declared reuse is reset with start.
+	realRestarts bool
 }
 
 var _ sim.Port = (*Port)(nil)
@@ -316,21 +372,29 @@ func (p *Port) PID() int {
 
 // Start implements sim.Port and performs the start handshake. The first
 // Start of a port may reuse a process another scenario parked (the start
-// request resets it); a restart always gets a new process, and the
-// process this port ran before is ended.
+// request resets it). A restart is real — the process this port ran
+// before is ended and a new one starts — unless the port's restarts are
+// resets and that process declared reuse: then it is sent start again.
 func (p *Port) Start() (sim.Identity, error) {
 	p.end()
 	restart := p.started
 	p.started = true
+	var pr *process
 	if p.parked != nil {
 		if p.pool.unpark(p.parked) {
-			p.parked.kill()
-			p.pool.reaped(p.parked)
+			if restart && !p.realRestarts && p.parked.alive() {
+				pr = p.parked
+			} else {
+				p.parked.kill()
+				p.pool.reaped(p.parked)
+			}
 		}
 		p.parked = nil
 	}
-	var pr *process
-	if !restart && !p.pool.opts.NoReuse {
+	if restart {
+		p.pool.countRestart(pr != nil)
+	}
+	if pr == nil && !restart && !p.pool.opts.NoReuse {
 		pr = p.pool.takeIdle()
 	}
 	if pr == nil {
@@ -356,7 +420,7 @@ func (p *Port) Start() (sim.Identity, error) {
 
 // Stop implements sim.Port. A process that declared the reuse capability
 // is parked for another scenario (if this port starts again, that is a
-// restart, and Start ends the parked process); any other is sent stop,
+// restart, and Start resets or ends the parked process); any other is sent stop,
 // given the request timeout to exit, killed if it has not, and reaped.
 func (p *Port) Stop() error {
 	if p.proc == nil {

@@ -48,6 +48,10 @@ const SuiteVersion = "1.0.0"
 type Options struct {
 	// NewPort builds a fresh implementation for each scenario.
 	NewPort func() sim.Port
+	// PortFor, when set, builds each scenario's implementation instead of
+	// NewPort, told the scenario's id and whether it checks PEND-8 (what
+	// a restart loses).
+	PortFor func(sim.Check) sim.Port
 	// Tags is a godog tag expression ("@PEND-5 && ~@choice:cancel-pending=keep-equal");
 	// empty runs every scenario.
 	Tags string
@@ -277,6 +281,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			}
 			r = &record{info: infos[i].scenarioInfo, name: p.Name, world: w}
 			records[i] = r
+			if o.PortFor != nil {
+				check := sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, "PEND-8")}
+				w.newPort = func() sim.Port { return o.PortFor(check) }
+			}
 			if err := c.Err(); err != nil {
 				r.skip = "not run: the run was interrupted"
 				return c, godog.ErrSkip

@@ -22,6 +22,11 @@ import (
 type Options struct {
 	// NewPort builds a fresh implementation instance for each run.
 	NewPort func() sim.Port
+	// PortFor, when set, builds the instances of each case instead of
+	// NewPort, told which case they are for (the label
+	// "<property>/<case>") and whether the property is about what a
+	// restart loses.
+	PortFor func(sim.Check) sim.Port
 	// Seed fixes every random choice; the same seed gives the same cases.
 	Seed int64
 	// Checks is the number of generated cases per property (default 100).
@@ -146,15 +151,20 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 		}
 		label := fmt.Sprintf("%s/%02d", p.Name, i)
 		chooser := NewPRNG(opts.Seed, label)
+		newPort := opts.NewPort
+		if opts.PortFor != nil {
+			check := sim.Check{ID: label, ProcessLocal: p.processLocal}
+			newPort = func() sim.Port { return opts.PortFor(check) }
+		}
 		var f *Failure
 		var err error
 		switch p.kind {
 		case "config":
-			f, err = checkConfig(opts.NewPort, chooser)
+			f, err = checkConfig(newPort, chooser)
 		case "without-package":
 			f, err = checkWithoutPackage(chooser, opts.Steps)
 		default:
-			f, err = generate(p, opts.NewPort, chooser, opts.Steps)
+			f, err = generate(p, newPort, chooser, opts.Steps)
 		}
 		if err != nil {
 			return c, err
@@ -163,11 +173,11 @@ func runProperty(ctx context.Context, p *property, opts Options) (report.Case, e
 			continue
 		}
 		if p.kind == "" || p.kind == "determinism" {
-			if f, err = shrink(p, opts.NewPort, f, 1500); err != nil {
+			if f, err = shrink(p, newPort, f, 1500); err != nil {
 				return c, err
 			}
 		}
-		path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, opts.NewPort)
+		path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, newPort)
 		if err != nil {
 			return c, err
 		}

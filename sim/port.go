@@ -50,6 +50,17 @@ type Port interface {
 	Stop() error
 }
 
+// Check names the check a port is built for, so that a port factory can
+// treat checks differently: the adapter restarts a process for real only
+// for checks about process-local state and a fixed sample of the others.
+type Check struct {
+	// ID is stable across runs and worker counts: a scenario's id, a
+	// property case's label.
+	ID string
+	// ProcessLocal marks a check about what a restart loses (PEND-8).
+	ProcessLocal bool
+}
+
 // Identity is what an implementation says about itself at start.
 type Identity struct {
 	Name     string `json:"name"`

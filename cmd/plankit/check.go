@@ -45,6 +45,7 @@ var checkFactory = func(f *implFlags) (func() sim.Port, error) { return f.factor
 // suiteEnv is what every suite of a check run gets.
 type suiteEnv struct {
 	newPort func() sim.Port
+	portFor func(sim.Check) sim.Port
 	tags    string
 	seed    int64
 	checks  int
@@ -68,7 +69,7 @@ var suites = []checkSuite{
 }
 
 func runProperties(ctx context.Context, env suiteEnv) ([]report.Case, error) {
-	return properties.Run(ctx, properties.Options{NewPort: env.newPort, Seed: env.seed, Checks: env.checks, CounterexampleDir: env.cexDir, Output: env.out})
+	return properties.Run(ctx, properties.Options{NewPort: env.newPort, PortFor: env.portFor, Seed: env.seed, Checks: env.checks, CounterexampleDir: env.cexDir, Output: env.out})
 }
 
 func runFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
@@ -76,7 +77,7 @@ func runFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
 	if format == "summary" {
 		format = ""
 	}
-	res, err := features.Run(ctx, features.Options{NewPort: env.newPort, Tags: env.tags, Seed: env.seed, Output: env.out, Format: format})
+	res, err := features.Run(ctx, features.Options{NewPort: env.newPort, PortFor: env.portFor, Tags: env.tags, Seed: env.seed, Output: env.out, Format: format})
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +208,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	env := suiteEnv{newPort: newPort, tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
+	env := suiteEnv{newPort: newPort, portFor: o.impl.portFor(), tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
 	var raw []report.Case
 	var implErr, runErr error
 	for _, s := range run {
@@ -256,6 +257,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 		Suite: "plankit", SuiteVersion: features.SuiteVersion, Implementation: id, Seed: o.seed,
 		Filter: strings.Join(filters, " "), Manifest: o.expect, Findings: findings,
 		Cases: final, Clauses: report.Table(final, allClauses()),
+		Restarts: o.impl.restartReport(),
 	}
 	failing := len(findings) > 0
 	for _, c := range final {

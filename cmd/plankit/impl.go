@@ -8,6 +8,7 @@ import (
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
 )
@@ -23,6 +24,10 @@ type implFlags struct {
 	adapterDir string
 	timeout    time.Duration
 	validate   bool
+	restarts   string
+
+	// pool runs the adapter's processes once factory made it.
+	pool *adapter.Pool
 }
 
 func (f *implFlags) register(cmd *cobra.Command) {
@@ -32,6 +37,7 @@ func (f *implFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.adapterDir, "adapter-dir", "", "working directory of the adapter process (default: the current directory)")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "per-request timeout of the adapter")
 	cmd.Flags().BoolVar(&f.validate, "validate-protocol", false, "check every adapter request and reply against the protocol's JSON Schemas, unknown fields included")
+	cmd.Flags().StringVar(&f.restarts, "restarts", string(adapter.RestartAuto), "how an adapter is restarted within a check: real (a new process), reset (start on the same process, if it declares reuse) or auto (real for checks about what a restart loses and a fixed sample, reset elsewhere; docs/adapter-protocol.md)")
 }
 
 // factory returns a function that builds a fresh port for each run.
@@ -41,6 +47,9 @@ func (f *implFlags) factory() (func() sim.Port, error) {
 	}
 	if f.adapterDir != "" || f.validate {
 		return nil, usageErr("--adapter-dir and --validate-protocol need --adapter")
+	}
+	if _, err := f.restartMode(); err != nil {
+		return nil, err
 	}
 	opts := reference.Options{}
 	if f.mutant != "" {
@@ -90,12 +99,51 @@ func (f *implFlags) adapterFactory() (func() sim.Port, error) {
 	if f.timeout <= 0 {
 		return nil, usageErr("--timeout must be positive, not %v", f.timeout)
 	}
-	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate})
+	mode, err := f.restartMode()
+	if err != nil {
+		return nil, err
+	}
+	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate, Restarts: mode})
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}
 	pools.add(pool)
+	f.pool = pool
 	return func() sim.Port { return pool.Port() }, nil
+}
+
+// restartMode is --restarts (auto when unset).
+func (f *implFlags) restartMode() (adapter.RestartMode, error) {
+	if f.restarts == "" {
+		return adapter.RestartAuto, nil
+	}
+	m, err := adapter.ParseRestartMode(f.restarts)
+	if err != nil {
+		return "", usageErr("--restarts %v", err)
+	}
+	return m, nil
+}
+
+// portFor builds ports that know their check, for the restart policy;
+// nil for the in-process reference, whose restarts are always fresh
+// instances.
+func (f *implFlags) portFor() func(sim.Check) sim.Port {
+	if f.pool == nil {
+		return nil
+	}
+	pool := f.pool
+	return func(c sim.Check) sim.Port { return pool.PortFor(c) }
+}
+
+// restartReport is the JSON report's account of restarts; nil without an
+// adapter.
+func (f *implFlags) restartReport() *report.Restarts {
+	if f.pool == nil {
+		return nil
+	}
+	n := f.pool.Restarts()
+	mode, _ := f.restartMode()
+	return &report.Restarts{Policy: string(mode), Real: n.Real, Reset: n.Reset}
 }
 
 // pools are the adapter pools of this invocation; Main ends their
