@@ -20,6 +20,7 @@ const (
 	DefaultTimeout       = 5 * time.Second
 	DefaultStderrTail    = 4096
 	DefaultRestartBudget = 3
+	DefaultMaxIdle       = 2
 )
 
 // Options configure how adapter processes are run.
@@ -62,6 +63,10 @@ type Options struct {
 	// process-local state and for a fixed sample of the other checks, and
 	// a reset for the rest (see RealRestarts).
 	Restarts RestartMode
+	// MaxIdle bounds the processes parked for reuse (DefaultMaxIdle when
+	// zero); parking one more ends the one parked longest ago. Set it to
+	// the number of ports used at once.
+	MaxIdle int
 	// RestartBudget is how many failed processes (crashed, hung, broke the
 	// protocol) the pool replaces with new ones; after that, Start fails at
 	// once. DefaultRestartBudget when zero; negative means none.
@@ -77,6 +82,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StderrTail <= 0 {
 		o.StderrTail = DefaultStderrTail
+	}
+	if o.MaxIdle <= 0 {
+		o.MaxIdle = DefaultMaxIdle
 	}
 	if o.RestartBudget == 0 {
 		o.RestartBudget = DefaultRestartBudget
@@ -110,10 +118,6 @@ type Pool struct {
 	// restarts counts the restarts done, by kind.
 	restarts RestartCounts
 }
-
-// maxIdle bounds the parked processes; parking one more ends the one
-// parked longest ago.
-const maxIdle = 2
 
 // NewPool returns a pool for the adapter command in opts. It starts
 // nothing: each Port.Start spawns a process.
@@ -259,9 +263,9 @@ func (p *Pool) refill() {
 	}()
 }
 
-// park keeps a healthy process for another scenario, or for a reset
-// restart of the port that parked it; false when the pool is closed. When
-// the parked processes are at maxIdle, the oldest is ended.
+// park keeps a healthy process for another scenario; false when the pool
+// is closed. When the parked processes are at Options.MaxIdle, the oldest
+// is ended.
 func (p *Pool) park(pr *process) bool {
 	p.mu.Lock()
 	if p.closed || !pr.alive() {
@@ -269,7 +273,7 @@ func (p *Pool) park(pr *process) bool {
 		return false
 	}
 	var evicted *process
-	if len(p.idle) >= maxIdle {
+	if len(p.idle) >= p.opts.MaxIdle {
 		evicted = p.idle[0]
 		p.idle = append(p.idle[:0], p.idle[1:]...)
 	}
@@ -355,9 +359,14 @@ type Port struct {
 	// realRestarts: a restart ends the process and starts a new one;
 	// otherwise a process that declared reuse is reset with start.
 	realRestarts bool
+	// held is the process StopForRestart kept for the next Start to reset.
+	held *process
 }
 
-var _ sim.Port = (*Port)(nil)
+var (
+	_ sim.Port      = (*Port)(nil)
+	_ sim.Restarter = (*Port)(nil)
+)
 
 // StartResult is what the current process said at start.
 func (p *Port) StartResult() StartResult { return p.start }
@@ -373,23 +382,28 @@ func (p *Port) PID() int {
 // Start implements sim.Port and performs the start handshake. The first
 // Start of a port may reuse a process another scenario parked (the start
 // request resets it). A restart is real — the process this port ran
-// before is ended and a new one starts — unless the port's restarts are
-// resets and that process declared reuse: then it is sent start again.
+// before is ended and a new one starts — unless StopForRestart kept the
+// process: then it is sent start again, which resets it.
 func (p *Port) Start() (sim.Identity, error) {
 	p.end()
 	restart := p.started
 	p.started = true
-	var pr *process
 	if p.parked != nil {
 		if p.pool.unpark(p.parked) {
-			if restart && !p.realRestarts && p.parked.alive() {
-				pr = p.parked
-			} else {
-				p.parked.kill()
-				p.pool.reaped(p.parked)
-			}
+			p.parked.kill()
+			p.pool.reaped(p.parked)
 		}
 		p.parked = nil
+	}
+	var pr *process
+	if held := p.held; held != nil {
+		p.held = nil
+		if held.alive() {
+			pr = held
+		} else {
+			held.kill()
+			p.pool.reaped(held)
+		}
 	}
 	if restart {
 		p.pool.countRestart(pr != nil)
@@ -420,7 +434,7 @@ func (p *Port) Start() (sim.Identity, error) {
 
 // Stop implements sim.Port. A process that declared the reuse capability
 // is parked for another scenario (if this port starts again, that is a
-// restart, and Start resets or ends the parked process); any other is sent stop,
+// restart, and Start ends the parked process); any other is sent stop,
 // given the request timeout to exit, killed if it has not, and reaped.
 func (p *Port) Stop() error {
 	if p.proc == nil {
@@ -444,6 +458,19 @@ func (p *Port) Stop() error {
 	}
 	p.end()
 	return err
+}
+
+// StopForRestart implements sim.Restarter: when this port's restarts are
+// resets and the process declared reuse, the process is kept for the next
+// Start, which resets it with a start request; otherwise it is Stop. The
+// kept process belongs to this port alone, so which restarts are resets
+// does not depend on other ports running at the same time.
+func (p *Port) StopForRestart() error {
+	if p.proc != nil && p.broken == nil && !p.realRestarts && p.proc.reuse && !p.pool.opts.NoReuse && p.proc.alive() {
+		p.held, p.proc = p.proc, nil
+		return nil
+	}
+	return p.Stop()
 }
 
 // end kills and reaps the current process, if any.

@@ -91,7 +91,8 @@ func TestReuseIsForOtherScenariosOnly(t *testing.T) {
 
 // restartOnce starts a port, loads and opens an agent, sets plan mode (a
 // pending selection: process-local state) and restarts it. It returns the
-// pids before and after and whether the agent was still known after the
+// pids before and after (as the runtime does: StopForRestart, then Start)
+// and whether the agent was still known after the
 // restart, before any open.
 func restartOnce(t *testing.T, port *adapter.Port) (before, after int, knownAfter bool) {
 	t.Helper()
@@ -108,7 +109,7 @@ func restartOnce(t *testing.T, port *adapter.Port) (before, after int, knownAfte
 	if _, err := port.Set(sim.SetRequest{Call: sim.Call{Agent: "main"}, Active: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := port.Stop(); err != nil {
+	if err := port.StopForRestart(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := port.Start(); err != nil {

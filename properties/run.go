@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
@@ -40,6 +42,10 @@ type Options struct {
 	CounterexampleDir string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
+	// Jobs is the number of cases run at once, each on its own
+	// implementation instances (<= 1: one at a time). The results and the
+	// output are the same for any number.
+	Jobs int
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
@@ -91,106 +97,170 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		return nil, &sim.ImplError{Op: "stop", Err: err}
 	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
-	var cases []report.Case
+	var selected []*property
 	for i := range props {
-		p := &props[i]
-		if len(opts.Only) > 0 && !contains(opts.Only, p.Name) {
-			continue
+		if len(opts.Only) == 0 || contains(opts.Only, props[i].Name) {
+			selected = append(selected, &props[i])
 		}
-		if err := ctx.Err(); err != nil {
-			return append(cases, notRun(props[i:], opts.Only)...), err
+	}
+	// Every case of every property is a task; tasks run on opts.Jobs
+	// workers and are judged in order (catalog order, then case order), so
+	// the first failing case of a property is the same for any number of
+	// workers. A case after a known failure of its property is not run.
+	checks := opts.Checks
+	results := make([]caseResult, len(selected)*checks)
+	failedAt := make([]atomic.Int64, len(selected))
+	for k := range failedAt {
+		failedAt[k].Store(int64(checks))
+	}
+	task := func(t int) {
+		k, i := t/checks, t%checks
+		if ctx.Err() != nil || int64(i) > failedAt[k].Load() {
+			return
 		}
-		c, err := runProperty(ctx, p, opts)
+		f, err := runCase(selected[k], i, opts)
+		results[t] = caseResult{ran: true, f: f, err: err}
+		if f != nil || err != nil {
+			for {
+				cur := failedAt[k].Load()
+				if int64(i) >= cur || failedAt[k].CompareAndSwap(cur, int64(i)) {
+					break
+				}
+			}
+		}
+	}
+	var cases []report.Case
+	var runErr error
+	judged := 0 // properties with a case in cases
+	done := func(t int) bool {
+		k, i := t/checks, t%checks
+		if k < judged {
+			return true // decided by an earlier case
+		}
+		p, r := selected[k], results[t]
+		if !r.ran {
+			// Interrupted before this case ran.
+			return false
+		}
+		if r.f == nil && r.err == nil && i < checks-1 {
+			return true
+		}
+		c, err := judge(ctx, p, i, r, opts)
 		c.Choices = choicesOf(p, id.Choices)
-		if err != nil && ctx.Err() != nil {
-			return append(cases, notRun(props[i:], opts.Only)...), ctx.Err()
-		}
-		if errors.Is(err, sim.ErrUnsupported) {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return false
+		case errors.Is(err, sim.ErrUnsupported):
 			// The implementation declined a request this property needs.
 			c.Status, c.Message = report.Skipped, "not judged: "+err.Error()
 			fmt.Fprintf(out, "skip %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
-			cases = append(cases, c)
-			continue
-		}
-		if err != nil {
-			skipped := notRun(props[i:], opts.Only)
-			for j := range skipped {
-				skipped[j].Message = "not run: the implementation could not be run"
-			}
-			return append(cases, skipped...), fmt.Errorf("property %s: %w", p.Name, err)
-		}
-		if c.Status == report.Passed {
+		case err != nil:
+			runErr = fmt.Errorf("property %s: %w", p.Name, err)
+			return false
+		case c.Status == report.Passed:
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
-		} else {
+		default:
 			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
 		}
 		cases = append(cases, c)
+		judged++
+		return true
+	}
+	werr := workers.Run(ctx, opts.Jobs, len(results), task, done)
+	rest := notRun(selected[judged:])
+	switch {
+	case runErr != nil:
+		for j := range rest {
+			rest[j].Message = "not run: the implementation could not be run"
+		}
+		return append(cases, rest...), runErr
+	case werr != nil || ctx.Err() != nil:
+		if werr == nil {
+			werr = ctx.Err()
+		}
+		return append(cases, rest...), werr
 	}
 	return cases, nil
 }
 
+// caseResult is what one generated case found.
+type caseResult struct {
+	ran bool
+	f   *Failure
+	err error
+}
+
 // notRun reports the properties an interrupted run did not finish as
 // skipped, so every report still lists them.
-func notRun(props []property, only []string) []report.Case {
+func notRun(props []*property) []report.Case {
 	var out []report.Case
 	for _, p := range props {
-		if len(only) > 0 && !contains(only, p.Name) {
-			continue
-		}
 		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses,
 			Status: report.Skipped, Message: "not run: the run was interrupted"})
 	}
 	return out
 }
 
-func runProperty(ctx context.Context, p *property, opts Options) (report.Case, error) {
+// portFor is the port factory of one case: opts.PortFor told the case, or
+// opts.NewPort.
+func portFor(p *property, i int, opts Options) func() sim.Port {
+	if opts.PortFor == nil {
+		return opts.NewPort
+	}
+	check := sim.Check{ID: caseLabel(p, i), ProcessLocal: p.processLocal}
+	return func() sim.Port { return opts.PortFor(check) }
+}
+
+func caseLabel(p *property, i int) string { return fmt.Sprintf("%s/%02d", p.Name, i) }
+
+// runCase generates and checks case i of a property.
+func runCase(p *property, i int, opts Options) (*Failure, error) {
+	chooser := NewPRNG(opts.Seed, caseLabel(p, i))
+	newPort := portFor(p, i, opts)
+	switch p.kind {
+	case "config":
+		return checkConfig(newPort, chooser)
+	case "without-package":
+		return checkWithoutPackage(chooser, opts.Steps)
+	default:
+		return generate(p, newPort, chooser, opts.Steps)
+	}
+}
+
+// judge turns a property's first failing case i (or its last case, when
+// every case passed) into its report case: a failure is shrunk and written
+// as a counterexample trace.
+func judge(ctx context.Context, p *property, i int, r caseResult, opts Options) (report.Case, error) {
 	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
-	for i := 0; i < opts.Checks; i++ {
-		if err := ctx.Err(); err != nil {
-			return c, err
-		}
-		label := fmt.Sprintf("%s/%02d", p.Name, i)
-		chooser := NewPRNG(opts.Seed, label)
-		newPort := opts.NewPort
-		if opts.PortFor != nil {
-			check := sim.Check{ID: label, ProcessLocal: p.processLocal}
-			newPort = func() sim.Port { return opts.PortFor(check) }
-		}
-		var f *Failure
-		var err error
-		switch p.kind {
-		case "config":
-			f, err = checkConfig(newPort, chooser)
-		case "without-package":
-			f, err = checkWithoutPackage(chooser, opts.Steps)
-		default:
-			f, err = generate(p, newPort, chooser, opts.Steps)
-		}
-		if err != nil {
-			return c, err
-		}
-		if f == nil {
-			continue
-		}
-		if p.kind == "" || p.kind == "determinism" {
-			if f, err = shrink(p, newPort, f, 1500); err != nil {
-				return c, err
-			}
-		}
-		path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, newPort)
-		if err != nil {
-			return c, err
-		}
-		c.Status = report.Failed
-		c.Counterexample = path
-		c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
-		if f.Note != "" {
-			c.Message += " (" + f.Note + ")"
-		}
-		if !reproduced {
-			c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
-		}
+	if r.err != nil {
+		return c, r.err
+	}
+	f := r.f
+	if f == nil {
 		return c, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return c, err
+	}
+	newPort := portFor(p, i, opts)
+	if p.kind == "" || p.kind == "determinism" {
+		var err error
+		if f, err = shrink(p, newPort, f, 1500); err != nil {
+			return c, err
+		}
+	}
+	path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, newPort)
+	if err != nil {
+		return c, err
+	}
+	c.Status = report.Failed
+	c.Counterexample = path
+	c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
+	if f.Note != "" {
+		c.Message += " (" + f.Note + ")"
+	}
+	if !reproduced {
+		c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
 	}
 	return c, nil
 }

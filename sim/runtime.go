@@ -407,10 +407,18 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 	if l.Services != nil {
 		r.opts.Services = *l.Services
 	}
-	if err := r.port.Stop(); err != nil {
+	if err := r.stopForRestart(); err != nil {
 		return &ImplError{Op: "stop", Err: err}
 	}
 	return r.restartWith(res)
+}
+
+// stopForRestart stops the implementation before an immediate Start.
+func (r *Runtime) stopForRestart() error {
+	if rs, ok := r.port.(Restarter); ok {
+		return rs.StopForRestart()
+	}
+	return r.port.Stop()
 }
 
 func (r *Runtime) restartWith(res *Result) error {
@@ -561,7 +569,7 @@ func (r *Runtime) doIdle(i *AgentAction) error {
 
 func (r *Runtime) doRestart(res *Result) error {
 	if r.port != nil {
-		if err := r.port.Stop(); err != nil {
+		if err := r.stopForRestart(); err != nil {
 			return &ImplError{Op: "stop", Err: err}
 		}
 	}

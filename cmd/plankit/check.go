@@ -52,6 +52,7 @@ type suiteEnv struct {
 	cexDir  string
 	out     io.Writer
 	format  string
+	jobs    int
 }
 
 // checkSuite is one suite of checks: the features or the properties.
@@ -69,7 +70,7 @@ var suites = []checkSuite{
 }
 
 func runProperties(ctx context.Context, env suiteEnv) ([]report.Case, error) {
-	return properties.Run(ctx, properties.Options{NewPort: env.newPort, PortFor: env.portFor, Seed: env.seed, Checks: env.checks, CounterexampleDir: env.cexDir, Output: env.out})
+	return properties.Run(ctx, properties.Options{NewPort: env.newPort, PortFor: env.portFor, Seed: env.seed, Checks: env.checks, CounterexampleDir: env.cexDir, Output: env.out, Jobs: env.jobs})
 }
 
 func runFeatures(ctx context.Context, env suiteEnv) ([]report.Case, error) {
@@ -101,6 +102,7 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 		},
 	}
 	o.impl.register(cmd)
+	o.impl.registerJobs(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
 	f.StringVar(&o.format, "format", "summary", "console output: pretty, progress or summary")
@@ -135,6 +137,12 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 	}
 	if o.checks < 1 {
 		return usageErr("--checks %d: want at least 1", o.checks)
+	}
+	if o.impl.jobs == 0 {
+		o.impl.jobs = 1
+	}
+	if err := o.impl.checkJobs(); err != nil {
+		return err
 	}
 	var run []checkSuite
 	switch o.only {
@@ -208,7 +216,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout, stderr io.Writer) er
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	env := suiteEnv{newPort: newPort, portFor: o.impl.portFor(), tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format}
+	env := suiteEnv{newPort: newPort, portFor: o.impl.portFor(), tags: o.tags, seed: o.seed, checks: o.checks, cexDir: o.cexDir, out: stdout, format: o.format, jobs: o.impl.jobs}
 	var raw []report.Case
 	var implErr, runErr error
 	for _, s := range run {

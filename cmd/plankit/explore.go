@@ -40,12 +40,15 @@ could not be run.`,
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
 				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
 			}
+			if err := impl.checkJobs(); err != nil {
+				return err
+			}
 			newPort, err := impl.factory()
 			if err != nil {
 				return err
 			}
 			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries}
-			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup})
+			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs})
 			if err != nil {
 				var ie *sim.ImplError
 				if errors.As(err, &ie) {
@@ -77,5 +80,6 @@ could not be run.`,
 	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	impl.register(cmd)
+	impl.registerJobs(cmd)
 	return cmd
 }

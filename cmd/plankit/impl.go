@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -25,6 +26,9 @@ type implFlags struct {
 	timeout    time.Duration
 	validate   bool
 	restarts   string
+	// jobs is --jobs where the command has it (check, explore): ports used
+	// at once, so the pool parks as many processes for reuse.
+	jobs int
 
 	// pool runs the adapter's processes once factory made it.
 	pool *adapter.Pool
@@ -38,6 +42,19 @@ func (f *implFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "per-request timeout of the adapter")
 	cmd.Flags().BoolVar(&f.validate, "validate-protocol", false, "check every adapter request and reply against the protocol's JSON Schemas, unknown fields included")
 	cmd.Flags().StringVar(&f.restarts, "restarts", string(adapter.RestartAuto), "how an adapter is restarted within a check: real (a new process), reset (start on the same process, if it declares reuse) or auto (real for checks about what a restart loses and a fixed sample, reset elsewhere; docs/adapter-protocol.md)")
+}
+
+// registerJobs adds --jobs to a command that runs checks in parallel.
+func (f *implFlags) registerJobs(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&f.jobs, "jobs", workers.Default(), "checks run at once, each against its own implementation instance (adapter process); the output is the same for any number")
+}
+
+// checkJobs validates --jobs.
+func (f *implFlags) checkJobs() error {
+	if f.jobs < 1 {
+		return usageErr("--jobs %d: want at least 1", f.jobs)
+	}
+	return nil
 }
 
 // factory returns a function that builds a fresh port for each run.
@@ -103,7 +120,7 @@ func (f *implFlags) adapterFactory() (func() sim.Port, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate, Restarts: mode})
+	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate, Restarts: mode, MaxIdle: f.jobs})
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}
