@@ -506,14 +506,21 @@ func (p *Port) call(method string, params, out any) error {
 	pr := p.proc
 	pr.seq++
 	seq := pr.seq
-	rawParams, err := json.Marshal(params)
-	if err != nil {
+	// One encoding per request: the params are encoded into the line,
+	// which is framed by hand ({"seq":N,"method":"M","params":P}, the
+	// bytes json.Marshal of a Request gives).
+	var head [64]byte
+	prefix := append(head[:0], `{"seq":`...)
+	prefix = strconv.AppendInt(prefix, int64(seq), 10)
+	prefix = append(prefix, `,"method":"`...)
+	prefix = append(prefix, method...)
+	prefix = append(prefix, `","params":`...)
+	pr.enc.Reset(prefix)
+	if err := pr.enc.Encode(params); err != nil {
 		return fmt.Errorf("adapter: encoding %s params: %w", method, err)
 	}
-	line, err := json.Marshal(Request{Seq: seq, Method: method, Params: rawParams})
-	if err != nil {
-		return fmt.Errorf("adapter: encoding %s request: %w", method, err)
-	}
+	buf := pr.enc.Finish('}')
+	line := buf[:len(buf)-1]
 	if p.pool.opts.Validate {
 		if err := checkRequest(p.pool.schemas, line); err != nil {
 			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v\n  request: %s", seq, method, err, quote(line))
@@ -521,7 +528,7 @@ func (p *Port) call(method string, params, out any) error {
 	}
 	deadline := time.Now().Add(p.pool.opts.Timeout)
 	pr.stdin.SetWriteDeadline(deadline)
-	if _, err := pr.stdin.Write(append(line, '\n')); err != nil {
+	if _, err := pr.stdin.Write(buf); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			pr.kill()
 			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
@@ -587,7 +594,8 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	if err := checkReplyValue(p.pool.schemas, method, v); err != nil {
 		return protocol("the reply does not match the protocol schema: " + err.Error())
 	}
-	var r Reply
+	// One typed decoding, straight into out.
+	r := replyInto{Result: out}
 	if err := json.Unmarshal(ev.data, &r); err != nil {
 		return protocol("the reply does not decode: " + err.Error())
 	}
@@ -597,10 +605,15 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	case r.Unsupported != nil:
 		return &UnsupportedError{Method: method, Seq: seq, Message: r.Unsupported.Message}
 	}
-	if err := json.Unmarshal(r.Result, out); err != nil {
-		return protocol("the result does not decode: " + err.Error())
-	}
 	return nil
+}
+
+// replyInto decodes a reply whose result goes straight into the value
+// Result points to.
+type replyInto struct {
+	Result      any           `json:"result"`
+	Error       *ReplyMessage `json:"error"`
+	Unsupported *ReplyMessage `json:"unsupported"`
 }
 
 // Load implements sim.Port.
