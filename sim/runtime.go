@@ -74,6 +74,9 @@ type agentState struct {
 	awaitingRetry bool
 	retries       int
 	lastAssembly  *AssembleReply
+	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
+	// next request's with.
+	lastAssemblyJSON json.RawMessage
 	queue         []Message
 	commands      int
 }
@@ -274,7 +277,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 	case json.RawMessage:
 		raw = d
 	default:
-		raw = JSON(d)
+		raw = mustJSON(d) // Append makes it canonical
 	}
 	e := a.log.Append(typ, raw)
 	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
@@ -463,7 +466,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
-	r.hostAppend(res, a, TypeTurnStart, map[string]any{"turn": a.turn})
+	r.hostAppend(res, a, TypeTurnStart, turnData{Turn: a.turn})
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -547,7 +550,7 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	}
 	a.awaitingRetry = false
 	a.retries = 0

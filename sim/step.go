@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -216,7 +217,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, TypeStepStart, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, TypeStepStart, stepData{Turn: a.turn, Step: a.step})
 	}
 	for _, m := range dec.Messages {
 		r.hostAppend(res, a, TypeUserMessage, MessageData(m))
@@ -264,19 +265,19 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	if tools == nil {
 		tools = []Tool{}
 	}
+	header := AssembleReply{Sections: sections, Tools: tools}
+	headerJSON := JSON(header)
 	reason := "initial"
 	if a.lastAssembly != nil {
 		reason = "resume"
-		if string(JSON(a.lastAssembly)) != string(JSON(AssembleReply{Sections: sections, Tools: tools})) {
+		if !bytes.Equal(a.lastAssemblyJSON, headerJSON) {
 			reason = "change"
 		}
 	}
-	header := AssembleReply{Sections: sections, Tools: tools}
-	a.lastAssembly = &header
-	r.hostAppend(res, a, TypeRequestHeader, map[string]any{
-		"header": map[string]any{"system": sections, "tools": tools},
-		"reason": reason,
-	})
+	a.lastAssembly, a.lastAssemblyJSON = &header, headerJSON
+	var hd headerData
+	hd.Header.System, hd.Header.Tools, hd.Reason = sections, tools, reason
+	r.hostAppend(res, a, TypeRequestHeader, hd)
 	res.Requests = append(res.Requests, Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)})
 }
 
@@ -293,16 +294,18 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	if m == nil {
 		m = &Model{Text: "OK."}
 	}
-	content := []map[string]any{}
+	content := []any{}
 	if m.Text != "" {
-		content = append(content, map[string]any{"type": "text", "text": m.Text})
+		content = append(content, textContent{Type: "text", Text: m.Text})
 	}
 	ids := make([]string, len(m.Calls))
 	for i, c := range m.Calls {
 		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
 		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 	}
-	r.hostAppend(res, a, TypeAssistant, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{"role": "assistant", "content": content}})
+	var ad assistantData
+	ad.Turn, ad.Step, ad.Message.Role, ad.Message.Content = a.turn, a.step, "assistant", content
+	r.hostAppend(res, a, TypeAssistant, ad)
 	for i, c := range m.Calls {
 		out, err := r.toolCall(res, a, c)
 		if err != nil {
@@ -319,9 +322,40 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 		}})
 		res.Tools = append(res.Tools, out)
 	}
-	r.hostAppend(res, a, TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+	r.hostAppend(res, a, TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	return nil
 }
+
+// Data shapes of the events a step appends most often, encoded without
+// maps (the log stores them canonical either way).
+type (
+	turnData struct {
+		Turn int `json:"turn"`
+	}
+	stepData struct {
+		Step int `json:"step"`
+		Turn int `json:"turn"`
+	}
+	headerData struct {
+		Header struct {
+			System []Section `json:"system"`
+			Tools  []Tool    `json:"tools"`
+		} `json:"header"`
+		Reason string `json:"reason"`
+	}
+	textContent struct {
+		Text string `json:"text"`
+		Type string `json:"type"`
+	}
+	assistantData struct {
+		Message struct {
+			Content []any  `json:"content"`
+			Role    string `json:"role"`
+		} `json:"message"`
+		Step int `json:"step"`
+		Turn int `json:"turn"`
+	}
+)
 
 func argsOf(c ToolCall) json.RawMessage {
 	if len(c.Args) == 0 {
