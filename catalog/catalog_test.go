@@ -15,46 +15,13 @@ import (
 	"testing/fstest"
 
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
 func TestCatalogIsConsistent(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Fatal(err)
-	}
-	if len(Clauses) != 36 {
-		t.Errorf("catalog has %d clauses, SPEC.md has 36 (LOG 4, PEND 8, STEP 7, CFG 2, EXIT 7, CMD 4, SVC 4)", len(Clauses))
-	}
-	for _, c := range Clauses {
-		if !ClausePattern.MatchString(c.ID) {
-			t.Errorf("clause %s does not match ClausePattern", c.ID)
-		}
-	}
-}
-
-func TestCheckClausesRejectsBrokenNumbering(t *testing.T) {
-	groups := []Group{{"LOG", "l"}, {"PEND", "p"}}
-	ok := []Clause{{ID: "LOG-1", Group: "LOG", Statement: "s", Since: v1}, {ID: "PEND-1", Group: "PEND", Statement: "s", Since: v1}}
-	if err := checkClauses(ok, groups, nil); err != nil {
-		t.Fatalf("valid clauses rejected: %v", err)
-	}
-	cases := map[string]struct {
-		clauses []Clause
-		want    string
-	}{
-		"gap":           {append(slices.Clone(ok), Clause{ID: "LOG-3", Group: "LOG", Statement: "s", Since: v1}), "want LOG-2"},
-		"duplicate":     {append(slices.Clone(ok), Clause{ID: "LOG-1", Group: "LOG", Statement: "s", Since: v1}), "want LOG-2"},
-		"unknown group": {append(slices.Clone(ok), Clause{ID: "FOO-1", Group: "FOO", Statement: "s", Since: v1}), `unknown group "FOO"`},
-		"no statement":  {append(slices.Clone(ok), Clause{ID: "LOG-2", Group: "LOG", Since: v1}), "needs a statement"},
-		"empty group":   {ok[:1], "group PEND has no clause"},
-		"unknown choice": {append(slices.Clone(ok), Clause{ID: "LOG-2", Group: "LOG", Statement: "s", Since: v1, Choices: []string{"nope"}}),
-			`unknown choice "nope"`},
-	}
-	for name, tc := range cases {
-		err := checkClauses(tc.clauses, groups, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: got %v, want an error containing %q", name, err, tc.want)
-		}
 	}
 }
 
@@ -88,55 +55,10 @@ func constants(t *testing.T, file, prefix string) map[string]string {
 	return out
 }
 
-// Every sim.Choice* constant, and nothing else besides the reference's
-// plan-heading reading, is a catalog choice with the reference's values.
-func TestChoicesMatchSimAndReference(t *testing.T) {
-	want := []string{"plan-heading"}
-	for _, v := range constants(t, "../sim/port.go", "Choice") {
-		want = append(want, v)
-	}
-	slices.Sort(want)
-	var got []string
-	for _, c := range Choices() {
-		got = append(got, c.Name)
-		values := make([]string, len(c.Values))
-		for i, v := range c.Values {
-			values[i] = v.Value
-		}
-		if !slices.Equal(values, reference.ChoiceValues[c.Name]) {
-			t.Errorf("choice %s: catalog values %v, reference.ChoiceValues %v", c.Name, values, reference.ChoiceValues[c.Name])
-		}
-		if c.Default != reference.ChoiceValues[c.Name][0] {
-			t.Errorf("choice %s: default %q, reference default %q", c.Name, c.Default, reference.ChoiceValues[c.Name][0])
-		}
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("catalog choices %v, sim.Choice* constants + plan-heading %v", got, want)
-	}
-}
-
-func TestCheckChoicesBites(t *testing.T) {
-	declared := map[string][]string{"a": {"x", "y"}}
-	good := []Choice{{Name: "a", Clauses: []string{"LOG-1"}, Values: []ChoiceValue{{"x", "m"}, {"y", "m"}}}}
-	if err := checkChoices(good, declared); err != nil {
-		t.Fatalf("valid choices rejected: %v", err)
-	}
-	if err := checkChoices(nil, declared); err == nil || !strings.Contains(err.Error(), "missing from the catalog") {
-		t.Errorf("missing choice: got %v", err)
-	}
-	if err := checkChoices(append(slices.Clone(good), Choice{Name: "b"}), declared); err == nil || !strings.Contains(err.Error(), "not a choice") {
-		t.Errorf("undeclarable choice: got %v", err)
-	}
-	noMeaning := []Choice{{Name: "a", Clauses: []string{"LOG-1"}, Values: []ChoiceValue{{"x", "m"}, {"y", ""}}}}
-	if err := checkChoices(noMeaning, declared); err == nil || !strings.Contains(err.Error(), "no meaning") {
-		t.Errorf("value without meaning: got %v", err)
-	}
-}
-
-// The event catalog lists exactly the sim.Type* constants.
-func TestEventTypesMatchSim(t *testing.T) {
+// The event catalog lists exactly the spec.Type* constants.
+func TestEventTypesMatchSpec(t *testing.T) {
 	var want []string
-	for _, v := range constants(t, "../sim/log.go", "Type") {
+	for _, v := range constants(t, "../spec/names.go", "Type") {
 		want = append(want, v)
 	}
 	var got []string
@@ -146,7 +68,7 @@ func TestEventTypesMatchSim(t *testing.T) {
 			t.Errorf("%s: writer %q", e.Type, e.Writer)
 		}
 		for _, c := range e.Clauses {
-			if _, ok := Lookup(c); !ok {
+			if _, ok := spec.Lookup(c); !ok {
 				t.Errorf("%s cites unknown clause %s", e.Type, c)
 			}
 		}
@@ -154,7 +76,7 @@ func TestEventTypesMatchSim(t *testing.T) {
 	slices.Sort(want)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
-		t.Errorf("event catalog types %v\nsim Type* constants     %v", got, want)
+		t.Errorf("event catalog types %v\nspec Type* constants    %v", got, want)
 	}
 }
 
@@ -191,7 +113,7 @@ func TestEveryWrittenEventMatchesCatalog(t *testing.T) {
 			}
 		}
 		for _, c := range tr.Clauses {
-			if _, ok := Lookup(c); !ok {
+			if _, ok := spec.Lookup(c); !ok {
 				t.Errorf("%s cites unknown clause %s", file, c)
 			}
 		}
@@ -347,7 +269,7 @@ func TestVerifyDetectsStaleFiles(t *testing.T) {
 // Every mutant of the reference breaks a clause the catalog knows.
 func TestMutantClausesAreKnown(t *testing.T) {
 	for _, m := range reference.Catalogue {
-		if _, ok := Lookup(m.Clause); !ok {
+		if _, ok := spec.Lookup(m.Clause); !ok {
 			t.Errorf("mutant %s breaks unknown clause %s", m.Name, m.Clause)
 		}
 	}
@@ -385,18 +307,18 @@ func TestClausesMatchSpec(t *testing.T) {
 		}
 		t.Skip("SPEC.md not found (set PLANKIT_SPEC); clause IDs not compared with the specification")
 	}
-	spec, err := os.ReadFile(path)
+	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, m := range regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`).FindAllStringSubmatch(string(spec), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`).FindAllStringSubmatch(string(text), -1) {
 		ids = append(ids, m[1])
 	}
 	if len(ids) == 0 {
 		t.Fatalf("%s: no clause found", path)
 	}
-	if !slices.Equal(ids, ClauseIDs()) {
-		t.Errorf("%s clauses:\n%v\ncatalog:\n%v", path, ids, ClauseIDs())
+	if !slices.Equal(ids, spec.ClauseIDs()) {
+		t.Errorf("%s clauses:\n%v\ncatalog:\n%v", path, ids, spec.ClauseIDs())
 	}
 }

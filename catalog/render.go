@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // generatedNote heads every generated Markdown file.
@@ -16,10 +18,10 @@ var Formats = []string{"md", "json"}
 
 // ClauseCatalog is the JSON form of the clause catalog.
 type ClauseCatalog struct {
-	Suite   string   `json:"suite"`
-	Groups  []Group  `json:"groups"`
-	Clauses []Clause `json:"clauses"`
-	Choices []Choice `json:"choices"`
+	Suite   string        `json:"suite"`
+	Groups  []spec.Group  `json:"groups"`
+	Clauses []spec.Clause `json:"clauses"`
+	Choices []Choice      `json:"choices"`
 }
 
 // EventCatalog is the JSON form of the event catalog.
@@ -40,7 +42,7 @@ func marshal(v any) []byte {
 
 // ClausesJSON renders the clause catalog as JSON.
 func ClausesJSON() []byte {
-	return marshal(ClauseCatalog{Suite: SuiteVersion, Groups: Groups, Clauses: Clauses, Choices: Choices()})
+	return marshal(ClauseCatalog{Suite: spec.SuiteVersion, Groups: spec.Groups, Clauses: spec.Clauses, Choices: Choices()})
 }
 
 // ClausesMarkdown renders the clause catalog as Markdown.
@@ -48,11 +50,11 @@ func ClausesMarkdown() []byte {
 	var b strings.Builder
 	b.WriteString(generatedNote)
 	b.WriteString("# Clause catalog\n\n")
-	fmt.Fprintf(&b, "Every clause of the plan-mode specification (SPEC.md), restated in plankit's words, with the suite version it entered (suite %s). Scenarios, properties, reports and mutants cite these IDs; `plankit catalog coverage` checks that each clause has both a scenario and a property.\n\n", SuiteVersion)
-	for _, g := range Groups {
+	fmt.Fprintf(&b, "Every clause of the plan-mode specification (SPEC.md), restated in plankit's words, with the suite version it entered (suite %s). Scenarios, properties, reports and mutants cite these IDs; `plankit catalog coverage` checks that each clause has both a scenario and a property.\n\n", spec.SuiteVersion)
+	for _, g := range spec.Groups {
 		fmt.Fprintf(&b, "## %s — %s\n\n", g.ID, g.Title)
 		b.WriteString("| Clause | Statement | Since | Choices |\n|---|---|---|---|\n")
-		for _, c := range Clauses {
+		for _, c := range spec.Clauses {
 			if c.Group != g.ID {
 				continue
 			}
@@ -244,14 +246,6 @@ func FirstDiff(a, b []byte) int {
 	return min(len(la), len(lb)) + 1
 }
 
-// Check verifies the catalog's own consistency: clause numbering and
-// groups, and that the choices match what implementations can declare.
-func Check() error {
-	if err := checkChoices(Choices(), declaredChoices()); err != nil {
-		return err
-	}
-	if err := checkMeanings(declaredChoices()); err != nil {
-		return err
-	}
-	return checkClauses(Clauses, Groups, Choices())
-}
+// Check verifies the consistency of the clause and choice tables the
+// catalog shows (spec.Check).
+func Check() error { return spec.Check() }

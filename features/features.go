@@ -35,14 +35,11 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 //go:embed *.feature
 var files embed.FS
-
-// SuiteVersion is the version of the conformance suite; it changes when
-// scenarios are added or their expectations change.
-const SuiteVersion = "1.0.0"
 
 // Options configure a run of the suite.
 type Options struct {
@@ -80,8 +77,7 @@ type Result struct {
 }
 
 var (
-	clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
-	caseName  = regexp.MustCompile(`\[([a-z0-9-]+)\]$`)
+	caseName = regexp.MustCompile(`\[([a-z0-9-]+)\]$`)
 )
 
 // scenarioInfo is what the tags of a pickle say.
@@ -103,8 +99,8 @@ func infoOf(p *godog.Scenario, feature string) (scenarioInfo, error) {
 		case strings.HasPrefix(t.Name, "@choice:"):
 			in.choices = append(in.choices, strings.TrimPrefix(t.Name, "@choice:"))
 		default:
-			if m := clauseTag.FindStringSubmatch(t.Name); m != nil && !slices.Contains(in.clauses, m[1]) {
-				in.clauses = append(in.clauses, m[1])
+			if id, ok := spec.ClauseTag(t.Name); ok && !slices.Contains(in.clauses, id) {
+				in.clauses = append(in.clauses, id)
 			}
 		}
 	}

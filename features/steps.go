@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // patterns caches the compiled step patterns: godog compiles a string
@@ -205,7 +206,7 @@ func (w *world) agentIn(s string) error {
 		if err != nil {
 			return err
 		}
-		if res.Outcome != sim.Committed || !slices.Equal(res.PlanEvents(mainAgent), []bool{true}) {
+		if res.Outcome != spec.Committed || !slices.Equal(res.PlanEvents(mainAgent), []bool{true}) {
 			return fmt.Errorf("setup: selecting plan mode on an idle agent returned %q and appended %s, want committed with plan/mode active", res.Outcome, describeEvents(w.planEvents(mainAgent)))
 		}
 	}
@@ -254,7 +255,7 @@ func (w *world) agentMatrix(logged, turn, pending string) error {
 	if err := w.selects(map[string]string{"active": "plan mode", "inactive": "the default mode"}[pending]); err != nil {
 		return err
 	}
-	if w.last.Outcome != sim.Queued {
+	if w.last.Outcome != spec.Queued {
 		return fmt.Errorf("setup: selecting %s during an open turn returned %q, want queued", pending, w.last.Outcome)
 	}
 	if turn == "closed" {
@@ -362,7 +363,7 @@ func (w *world) exitToolReload() error {
 
 func (w *world) callExit(args json.RawMessage, review *sim.Review) error {
 	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{
-		Calls: []sim.ToolCall{{Name: "exit_plan_mode", Args: args, Review: review}},
+		Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: args, Review: review}},
 	}}})
 	return err
 }
@@ -374,7 +375,7 @@ func (w *world) fold(list, end string) error {
 		switch item {
 		case "":
 		case "active", "inactive":
-			specs = append(specs, sim.FoldEventSpec{Type: sim.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: item == "active"})})
+			specs = append(specs, sim.FoldEventSpec{Type: spec.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: item == "active"})})
 		default:
 			specs = append(specs, sim.FoldEventSpec{Type: item})
 		}
@@ -439,7 +440,7 @@ func (w *world) planBeforeHeader(s string) error {
 		return err
 	}
 	types := appendedTypes(w.last, mainAgent)
-	p, h := slices.Index(types, sim.TypePlanMode), slices.Index(types, sim.TypeRequestHeader)
+	p, h := slices.Index(types, spec.TypePlanMode), slices.Index(types, spec.TypeRequestHeader)
 	if h < 0 {
 		return fmt.Errorf("the step logged no request header (appended %v)", types)
 	}
@@ -529,11 +530,11 @@ func (w *world) sectionExact() error {
 	if err != nil {
 		return err
 	}
-	sec, ok := q.Section("plan:policy")
+	sec, ok := q.Section(spec.SectionName)
 	if !ok {
 		return fmt.Errorf("the request has no plan:policy section (sections %s), want it while plan mode is active", sectionsOf(q))
 	}
-	if sec.Text != w.section || sec.Order != 50 {
+	if sec.Text != w.section || sec.Order != spec.SectionOrder {
 		return fmt.Errorf("the request renders plan:policy at order %d with text %q, want order 50 and exactly %q", sec.Order, sec.Text, w.section)
 	}
 	return nil
@@ -544,7 +545,7 @@ func (w *world) noSection() error {
 	if err != nil {
 		return err
 	}
-	if sec, ok := q.Section("plan:policy"); ok {
+	if sec, ok := q.Section(spec.SectionName); ok {
 		return fmt.Errorf("the request renders plan:policy (%q at order %d) while plan mode is inactive", sec.Text, sec.Order)
 	}
 	return nil
@@ -615,15 +616,15 @@ func (w *world) transcriptClean() error {
 		return err
 	}
 	for _, m := range q.Messages {
-		if strings.Contains(string(sim.JSON(m)), sim.TypePlanMode) {
+		if strings.Contains(string(sim.JSON(m)), spec.TypePlanMode) {
 			return fmt.Errorf("a request message carries plan/mode: %s", sim.JSON(m))
 		}
 	}
 	for _, a := range w.last.Appended {
-		if a.Event.Type != sim.TypeUserMessage {
+		if a.Event.Type != spec.TypeUserMessage {
 			continue
 		}
-		if strings.Contains(string(a.Event.Data), `"plan/mode"`) {
+		if strings.Contains(string(a.Event.Data), `"`+spec.TypePlanMode+`"`) {
 			return fmt.Errorf("a logged user message carries plan/mode: %s", a.Event.Data)
 		}
 	}
@@ -632,7 +633,7 @@ func (w *world) transcriptClean() error {
 
 func (w *world) logsUserMessage(text string) error {
 	for _, a := range w.last.Appended {
-		if a.Agent != mainAgent || a.Event.Type != sim.TypeUserMessage {
+		if a.Agent != mainAgent || a.Event.Type != spec.TypeUserMessage {
 			continue
 		}
 		m, err := sim.MessageOf(a.Event.Data)
@@ -645,7 +646,7 @@ func (w *world) logsUserMessage(text string) error {
 
 func (w *world) nothingStarted() error {
 	for _, t := range appendedTypes(w.last, mainAgent) {
-		if t == sim.TypeStepStart || t == sim.TypeTurnStart {
+		if t == spec.TypeStepStart || t == spec.TypeTurnStart {
 			return fmt.Errorf("%s started a step or turn (appended %v)", w.last.Action.Name(), appendedTypes(w.last, mainAgent))
 		}
 	}
@@ -672,7 +673,7 @@ func (w *world) downstreamFirst() error {
 		if e.Effect.Kind == sim.EffectDownstream && down < 0 {
 			down = i
 		}
-		if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == sim.TypePlanMode && app < 0 {
+		if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode && app < 0 {
 			app = i
 		}
 	}
@@ -740,7 +741,7 @@ func (w *world) decisionPassed() error {
 func (w *world) onlyPlanAppends() error {
 	for _, r := range w.history {
 		for _, a := range r.Appended {
-			if a.ByPlugin && a.Event.Type != sim.TypePlanMode {
+			if a.ByPlugin && a.Event.Type != spec.TypePlanMode {
 				return fmt.Errorf("the plugin appended %s %s", a.Event.Type, a.Event.Data)
 			}
 		}
@@ -846,9 +847,9 @@ func (w *world) registersAll() error {
 	}
 	reg := w.rt.Registration()
 	switch {
-	case !containsTool(reg.Tools, "exit_plan_mode"):
+	case !containsTool(reg.Tools, spec.ExitTool):
 		return fmt.Errorf("the plugin registered tools %v, want exit_plan_mode", toolNames(reg.Tools))
-	case !slices.Contains(reg.Sections, "plan:policy"):
+	case !slices.Contains(reg.Sections, spec.SectionName):
 		return fmt.Errorf("the plugin registered sections %v, want plan:policy", reg.Sections)
 	case reg.Listener != sim.Prepend:
 		return fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", reg.Listener)
@@ -860,7 +861,7 @@ func (w *world) commandRegistered(want string) error {
 	if _, err := w.runtime(); err != nil {
 		return err
 	}
-	has := slices.Contains(w.rt.Registration().Commands, "plan")
+	has := slices.Contains(w.rt.Registration().Commands, spec.Command)
 	if has != (want == "registered") {
 		return fmt.Errorf("the plugin registered commands %v; /plan %s is wanted", w.rt.Registration().Commands, want)
 	}
@@ -902,7 +903,7 @@ func (w *world) foldReturns(s string) error {
 func (w *world) logClean() error {
 	for _, n := range w.rt.Agents() {
 		for _, e := range w.rt.Log(n) {
-			if e.Type == sim.TypePlanMode {
+			if e.Type == spec.TypePlanMode {
 				return fmt.Errorf("the log of %s holds %s %s", n, e.Type, e.Data)
 			}
 		}

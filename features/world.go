@@ -9,11 +9,9 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+	"github.com/plankit/plankit/trace"
 )
-
-// DefaultSection is the plan:policy text scenarios configure unless they
-// say otherwise.
-const DefaultSection = "Plan before you act: read, ask, then present a plan."
 
 // mainAgent is the agent every scenario talks about unless it names another.
 const mainAgent = "main"
@@ -37,9 +35,9 @@ type world struct {
 }
 
 func newWorld(newPort func() sim.Port) *world {
-	w := &world{newPort: newPort, section: DefaultSection}
+	w := &world{newPort: newPort, section: trace.DefaultSection}
 	w.opts = sim.Options{
-		Config:   sim.JSON(map[string]string{"section": DefaultSection}),
+		Config:   sim.JSON(map[string]string{"section": trace.DefaultSection}),
 		Services: sim.Services{Commands: true, UserQuestions: true},
 		Agents:   []string{mainAgent},
 	}
@@ -150,7 +148,7 @@ func (w *world) lastTool() (sim.ToolOutcome, error) {
 func (w *world) planEvents(agent string) []sim.Event {
 	var out []sim.Event
 	for _, a := range w.last.Appended {
-		if a.Agent == agent && a.Event.Type == sim.TypePlanMode {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
 			out = append(out, a.Event)
 		}
 	}
@@ -162,7 +160,7 @@ func (w *world) planEvents(agent string) []sim.Event {
 func (w *world) logFold(agent string) bool {
 	active := false
 	for _, e := range w.rt.Log(agent) {
-		if e.Type == sim.TypePlanMode {
+		if e.Type == spec.TypePlanMode {
 			if v, ok := sim.PlanModeOf(e); ok {
 				active = v
 			}

@@ -8,17 +8,12 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
-// Fixed names of the specification the rules read.
-const (
-	planPlugin   = "plan-mode"
-	exitTool     = "exit_plan_mode"
-	policyName   = "plan:policy"
-	policyOrder  = 50
-	retryType    = "llm/retry"
-	assistantChk = "assistant/chunk"
-)
+// assistantChk is dsh's streamed assistant output, which the simulator
+// does not write.
+const assistantChk = "assistant/chunk"
 
 // planHeading is a complete plan's opening: a level-1 markdown heading
 // (EXIT-3, the reference's plan-heading=level-1 reading).
@@ -121,9 +116,9 @@ func sortEntries(es []Entry) {
 func (c *checker) event(r row) {
 	s := c.s
 	switch r.typ {
-	case sim.TypePlanMode:
+	case spec.TypePlanMode:
 		c.planMode(r)
-	case sim.TypeTurnStart:
+	case spec.TypeTurnStart:
 		s.phase = boundary
 		s.turn++
 		if t, ok := intField(r.data, "turn"); ok {
@@ -131,7 +126,7 @@ func (c *checker) event(r row) {
 		}
 		s.step = 0
 		s.pendingAt = 0
-	case sim.TypeTurnEnd:
+	case spec.TypeTurnEnd:
 		// An interrupted turn is the process dying (resume closes it): the
 		// step may have been accepted, and the steer queue is lost (PEND-8).
 		reason := reasonKind(r.data)
@@ -143,30 +138,30 @@ func (c *checker) event(r row) {
 		}
 		s.pendingAt = 0
 		s.phase = idle
-	case sim.TypeStepStart:
+	case spec.TypeStepStart:
 		s.phase = started
 		s.step++
 		if t, ok := intField(r.data, "step"); ok {
 			s.step = t
 		}
-	case sim.TypeStepEnd:
+	case spec.TypeStepEnd:
 		if s.phase != idle {
 			s.phase = boundary
 		}
-	case retryType:
+	case spec.TypeRetry:
 		if s.phase == inStep || s.phase == started {
 			s.phase = retrying
 		}
-	case sim.TypeRequestHeader:
+	case spec.TypeRequestHeader:
 		c.header(r)
-	case sim.TypeUserMessage:
+	case spec.TypeUserMessage:
 		c.transcript(r)
 		c.userMessage(r)
-	case sim.TypeAssistant:
+	case spec.TypeAssistant:
 		c.transcript(r)
 		c.modelOutput(r)
 		c.assistantCalls(r)
-	case sim.TypeToolCall:
+	case spec.TypeToolCall:
 		c.modelOutput(r)
 		var d struct {
 			CallID    string `json:"callId"`
@@ -176,24 +171,24 @@ func (c *checker) event(r row) {
 		if json.Unmarshal(r.data, &d) == nil && d.CallID != "" {
 			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments}
 		}
-	case sim.TypeToolResult:
+	case spec.TypeToolResult:
 		c.transcript(r)
 		c.modelOutput(r)
 		c.toolResult(r)
 	case assistantChk, "text-chunks", "reasoning-chunks", "tool-call-chunks":
 		c.modelOutput(r)
-	case sim.TypeCommandRun:
+	case spec.TypeCommandRun:
 		var d struct {
 			Name string `json:"name"`
 			Args string `json:"args"`
 		}
-		if json.Unmarshal(r.data, &d) == nil && d.Name == "plan" {
+		if json.Unmarshal(r.data, &d) == nil && d.Name == spec.Command {
 			s.exitApproved = false
-			if msg := strings.TrimSpace(d.Args); msg != "" && msg != "off" {
+			if msg := strings.TrimSpace(d.Args); msg != "" && msg != spec.CommandOff {
 				s.steer, s.steerLine = msg, r.line
 			}
 		}
-	case sim.TypeCommandDone:
+	case spec.TypeCommandDone:
 		var d struct {
 			Kind string `json:"kind"`
 		}
@@ -206,7 +201,7 @@ func (c *checker) event(r row) {
 // planMode checks a plan/mode event and folds it.
 func (c *checker) planMode(r row) {
 	s := c.s
-	active, exact := sim.PlanModeOf(sim.Event{Type: sim.TypePlanMode, Data: r.data})
+	active, exact := sim.PlanModeOf(sim.Event{Type: spec.TypePlanMode, Data: r.data})
 	if !exact {
 		c.findf(r.line, "LOG-1", "plan/mode data must be exactly {active: boolean}, got %s (the fold ignores it)", compact(r.data))
 	}
@@ -274,22 +269,22 @@ func (c *checker) header(r row) {
 	if hasSections {
 		policy, found := sim.Section{}, false
 		for _, sec := range sections {
-			if sec.Name == policyName {
+			if sec.Name == spec.SectionName {
 				policy, found = sec, true
 			}
 		}
-		listed := hasTools && containsTool(tools, exitTool)
+		listed := hasTools && containsTool(tools, spec.ExitTool)
 		if found {
 			msg += "; plan:policy rendered"
-			if policy.Order != policyOrder {
-				c.findf(r.line, "CFG-2", "plan:policy rendered at order %d, not %d", policy.Order, policyOrder)
+			if policy.Order != spec.SectionOrder {
+				c.findf(r.line, "CFG-2", "plan:policy rendered at order %d, not %d", policy.Order, spec.SectionOrder)
 			}
 		} else {
 			msg += "; plan:policy absent"
 		}
 		// Without the section and the tool the plugin is not composed
 		// (SVC-2, or a config that failed to load): nothing to compare.
-		if found != v && (found || listed) && c.opts.SectionSource != "pending" {
+		if found != v && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending {
 			switch {
 			case applied != 0 && found == !v:
 				c.findf(r.line, "STEP-7", "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
@@ -301,7 +296,7 @@ func (c *checker) header(r row) {
 		}
 	}
 	if hasTools {
-		listed := containsTool(tools, exitTool)
+		listed := containsTool(tools, spec.ExitTool)
 		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v {
 			c.findf(r.line, "EXIT-1", "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
 		}
@@ -344,7 +339,7 @@ func (c *checker) userMessage(r row) {
 		return
 	}
 	s := c.s
-	if d.Source.Kind != "plugin" || d.Source.Plugin != planPlugin {
+	if d.Source.Kind != "plugin" || d.Source.Plugin != spec.PluginName {
 		if s.steer != "" {
 			if m, err := sim.MessageOf(r.data); err == nil && strings.TrimSpace(m.Text) == s.steer {
 				s.steer = ""
@@ -447,7 +442,7 @@ func (c *checker) toolResult(r row) {
 	}
 	s := c.s
 	cl, ok := s.calls[id]
-	if !ok || cl.name != exitTool || failed {
+	if !ok || cl.name != spec.ExitTool || failed {
 		return
 	}
 	if !s.active {
@@ -478,7 +473,7 @@ func (c *checker) transcript(r row) {
 func hasPlanMode(v any) bool {
 	switch x := v.(type) {
 	case map[string]any:
-		if t, ok := x["type"].(string); ok && t == sim.TypePlanMode {
+		if t, ok := x["type"].(string); ok && t == spec.TypePlanMode {
 			return true
 		}
 		for _, k := range sortedKeys(x) {

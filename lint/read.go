@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // packed lists the row types that pack a run of streaming chunks; each
@@ -32,11 +34,11 @@ type Options struct {
 
 // Validate reports an unknown option value.
 func (o Options) Validate() error {
-	switch o.SectionSource {
-	case "", "log", "pending":
+	ch, _ := spec.LookupChoice(spec.ChoiceSectionSource)
+	if o.SectionSource == "" || ch.Accepts(o.SectionSource) {
 		return nil
 	}
-	return fmt.Errorf("section-source %q: want log or pending", o.SectionSource)
+	return fmt.Errorf("%s %q: want %s", ch.Name, o.SectionSource, strings.Join(ch.ValueNames(), " or "))
 }
 
 // File lints the log at path. An unreadable file is a report with one error.

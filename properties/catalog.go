@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -60,13 +61,13 @@ var props = []property{
 			"Random action sequences over several agents; after every action the implementation's outcome, get() of every touched agent, the events appended (types, plan/mode and request/header data, message order), notices, section, tools, tool and command results and folds equal the abstract model's prediction."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
 		expect:  fullExpect,
-		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceCancelPending, sim.ChoiceSectionSource, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 	},
 	{
 		Info: Info{NameFoldPurity, []string{"LOG-2", "LOG-3"},
 			"foldPlanMode over any prefix of a live log, over hand-made event lists mixing plan/mode with other events, and at the end edge cases (negative, beyond the log; choice fold-end) equals the fold of the model's copy of the log; get().active always equals the fold of the whole log."},
 		weights: Weights{"fold": 8, "set": 3, "step": 3, "prompt": 2},
-		choices: []string{sim.ChoiceFoldEnd, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, false)
 			return append(out, foldExpects(act, p)...)
@@ -76,7 +77,7 @@ var props = []property{
 		Info: Info{NameAppendAccept, []string{"STEP-1", "STEP-2", "STEP-3", "STEP-5", "STEP-7"},
 			"plan/mode is appended only at an accepted pre-step of an open turn (turn 1 step 1, continuations, request-recovery retries), after the downstream listeners accepted, before step/start and the request header, whose section already shows the new state; rejected or aborted steps and failed appends leave the selection pending; nothing else appends during a turn."},
 		weights: Weights{"step": 10, "retry": 8, "set": 5, "prompt": 3, "fault": 2, "end-turn": 2, "fork": 0, "fold": 0},
-		choices: []string{sim.ChoiceSectionSource, sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceSectionSource, spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -95,7 +96,7 @@ var props = []property{
 		Info: Info{NamePending, []string{"PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "CMD-2", "CMD-4"},
 			"Selections inside a turn leave the log untouched until the boundary and set/`/plan` return queued, cancelled or noop by the pending and logged state; the net effect is the last selection and a net-zero sequence appends nothing; between turns a change commits at once; get() reports pending exactly while a selection waits (choice cancel-pending)."},
 		weights: Weights{"set": 7, "command": 4, "step": 3, "prompt": 3, "end-turn": 2, "get": 2, "fold": 0},
-		choices: []string{sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, true)
 			for i := range out {
@@ -114,7 +115,7 @@ var props = []property{
 		Info: Info{NameNarration, []string{"STEP-6", "EXIT-5"},
 			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
 		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fold": 0},
-		choices: []string{sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -132,7 +133,7 @@ var props = []property{
 		Info: Info{NameRecovery, []string{"LOG-3", "PEND-8"},
 			"After a restart at any point every agent's state is the fold of its log and no selection is pending; only selections made after the last accepted pre-step are lost; reload (choice reload-pending), fork and compaction keep the logged state."},
 		weights: Weights{"restart": 4, "fork": 2, "compact": 2, "reload": 2, "set": 4, "step": 4, "prompt": 3, "fold": 0},
-		choices: []string{sim.ChoiceReloadPending, sim.ChoiceCancelPending, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceReloadPending, spec.ChoiceCancelPending, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			return stateExpects(p, true, act.Restart != nil || act.Reload != nil || act.Fork != nil)
 		},
@@ -142,12 +143,12 @@ var props = []property{
 		Info: Info{NameToolCatalog, []string{"EXIT-1", "CFG-2"},
 			"Every request's tool catalog is exactly [exit_plan_mode] whether plan mode is active or not; entering or leaving plan mode changes only the plan:policy section."},
 		weights: Weights{"step": 8, "set": 4, "prompt": 3, "end-turn": 2, "fold": 0},
-		choices: []string{sim.ChoiceSectionSource},
+		choices: []string{spec.ChoiceSectionSource},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
 				if ap.Request != nil {
-					out = append(out, trace.Expect{Agent: ap.Agent, Tools: []string{exitToolName}, Section: ap.Request})
+					out = append(out, trace.Expect{Agent: ap.Agent, Tools: []string{spec.ExitTool}, Section: ap.Request})
 				}
 			}
 			return out
@@ -168,7 +169,7 @@ var props = []property{
 		Info: Info{NameService, []string{"SVC-1", "SVC-4"},
 			"The service surface the generated catalog documents: set returns exactly one of committed, queued, cancelled or noop (the one the model predicts), /plan replies by the same rules, and get returns {active, pending?} with pending present exactly while a selection waits."},
 		weights: Weights{"set": 10, "get": 6, "command": 4, "prompt": 3, "step": 3, "end-turn": 2, "fold": 0},
-		choices: []string{sim.ChoiceCancelPending, sim.ChoiceReloadPending, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, true)
 			if len(out) > 0 && act.Set != nil {
@@ -185,7 +186,7 @@ var props = []property{
 		Info: Info{NameSoftGuidance, []string{"SVC-3"},
 			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs, every step they reject stays rejected), and it writes plan state only as the plan/mode events the model predicts."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "command": 2, "prompt": 3, "end-turn": 2, "fold": 0},
-		choices: []string{sim.ChoiceSectionSource, sim.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceSectionSource, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -257,7 +258,7 @@ func fullExpect(act sim.Action, p Prediction) []trace.Expect {
 			Section:  ap.Request,
 		}
 		if ap.Request != nil {
-			x.Tools = []string{exitToolName}
+			x.Tools = []string{spec.ExitTool}
 		}
 		if ap.Agent == act.Agent() {
 			x.Outcome = p.Outcome

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // ExploreOptions configure a bounded exhaustive exploration.
@@ -61,8 +62,8 @@ func Alphabet() []sim.Action {
 		{Step: &sim.StepAction{Agent: "main", Decision: sim.Reject}},
 		{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{AuditListener: sim.Abort}}},
 		{Step: &sim.StepAction{Agent: "main", Request: "fail"}},
-		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &exit}}}}},
-		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &reload}}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &exit}}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &reload}}}}},
 		{Retry: &sim.StepAction{Agent: "main"}},
 		{EndTurn: &sim.EndTurnAction{Agent: "main"}},
 		{Fault: &sim.FaultAction{Appends: 1}},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Chooser is the source of every random choice a generator makes: rapid's
@@ -70,7 +71,7 @@ func drawStep(c Chooser, retry bool) *sim.StepAction {
 			plan = oneOf(c, "badplan", plans[1:]...)
 		}
 		r := oneOf(c, "review", reviews...)
-		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: sim.JSON(map[string]string{"plan": plan}), Review: &r}}}
+		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plan}), Review: &r}}}
 	}
 	_ = retry
 	return s
@@ -114,7 +115,7 @@ var Kinds = []Kind{
 		if c.Intn("approve", 3) == 0 {
 			r = oneOf(c, "review", reviews[1:]...)
 		}
-		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}}}}, true
+		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}}}}, true
 	}},
 	{"retry", func(m *Model, c Chooser) (sim.Action, bool) {
 		a, ok := pickAgent(m, c, func(n string) bool { return m.AwaitingRetry(n) })
@@ -168,13 +169,13 @@ func drawFold(m *Model, c Chooser) sim.Action {
 		for i := 0; i < n; i++ {
 			switch c.Intn("fold-event", 4) {
 			case 0:
-				f.Events = append(f.Events, sim.FoldEventSpec{Type: sim.TypePlanMode, Data: json.RawMessage(`{"active":true}`)})
+				f.Events = append(f.Events, sim.FoldEventSpec{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)})
 			case 1:
-				f.Events = append(f.Events, sim.FoldEventSpec{Type: sim.TypePlanMode, Data: json.RawMessage(`{"active":false}`)})
+				f.Events = append(f.Events, sim.FoldEventSpec{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":false}`)})
 			case 2:
-				f.Events = append(f.Events, sim.FoldEventSpec{Type: sim.TypeUserMessage, Data: sim.MessageData(sim.UserMessage("active: true"))})
+				f.Events = append(f.Events, sim.FoldEventSpec{Type: spec.TypeUserMessage, Data: sim.MessageData(sim.UserMessage("active: true"))})
 			default:
-				f.Events = append(f.Events, sim.FoldEventSpec{Type: sim.TypeTurnStart, Data: json.RawMessage(`{"turn":1}`)})
+				f.Events = append(f.Events, sim.FoldEventSpec{Type: spec.TypeTurnStart, Data: json.RawMessage(`{"turn":1}`)})
 			}
 		}
 	} else {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -31,11 +32,11 @@ func ChoicesOf(declared map[string]string) Choices {
 		return def
 	}
 	return Choices{
-		FoldEnd:           pick(sim.ChoiceFoldEnd, "clamp"),
-		CancelPending:     pick(sim.ChoiceCancelPending, "clear"),
-		SectionSource:     pick(sim.ChoiceSectionSource, "log"),
-		ReloadPending:     pick(sim.ChoiceReloadPending, "drop"),
-		IdleAppendFailure: pick(sim.ChoiceIdleAppendFailure, "error"),
+		FoldEnd:           pick(spec.ChoiceFoldEnd, spec.FoldEndClamp),
+		CancelPending:     pick(spec.ChoiceCancelPending, spec.CancelPendingClear),
+		SectionSource:     pick(spec.ChoiceSectionSource, spec.SectionSourceLog),
+		ReloadPending:     pick(spec.ChoiceReloadPending, spec.ReloadPendingDrop),
+		IdleAppendFailure: pick(spec.ChoiceIdleAppendFailure, spec.IdleAppendFailureError),
 	}
 }
 
@@ -55,10 +56,6 @@ const (
 	// plugin's notice sits in the chain (STEP-1).
 	AuditListener = "audit"
 	AuditMessage  = "Audit: the workspace is clean."
-	sectionName   = "plan:policy"
-	sectionOrder  = 50
-	exitToolName  = "exit_plan_mode"
-	noticePlugin  = "plan-mode"
 )
 
 // Section is the guidance text every generated run configures.
@@ -330,10 +327,10 @@ func (x *pred) appendPlan(a *agent, active bool) bool {
 		x.m.fail--
 		return false
 	}
-	a.log = append(a.log, mevent{typ: sim.TypePlanMode, isPlan: true, plan: active})
+	a.log = append(a.log, mevent{typ: spec.TypePlanMode, isPlan: true, plan: active})
 	a.logged = active
 	ap := x.of(a)
-	ap.Events = append(ap.Events, trace.EventExpect{Type: sim.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: active})})
+	ap.Events = append(ap.Events, trace.EventExpect{Type: spec.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: active})})
 	ap.Plan = append(ap.Plan, active)
 	return true
 }
@@ -390,9 +387,9 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		}
 	case act.Compact != nil:
 		a := m.agent(act.Compact.Agent)
-		x.host(a, sim.TypeCompactStart, nil)
-		x.host(a, sim.TypeCompactSummary, nil)
-		x.host(a, sim.TypeCompactEnd, nil)
+		x.host(a, spec.TypeCompactStart, nil)
+		x.host(a, spec.TypeCompactSummary, nil)
+		x.host(a, spec.TypeCompactEnd, nil)
 	case act.Fold != nil:
 		x.fold(act.Fold)
 	}
@@ -406,20 +403,20 @@ func (m *Model) Apply(act sim.Action) Prediction {
 func (x *pred) admit(a *agent) {
 	a.open = true
 	a.retry = false
-	x.host(a, sim.TypeTurnStart, nil)
+	x.host(a, spec.TypeTurnStart, nil)
 }
 
 func (x *pred) endTurn(a *agent) {
 	if a.retry {
-		x.host(a, sim.TypeStepEnd, nil)
+		x.host(a, spec.TypeStepEnd, nil)
 	}
 	a.retry = false
 	a.open = false
-	x.host(a, sim.TypeTurnEnd, nil)
+	x.host(a, spec.TypeTurnEnd, nil)
 }
 
 func (x *pred) reload() {
-	if x.m.Choices.ReloadPending == "keep" {
+	if x.m.Choices.ReloadPending == spec.ReloadPendingKeep {
 		return
 	}
 	for _, a := range x.m.agents {
@@ -435,29 +432,29 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 		current = a.pending.active
 	}
 	if active == current {
-		return sim.Noop, false // PEND-3
+		return spec.Noop, false // PEND-3
 	}
 	if a.open {
 		if active == a.logged { // PEND-5
-			if x.m.Choices.CancelPending == "keep-equal" {
+			if x.m.Choices.CancelPending == spec.CancelPendingKeepEqual {
 				a.pending = &intent{active: a.logged}
 			} else {
 				a.pending = nil
 			}
-			return sim.Cancelled, false
+			return spec.Cancelled, false
 		}
 		a.pending = &intent{active: active} // PEND-4
-		return sim.Queued, false
+		return spec.Queued, false
 	}
 	if active == a.logged { // PEND-6, a leftover opposite selection
 		a.pending = nil
-		return sim.Cancelled, false
+		return spec.Cancelled, false
 	}
 	narrate := a.header != nil && *a.header != active
 	if !x.appendPlan(a, active) {
-		if x.m.Choices.IdleAppendFailure == "pending" {
+		if x.m.Choices.IdleAppendFailure == spec.IdleAppendFailurePending {
 			a.pending = &intent{active: active}
-			return sim.Queued, false
+			return spec.Queued, false
 		}
 		return "", true
 	}
@@ -465,19 +462,19 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 	if narrate {
 		a.queue = append(a.queue, qmsg{notice: true})
 	}
-	return sim.Committed, false // PEND-6
+	return spec.Committed, false // PEND-6
 }
 
 // command is /plan [off|message] (CMD-1..4).
 func (x *pred) command(a *agent, input string) {
-	x.host(a, sim.TypeCommandRun, nil)
+	x.host(a, spec.TypeCommandRun, nil)
 	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
-	registered := x.m.Setup.Services.Commands && name == "plan"
+	registered := x.m.Setup.Services.Commands && name == spec.Command
 	kind := "error"
 	wake := false
 	if registered {
 		msg := strings.TrimSpace(args)
-		target := msg != "off"
+		target := msg != spec.CommandOff
 		_, failed := x.set(a, target)
 		if !failed {
 			kind = "success"
@@ -487,7 +484,7 @@ func (x *pred) command(a *agent, input string) {
 			}
 		}
 	}
-	x.host(a, sim.TypeCommandDone, nil)
+	x.host(a, spec.TypeCommandDone, nil)
 	x.p.Command = &trace.CommandExpect{Registered: &registered, Kind: kind}
 	if wake && !a.open {
 		x.admit(a)
@@ -498,7 +495,7 @@ func (x *pred) command(a *agent, input string) {
 func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	ap := x.of(a)
 	if retry {
-		x.host(a, sim.TypeRetry, nil)
+		x.host(a, spec.TypeRetry, nil)
 		if x.m.Setup.Retries == sim.RetriesSameStep {
 			a.retry = false
 			x.p.Decision = ""
@@ -554,17 +551,17 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 		}
 	}
 	if !retry {
-		x.host(a, sim.TypeStepStart, nil)
+		x.host(a, spec.TypeStepStart, nil)
 	}
 	for i, q := range msgs {
 		switch {
 		case q.notice:
-			x.host(a, sim.TypeUserMessage, nil)
+			x.host(a, spec.TypeUserMessage, nil)
 			ap.Notices++
 		case i == auditAt:
-			x.host(a, sim.TypeUserMessage, sim.MessageData(sim.Message{Role: "user", Text: AuditMessage, Source: sim.Source{Kind: "plugin", Plugin: AuditListener}}))
+			x.host(a, spec.TypeUserMessage, sim.MessageData(sim.Message{Role: "user", Text: AuditMessage, Source: sim.Source{Kind: "plugin", Plugin: AuditListener}}))
 		default:
-			x.host(a, sim.TypeUserMessage, sim.MessageData(sim.UserMessage(q.text)))
+			x.host(a, spec.TypeUserMessage, sim.MessageData(sim.UserMessage(q.text)))
 		}
 	}
 	x.request(a)
@@ -575,14 +572,14 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 // request logs the request header (STEP-7: derived after the append).
 func (x *pred) request(a *agent) {
 	shown := a.logged
-	if x.m.Choices.SectionSource == "pending" && a.pending != nil {
+	if x.m.Choices.SectionSource == spec.SectionSourcePending && a.pending != nil {
 		shown = a.pending.active
 	}
 	sections := []sim.Section{sim.BaseSection}
 	if shown {
-		sections = append(sections, sim.Section{Name: sectionName, Order: sectionOrder, Text: Section})
+		sections = append(sections, sim.Section{Name: spec.SectionName, Order: spec.SectionOrder, Text: Section})
 	}
-	tools := []sim.Tool{{Name: exitToolName}}
+	tools := []sim.Tool{{Name: spec.ExitTool}}
 	reason := "initial"
 	if a.shown != nil {
 		reason = "resume"
@@ -590,7 +587,7 @@ func (x *pred) request(a *agent) {
 			reason = "change"
 		}
 	}
-	x.host(a, sim.TypeRequestHeader, sim.JSON(map[string]any{
+	x.host(a, spec.TypeRequestHeader, sim.JSON(map[string]any{
 		"header": map[string]any{"system": sections, "tools": tools},
 		"reason": reason,
 	}))
@@ -606,15 +603,15 @@ func (x *pred) finish(a *agent, s *sim.StepAction) {
 		a.retry = true
 		return
 	}
-	x.host(a, sim.TypeAssistant, nil)
+	x.host(a, spec.TypeAssistant, nil)
 	if s.Model != nil {
 		for _, c := range s.Model.Calls {
 			x.tool(a, c)
-			x.host(a, sim.TypeToolCall, nil)
-			x.host(a, sim.TypeToolResult, nil)
+			x.host(a, spec.TypeToolCall, nil)
+			x.host(a, spec.TypeToolResult, nil)
 		}
 	}
-	x.host(a, sim.TypeStepEnd, nil)
+	x.host(a, spec.TypeStepEnd, nil)
 }
 
 // tool is the exit tool (EXIT-2..7).
@@ -622,7 +619,7 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 	f, t := false, true
 	out := &trace.ToolExpect{OK: &f, Asked: &f, Approved: &f}
 	x.p.Tool = out
-	if c.Name != exitToolName || !a.logged { // EXIT-2
+	if c.Name != spec.ExitTool || !a.logged { // EXIT-2
 		return
 	}
 	var args struct {
@@ -672,7 +669,7 @@ func (x *pred) fold(f *sim.FoldAction) {
 	} else {
 		for _, e := range f.Events {
 			me := mevent{typ: e.Type}
-			if e.Type == sim.TypePlanMode {
+			if e.Type == spec.TypePlanMode {
 				var d map[string]json.RawMessage
 				if json.Unmarshal(e.Data, &d) == nil && len(d) == 1 {
 					switch string(d["active"]) {
@@ -690,7 +687,7 @@ func (x *pred) fold(f *sim.FoldAction) {
 	if f.End != nil {
 		end = *f.End
 		if end < 0 || end > len(events) {
-			if x.m.Choices.FoldEnd == "error" {
+			if x.m.Choices.FoldEnd == spec.FoldEndError {
 				x.p.FoldErr = true
 				return
 			}

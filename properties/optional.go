@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -35,7 +36,7 @@ func checkWithoutPackage(c Chooser, steps int) (*Failure, error) {
 		case open && k < 3:
 			s := &sim.StepAction{Agent: agent}
 			if c.Intn("exit", 2) == 0 {
-				s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: exitToolName, Args: json.RawMessage(`{"plan":"# Plan"}`), Review: &sim.Review{Answer: sim.Approve}}}}
+				s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan"}`), Review: &sim.Review{Answer: sim.Approve}}}}
 				x.Tool = &trace.ToolExpect{OK: ptr(false)}
 			}
 			if c.Intn("fail", 4) == 0 {

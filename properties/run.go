@@ -17,6 +17,7 @@ import (
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -365,9 +366,9 @@ func validConfig(raw string) bool {
 func choicesOf(p *property, declared map[string]string) []string {
 	all := ChoicesOf(declared)
 	values := map[string]string{
-		sim.ChoiceFoldEnd: all.FoldEnd, sim.ChoiceCancelPending: all.CancelPending,
-		sim.ChoiceSectionSource: all.SectionSource, sim.ChoiceReloadPending: all.ReloadPending,
-		sim.ChoiceIdleAppendFailure: all.IdleAppendFailure,
+		spec.ChoiceFoldEnd: all.FoldEnd, spec.ChoiceCancelPending: all.CancelPending,
+		spec.ChoiceSectionSource: all.SectionSource, spec.ChoiceReloadPending: all.ReloadPending,
+		spec.ChoiceIdleAppendFailure: all.IdleAppendFailure,
 	}
 	var out []string
 	for _, name := range p.choices {

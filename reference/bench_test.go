@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // BenchmarkPortAtLogSize measures the reference's own per-operation cost
@@ -15,16 +16,16 @@ func BenchmarkPortAtLogSize(b *testing.B) {
 	for _, n := range []int{1_000, 100_000, 1_000_000} {
 		events := make([]sim.Event, n)
 		for i := range events {
-			typ := sim.TypeUserMessage
+			typ := spec.TypeUserMessage
 			switch i % 50 {
 			case 0:
-				typ = sim.TypePlanMode
+				typ = spec.TypePlanMode
 			case 1:
-				typ = sim.TypeRequestHeader
+				typ = spec.TypeRequestHeader
 			}
 			events[i] = sim.Event{Seq: i, Type: typ, Data: json.RawMessage(fmt.Sprintf(`{"active":%v}`, i%100 == 0))}
 		}
-		events = append(events, sim.Event{Seq: n, Type: sim.TypeTurnStart, Data: json.RawMessage(`{"turn":1}`)})
+		events = append(events, sim.Event{Seq: n, Type: spec.TypeTurnStart, Data: json.RawMessage(`{"turn":1}`)})
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			p := NewPort(Options{})
 			p.Start()

@@ -8,22 +8,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
-)
-
-// Fixed names of the specification.
-const (
-	SectionName  = "plan:policy"
-	SectionOrder = 50
-	ExitTool     = "exit_plan_mode"
-	CommandName  = "plan"
-	PluginName   = "plan-mode"
-)
-
-// Notice texts. The kit checks their meaning (a plugin-sourced notice), not
-// their wording.
-const (
-	noticeOn  = "The user switched this session to plan mode."
-	noticeOff = "The user switched this session back to the default mode."
+	"github.com/plankit/plankit/spec"
 )
 
 // host is what the controller may do to the runtime during one call. The
@@ -95,33 +80,33 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 	}
 	if active == current {
 		if c.mutants.Has(NoopQueues) && s.open {
-			return sim.Queued, nil
+			return spec.Queued, nil
 		}
-		return sim.Noop, nil
+		return spec.Noop, nil
 	}
 	if (s.open && !(c.mutants.Has(QueuedCommitsNow) && active != logged)) || c.mutants.Has(IdleSetQueues) {
 		if active == logged {
 			switch {
 			case c.mutants.Has(CancelKeepsPending):
-			case c.choices.CancelPending == "keep-equal":
+			case c.choices.CancelPending == spec.CancelPendingKeepEqual:
 				c.pending[agent] = intent{active: logged, narrate: true}
 			default:
 				delete(c.pending, agent)
 			}
-			return sim.Cancelled, nil
+			return spec.Cancelled, nil
 		}
 		c.pending[agent] = intent{active: active, narrate: true}
-		return sim.Queued, nil
+		return spec.Queued, nil
 	}
 	if active == logged {
 		delete(c.pending, agent)
-		return sim.Cancelled, nil
+		return spec.Cancelled, nil
 	}
 	notice, narrate := c.narration(s, active)
 	if err := c.append(h, agent, active); err != nil {
-		if c.choices.IdleAppendFailure == "pending" {
+		if c.choices.IdleAppendFailure == spec.IdleAppendFailurePending {
 			c.pending[agent] = intent{active: active, narrate: true}
-			return sim.Queued, nil
+			return spec.Queued, nil
 		}
 		return "", fmt.Errorf("could not log the plan-mode change: %w", err)
 	}
@@ -133,7 +118,7 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 	if c.mutants.Has(SelectionContinues) {
 		h.Steer(agent, sim.UserMessage("Continue."))
 	}
-	return sim.Committed, nil
+	return spec.Committed, nil
 }
 
 func (c *Controller) append(h host, agent string, active bool) error {
@@ -141,11 +126,11 @@ func (c *Controller) append(h host, agent string, active bool) error {
 	if c.mutants.Has(PlanModeExtraField) {
 		data = sim.JSON(map[string]any{"active": active, "source": "user"})
 	}
-	if err := h.Append(agent, sim.TypePlanMode, data); err != nil {
+	if err := h.Append(agent, spec.TypePlanMode, data); err != nil {
 		return err
 	}
 	if c.mutants.Has(DoubleAppend) {
-		return h.Append(agent, sim.TypePlanMode, data)
+		return h.Append(agent, spec.TypePlanMode, data)
 	}
 	return nil
 }
@@ -154,11 +139,11 @@ func (c *Controller) append(h host, agent string, active bool) error {
 // is due: only when the last logged request header described the other
 // state (STEP-6).
 func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
-	text := noticeOff
+	text := spec.NoticeOff
 	if target {
-		text = noticeOn
+		text = spec.NoticeOn
 	}
-	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: PluginName, Form: "notice", Summary: text}}
+	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}
 	if c.mutants.Has(NarrateAlways) {
 		return m, true
 	}
@@ -225,17 +210,17 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 func (c *Controller) Sections(agent string) []sim.Section {
 	s := c.sessions[agent]
 	active := s.active
-	if p, ok := c.pending[agent]; ok && c.choices.SectionSource == "pending" {
+	if p, ok := c.pending[agent]; ok && c.choices.SectionSource == spec.SectionSourcePending {
 		active = p.active
 	}
 	if !active && !c.mutants.Has(SectionWhileInactive) {
 		return []sim.Section{}
 	}
-	order := SectionOrder
+	order := spec.SectionOrder
 	if c.mutants.Has(SectionWrongOrder) {
 		order = 40
 	}
-	return []sim.Section{{Name: SectionName, Order: order, Text: c.config.Section}}
+	return []sim.Section{{Name: spec.SectionName, Order: order, Text: c.config.Section}}
 }
 
 // Tools is the plugin's part of the request tool catalog: exit_plan_mode,
@@ -244,24 +229,17 @@ func (c *Controller) Tools(agent string) []sim.Tool {
 	if c.mutants.Has(ToolHiddenInactive) && !c.sessions[agent].active {
 		return []sim.Tool{}
 	}
-	return []sim.Tool{{Name: ExitTool}}
+	return []sim.Tool{{Name: spec.ExitTool}}
 }
 
 // planHeading is a complete markdown plan's opening: a level-1 heading
 // (choice plan-heading=level-1).
 var planHeading = regexp.MustCompile(`^#\s+\S`)
 
-// Review question id and options.
-const (
-	reviewID     = "plan-review"
-	approveLabel = "Approve"
-	keepLabel    = "Keep planning"
-)
-
 // errDismissed, errReloaded and friends are the exit tool's failures.
 var (
-	errNotInPlanMode = errors.New(ExitTool + " is only available in plan mode")
-	errNoHeading     = errors.New(ExitTool + " requires a complete markdown plan starting with a # heading")
+	errNotInPlanMode = errors.New(spec.ExitTool + " is only available in plan mode")
+	errNoHeading     = errors.New(spec.ExitTool + " requires a complete markdown plan starting with a # heading")
 	errNoChannel     = errors.New("no user-questions channel is available to review the plan; plan mode stays on")
 	errDismissed     = errors.New("the user dismissed the plan review; stay in plan mode and wait for their message")
 	errReloaded      = errors.New("the plan-mode service was reloaded while the plan was under review; present the plan again")
@@ -281,7 +259,7 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 		Plan *string `json:"plan"`
 	}
 	if err := json.Unmarshal(args, &in); err != nil || in.Plan == nil {
-		return nil, fmt.Errorf("%s needs {plan: string}", ExitTool)
+		return nil, fmt.Errorf("%s needs {plan: string}", spec.ExitTool)
 	}
 	plan := strings.TrimSpace(*in.Plan)
 	if !planHeading.MatchString(plan) && !(c.mutants.Has(PlanWithoutHeading) && plan != "") {
@@ -297,8 +275,8 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 		return c.approve(agent), nil
 	}
 	question := sim.JSON(map[string]any{
-		"id": reviewID, "header": "Plan review", "question": "Approve this plan and leave plan mode?",
-		"detail": *in.Plan, "options": []string{approveLabel, keepLabel},
+		"id": spec.ReviewQuestionID, "header": "Plan review", "question": "Approve this plan and leave plan mode?",
+		"detail": *in.Plan, "options": []string{spec.ReviewApprove, spec.ReviewKeepPlanning},
 	})
 	answer, err := h.Ask(agent, question)
 	if err != nil {
@@ -329,7 +307,7 @@ func (c *Controller) approve(agent string) json.RawMessage {
 // Command is /plan [off|message] (CMD-2..4).
 func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 	msg := strings.TrimSpace(input)
-	if msg == "off" {
+	if msg == spec.CommandOff {
 		if c.mutants.Has(OffKeepsPending) {
 			if p, ok := c.pending[agent]; ok && p.active {
 				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled."}
@@ -360,15 +338,15 @@ func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 }
 
 var offText = map[string]string{
-	sim.Committed: "Plan mode off.",
-	sim.Queued:    "Leaving plan mode (applies from the next step).",
-	sim.Cancelled: "Plan mode entry cancelled.",
-	sim.Noop:      "Plan mode is already off.",
+	spec.Committed: "Plan mode off.",
+	spec.Queued:    "Leaving plan mode (applies from the next step).",
+	spec.Cancelled: "Plan mode entry cancelled.",
+	spec.Noop:      "Plan mode is already off.",
 }
 
 var onText = map[string]string{
-	sim.Committed: "Plan mode on. Use /plan off to leave.",
-	sim.Queued:    "Entering plan mode (applies from the next step). Use /plan off to leave.",
-	sim.Cancelled: "Plan mode exit cancelled; plan mode stays on.",
-	sim.Noop:      "Plan mode is already on.",
+	spec.Committed: "Plan mode on. Use /plan off to leave.",
+	spec.Queued:    "Entering plan mode (applies from the next step). Use /plan off to leave.",
+	spec.Cancelled: "Plan mode exit cancelled; plan mode stays on.",
+	spec.Noop:      "Plan mode is already on.",
 }

@@ -1,6 +1,9 @@
 package reference
 
-import "github.com/plankit/plankit/sim"
+import (
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
 
 // FoldPlanMode returns the active flag of the last plan/mode event among
 // events[0:end) and false when there is none (LOG-2). end is clamped into
@@ -10,7 +13,7 @@ func FoldPlanMode(events []sim.Event, end int) bool {
 	end = min(max(end, 0), len(events))
 	active := false
 	for _, e := range events[:end] {
-		if e.Type == sim.TypePlanMode {
+		if e.Type == spec.TypePlanMode {
 			if v, ok := sim.PlanModeOf(e); ok {
 				active = v
 			}
@@ -38,16 +41,16 @@ type session struct {
 func (s *session) add(e sim.Event) {
 	s.events = append(s.events, e)
 	switch e.Type {
-	case sim.TypePlanMode:
+	case spec.TypePlanMode:
 		if v, ok := sim.PlanModeOf(e); ok && !(s.firstWins && s.seenPlan) {
 			s.active = v
 			s.seenPlan = true
 		}
-	case sim.TypeTurnStart:
+	case spec.TypeTurnStart:
 		s.open = true
-	case sim.TypeTurnEnd:
+	case spec.TypeTurnEnd:
 		s.open = false
-	case sim.TypeRequestHeader:
+	case spec.TypeRequestHeader:
 		v := s.active
 		s.header = &v
 	}
@@ -57,7 +60,7 @@ func (s *session) add(e sim.Event) {
 func foldFirst(events []sim.Event, end int) bool {
 	end = min(max(end, 0), len(events))
 	for _, e := range events[:end] {
-		if v, ok := sim.PlanModeOf(e); ok && e.Type == sim.TypePlanMode {
+		if v, ok := sim.PlanModeOf(e); ok && e.Type == spec.TypePlanMode {
 			return v
 		}
 	}

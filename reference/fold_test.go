@@ -1,15 +1,18 @@
 package reference
 
-import "github.com/plankit/plankit/sim"
+import (
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
 
 // openTurn is the plain open-turn fold, kept for tests of the cache.
 func openTurn(events []sim.Event) bool {
 	open := false
 	for _, e := range events {
 		switch e.Type {
-		case sim.TypeTurnStart:
+		case spec.TypeTurnStart:
 			open = true
-		case sim.TypeTurnEnd:
+		case spec.TypeTurnEnd:
 			open = false
 		}
 	}
@@ -20,7 +23,7 @@ func openTurn(events []sim.Event) bool {
 // tests of the cache.
 func stateAtLastHeader(events []sim.Event) *bool {
 	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type == sim.TypeRequestHeader {
+		if events[i].Type == spec.TypeRequestHeader {
 			v := FoldPlanMode(events, i+1)
 			return &v
 		}

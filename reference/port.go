@@ -8,77 +8,66 @@ import (
 	"slices"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Choices are the reference's picks for the silent points of the
-// specification (docs/spec-choices.md). The zero value is the default pick.
+// specification (spec.Choices, docs/spec-choices.md). The zero value is
+// the default pick.
 type Choices struct {
-	FoldEnd           string // "clamp" (default) or "error"
-	CancelPending     string // "clear" (default) or "keep-equal"
-	SectionSource     string // "log" (default) or "pending"
-	ReloadPending     string // "drop" (default) or "keep"
-	IdleAppendFailure string // "error" (default) or "pending"
-	PlanHeading       string // "level-1" (the only reading implemented)
+	FoldEnd           string // spec.ChoiceFoldEnd
+	CancelPending     string // spec.ChoiceCancelPending
+	SectionSource     string // spec.ChoiceSectionSource
+	ReloadPending     string // spec.ChoiceReloadPending
+	IdleAppendFailure string // spec.ChoiceIdleAppendFailure
+	PlanHeading       string // spec.ChoicePlanHeading
 }
 
-// ChoiceValues lists each choice's accepted values, the default first.
-var ChoiceValues = map[string][]string{
-	sim.ChoiceFoldEnd:           {"clamp", "error"},
-	sim.ChoiceCancelPending:     {"clear", "keep-equal"},
-	sim.ChoiceSectionSource:     {"log", "pending"},
-	sim.ChoiceReloadPending:     {"drop", "keep"},
-	sim.ChoiceIdleAppendFailure: {"error", "pending"},
-	"plan-heading":              {"level-1"},
+// fields maps each choice name to the field holding the pick.
+func (c *Choices) fields() map[string]*string {
+	return map[string]*string{
+		spec.ChoiceFoldEnd:           &c.FoldEnd,
+		spec.ChoiceCancelPending:     &c.CancelPending,
+		spec.ChoiceSectionSource:     &c.SectionSource,
+		spec.ChoiceReloadPending:     &c.ReloadPending,
+		spec.ChoiceIdleAppendFailure: &c.IdleAppendFailure,
+		spec.ChoicePlanHeading:       &c.PlanHeading,
+	}
 }
 
 func (c Choices) withDefaults() Choices {
-	def := func(v *string, name string) {
-		if *v == "" {
-			*v = ChoiceValues[name][0]
+	fields := c.fields()
+	for _, ch := range spec.Choices {
+		if f := fields[ch.Name]; f != nil && *f == "" {
+			*f = ch.Default()
 		}
 	}
-	def(&c.FoldEnd, sim.ChoiceFoldEnd)
-	def(&c.CancelPending, sim.ChoiceCancelPending)
-	def(&c.SectionSource, sim.ChoiceSectionSource)
-	def(&c.ReloadPending, sim.ChoiceReloadPending)
-	def(&c.IdleAppendFailure, sim.ChoiceIdleAppendFailure)
-	def(&c.PlanHeading, "plan-heading")
 	return c
 }
 
 // Map returns the choices by name, as an implementation declares them.
 func (c Choices) Map() map[string]string {
 	c = c.withDefaults()
-	return map[string]string{
-		sim.ChoiceFoldEnd:           c.FoldEnd,
-		sim.ChoiceCancelPending:     c.CancelPending,
-		sim.ChoiceSectionSource:     c.SectionSource,
-		sim.ChoiceReloadPending:     c.ReloadPending,
-		sim.ChoiceIdleAppendFailure: c.IdleAppendFailure,
-		"plan-heading":              c.PlanHeading,
+	m := map[string]string{}
+	for name, f := range c.fields() {
+		m[name] = *f
 	}
+	return m
 }
 
 // ParseChoices reads name=value choices, rejecting unknown names and values.
 func ParseChoices(m map[string]string) (Choices, error) {
 	var c Choices
-	fields := map[string]*string{
-		sim.ChoiceFoldEnd: &c.FoldEnd, sim.ChoiceCancelPending: &c.CancelPending,
-		sim.ChoiceSectionSource: &c.SectionSource, sim.ChoiceReloadPending: &c.ReloadPending,
-		sim.ChoiceIdleAppendFailure: &c.IdleAppendFailure, "plan-heading": &c.PlanHeading,
-	}
+	fields := c.fields()
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		v := m[name]
 		f, ok := fields[name]
-		if !ok {
+		ch, known := spec.LookupChoice(name)
+		if !ok || !known {
 			return c, fmt.Errorf("unknown choice %q", name)
 		}
-		valid := false
-		for _, allowed := range ChoiceValues[name] {
-			valid = valid || allowed == v
-		}
-		if !valid {
-			return c, fmt.Errorf("choice %s: unknown value %q (one of %v)", name, v, ChoiceValues[name])
+		if !ch.Accepts(v) {
+			return c, fmt.Errorf("choice %s: unknown value %q (one of %v)", name, v, ch.ValueNames())
 		}
 		*f = v
 	}
@@ -151,12 +140,12 @@ func (p *Port) load(pending map[string]intent) sim.LoadReply {
 		p.carried = nil
 	}
 	p.ctl = &Controller{config: cfg, services: p.services, sessions: p.sessions, pending: pending, choices: p.opts.Choices, mutants: p.opts.Mutants}
-	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: ExitTool}}, Sections: []string{SectionName}}
+	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
 	if p.opts.Mutants.Has(ListenerAppended) {
 		reply.Listener = sim.Append
 	}
 	if p.services.Commands || p.opts.Mutants.Has(CommandWithoutService) {
-		reply.Commands = []string{CommandName}
+		reply.Commands = []string{spec.Command}
 	}
 	return reply
 }
@@ -306,7 +295,7 @@ func (p *Port) Command(req sim.CommandRequest) (sim.CommandReply, error) {
 	if err != nil {
 		return sim.CommandReply{}, err
 	}
-	if req.Name != CommandName {
+	if req.Name != spec.Command {
 		return sim.CommandReply{Kind: "error", Text: fmt.Sprintf("unknown command /%s", req.Name)}, nil
 	}
 	reply := p.ctl.Command(h, req.Agent, req.Input)
@@ -319,7 +308,7 @@ func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 	end := len(req.Events)
 	if req.End != nil {
 		end = *req.End
-		if p.opts.Choices.FoldEnd == "error" && (end < 0 || end > len(req.Events)) {
+		if p.opts.Choices.FoldEnd == spec.FoldEndError && (end < 0 || end > len(req.Events)) {
 			return sim.FoldReply{Error: fmt.Sprintf("end %d is outside the log [0, %d]", end, len(req.Events))}, nil
 		}
 	}
@@ -343,7 +332,7 @@ func (p *Port) reload() sim.LoadReply {
 	var keep map[string]intent
 	if p.ctl != nil {
 		p.ctl.disposed = true
-		if p.opts.Choices.ReloadPending == "keep" {
+		if p.opts.Choices.ReloadPending == spec.ReloadPendingKeep {
 			keep = maps.Clone(p.ctl.pending)
 		}
 	}
@@ -371,14 +360,14 @@ func Factory(opts Options) func() sim.Port {
 // silent point at once.
 func AlternativeChoices() Choices {
 	alt := map[string]string{}
-	for name, values := range ChoiceValues {
-		if len(values) > 1 {
-			alt[name] = values[1]
+	for _, ch := range spec.Choices {
+		if len(ch.Values) > 1 {
+			alt[ch.Name] = ch.Values[1].Name
 		}
 	}
 	c, err := ParseChoices(alt)
 	if err != nil {
-		panic("reference: ChoiceValues are inconsistent: " + err.Error()) // fixed data
+		panic("reference: spec.Choices and Choices disagree: " + err.Error()) // fixed data
 	}
 	return c
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // harness drives the reference through the simulator, as every check does.
@@ -84,7 +85,7 @@ func (h *harness) exit(plan string, review sim.Review) sim.ToolOutcome {
 	h.t.Helper()
 	args, _ := json.Marshal(map[string]string{"plan": plan})
 	res := h.step(func(s *sim.StepAction) {
-		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: ExitTool, Args: args, Review: &review}}}
+		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: args, Review: &review}}}
 	})
 	return res.Tools[0]
 }
@@ -116,7 +117,7 @@ func planEvents(t *testing.T, r sim.Result, want ...bool) {
 }
 
 func sectionShown(r sim.Result) bool {
-	_, ok := r.Requests[len(r.Requests)-1].Section(SectionName)
+	_, ok := r.Requests[len(r.Requests)-1].Section(spec.SectionName)
 	return ok
 }
 
@@ -126,7 +127,7 @@ func TestLOG1_PlanModeIsLogOnly(t *testing.T) {
 	h := defaults(t)
 	r := h.set(true)
 	for _, a := range r.Appended {
-		if a.Event.Type == sim.TypePlanMode && string(a.Event.Data) != `{"active":true}` {
+		if a.Event.Type == spec.TypePlanMode && string(a.Event.Data) != `{"active":true}` {
 			t.Fatalf("plan/mode data %s", a.Event.Data)
 		}
 	}
@@ -147,7 +148,7 @@ func TestLOG2_FoldLastValueOfPrefix(t *testing.T) {
 	ev := func(typ string, active bool) sim.Event {
 		return sim.Event{Type: typ, Data: sim.JSON(sim.PlanModeData{Active: active})}
 	}
-	events := []sim.Event{ev("turn/start", true), ev(sim.TypePlanMode, true), ev(sim.TypePlanMode, false), ev(sim.TypePlanMode, true)}
+	events := []sim.Event{ev("turn/start", true), ev(spec.TypePlanMode, true), ev(spec.TypePlanMode, false), ev(spec.TypePlanMode, true)}
 	cases := []struct {
 		end  int
 		want bool
@@ -161,7 +162,7 @@ func TestLOG2_FoldLastValueOfPrefix(t *testing.T) {
 		t.Error("empty log folds to true")
 	}
 	// A malformed plan/mode does not change the state.
-	bad := append(events, sim.Event{Type: sim.TypePlanMode, Data: json.RawMessage(`{"active":"no"}`)})
+	bad := append(events, sim.Event{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":"no"}`)})
 	if !FoldPlanMode(bad, len(bad)) {
 		t.Error("malformed plan/mode changed the fold")
 	}
@@ -248,7 +249,7 @@ func TestPEND1_PEND2_PendingUntilNextAcceptedStep(t *testing.T) {
 	planEvents(t, h.prompt())
 	s := h.step()
 	planEvents(t, s, true)
-	if s.Appended[0].Event.Type != sim.TypePlanMode || !sectionShown(s) {
+	if s.Appended[0].Event.Type != spec.TypePlanMode || !sectionShown(s) {
 		t.Fatalf("plan/mode not first or section absent: %+v", s.Appended[0])
 	}
 }
@@ -256,12 +257,12 @@ func TestPEND1_PEND2_PendingUntilNextAcceptedStep(t *testing.T) {
 // PEND-3: selecting the pending or logged state again is a no-op.
 func TestPEND3_Noop(t *testing.T) {
 	h := defaults(t)
-	if r := h.set(false); r.Outcome != sim.Noop {
+	if r := h.set(false); r.Outcome != spec.Noop {
 		t.Fatalf("idle set(false) = %s", r.Outcome)
 	}
 	h.prompt()
 	h.set(true)
-	if r := h.set(true); r.Outcome != sim.Noop {
+	if r := h.set(true); r.Outcome != spec.Noop {
 		t.Fatalf("repeat set(true) = %s", r.Outcome)
 	}
 	wantState(t, h.get(), false, "true")
@@ -272,7 +273,7 @@ func TestPEND4_Queued(t *testing.T) {
 	h := defaults(t)
 	h.prompt()
 	r := h.set(true)
-	if r.Outcome != sim.Queued {
+	if r.Outcome != spec.Queued {
 		t.Fatalf("outcome %s", r.Outcome)
 	}
 	planEvents(t, r)
@@ -285,7 +286,7 @@ func TestPEND5_CancelledClears(t *testing.T) {
 	h := defaults(t)
 	h.prompt()
 	h.set(true)
-	if r := h.set(false); r.Outcome != sim.Cancelled {
+	if r := h.set(false); r.Outcome != spec.Cancelled {
 		t.Fatalf("outcome %s", r.Outcome)
 	}
 	wantState(t, h.get(), false, "none")
@@ -316,12 +317,12 @@ func TestPEND6_CommitBetweenTurns(t *testing.T) {
 		t.Fatalf("not checkpointing: %s %v", st, open)
 	}
 	r := h.set(false)
-	if r.Outcome != sim.Cancelled {
+	if r.Outcome != spec.Cancelled {
 		t.Fatalf("leftover cancel = %s", r.Outcome)
 	}
 	planEvents(t, r)
 	r = h.set(true)
-	if r.Outcome != sim.Committed {
+	if r.Outcome != spec.Committed {
 		t.Fatalf("checkpointing set = %s", r.Outcome)
 	}
 	planEvents(t, r, true)
@@ -339,7 +340,7 @@ func TestPEND6_IdleAppendFailure(t *testing.T) {
 
 	h = newHarness(t, Options{Choices: Choices{IdleAppendFailure: "pending"}}, sim.Options{})
 	h.do(sim.Action{Fault: &sim.FaultAction{Appends: 1}})
-	if r := h.set(true); r.Outcome != sim.Queued {
+	if r := h.set(true); r.Outcome != spec.Queued {
 		t.Fatalf("outcome %s", r.Outcome)
 	}
 	wantState(t, h.get(), false, "true")
@@ -516,7 +517,7 @@ func TestCFG2_Section(t *testing.T) {
 	}
 	h.set(true)
 	r := h.step()
-	s, ok := r.Requests[0].Section(SectionName)
+	s, ok := r.Requests[0].Section(spec.SectionName)
 	if !ok || s.Order != 50 || s.Text != "Plan first." {
 		t.Fatalf("section %+v", s)
 	}
@@ -529,7 +530,7 @@ func TestEXIT1_StableCatalog(t *testing.T) {
 	a := h.step().Requests[0].Tools
 	h.set(true)
 	b := h.step().Requests[0].Tools
-	if fmt.Sprint(a) != fmt.Sprint(b) || len(a) != 1 || a[0].Name != ExitTool {
+	if fmt.Sprint(a) != fmt.Sprint(b) || len(a) != 1 || a[0].Name != spec.ExitTool {
 		t.Fatalf("catalog %v vs %v", a, b)
 	}
 }
@@ -553,7 +554,7 @@ func TestEXIT2_EXIT3_Preconditions(t *testing.T) {
 		t.Errorf("indented heading refused: %+v", o)
 	}
 	res := h.step(func(s *sim.StepAction) {
-		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: ExitTool, Args: json.RawMessage(`{"plan":1}`)}}}
+		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":1}`)}}}
 	})
 	if res.Tools[0].OK {
 		t.Error("non-string plan accepted")
@@ -682,7 +683,7 @@ func TestSVC1_Surface(t *testing.T) {
 	h.prompt()
 	seen[h.set(false).Outcome] = true
 	seen[h.set(true).Outcome] = true
-	for _, o := range []string{sim.Noop, sim.Committed, sim.Queued, sim.Cancelled} {
+	for _, o := range []string{spec.Noop, spec.Committed, spec.Queued, spec.Cancelled} {
 		if !seen[o] {
 			t.Errorf("outcome %s never returned", o)
 		}
@@ -731,11 +732,11 @@ func TestChoices(t *testing.T) {
 	if _, err := ParseChoices(map[string]string{"nope": "x"}); err == nil {
 		t.Error("unknown choice accepted")
 	}
-	if _, err := ParseChoices(map[string]string{sim.ChoiceCancelPending: "x"}); err == nil {
+	if _, err := ParseChoices(map[string]string{spec.ChoiceCancelPending: "x"}); err == nil {
 		t.Error("unknown value accepted")
 	}
-	c, err := ParseChoices(map[string]string{sim.ChoiceCancelPending: "keep-equal"})
-	if err != nil || c.Map()[sim.ChoiceCancelPending] != "keep-equal" || c.Map()[sim.ChoiceFoldEnd] != "clamp" {
+	c, err := ParseChoices(map[string]string{spec.ChoiceCancelPending: "keep-equal"})
+	if err != nil || c.Map()[spec.ChoiceCancelPending] != "keep-equal" || c.Map()[spec.ChoiceFoldEnd] != "clamp" {
 		t.Fatalf("%+v %v", c, err)
 	}
 }

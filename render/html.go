@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -160,14 +161,14 @@ func buildRow(agents []string, before map[string]string, n int, action string, l
 		l.Touched = true
 		ev := htmlEvent{Class: "ev", Seq: fmt.Sprintf("#%d", a.Event.Seq), Type: a.Event.Type, Data: clip(string(a.Event.Data), 160)}
 		switch a.Event.Type {
-		case sim.TypePlanMode:
+		case spec.TypePlanMode:
 			ev.Class += " plan"
-		case sim.TypeRequestHeader:
+		case spec.TypeRequestHeader:
 			ev.Class += " header"
 			ev.Data = ""
-		case sim.TypeTurnStart, sim.TypeTurnEnd:
+		case spec.TypeTurnStart, spec.TypeTurnEnd:
 			ev.Class += " turn"
-		case sim.TypeUserMessage:
+		case spec.TypeUserMessage:
 			if m, err := sim.MessageOf(a.Event.Data); err == nil {
 				ev.Data = fmt.Sprintf("%s %q", who(m), m.Text)
 				if m.IsPlanNotice() {
@@ -191,7 +192,7 @@ func buildRow(agents []string, before map[string]string, n int, action string, l
 		}
 		for _, s := range q.Sections {
 			req.Sections = append(req.Sections, fmt.Sprintf("%s@%d", s.Name, s.Order))
-			if s.Name == "plan:policy" {
+			if s.Name == spec.SectionName {
 				req.Policy = true
 			}
 		}

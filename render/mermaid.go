@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -70,7 +71,7 @@ func (m *mermaid) event(a sim.Appended) {
 	switch {
 	case a.ByPlugin:
 		m.line("plugin", "->>", "log", ref+" "+string(e.Data))
-	case e.Type == sim.TypeRequestHeader:
+	case e.Type == spec.TypeRequestHeader:
 		m.line("runtime", "->>", "log", ref)
 		if m.req < len(m.requests) {
 			q := m.requests[m.req]
@@ -82,10 +83,10 @@ func (m *mermaid) event(a sim.Appended) {
 			m.line("runtime", "->>", "model", fmt.Sprintf("request %s turn %d step %d: sections %s, tools %s",
 				q.Agent, q.Turn, q.Step, strings.Join(names, ", "), toolNames(q.Tools)))
 		}
-	case e.Type == sim.TypeAssistant:
+	case e.Type == spec.TypeAssistant:
 		m.line("model", "-->>", "runtime", "output "+assistantSummary(e.Data))
 		m.line("runtime", "->>", "log", ref)
-	case e.Type == sim.TypeToolCall:
+	case e.Type == spec.TypeToolCall:
 		m.line("runtime", "->>", "log", ref)
 		if m.tool < len(m.tools) {
 			t := m.tools[m.tool]
@@ -101,7 +102,7 @@ func (m *mermaid) event(a sim.Appended) {
 				m.line("plugin", "--x", "runtime", "failed: "+t.Error)
 			}
 		}
-	case e.Type == sim.TypeUserMessage:
+	case e.Type == spec.TypeUserMessage:
 		msg, _ := sim.MessageOf(e.Data)
 		m.line("runtime", "->>", "log", fmt.Sprintf("%s %s %q", ref, who(msg), msg.Text))
 	default:
@@ -155,7 +156,7 @@ func (m *mermaid) action(head string, act *sim.Action, r sim.Result, failures []
 	m.requests, m.tools, m.req, m.tool = r.Requests, r.Tools, 0, 0
 	step := act != nil && (act.Step != nil || act.Retry != nil)
 	for _, a := range r.Appended {
-		if step && (a.ByPlugin || a.Event.Type == sim.TypeRetry) {
+		if step && (a.ByPlugin || a.Event.Type == spec.TypeRetry) {
 			continue // drawn with the pre-step
 		}
 		m.event(a)
@@ -214,7 +215,7 @@ func (m *mermaid) start(a sim.Action, r sim.Result) {
 		// The runtime's retry marker comes before the pre-step; the
 		// plugin's appends happen inside it, before it returns.
 		for _, e := range r.Appended {
-			if e.Event.Type == sim.TypeRetry {
+			if e.Event.Type == spec.TypeRetry {
 				m.event(e)
 			}
 		}

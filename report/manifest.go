@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // Manifest is an expected-failure manifest (docs/expected-failures.md):
@@ -35,8 +36,6 @@ type Entry struct {
 
 // Target is the entry's target as written: id:KEY or clause:KEY.
 func (e Entry) Target() string { return e.Kind + ":" + e.Key }
-
-var clauseID = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
 
 // ReadManifest reads and parses a manifest file.
 func ReadManifest(path string) (*Manifest, error) {
@@ -88,7 +87,7 @@ func ParseManifest(path string, data []byte) (*Manifest, error) {
 				return nil, errf("target %q names no check", fields[0])
 			}
 		case "clause":
-			if !clauseID.MatchString(key) {
+			if !spec.ClausePattern.MatchString(key) {
 				return nil, errf("target %q: a clause ID looks like PEND-5", fields[0])
 			}
 		default:

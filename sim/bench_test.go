@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // recordedLog synthesises a durable log of about n events: closed turns of
@@ -17,18 +18,18 @@ func recordedLog(n int) []sim.Event {
 	}
 	header := `{"header":{"system":[{"name":"runtime:base","order":0,"text":"base"}],"tools":[{"name":"exit_plan_mode"}]},"reason":"resume"}`
 	for turn := 1; len(events) < n; turn++ {
-		add(sim.TypeTurnStart, fmt.Sprintf(`{"turn":%d}`, turn))
+		add(spec.TypeTurnStart, fmt.Sprintf(`{"turn":%d}`, turn))
 		if turn%4 == 0 {
-			add(sim.TypePlanMode, fmt.Sprintf(`{"active":%v}`, turn%8 == 0))
+			add(spec.TypePlanMode, fmt.Sprintf(`{"active":%v}`, turn%8 == 0))
 		}
 		for step := 1; step <= 3; step++ {
-			add(sim.TypeStepStart, fmt.Sprintf(`{"turn":%d,"step":%d}`, turn, step))
-			add(sim.TypeUserMessage, `{"content":[{"type":"text","text":"go on"}],"role":"user","source":{"kind":"user"}}`)
-			add(sim.TypeRequestHeader, header)
-			add(sim.TypeAssistant, `{"message":{"content":[{"text":"OK.","type":"text"}],"role":"assistant"}}`)
-			add(sim.TypeStepEnd, fmt.Sprintf(`{"turn":%d,"step":%d}`, turn, step))
+			add(spec.TypeStepStart, fmt.Sprintf(`{"turn":%d,"step":%d}`, turn, step))
+			add(spec.TypeUserMessage, `{"content":[{"type":"text","text":"go on"}],"role":"user","source":{"kind":"user"}}`)
+			add(spec.TypeRequestHeader, header)
+			add(spec.TypeAssistant, `{"message":{"content":[{"text":"OK.","type":"text"}],"role":"assistant"}}`)
+			add(spec.TypeStepEnd, fmt.Sprintf(`{"turn":%d,"step":%d}`, turn, step))
 		}
-		add(sim.TypeTurnEnd, fmt.Sprintf(`{"turn":%d,"reason":{"kind":"completed"}}`, turn))
+		add(spec.TypeTurnEnd, fmt.Sprintf(`{"turn":%d,"reason":{"kind":"completed"}}`, turn))
 	}
 	return events
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // Event is one entry of a session log, in the shape of dsh's JSONL logs:
@@ -13,27 +15,6 @@ type Event struct {
 	Type string          `json:"type"`
 	Data json.RawMessage `json:"data"`
 }
-
-// Event types the simulator writes. The catalog of their data shapes is
-// catalog/events.
-const (
-	TypeTurnStart      = "turn/start"
-	TypeTurnEnd        = "turn/end"
-	TypeStepStart      = "step/start"
-	TypeStepEnd        = "step/end"
-	TypeRequestHeader  = "request/header"
-	TypeRetry          = "llm/retry"
-	TypeUserMessage    = "user/message"
-	TypeAssistant      = "assistant/message"
-	TypeToolCall       = "tool/call"
-	TypeToolResult     = "tool/result"
-	TypePlanMode       = "plan/mode"
-	TypeCommandRun     = "command/run"
-	TypeCommandDone    = "command/done"
-	TypeCompactStart   = "compaction/start"
-	TypeCompactSummary = "compaction/summary"
-	TypeCompactEnd     = "compaction/end"
-)
 
 // Source says who wrote a user message: the user, or a plugin.
 type Source struct {
@@ -53,7 +34,7 @@ type Message struct {
 // IsPlanNotice reports whether m is a plan-mode notice: a plugin-sourced
 // user message from the plan-mode plugin.
 func (m Message) IsPlanNotice() bool {
-	return m.Source.Kind == "plugin" && m.Source.Plugin == "plan-mode"
+	return m.Source.Kind == "plugin" && m.Source.Plugin == spec.PluginName
 }
 
 // UserMessage is a message from the user.

@@ -77,31 +77,9 @@ type Identity struct {
 	Version  string `json:"version"`
 	Language string `json:"language"`
 	// Choices are the implementation's picks for the silent points of the
-	// specification, by choice name (see Choice* constants).
+	// specification, by choice name (see spec.Choices).
 	Choices map[string]string `json:"choices,omitempty"`
 }
-
-// Names of the silent-point choices and their values. An implementation
-// declares its choice for each; checks that depend on one are tagged with it.
-const (
-	// ChoiceFoldEnd: foldPlanMode with end beyond the log or negative.
-	// "clamp": end is clamped into [0, len(events)].
-	ChoiceFoldEnd = "fold-end"
-	// ChoiceCancelPending: what get reports after a cancelled selection during
-	// an open turn. "clear": no pending; "keep-equal": a pending entry equal
-	// to the logged state until the next pre-step.
-	ChoiceCancelPending = "cancel-pending"
-	// ChoiceSectionSource: which state the plan:policy section renders.
-	// "log": the logged state; "pending": the pending selection when there is
-	// one, else the logged state.
-	ChoiceSectionSource = "section-source"
-	// ChoiceReloadPending: whether a service reload keeps pending
-	// selections. "drop" or "keep".
-	ChoiceReloadPending = "reload-pending"
-	// ChoiceIdleAppendFailure: what an idle set does when its append fails.
-	// "error": set reports an error and nothing changes.
-	ChoiceIdleAppendFailure = "idle-append-failure"
-)
 
 // Services says which optional host services are composed.
 type Services struct {
@@ -154,14 +132,6 @@ type SetRequest struct {
 	Call
 	Active bool `json:"active"`
 }
-
-// Set outcomes (PEND-3..6).
-const (
-	Committed = "committed"
-	Queued    = "queued"
-	Cancelled = "cancelled"
-	Noop      = "noop"
-)
 
 // SetReply is what set returned, or the error it threw.
 type SetReply struct {

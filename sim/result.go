@@ -1,6 +1,10 @@
 package sim
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/plankit/plankit/spec"
+)
 
 // Result is everything one action did, in the order it happened. It is the
 // record the timeline renders and expectations and checks read.
@@ -102,7 +106,7 @@ type AgentState struct {
 func (r Result) PlanEvents(agent string) []bool {
 	out := []bool{}
 	for _, a := range r.Appended {
-		if a.Agent == agent && a.Event.Type == TypePlanMode {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
 			v, _ := PlanModeOf(a.Event)
 			out = append(out, v)
 		}
@@ -114,7 +118,7 @@ func (r Result) PlanEvents(agent string) []bool {
 func (r Result) Notices(agent string) []Message {
 	var out []Message
 	for _, a := range r.Appended {
-		if a.Agent != agent || a.Event.Type != TypeUserMessage {
+		if a.Agent != agent || a.Event.Type != spec.TypeUserMessage {
 			continue
 		}
 		if m, err := MessageOf(a.Event.Data); err == nil && m.IsPlanNotice() {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // Runtime options that pick between the specification's runtime and the
@@ -77,8 +79,8 @@ type agentState struct {
 	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
 	// next request's with.
 	lastAssemblyJSON json.RawMessage
-	queue         []Message
-	commands      int
+	queue            []Message
+	commands         int
 }
 
 // Runtime is the simulated agent runtime around one implementation. It owns
@@ -242,13 +244,13 @@ func (a *agentState) recover() {
 	a.turnOpen, a.turn, a.step = false, 0, 0
 	for _, e := range a.log.Events() {
 		switch e.Type {
-		case TypeTurnStart:
+		case spec.TypeTurnStart:
 			a.turnOpen = true
 			a.turn++
 			a.step = 0
-		case TypeTurnEnd:
+		case spec.TypeTurnEnd:
 			a.turnOpen = false
-		case TypeStepStart:
+		case spec.TypeStepStart:
 			a.step++
 		}
 	}
@@ -466,7 +468,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
-	r.hostAppend(res, a, TypeTurnStart, turnData{Turn: a.turn})
+	r.hostAppend(res, a, spec.TypeTurnStart, turnData{Turn: a.turn})
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -510,7 +512,7 @@ func (r *Runtime) doCommand(res *Result, c *CommandAction) error {
 	name, args, _ := strings.Cut(input, " ")
 	a.commands++
 	id := fmt.Sprintf("cmd-%s-%d", a.name, a.commands)
-	r.hostAppend(res, a, TypeCommandRun, map[string]any{"commandId": id, "name": name, "args": args, "source": map[string]any{"kind": "user"}})
+	r.hostAppend(res, a, spec.TypeCommandRun, map[string]any{"commandId": id, "name": name, "args": args, "source": map[string]any{"kind": "user"}})
 	registered := r.Plugin() && slices.Contains(r.reg.Commands, name)
 	var reply CommandReply
 	wake := false
@@ -523,7 +525,7 @@ func (r *Runtime) doCommand(res *Result, c *CommandAction) error {
 		}
 		wake = r.apply(res, a, reply.Effects)
 	}
-	r.hostAppend(res, a, TypeCommandDone, map[string]any{"commandId": id, "kind": reply.Kind, "text": reply.Text})
+	r.hostAppend(res, a, spec.TypeCommandDone, map[string]any{"commandId": id, "kind": reply.Kind, "text": reply.Text})
 	res.Command = &CommandOutcome{Registered: registered, Kind: reply.Kind, Text: reply.Text}
 	if wake && !a.turnOpen {
 		r.admit(res, a)
@@ -550,12 +552,12 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+		r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	}
 	a.awaitingRetry = false
 	a.retries = 0
 	a.turnOpen = false
-	r.hostAppend(res, a, TypeTurnEnd, map[string]any{"turn": a.turn, "reason": map[string]any{"kind": reason}})
+	r.hostAppend(res, a, spec.TypeTurnEnd, map[string]any{"turn": a.turn, "reason": map[string]any{"kind": reason}})
 }
 
 func (r *Runtime) doIdle(i *AgentAction) error {
@@ -629,12 +631,12 @@ func (r *Runtime) doCompact(res *Result, c *AgentAction) error {
 		return err
 	}
 	through := a.log.Len() - 1
-	r.hostAppend(res, a, TypeCompactStart, map[string]any{"reason": "manual"})
-	r.hostAppend(res, a, TypeCompactSummary, map[string]any{
+	r.hostAppend(res, a, spec.TypeCompactStart, map[string]any{"reason": "manual"})
+	r.hostAppend(res, a, spec.TypeCompactSummary, map[string]any{
 		"summary": fmt.Sprintf("Summary of the conversation through seq %d.", through),
 		"through": through,
 	})
-	r.hostAppend(res, a, TypeCompactEnd, map[string]any{"through": through})
+	r.hostAppend(res, a, spec.TypeCompactEnd, map[string]any{"through": through})
 	return nil
 }
 

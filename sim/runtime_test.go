@@ -9,6 +9,7 @@ import (
 
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 func newRuntime(t testing.TB, opts sim.Options) *sim.Runtime {
@@ -183,7 +184,7 @@ func TestRestart(t *testing.T) {
 	do(t, rt, prompt)
 	do(t, rt, sim.Action{Inject: &sim.TextAction{Agent: "main", Text: "later"}})
 	r := do(t, rt, sim.Action{Restart: &struct{}{}})
-	if len(r.Appended) != 1 || r.Appended[0].Event.Type != sim.TypeTurnEnd {
+	if len(r.Appended) != 1 || r.Appended[0].Event.Type != spec.TypeTurnEnd {
 		t.Fatalf("restart appended %+v", r.Appended)
 	}
 	if st, open := rt.Status("main"); st != sim.StatusIdle || open {
@@ -270,7 +271,7 @@ func TestLogAndMessages(t *testing.T) {
 		data string
 		ok   bool
 	}{{`{"active":true}`, true}, {`{"active":1}`, false}, {`{}`, false}, {`{"active":true,"x":1}`, false}, {`[]`, false}} {
-		if _, ok := sim.PlanModeOf(sim.Event{Type: sim.TypePlanMode, Data: json.RawMessage(c.data)}); ok != c.ok {
+		if _, ok := sim.PlanModeOf(sim.Event{Type: spec.TypePlanMode, Data: json.RawMessage(c.data)}); ok != c.ok {
 			t.Errorf("PlanModeOf(%s) ok=%v", c.data, ok)
 		}
 	}

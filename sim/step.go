@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // chainLink is one listener of the agent/pre-step chain; plugin marks the
@@ -65,7 +67,7 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 	}
 	downstream := chainLink{name: "downstream", behaviour: d}
 	var links []chainLink
-	plugin := chainLink{name: "plan-mode", plugin: true}
+	plugin := chainLink{name: spec.PluginName, plugin: true}
 	switch {
 	case !r.Plugin():
 		links = append(append(before, after...), downstream)
@@ -178,7 +180,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if retry {
 		a.retries++
-		r.hostAppend(res, a, TypeRetry, map[string]any{"turn": a.turn, "step": a.step, "retry": a.retries, "mode": r.opts.Retries})
+		r.hostAppend(res, a, spec.TypeRetry, map[string]any{"turn": a.turn, "step": a.step, "retry": a.retries, "mode": r.opts.Retries})
 		if r.opts.Retries == RetriesSameStep {
 			// The shipped loop repeats the request with its assembly: no
 			// pre-step, no new header.
@@ -217,10 +219,10 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, TypeStepStart, stepData{Turn: a.turn, Step: a.step})
+		r.hostAppend(res, a, spec.TypeStepStart, stepData{Turn: a.turn, Step: a.step})
 	}
 	for _, m := range dec.Messages {
-		r.hostAppend(res, a, TypeUserMessage, MessageData(m))
+		r.hostAppend(res, a, spec.TypeUserMessage, MessageData(m))
 	}
 	asm := early
 	if asm == nil {
@@ -277,7 +279,7 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	a.lastAssembly, a.lastAssemblyJSON = &header, headerJSON
 	var hd headerData
 	hd.Header.System, hd.Header.Tools, hd.Reason = sections, tools, reason
-	r.hostAppend(res, a, TypeRequestHeader, hd)
+	r.hostAppend(res, a, spec.TypeRequestHeader, hd)
 	res.Requests = append(res.Requests, Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)})
 }
 
@@ -305,24 +307,24 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	}
 	var ad assistantData
 	ad.Turn, ad.Step, ad.Message.Role, ad.Message.Content = a.turn, a.step, "assistant", content
-	r.hostAppend(res, a, TypeAssistant, ad)
+	r.hostAppend(res, a, spec.TypeAssistant, ad)
 	for i, c := range m.Calls {
 		out, err := r.toolCall(res, a, c)
 		if err != nil {
 			return err
 		}
-		r.hostAppend(res, a, TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+		r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 		text := out.Error
 		if out.OK {
 			text = string(out.Result)
 		}
-		r.hostAppend(res, a, TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
+		r.hostAppend(res, a, spec.TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
 			"role": "user", "source": map[string]any{"kind": "tool", "callId": ids[i]},
 			"content": []map[string]any{{"type": "tool-result", "toolCallId": ids[i], "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
 		}})
 		res.Tools = append(res.Tools, out)
 	}
-	r.hostAppend(res, a, TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+	r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -148,7 +149,7 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 			out = append(out, "section/tools: the action sent no request")
 		} else {
 			if x.Section != nil {
-				_, has := req.Section("plan:policy")
+				_, has := req.Section(spec.SectionName)
 				if has != *x.Section {
 					fail("section", presence(*x.Section), presence(has))
 				}

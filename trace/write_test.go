@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 func TestMarshalRoundTrips(t *testing.T) {
 	in := &Trace{Name: "round trip", Clauses: []string{"PEND-4"}, Script: []Entry{
 		{Action: sim.Action{Prompt: &sim.TextAction{Agent: "main", Text: "hi"}}},
-		{Action: sim.Action{Set: &sim.SetAction{Agent: "main", Active: true}}, Expect: &Expect{Outcome: sim.Queued}},
+		{Action: sim.Action{Set: &sim.SetAction{Agent: "main", Active: true}}, Expect: &Expect{Outcome: spec.Queued}},
 	}}
 	b, err := Marshal(in)
 	if err != nil {
@@ -19,7 +20,7 @@ func TestMarshalRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parse of marshalled trace: %v\n%s", err, b)
 	}
-	if len(out.Script) != 2 || out.Script[1].Set == nil || out.Script[1].Expect.Outcome != sim.Queued {
+	if len(out.Script) != 2 || out.Script[1].Set == nil || out.Script[1].Expect.Outcome != spec.Queued {
 		t.Fatalf("round trip lost data:\n%s", b)
 	}
 	if out.Script[1].Pos.Line == 0 {

@@ -11,11 +11,9 @@ import (
 
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
-)
 
-// clauseTag matches a tag written like a clause ID (@PEND-5): known or
-// not, it is a citation, so a misspelt one is reported rather than ignored.
-var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
+	"github.com/plankit/plankit/spec"
+)
 
 // IDTag is the prefix of a scenario's stable ID tag (@id:pend-cancel).
 const IDTag = "@id:"
@@ -69,8 +67,10 @@ func ParseFeature(file string, src []byte) ([]Check, error) {
 		where := fmt.Sprintf("%s:%d", file, s.Location.Line)
 		c := Check{Name: s.Name, Where: where, Clauses: []string{}}
 		for _, t := range tags {
-			if m := clauseTag.FindStringSubmatch(t.Name); m != nil && !slices.Contains(c.Clauses, m[1]) {
-				c.Clauses = append(c.Clauses, m[1])
+			// A tag shaped like a clause ID is a citation, known or not, so a
+			// misspelt one is reported rather than ignored.
+			if id, ok := spec.ClauseTag(t.Name); ok && !slices.Contains(c.Clauses, id) {
+				c.Clauses = append(c.Clauses, id)
 			}
 			if id, ok := strings.CutPrefix(t.Name, IDTag); ok && c.ID == "" {
 				c.ID = id

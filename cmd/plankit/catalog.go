@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/spec"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -112,7 +113,7 @@ line (run go generate ./catalog), 2 when the module root cannot be found.`,
 				return withCode(ExitFail, fmt.Errorf("%d generated catalog file(s) stale", len(stale)))
 			}
 			fmt.Fprintf(out, "PASS catalog files fresh (%d clauses, %d event types, %d service methods)\n",
-				len(catalog.Clauses), len(catalog.Events), len(catalog.ServiceMethods))
+				len(spec.Clauses), len(catalog.Events), len(catalog.ServiceMethods))
 			return nil
 		},
 	}
@@ -154,7 +155,7 @@ and has a stable ID; 1 listing each problem;
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
-			m := coverage.ComputeWithChoices(catalog.ClauseIDs(), knownChoices(), scenarios, propertyChecks())
+			m := coverage.ComputeWithChoices(spec.ClauseIDs(), knownChoices(), scenarios, propertyChecks())
 			var buf bytes.Buffer
 			switch format {
 			case "md":

@@ -8,13 +8,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 func readJSONReport(t *testing.T, path string) report.Run {
@@ -41,7 +42,7 @@ func TestCheckReferencePassesEveryClauseTwice(t *testing.T) {
 		t.Errorf("output lacks the seed or the verdict:\n%s", out)
 	}
 	r := readJSONReport(t, js)
-	clauses := features.SpecClauses
+	clauses := spec.ClauseIDs()
 	rows := map[string]report.ClauseRow{}
 	for _, row := range r.Clauses {
 		rows[row.Clause] = row
@@ -100,16 +101,35 @@ func (brokenPort) Load(sim.LoadRequest) (sim.LoadReply, error) {
 	return sim.LoadReply{}, errors.New("connection reset")
 }
 
+// runCheckWith runs plankit check as Main does, with what the command
+// takes from outside its flags (the date, the implementation) injected.
+func runCheckWith(t *testing.T, o *checkOptions, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if !slices.Contains(args, "--counterexamples") {
+		args = append(args, "--counterexamples", t.TempDir())
+	}
+	cmd := checkCmd(o)
+	var out, errb bytes.Buffer
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	if err != nil && err.Error() != "" {
+		errb.WriteString("plankit: " + err.Error() + "\n")
+	}
+	return codeOf(err), out.String(), errb.String()
+}
+
+// against returns check options running port whatever the flags say.
+func against(port func() sim.Port) *checkOptions {
+	return &checkOptions{today: func() string { return "2026-01-01" }, factory: func(*implFlags) (func() sim.Port, error) { return port, nil }}
+}
+
 func TestCheckImplementationErrorExits3(t *testing.T) {
-	saved := suites
-	defer func() { suites = saved }()
-	suites = []checkSuite{{name: "features", run: func(ctx context.Context, env suiteEnv) ([]report.Case, error) {
-		env.newPort = func() sim.Port { return brokenPort{} }
-		return runFeatures(ctx, env)
-	}}}
 	dir := t.TempDir()
 	js := filepath.Join(dir, "r.json")
-	code, out, errs := run(t, "check", "--tags", "@LOG-1", "--json", js)
+	code, out, errs := runCheckWith(t, against(func() sim.Port { return brokenPort{} }), "--tags", "@LOG-1", "--json", js)
 	if code != ExitImpl {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
 	}
@@ -326,15 +346,17 @@ func TestCheckJUnitAndCucumberShapes(t *testing.T) {
 func TestCheckInterruptedStillWritesReports(t *testing.T) {
 	dir := t.TempDir()
 	o := &checkOptions{format: "summary", seed: 1, checks: 100,
-		json: filepath.Join(dir, "r.json"), junit: filepath.Join(dir, "j.xml"), cucumber: filepath.Join(dir, "c.json")}
+		files:   report.Files{JSON: filepath.Join(dir, "r.json"), JUnit: filepath.Join(dir, "j.xml"), Cucumber: filepath.Join(dir, "c.json")},
+		today:   func() string { return "2026-01-01" },
+		factory: (*implFlags).factory}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var out, errb bytes.Buffer
-	err := runCheck(ctx, o, &out, &errb)
+	var out bytes.Buffer
+	err := runCheck(ctx, o, &out)
 	if codeOf(err) != ExitFail {
 		t.Fatalf("exit %d (%v), want %d\n%s", codeOf(err), err, ExitFail, out.String())
 	}
-	r := readJSONReport(t, o.json)
+	r := readJSONReport(t, o.files.JSON)
 	if r.Verdict != report.VerdictFail || !strings.Contains(r.Error, "interrupted") || len(r.Cases) == 0 {
 		t.Fatalf("report verdict %q error %q with %d cases", r.Verdict, r.Error, len(r.Cases))
 	}
@@ -343,12 +365,12 @@ func TestCheckInterruptedStillWritesReports(t *testing.T) {
 			t.Errorf("%s ran after the interrupt: %s", c.ID, c.Status)
 		}
 	}
-	data, err := os.ReadFile(o.junit)
+	data, err := os.ReadFile(o.files.JUnit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	validateJUnit(t, data)
-	if _, err := os.Stat(o.cucumber); err != nil {
+	if _, err := os.Stat(o.files.Cucumber); err != nil {
 		t.Error(err)
 	}
 }
@@ -361,12 +383,9 @@ func (deadPort) Start() (sim.Identity, error) {
 }
 
 func TestCheckImplementationThatCannotStartExits3(t *testing.T) {
-	saved := checkFactory
-	defer func() { checkFactory = saved }()
-	checkFactory = func(*implFlags) (func() sim.Port, error) { return func() sim.Port { return deadPort{} }, nil }
 	dir := t.TempDir()
 	js, x := filepath.Join(dir, "r.json"), filepath.Join(dir, "j.xml")
-	code, out, errs := run(t, "check", "--json", js, "--junit", x)
+	code, out, errs := runCheckWith(t, against(func() sim.Port { return deadPort{} }), "--json", js, "--junit", x)
 	if code != ExitImpl || !strings.Contains(errs, "no such file") {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
 	}

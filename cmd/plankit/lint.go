@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/lint"
-	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -47,8 +47,8 @@ read (a missing file, a malformed line, a broken seq).`,
 			var opts lint.Options
 			for _, c := range choices {
 				name, value, _ := strings.Cut(c, "=")
-				if name != sim.ChoiceSectionSource {
-					return usageErr("--choice %q: lint reads only %s=log|pending", c, sim.ChoiceSectionSource)
+				if name != spec.ChoiceSectionSource {
+					return usageErr("--choice %q: lint reads only %s=log|pending", c, spec.ChoiceSectionSource)
 				}
 				opts.SectionSource = value
 			}

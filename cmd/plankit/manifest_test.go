@@ -21,10 +21,11 @@ func writeManifest(t *testing.T, text string) string {
 	return p
 }
 
-func withToday(t *testing.T, d string) {
-	saved := today
-	today = func() string { return d }
-	t.Cleanup(func() { today = saved })
+// onDate returns a runner of plankit check on date d.
+func onDate(d string) func(t *testing.T, args ...string) (int, string, string) {
+	return func(t *testing.T, args ...string) (int, string, string) {
+		return runCheckWith(t, &checkOptions{today: func() string { return d }, factory: (*implFlags).factory}, args...)
+	}
 }
 
 func pend5Manifest(extra string) string {
@@ -33,9 +34,9 @@ func pend5Manifest(extra string) string {
 }
 
 func TestManifestListedFailureDoesNotFail(t *testing.T) {
-	withToday(t, "2026-01-01")
+	check := onDate("2026-01-01")
 	m := writeManifest(t, pend5Manifest(""))
-	code, out, errs := run(t, "check", "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m)
+	code, out, errs := check(t, "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m)
 	if code != ExitPass {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
@@ -45,24 +46,24 @@ func TestManifestListedFailureDoesNotFail(t *testing.T) {
 }
 
 func TestManifestUnlistedFailureFails(t *testing.T) {
-	withToday(t, "2026-01-01")
+	check := onDate("2026-01-01")
 	m := writeManifest(t, "id:pend-cancel-exit-before-boundary -- only one listed\n")
-	code, out, _ := run(t, "check", "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m)
+	code, out, _ := check(t, "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m)
 	if code != ExitFail || !strings.Contains(out, "FAIL "+killer) {
 		t.Fatalf("exit %d, want 1 with %s failing\n%s", code, killer, out)
 	}
 }
 
 func TestManifestUnexpectedPass(t *testing.T) {
-	withToday(t, "2026-01-01")
+	check := onDate("2026-01-01")
 	m := writeManifest(t, "id:"+killer+" -- believed broken\n")
-	code, out, _ := run(t, "check", "--tags", "@PEND-5", "--expect", m)
+	code, out, _ := check(t, "--tags", "@PEND-5", "--expect", m)
 	if code != ExitFail || !strings.Contains(out, "unexpected pass: remove id:"+killer) {
 		t.Fatalf("exit %d, want 1 with an unexpected pass\n%s", code, out)
 	}
 	// A clause entry whose clause has no failing check is an unexpected pass too.
 	m = writeManifest(t, pend5Manifest(""))
-	code, out, _ = run(t, "check", "--tags", "@PEND-5", "--expect", m)
+	code, out, _ = check(t, "--tags", "@PEND-5", "--expect", m)
 	if code != ExitFail || !strings.Contains(out, "clause:PEND-5: unexpected pass") {
 		t.Fatalf("exit %d, want 1 with a clause unexpected pass\n%s", code, out)
 	}
@@ -70,33 +71,33 @@ func TestManifestUnexpectedPass(t *testing.T) {
 
 func TestManifestExpiredEntryFails(t *testing.T) {
 	m := writeManifest(t, "clause:PEND-5 expires=2026-06-30 -- cancelled leaves the selection pending\n")
-	withToday(t, "2026-06-30")
-	if code, out, _ := run(t, "check", "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m); code != ExitPass {
+	check := onDate("2026-06-30")
+	if code, out, _ := check(t, "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m); code != ExitPass {
 		t.Fatalf("on its last day the entry holds: exit %d\n%s", code, out)
 	}
-	withToday(t, "2026-07-01")
-	code, out, _ := run(t, "check", "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m)
+	check = onDate("2026-07-01")
+	code, out, _ := check(t, "--mutant", "cancel-keeps-pending", "--tags", "@PEND-5", "--expect", m)
 	if code != ExitFail || !strings.Contains(out, "expired on 2026-06-30") {
 		t.Fatalf("exit %d, want 1 naming the expiry\n%s", code, out)
 	}
 }
 
 func TestManifestStaleEntryFailsOnlyCompleteRuns(t *testing.T) {
-	withToday(t, "2026-01-01")
+	check := onDate("2026-01-01")
 	m := writeManifest(t, "id:no-such-scenario -- gone\n")
-	if code, out, _ := run(t, "check", "--tags", "@PEND-5", "--expect", m); code != ExitPass {
+	if code, out, _ := check(t, "--tags", "@PEND-5", "--expect", m); code != ExitPass {
 		t.Fatalf("filtered run: exit %d, want 0\n%s", code, out)
 	}
-	code, out, _ := run(t, "check", "--expect", m)
+	code, out, _ := check(t, "--expect", m)
 	if code != ExitFail || !strings.Contains(out, "stale entry") {
 		t.Fatalf("complete run: exit %d, want 1 with a stale entry\n%s", code, out)
 	}
 }
 
 func TestManifestFix(t *testing.T) {
-	withToday(t, "2026-01-01")
+	check := onDate("2026-01-01")
 	m := writeManifest(t, "# kept comment\nid:log-fold/empty-log -- passes now\nid:"+killer+" issue=https://example.org/1 -- known\n")
-	code, out, errs := run(t, "check", "--mutant", "cancel-keeps-pending", "--expect", m, "--fix")
+	code, out, errs := check(t, "--mutant", "cancel-keeps-pending", "--expect", m, "--fix")
 	if code != ExitPass {
 		t.Fatalf("after --fix: exit %d, want 0\n%s\n%s", code, out, errs)
 	}
@@ -112,11 +113,11 @@ func TestManifestFix(t *testing.T) {
 		t.Errorf("--fix did not add the unlisted failure:\n%s", text)
 	}
 	// The rewritten manifest gates the same implementation.
-	if code, out, _ := run(t, "check", "--mutant", "cancel-keeps-pending", "--expect", m); code != ExitPass {
+	if code, out, _ := check(t, "--mutant", "cancel-keeps-pending", "--expect", m); code != ExitPass {
 		t.Errorf("re-run against the fixed manifest: exit %d\n%s", code, out)
 	}
 	// --fix is refused for a filtered run.
-	if code, _, errs := run(t, "check", "--expect", m, "--fix", "--tags", "@PEND-5"); code != ExitUsage || !strings.Contains(errs, "filtered") {
+	if code, _, errs := check(t, "--expect", m, "--fix", "--tags", "@PEND-5"); code != ExitUsage || !strings.Contains(errs, "filtered") {
 		t.Errorf("filtered --fix: exit %d, stderr %q", code, errs)
 	}
 }

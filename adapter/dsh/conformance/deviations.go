@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // Classifications of a deviation.
@@ -40,10 +42,7 @@ type Deviation struct {
 	Reasoning string `yaml:"reasoning"`
 }
 
-var (
-	clausePattern = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
-	slugPattern   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-)
+var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Notes is the written-up part of the conformance page: where the package
 // makes each silent-point choice, and its deviations.
@@ -89,7 +88,7 @@ func validDeviations(path string, devs []Deviation) error {
 			return errf("id", "want a lower-case slug, got %q", d.ID)
 		case strings.TrimSpace(d.Title) == "":
 			return errf("title", "missing")
-		case !clausePattern.MatchString(d.Clause):
+		case !spec.ClausePattern.MatchString(d.Clause):
 			return errf("clause", "want a clause ID like STEP-1, got %q", d.Clause)
 		case d.Kind != KindBug && d.Kind != KindSilentPoint:
 			return errf("kind", "want %s or %s, got %q", KindBug, KindSilentPoint, d.Kind)

@@ -1,9 +1,9 @@
-package catalog
+package spec
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // SuiteVersion is the version of the conformance suite: the clause set and
@@ -26,8 +26,9 @@ type Clause struct {
 	Statement string `json:"statement"`
 	// Since is the suite version the clause entered.
 	Since string `json:"since"`
-	// Choices names the silent-point choices that refine the clause: checks
-	// of the clause that depend on one are tagged with it.
+	// Choices names the silent-point choices that refine the clause (those
+	// of Choices that list it): checks of the clause that depend on one are
+	// tagged with it.
 	Choices []string `json:"choices,omitempty"`
 }
 
@@ -42,43 +43,52 @@ var Groups = []Group{
 	{"SVC", "The service"},
 }
 
-// ClausePattern matches a clause ID of any known group. Tags and citations
-// that look like clause IDs (upper-case word, dash, number) but name no
-// clause are reported as unknown by coverage.
-var ClausePattern = regexp.MustCompile(`^(LOG|PEND|STEP|CFG|EXIT|CMD|SVC)-[1-9][0-9]*$`)
+// ClausePattern matches anything shaped like a clause ID: an upper-case
+// group, a dash and a number. Whether such an ID names a clause is
+// Lookup's answer, so citations of an unknown clause can be reported as
+// unknown rather than passed over.
+var ClausePattern = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+
+// ClauseTag returns the clause ID a Gherkin tag such as @PEND-5 cites, and
+// whether the tag is shaped like a clause ID at all.
+func ClauseTag(tag string) (string, bool) {
+	id, ok := strings.CutPrefix(tag, "@")
+	return id, ok && ClausePattern.MatchString(id)
+}
 
 const v1 = "1.0.0"
 
-// Clauses lists every clause of SPEC.md in document order.
-var Clauses = []Clause{
+// Clauses lists every clause of SPEC.md in document order. Their Choices
+// are filled from the choice table (Choices).
+var Clauses = withChoices([]Clause{
 	{ID: "LOG-1", Group: "LOG", Since: v1, Statement: "`plan/mode` is a session event whose data is exactly `{active: boolean}`. It lives only in the log, never in the model's transcript, and each one replaces the whole value."},
-	{ID: "LOG-2", Group: "LOG", Since: v1, Choices: []string{"fold-end"}, Statement: "`foldPlanMode(events, end?)` is the `active` of the last `plan/mode` among `events[0:end)`, `false` when there is none; `end` defaults to the whole log."},
-	{ID: "LOG-3", Group: "LOG", Since: v1, Choices: []string{"section-source"}, Statement: "The state in force is a pure function of the log, with no live mirror: resume in a new process, fork from a copy of the log and compaction all recover it from the log alone."},
+	{ID: "LOG-2", Group: "LOG", Since: v1, Statement: "`foldPlanMode(events, end?)` is the `active` of the last `plan/mode` among `events[0:end)`, `false` when there is none; `end` defaults to the whole log."},
+	{ID: "LOG-3", Group: "LOG", Since: v1, Statement: "The state in force is a pure function of the log, with no live mirror: resume in a new process, fork from a copy of the log and compaction all recover it from the log alone."},
 	{ID: "LOG-4", Group: "LOG", Since: v1, Statement: "Every committed change is exactly one appended `plan/mode`, so a watcher of appended events sees every committed flip, and nothing else flips the state."},
 
 	{ID: "PEND-1", Group: "PEND", Since: v1, Statement: "During an open turn a selection (`set`) appends nothing: it stays pending until the next accepted in-turn pre-step appends it before the request is derived, in whichever turn that happens."},
 	{ID: "PEND-2", Group: "PEND", Since: v1, Statement: "A selection never starts a step or a turn. One made after a turn's last accepted pre-step is appended in a later turn."},
 	{ID: "PEND-3", Group: "PEND", Since: v1, Statement: "`set(agent, active)` returns `noop` and changes nothing when `active` equals the pending selection or, with none pending, the logged state."},
 	{ID: "PEND-4", Group: "PEND", Since: v1, Statement: "During an open turn, `set` to the state opposite the logged one records the selection and returns `queued`."},
-	{ID: "PEND-5", Group: "PEND", Since: v1, Choices: []string{"cancel-pending"}, Statement: "During an open turn, `set` back to the logged state while the opposite is pending clears the pending selection and returns `cancelled`."},
-	{ID: "PEND-6", Group: "PEND", Since: v1, Choices: []string{"idle-append-failure"}, Statement: "With no open turn (between turns, post-turn checkpointing included), `set` to a new state appends `plan/mode` at once and returns `committed`; `set` back to the logged state while a leftover opposite selection is pending clears it, appends nothing and returns `cancelled`."},
-	{ID: "PEND-7", Group: "PEND", Since: v1, Choices: []string{"cancel-pending"}, Statement: "`get(agent)` returns `{active, pending?}`: `active` is the logged state the current step was assembled with; `pending` is present exactly when a selection waits to be appended, and is that selection."},
-	{ID: "PEND-8", Group: "PEND", Since: v1, Choices: []string{"reload-pending"}, Statement: "Pending selections are process-local: one made after the last accepted pre-step is lost if the process exits first, and after a restart the state is the log fold. Nothing else is lost."},
+	{ID: "PEND-5", Group: "PEND", Since: v1, Statement: "During an open turn, `set` back to the logged state while the opposite is pending clears the pending selection and returns `cancelled`."},
+	{ID: "PEND-6", Group: "PEND", Since: v1, Statement: "With no open turn (between turns, post-turn checkpointing included), `set` to a new state appends `plan/mode` at once and returns `committed`; `set` back to the logged state while a leftover opposite selection is pending clears it, appends nothing and returns `cancelled`."},
+	{ID: "PEND-7", Group: "PEND", Since: v1, Statement: "`get(agent)` returns `{active, pending?}`: `active` is the logged state the current step was assembled with; `pending` is present exactly when a selection waits to be appended, and is that selection."},
+	{ID: "PEND-8", Group: "PEND", Since: v1, Statement: "Pending selections are process-local: one made after the last accepted pre-step is lost if the process exits first, and after a restart the state is the log fold. Nothing else is lost."},
 
 	{ID: "STEP-1", Group: "STEP", Since: v1, Statement: "While an agent runs, only the plugin's `agent/pre-step` listener appends `plan/mode`, and it is registered with prepend: it runs first and wraps every other listener."},
 	{ID: "STEP-2", Group: "STEP", Since: v1, Statement: "The listener sees every proposed request step: the first step of a turn, continuation steps and request-recovery retries."},
 	{ID: "STEP-3", Group: "STEP", Since: v1, Statement: "The listener calls the downstream listeners first and appends only when their decision accepts the step; a rejected or aborted step appends nothing and the selection stays pending."},
 	{ID: "STEP-4", Group: "STEP", Since: v1, Statement: "Prompt admission never appends `plan/mode`: a selection made at the prompt is appended by the first accepted in-turn pre-step of the turn that prompt starts (before admission, with no turn open, it commits at once by PEND-6)."},
-	{ID: "STEP-5", Group: "STEP", Since: v1, Choices: []string{"idle-append-failure"}, Statement: "A failed append does not block the turn: the step proceeds with the downstream decision and the selection stays pending for a later accepted in-turn pre-step."},
+	{ID: "STEP-5", Group: "STEP", Since: v1, Statement: "A failed append does not block the turn: the step proceeds with the downstream decision and the selection stays pending for a later accepted in-turn pre-step."},
 	{ID: "STEP-6", Group: "STEP", Since: v1, Statement: "When a user's selection is appended (at a pre-step or by an idle `set`) the plugin records exactly one plugin-sourced `user/message` notice, and only when the last logged `request/header` showed the other state; with no header yet, or one already showing the new state, there is no notice."},
-	{ID: "STEP-7", Group: "STEP", Since: v1, Choices: []string{"section-source"}, Statement: "The append happens before request derivation, so that step's request header and system prompt already reflect the new state and the notice is among that step's messages."},
+	{ID: "STEP-7", Group: "STEP", Since: v1, Statement: "The append happens before request derivation, so that step's request header and system prompt already reflect the new state and the notice is among that step's messages."},
 
 	{ID: "CFG-1", Group: "CFG", Since: v1, Statement: "The config is exactly `{section: string}`: a missing, blank or non-string `section`, or any unknown key, fails the plugin load; nothing is ignored."},
-	{ID: "CFG-2", Group: "CFG", Since: v1, Choices: []string{"section-source"}, Statement: "While plan mode is active the exact `section` text is rendered as the system-prompt section `plan:policy` at order 50; while inactive the plugin contributes no section text."},
+	{ID: "CFG-2", Group: "CFG", Since: v1, Statement: "While plan mode is active the exact `section` text is rendered as the system-prompt section `plan:policy` at order 50; while inactive the plugin contributes no section text."},
 
 	{ID: "EXIT-1", Group: "EXIT", Since: v1, Statement: "`exit_plan_mode` is registered whether or not plan mode is active: changing the state changes only the prompt section, never the request's tool catalog."},
 	{ID: "EXIT-2", Group: "EXIT", Since: v1, Statement: "Executing `exit_plan_mode` outside plan mode fails."},
-	{ID: "EXIT-3", Group: "EXIT", Since: v1, Choices: []string{"plan-heading"}, Statement: "In plan mode `exit_plan_mode` requires a complete markdown plan starting with a `#` heading; anything else fails."},
+	{ID: "EXIT-3", Group: "EXIT", Since: v1, Statement: "In plan mode `exit_plan_mode` requires a complete markdown plan starting with a `#` heading; anything else fails."},
 	{ID: "EXIT-4", Group: "EXIT", Since: v1, Statement: "`exit_plan_mode` presents the plan for review through the abstract user-questions seam."},
 	{ID: "EXIT-5", Group: "EXIT", Since: v1, Statement: "Approval returns `{approved: true}` and records a silent, never narrated, pending exit that the next accepted in-turn pre-step appends; plan guidance stays for the rest of the current tool batch."},
 	{ID: "EXIT-6", Group: "EXIT", Since: v1, Statement: "\"Keep planning\" fails the call carrying the user's feedback, and plan mode stays on so the model can revise and present again."},
@@ -93,6 +103,19 @@ var Clauses = []Clause{
 	{ID: "SVC-2", Group: "SVC", Since: v1, Statement: "The package is optional: the agent loop runs without it, and then no `plan/mode` event, section, tool or command exists."},
 	{ID: "SVC-3", Group: "SVC", Since: v1, Statement: "Plan mode is soft guidance: sandbox mode and approval policy neither read nor write plan state."},
 	{ID: "SVC-4", Group: "SVC", Since: v1, Statement: "The service catalog (the `get`/`set` signatures with their doc comments) is generated from source and verified fresh; the generated block is byte-identical wherever it is shown."},
+})
+
+// withChoices fills each clause's Choices from the choice table, in the
+// table's order.
+func withChoices(clauses []Clause) []Clause {
+	for i := range clauses {
+		for _, ch := range Choices {
+			if slices.Contains(ch.Clauses, clauses[i].ID) {
+				clauses[i].Choices = append(clauses[i].Choices, ch.Name)
+			}
+		}
+	}
+	return clauses
 }
 
 // Lookup returns the clause with the given ID.
@@ -111,37 +134,4 @@ func ClauseIDs() []string {
 		ids[i] = c.ID
 	}
 	return ids
-}
-
-// checkClauses reports structural problems of the clause list: unknown
-// groups, malformed or duplicate IDs, numbering gaps, unknown choices.
-func checkClauses(clauses []Clause, groups []Group, choices []Choice) error {
-	next := map[string]int{}
-	for _, g := range groups {
-		next[g.ID] = 1
-	}
-	for _, c := range clauses {
-		n, ok := next[c.Group]
-		if !ok {
-			return fmt.Errorf("clause %s: unknown group %q", c.ID, c.Group)
-		}
-		if want := fmt.Sprintf("%s-%d", c.Group, n); c.ID != want {
-			return fmt.Errorf("clause %s: want %s next in group %s (IDs are contiguous, in order, never renumbered)", c.ID, want, c.Group)
-		}
-		next[c.Group] = n + 1
-		if c.Statement == "" || c.Since == "" {
-			return fmt.Errorf("clause %s: needs a statement and the suite version it entered", c.ID)
-		}
-		for _, ch := range c.Choices {
-			if !slices.ContainsFunc(choices, func(x Choice) bool { return x.Name == ch }) {
-				return fmt.Errorf("clause %s: unknown choice %q", c.ID, ch)
-			}
-		}
-	}
-	for _, g := range groups {
-		if next[g.ID] == 1 {
-			return fmt.Errorf("group %s has no clause", g.ID)
-		}
-	}
-	return nil
 }

@@ -1,0 +1,297 @@
+// Package conformance runs the plan-mode conformance suite against an
+// implementation of sim.Port: the Gherkin scenarios of package features,
+// then the properties of package properties. It is the gate behind
+// `plankit check`, as a library in the shape of testing/fstest.TestFS:
+// Run returns the results as a report.Run, and Test runs the whole suite
+// from an implementer's own go test, one subtest per check.
+//
+// A run never reads the clock or the environment: the date that decides
+// whether an expected-failure entry has expired, the seed and the output
+// sink are all options.
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// Suite names, for Options.Only.
+const (
+	Features   = "features"
+	Properties = "properties"
+)
+
+// DefaultChecks is the number of generated cases per property when
+// Options.Checks is 0.
+const DefaultChecks = 100
+
+// Options configure a conformance run. Only NewPort is required.
+type Options struct {
+	// NewPort starts a fresh instance of the implementation under test.
+	// The run calls it once to read the implementation's identity, then
+	// once for every scenario and generated case.
+	NewPort func() sim.Port
+	// Choices are the implementation's picks for the silent points of the
+	// specification (spec.Choices), for an implementation whose Start does
+	// not declare them in Identity.Choices. A pick declared at Start must
+	// agree; one declared nowhere skips the checks that depend on it.
+	Choices map[string]string
+	// Seed orders the scenarios (0 keeps file order) and draws the
+	// properties' cases; the same seed gives the same report.
+	Seed int64
+	// Checks is the number of generated cases per property (0: DefaultChecks).
+	Checks int
+	// Tags is a godog tag expression selecting scenarios, e.g.
+	// "@PEND-5 && ~@choice:cancel-pending=keep-equal". Properties carry no
+	// tags, so with Tags set only the features run.
+	Tags string
+	// Only runs one suite, Features or Properties; empty runs both.
+	Only string
+	// Manifest lists the checks the implementation is expected to fail
+	// (docs/expected-failures.md); nil expects everything to pass.
+	Manifest *report.Manifest
+	// Today (YYYY-MM-DD) is the date against which manifest entries
+	// expire; required with a Manifest.
+	Today string
+	// UpdateManifest, when set, is given the cases of a complete run
+	// (unfiltered, and the implementation never broke) before the manifest
+	// is applied, and returns the manifest to apply instead: `plankit check
+	// --fix` rewrites the manifest file there.
+	UpdateManifest func(cases []report.Case) (*report.Manifest, error)
+	// CounterexampleDir receives the trace file of each failing property
+	// (empty: a fresh temporary directory).
+	CounterexampleDir string
+	// Output receives the progress of the run: godog's formatter output
+	// and one line per property. Nil discards it.
+	Output io.Writer
+	// Format is godog's formatter, "pretty" or "progress"; empty prints no
+	// scenario progress.
+	Format string
+	// Started, when set, is called with the implementation's identity
+	// before any check runs.
+	Started func(sim.Identity)
+	// PortFor, when set, builds each scenario's and generated case's
+	// instances instead of NewPort, told which check they are for (an
+	// adapter decides from it whether restarts are real or resets).
+	PortFor func(sim.Check) sim.Port
+	// Jobs is the number of property cases run at once, each on its own
+	// instances (<= 1: one at a time); the report is the same for any
+	// number.
+	Jobs int
+}
+
+// Run runs the suite and returns its report, whatever the verdict: pass,
+// fail (a check failed, the manifest is out of date, or ctx was cancelled,
+// with the unfinished checks reported as skipped) or implementation error
+// (the implementation could not be started or broke mid-run; the report
+// holds every case that finished). The error is for a run that could not
+// be set up: invalid options, a bad tag expression, a filter that selects
+// no check, or UpdateManifest failing.
+func Run(ctx context.Context, opts Options) (report.Run, error) {
+	suites, err := opts.validate()
+	if err != nil {
+		return report.Run{}, err
+	}
+	filters := opts.filters()
+	newPort := withChoices(opts.NewPort, opts.Choices)
+	if opts.PortFor != nil {
+		portFor := opts.PortFor
+		opts.PortFor = func(c sim.Check) sim.Port {
+			return withChoices(func() sim.Port { return portFor(c) }, opts.Choices)()
+		}
+	}
+	rep := report.Run{Suite: "plankit", SuiteVersion: spec.SuiteVersion, Seed: opts.Seed}
+
+	id, err := probe(opts.NewPort)
+	if err == nil {
+		if err := conflicts(id, opts.Choices); err != nil {
+			return report.Run{}, err
+		}
+	}
+	rep.Implementation = fill(id, opts.Choices)
+	if err != nil {
+		// Reports say so too, so CI shows why there are no results.
+		rep.Verdict, rep.Error, rep.Clauses = report.VerdictImpl, err.Error(), report.Table(nil, spec.ClauseIDs())
+		return rep, nil
+	}
+	if opts.Started != nil {
+		opts.Started(rep.Implementation)
+	}
+
+	raw, implErr, runErr := opts.runSuites(ctx, suites, newPort)
+	if runErr != nil && len(raw) == 0 {
+		return report.Run{}, runErr
+	}
+	if len(raw) == 0 && implErr == nil && ctx.Err() == nil {
+		// A filter that selects nothing would make a gate always green.
+		return report.Run{}, fmt.Errorf("no check matches %s (godog tag expressions combine tags with ',' for or, '&&' for and, '~' for not)", strings.Join(filters, ", "))
+	}
+	if ctx.Err() != nil && runErr == nil {
+		runErr = errors.New("the run was interrupted; unfinished checks are reported as skipped")
+	}
+
+	manifest := opts.Manifest
+	if opts.UpdateManifest != nil && implErr == nil && runErr == nil {
+		if manifest, err = opts.UpdateManifest(raw); err != nil {
+			return report.Run{}, err
+		}
+	}
+	final, findings := manifest.Apply(raw, opts.Today, len(filters) == 0)
+	rep.Filter, rep.Findings = strings.Join(filters, " "), findings
+	if manifest != nil {
+		rep.Manifest = manifest.Path
+	}
+	rep.Cases, rep.Clauses = final, report.Table(final, spec.ClauseIDs())
+	rep.Verdict = report.VerdictPass
+	switch {
+	case implErr != nil:
+		rep.Verdict, rep.Error = report.VerdictImpl, implErr.Error()
+	case runErr != nil:
+		rep.Verdict, rep.Error = report.VerdictFail, runErr.Error()
+	case len(findings) > 0 || slices.ContainsFunc(final, report.Case.Failing):
+		rep.Verdict = report.VerdictFail
+	}
+	return rep, nil
+}
+
+// suite is one suite of checks. An error wrapping features.ErrImpl or a
+// *sim.ImplError means the implementation could not be run; the cases
+// returned with it still count.
+type suite struct {
+	name string
+	run  func(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error)
+}
+
+var allSuites = []suite{{Features, runFeatures}, {Properties, runProperties}}
+
+func runFeatures(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error) {
+	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.PortFor, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
+	if err != nil {
+		return nil, err
+	}
+	return res.Cases, res.Impl
+}
+
+func runProperties(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error) {
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.PortFor, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs})
+}
+
+// runSuites runs each suite in turn and collects its cases. It stops at a
+// suite that could not run at all; an implementation error or an
+// interruption lets the remaining suites report their checks (as skipped
+// when interrupted).
+func (o Options) runSuites(ctx context.Context, suites []suite, newPort func() sim.Port) (raw []report.Case, implErr, runErr error) {
+	for _, s := range suites {
+		cases, err := s.run(ctx, o, newPort)
+		raw = append(raw, cases...)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			// Interrupted: the suite listed what it did not run.
+		case isImpl(err):
+			if implErr == nil {
+				implErr = err
+			}
+		default:
+			return raw, implErr, fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	return raw, implErr, nil
+}
+
+func isImpl(err error) bool {
+	var ie *sim.ImplError
+	return errors.Is(err, features.ErrImpl) || errors.As(err, &ie)
+}
+
+// validate checks the options and returns the suites to run.
+func (o *Options) validate() ([]suite, error) {
+	switch {
+	case o.NewPort == nil:
+		return nil, errors.New("no implementation: Options.NewPort is nil")
+	case o.Seed < 0:
+		return nil, fmt.Errorf("seed %d: want a number >= 0", o.Seed)
+	case o.Checks < 0:
+		return nil, fmt.Errorf("checks %d: want at least 1", o.Checks)
+	case o.Format != "" && o.Format != "pretty" && o.Format != "progress":
+		return nil, fmt.Errorf("format %q: want pretty, progress or none", o.Format)
+	case o.Manifest != nil && !isDate(o.Today):
+		return nil, fmt.Errorf("today %q: a manifest needs the date its entries expire against (YYYY-MM-DD)", o.Today)
+	case o.UpdateManifest != nil && len(o.filters()) > 0:
+		return nil, fmt.Errorf("the manifest cannot be updated from a filtered run (%s): a partial run cannot tell which entries are still needed", strings.Join(o.filters(), ", "))
+	}
+	if o.Checks == 0 {
+		o.Checks = DefaultChecks
+	}
+	if err := checkChoices(o.Choices); err != nil {
+		return nil, err
+	}
+	switch {
+	case o.Only != "":
+		i := slices.IndexFunc(allSuites, func(s suite) bool { return s.name == o.Only })
+		if i < 0 {
+			return nil, fmt.Errorf("only %q: want %s or %s", o.Only, Features, Properties)
+		}
+		return allSuites[i : i+1], nil
+	case o.Tags != "":
+		// Tag expressions select scenarios; properties carry no tags.
+		return allSuites[:1], nil
+	}
+	return allSuites, nil
+}
+
+// filters describes what the options leave out of a complete run, in the
+// words of plankit check's flags, as reports show it.
+func (o Options) filters() []string {
+	var f []string
+	if o.Tags != "" {
+		f = append(f, "--tags "+o.Tags)
+	}
+	if o.Only != "" {
+		f = append(f, "--only "+o.Only)
+	}
+	return f
+}
+
+func isDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}
+
+// probe starts one instance to learn who the implementation is.
+func probe(newPort func() sim.Port) (sim.Identity, error) {
+	p := newPort()
+	id, err := p.Start()
+	if err != nil {
+		return id, fmt.Errorf("the implementation could not be started: %w", err)
+	}
+	if err := p.Stop(); err != nil {
+		return id, fmt.Errorf("the implementation could not be stopped: %w", err)
+	}
+	return id, nil
+}
+
+func checkChoices(choices map[string]string) error {
+	for _, name := range slices.Sorted(maps.Keys(choices)) {
+		ch, ok := spec.LookupChoice(name)
+		if !ok {
+			return fmt.Errorf("choice %q: not a choice of the specification", name)
+		}
+		if !ch.Accepts(choices[name]) {
+			return fmt.Errorf("choice %s: unknown value %q (one of %v)", name, choices[name], ch.ValueNames())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package conformance
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/report"
+)
+
+// Test runs the conformance suite against the implementation opts.NewPort
+// starts, from a go test of its own, and returns the report (to write as
+// JUnit, say). Each check is a subtest of t named by its ID, so
+// `go test -run 'TestPlanMode/pend-'` narrows the output, not the run.
+//
+// A failed check fails its subtest with the clauses it states and the
+// observation that diverged; a check skipped for a silent-point choice, and
+// an expected failure listed in opts.Manifest, skip theirs. Options that
+// cannot run, an implementation that could not be run, an interrupted run
+// and an out-of-date manifest fail t itself.
+//
+// A context for the run is t.Context(); Output defaults to discarding the
+// progress.
+func Test(t *testing.T, opts Options) report.Run {
+	t.Helper()
+	rep, err := Run(t.Context(), opts)
+	if err != nil {
+		t.Fatalf("conformance: %v", err)
+	}
+	for _, c := range rep.Cases {
+		t.Run(c.ID, func(t *testing.T) { judgeCase(t, c) })
+	}
+	judgeRun(t, rep)
+	return rep
+}
+
+// judgeCase reports one check's outcome on its subtest.
+func judgeCase(tb testing.TB, c report.Case) {
+	tb.Helper()
+	clauses := strings.Join(c.Clauses, " ")
+	switch c.Status {
+	case report.Passed:
+	case report.Failed, report.UnexpectedPass:
+		tb.Errorf("[%s] %s", clauses, c.Message)
+	case report.ExpectedFailed:
+		tb.Skipf("expected failure [%s] %s", clauses, c.Message)
+	case report.Skipped:
+		tb.Skip(c.Message)
+	default:
+		tb.Errorf("[%s] unknown status %q: %s", clauses, c.Status, c.Message)
+	}
+}
+
+// judgeRun reports what concerns the run as a whole.
+func judgeRun(tb testing.TB, rep report.Run) {
+	tb.Helper()
+	for _, f := range rep.Findings {
+		tb.Errorf("manifest: %s", f)
+	}
+	if rep.Error != "" {
+		tb.Errorf("%s: %s", rep.Verdict, rep.Error)
+	}
+}

@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Summary writes the console summary of a run: each failing and expected-
+// failing check, the manifest findings, the per-clause table, the counts,
+// the run's error if any and the verdict.
+func Summary(w io.Writer, r Run) error {
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, c := range r.Cases {
+		switch c.Status {
+		case Failed, UnexpectedPass:
+			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), c.Message)
+		case ExpectedFailed:
+			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), c.Message)
+		}
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "MANIFEST %s\n", f)
+	}
+	counts := map[string]int{}
+	for _, c := range r.Cases {
+		counts[c.Status]++
+	}
+	b.WriteString("\n")
+	if err := WriteTable(&b, r.Clauses); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "\n%d checks: %d passed, %d failed, %d expected-failed, %d unexpected-pass, %d skipped\n",
+		len(r.Cases), counts[Passed], counts[Failed], counts[ExpectedFailed], counts[UnexpectedPass], counts[Skipped])
+	if r.Error != "" {
+		fmt.Fprintf(&b, "error: %s\n", r.Error)
+	}
+	fmt.Fprintf(&b, "verdict: %s (seed %d)\n", r.Verdict, r.Seed)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Files names the report files a run writes; an empty path is not written.
+type Files struct {
+	JUnit, Cucumber, JSON string
+}
+
+// Write renders the run in each format asked for and writes each file
+// atomically. It writes what it can and returns the first error.
+func (f Files) Write(r Run) error {
+	var first error
+	for _, w := range []struct {
+		path   string
+		render func(Run) ([]byte, error)
+	}{{f.JUnit, JUnit}, {f.Cucumber, Cucumber}, {f.JSON, JSON}} {
+		if w.path == "" {
+			continue
+		}
+		data, err := w.render(r)
+		if err == nil {
+			err = WriteFileAtomic(w.path, data)
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}

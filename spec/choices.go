@@ -1,0 +1,101 @@
+package spec
+
+import "slices"
+
+// Choice is a named pick for a point where SPEC.md is silent. An
+// implementation declares its value for each choice at start; checks that
+// depend on the pick are tagged with the choice and run only where they
+// apply.
+type Choice struct {
+	Name string
+	// Question is the silent point the choice answers, in one line.
+	Question string
+	// Values are the accepted values, the reference's default first.
+	Values []Value
+	// Clauses are the clauses whose reading the choice refines.
+	Clauses []string
+}
+
+// Value is one accepted value of a choice and what it means.
+type Value struct {
+	Name    string
+	Meaning string
+}
+
+// Default is the choice's default value, the reference's pick.
+func (c Choice) Default() string { return c.Values[0].Name }
+
+// ValueNames returns the choice's values, the default first.
+func (c Choice) ValueNames() []string {
+	names := make([]string, len(c.Values))
+	for i, v := range c.Values {
+		names[i] = v.Name
+	}
+	return names
+}
+
+// Choice names.
+const (
+	ChoiceFoldEnd           = "fold-end"
+	ChoiceCancelPending     = "cancel-pending"
+	ChoiceSectionSource     = "section-source"
+	ChoiceReloadPending     = "reload-pending"
+	ChoiceIdleAppendFailure = "idle-append-failure"
+	ChoicePlanHeading       = "plan-heading"
+)
+
+// Choice values, named <Choice><Value>.
+const (
+	FoldEndClamp             = "clamp"
+	FoldEndError             = "error"
+	CancelPendingClear       = "clear"
+	CancelPendingKeepEqual   = "keep-equal"
+	SectionSourceLog         = "log"
+	SectionSourcePending     = "pending"
+	ReloadPendingDrop        = "drop"
+	ReloadPendingKeep        = "keep"
+	IdleAppendFailureError   = "error"
+	IdleAppendFailurePending = "pending"
+	PlanHeadingLevel1        = "level-1"
+)
+
+// Choices is the table of silent-point choices.
+var Choices = []Choice{
+	{ChoiceFoldEnd, "What `foldPlanMode(events, end)` does with `end` beyond the log or negative.", []Value{
+		{FoldEndClamp, "`end` is clamped into [0, len(events)]: beyond the log folds the whole log, negative folds nothing."},
+		{FoldEndError, "`end` outside [0, len(events)] is an error."},
+	}, []string{"LOG-2"}},
+	{ChoiceCancelPending, "Whether `get` reports `pending` after a `cancelled` selection during an open turn.", []Value{
+		{CancelPendingClear, "`cancelled` clears the pending selection: `get` shows no `pending`."},
+		{CancelPendingKeepEqual, "`cancelled` keeps a pending entry equal to the logged state until the next pre-step (the published package)."},
+	}, []string{"PEND-5", "PEND-7"}},
+	{ChoiceSectionSource, "Which state the `plan:policy` section of a step being assembled renders.", []Value{
+		{SectionSourceLog, "The logged state: the request of an accepted step is derived after the append, from the log."},
+		{SectionSourcePending, "The pending selection when there is one, else the logged state (the published package)."},
+	}, []string{"CFG-2", "STEP-7", "LOG-3"}},
+	{ChoiceReloadPending, "Whether a reload of the plan-mode service keeps the pending selections.", []Value{
+		{ReloadPendingDrop, "A reload drops pending selections, like a restart."},
+		{ReloadPendingKeep, "A reload keeps pending selections; only a process exit loses them."},
+	}, []string{"PEND-8"}},
+	{ChoiceIdleAppendFailure, "What a `set` with no open turn does when its append fails.", []Value{
+		{IdleAppendFailureError, "`set` reports an error and nothing changes (the published package)."},
+		{IdleAppendFailurePending, "`set` returns `queued` and the selection waits for the next accepted in-turn pre-step."},
+	}, []string{"PEND-6", "STEP-5"}},
+	{ChoicePlanHeading, "What counts as a complete markdown plan starting with a `#` heading.", []Value{
+		{PlanHeadingLevel1, "After trimming, the plan starts with a level-1 heading (`# Title`); `## Plan` is rejected (the published package)."},
+	}, []string{"EXIT-3"}},
+}
+
+// LookupChoice returns the choice with the given name.
+func LookupChoice(name string) (Choice, bool) {
+	i := slices.IndexFunc(Choices, func(c Choice) bool { return c.Name == name })
+	if i < 0 {
+		return Choice{}, false
+	}
+	return Choices[i], true
+}
+
+// Accepts reports whether value is one of the choice's values.
+func (c Choice) Accepts(value string) bool {
+	return slices.ContainsFunc(c.Values, func(v Value) bool { return v.Name == value })
+}
