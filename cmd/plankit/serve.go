@@ -28,7 +28,8 @@ line is not a protocol request.
 A start request resets the served reference, so serve declares the
 "reuse" capability. The mutant pending-survives-restart keeps its pending
 selections in the reference's memory across a stop; a restart through the
-protocol is a new process, so served, that mutant behaves as the reference.`,
+protocol is a new process, or a start that resets the process without a
+stop, so served, that mutant behaves as the reference.`,
 		Example: `  plankit sim --adapter "plankit serve --mutant fold-first" examples/*.yaml`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
