@@ -117,6 +117,9 @@ type Pool struct {
 	idle []*process
 	// restarts counts the restarts done, by kind.
 	restarts RestartCounts
+	// byCheck counts the restarts of the ports made by PortFor, by check
+	// ID, so that Forget can take back a check's.
+	byCheck map[string]RestartCounts
 }
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -151,7 +154,7 @@ func (p *Pool) PortFor(c sim.Check) *Port {
 	if p.opts.Restarts == RestartAuto {
 		real = RealRestarts(c)
 	}
-	return &Port{pool: p, realRestarts: real}
+	return &Port{pool: p, realRestarts: real, check: c.ID}
 }
 
 // Restarts counts the restarts done so far, by kind.
@@ -319,14 +322,33 @@ func (p *Pool) takeIdle() *process {
 	}
 }
 
-func (p *Pool) countRestart(reset bool) {
+func (p *Pool) countRestart(check string, reset bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	n := RestartCounts{Real: 1}
 	if reset {
-		p.restarts.Reset++
-	} else {
-		p.restarts.Real++
+		n = RestartCounts{Reset: 1}
 	}
+	p.restarts = p.restarts.Add(n)
+	if check != "" {
+		if p.byCheck == nil {
+			p.byCheck = map[string]RestartCounts{}
+		}
+		p.byCheck[check] = p.byCheck[check].Add(n)
+	}
+}
+
+// Forget takes the restarts of the ports made for a check out of the
+// counts: a check whose result is not used (a case run ahead by another
+// worker, after an earlier case of its property failed) must not change
+// the counts a report shows, or they would depend on the number of
+// workers.
+func (p *Pool) Forget(check string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.byCheck[check]
+	p.restarts = RestartCounts{Real: p.restarts.Real - n.Real, Reset: p.restarts.Reset - n.Reset}
+	delete(p.byCheck, check)
 }
 
 func (p *Pool) failed(err error) {
@@ -361,6 +383,8 @@ type Port struct {
 	realRestarts bool
 	// held is the process StopForRestart kept for the next Start to reset.
 	held *process
+	// check is the ID of the check the port was made for (PortFor).
+	check string
 }
 
 var (
@@ -406,7 +430,7 @@ func (p *Port) Start() (sim.Identity, error) {
 		}
 	}
 	if restart {
-		p.pool.countRestart(pr != nil)
+		p.pool.countRestart(p.check, pr != nil)
 	}
 	if pr == nil && !restart && !p.pool.opts.NoReuse {
 		pr = p.pool.takeIdle()

@@ -90,6 +90,9 @@ type Options struct {
 	// instances (<= 1: one at a time); the report is the same for any
 	// number.
 	Jobs int
+	// Discard, when set, is told each property case that ran ahead of its
+	// property's verdict and is not part of the report (properties.Options).
+	Discard func(sim.Check)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
@@ -185,7 +188,7 @@ func runFeatures(ctx context.Context, o Options, newPort func() sim.Port) ([]rep
 }
 
 func runProperties(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error) {
-	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.PortFor, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs})
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.PortFor, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard})
 }
 
 // runSuites runs each suite in turn and collects its cases. It stops at a

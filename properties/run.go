@@ -47,6 +47,11 @@ type Options struct {
 	// implementation instances (<= 1: one at a time). The results and the
 	// output are the same for any number.
 	Jobs int
+	// Discard, when set, is told each case that ran but is not part of
+	// the result: with several workers, cases after a property's first
+	// failing case may have run ahead. A PortFor that keeps counts drops
+	// the case's there.
+	Discard func(sim.Check)
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
@@ -168,6 +173,16 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		return true
 	}
 	werr := workers.Run(ctx, opts.Jobs, len(results), task, done)
+	if opts.Discard != nil {
+		// Every task has returned: the cases that ran past their
+		// property's verdict (or after the run stopped) are dropped.
+		for t, r := range results {
+			k, i := t/checks, t%checks
+			if r.ran && (k >= judged || int64(i) > failedAt[k].Load()) {
+				opts.Discard(sim.Check{ID: caseLabel(selected[k], i), ProcessLocal: selected[k].processLocal})
+			}
+		}
+	}
 	rest := notRun(selected[judged:])
 	switch {
 	case runErr != nil:

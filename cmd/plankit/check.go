@@ -111,6 +111,9 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	}
 	started := false
 	opts.PortFor = o.impl.portFor()
+	if o.impl.pool != nil {
+		opts.Discard = func(c sim.Check) { o.impl.pool.Forget(c.ID) }
+	}
 	opts.NewPort, opts.Started = newPort, func(id sim.Identity) {
 		started = true
 		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, spec.SuiteVersion, o.seed)

@@ -30,7 +30,8 @@ The first violation (a shortest one) is written as a trace file that
 plankit sim replays to the same failure. Exit 0 when no violation exists up to
 the depth, 1 on a violation, 2 on a usage error, 3 when the implementation
 could not be run.`,
-		Example: `  plankit explore --depth 6
+		Example: `  plankit explore
+  plankit explore --depth 6 --adapter "plankit serve"
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -76,7 +77,7 @@ could not be run.`,
 			return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with plankit sim %s", len(res.Violation.Actions), path))
 		},
 	}
-	cmd.Flags().IntVar(&depth, "depth", 6, "longest action sequence explored")
+	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	impl.register(cmd)
