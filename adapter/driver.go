@@ -18,6 +18,7 @@ import (
 // Defaults of Options.
 const (
 	DefaultTimeout       = 5 * time.Second
+	DefaultStartTimeout  = 30 * time.Second
 	DefaultStderrTail    = 4096
 	DefaultRestartBudget = 3
 	DefaultMaxIdle       = 2
@@ -34,6 +35,10 @@ type Options struct {
 	// (DefaultTimeout when zero). A request that times out ends the
 	// process.
 	Timeout time.Duration
+	// StartTimeout bounds a start request instead, the handshake that may
+	// wait for an interpreter or runtime to boot (DefaultStartTimeout when
+	// zero, and never less than Timeout).
+	StartTimeout time.Duration
 	// Validate checks every request and reply against the strict JSON
 	// Schemas (no unknown fields), for adapter authors. Replies are always
 	// checked against the schemas with unknown fields allowed.
@@ -77,6 +82,10 @@ func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	o.StartTimeout = max(o.StartTimeout, o.Timeout)
 	if o.MaxLine <= 0 {
 		o.MaxLine = MaxLine
 	}
@@ -550,13 +559,17 @@ func (p *Port) call(method string, params, out any) error {
 			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v\n  request: %s", seq, method, err, quote(line))
 		}
 	}
-	deadline := time.Now().Add(p.pool.opts.Timeout)
+	timeout, flag := p.pool.opts.Timeout, "--timeout"
+	if method == MethodStart {
+		timeout, flag = p.pool.opts.StartTimeout, "--start-timeout"
+	}
+	deadline := time.Now().Add(timeout)
 	pr.stdin.SetWriteDeadline(deadline)
 	if _, err := pr.stdin.Write(buf); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			pr.kill()
 			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
-				Detail: fmt.Sprintf("the request could not be written within %v (--timeout): the adapter does not read its stdin; the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
+				Detail: fmt.Sprintf("the request could not be written within %v (%s): the adapter does not read its stdin; the process was killed\n  request: %s\n  %s", timeout, flag, quote(line), pr.stderr)})
 		}
 		// Most likely the process has exited; report that if it has.
 		select {
@@ -575,7 +588,7 @@ func (p *Port) call(method string, params, out any) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		pr.kill()
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
-			Detail: fmt.Sprintf("no reply within %v (--timeout); the process was killed\n  request: %s\n  %s", p.pool.opts.Timeout, quote(line), pr.stderr)})
+			Detail: fmt.Sprintf("no reply within %v (%s); the process was killed\n  request: %s\n  %s", timeout, flag, quote(line), pr.stderr)})
 	}
 	// End of stdout: the process is exiting; give it until the deadline.
 	select {

@@ -3,13 +3,15 @@ package lint_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/plankit/plankit/lint"
 )
 
-// Any input gives a report and an exit code, never a panic; a clean report
-// has no error entries.
+// Any input gives a report and an exit code, never a panic nor a blow-up
+// (allocation stays within a fixed budget plus a multiple of the input's
+// size); a clean report has no error entries.
 func FuzzBytes(f *testing.F) {
 	files, _ := filepath.Glob("testdata/dsh/*.jsonl")
 	for _, p := range files {
@@ -21,7 +23,13 @@ func FuzzBytes(f *testing.F) {
 	}
 	f.Add([]byte(head + `{"type":"plan/mode","seq":0,"data":{"active":true}}` + "\n" + `{"type":"text-chunks","seq0":1,"data":{"texts":["a"]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		r := lint.Bytes("fuzz.jsonl", b, lint.Options{})
+		runtime.ReadMemStats(&after)
+		if alloc, budget := after.TotalAlloc-before.TotalAlloc, uint64(1<<20)+256*uint64(len(b)); alloc > budget {
+			t.Fatalf("linting %d bytes allocated %d KB (budget %d KB)", len(b), alloc>>10, budget>>10)
+		}
 		code := lint.Code([]*lint.Report{r})
 		if code == lint.ExitClean && r.Count(lint.LevelError)+r.Count(lint.LevelFinding) > 0 {
 			t.Fatalf("exit 0 with errors or findings: %+v", r.Entries)

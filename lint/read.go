@@ -1,13 +1,16 @@
 package lint
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -30,6 +33,15 @@ type Options struct {
 	// a selection that is not yet logged (when its append failed), so a
 	// header's section is not compared with the log's state.
 	SectionSource string
+	// Limits bound what is read; zero means inputlimit.Log.
+	Limits inputlimit.Limits
+}
+
+func (o Options) limits() inputlimit.Limits {
+	if o.Limits == (inputlimit.Limits{}) {
+		return inputlimit.Log
+	}
+	return o.Limits
 }
 
 // Validate reports an unknown option value.
@@ -43,52 +55,99 @@ func (o Options) Validate() error {
 
 // File lints the log at path. An unreadable file is a report with one error.
 func File(path string, opts Options) *Report {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return &Report{File: path, Entries: []Entry{{Line: 0, Level: LevelError, Message: fmt.Sprintf("cannot read: %v", err)}}}
 	}
-	return Bytes(path, b, opts)
-}
-
-// Reader lints a log read from r, named name in the report.
-func Reader(name string, r io.Reader, opts Options) *Report {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return &Report{File: name, Entries: []Entry{{Line: 0, Level: LevelError, Message: fmt.Sprintf("cannot read: %v", err)}}}
-	}
-	return Bytes(name, b, opts)
+	defer f.Close()
+	return Reader(path, f, opts)
 }
 
 // Bytes lints the log held in b, named name in the report.
 func Bytes(name string, b []byte, opts Options) *Report {
+	return Reader(name, bytes.NewReader(b), opts)
+}
+
+// Reader lints a log read from r, named name in the report. The log is read
+// one line at a time, so memory does not grow with its size; the bounds in
+// opts.Limits (inputlimit.Log when zero) end the read with an error naming
+// the line and the flag that raises the bound.
+func Reader(name string, r io.Reader, opts Options) *Report {
+	lim := opts.limits()
 	rep := &Report{File: name}
 	c := &checker{rep: rep, opts: opts}
-	lines := bytes.Split(b, []byte("\n"))
-	terminated := len(b) > 0 && b[len(b)-1] == '\n'
-	if terminated {
-		lines = lines[:len(lines)-1]
-	}
-	for i, raw := range lines {
-		n := i + 1
-		last := i == len(lines)-1
-		raw = bytes.TrimSuffix(raw, []byte("\r"))
-		if len(bytes.TrimSpace(raw)) == 0 {
-			c.errorf(n, "empty line (JSONL has one JSON object per line)")
-			continue
+	br := bufio.NewReaderSize(r, 64<<10)
+	var (
+		buf   []byte
+		total int64
+		over  bool // the current line passed the line bound
+	)
+	for n := 1; ; {
+		chunk, err := br.ReadSlice('\n')
+		total += int64(len(chunk))
+		if total > lim.Bytes {
+			c.errorf(n, "%s", inputlimit.Exceeded("bytes", lim.Bytes, inputlimit.FlagBytes))
+			break
 		}
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &fields); err != nil {
-			if last && !terminated && i > 0 {
-				c.add(Entry{Line: n, Level: LevelWarning, Message: fmt.Sprintf("truncated last line (no newline, not valid JSON: %v); ignored", err)})
-				continue
+		if !over {
+			if len(buf)+len(chunk) > lim.Line+1 {
+				// Said at once; the rest of the line is read and dropped.
+				over, buf = true, buf[:0]
+				c.errorf(n, "line of %s", inputlimit.Exceeded("bytes", int64(lim.Line), inputlimit.FlagLine))
+			} else {
+				buf = append(buf, chunk...)
 			}
-			c.errorf(n, "not a JSON object: %v", err)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		c.line(n, fields)
+		if err != nil && !errors.Is(err, io.EOF) {
+			c.errorf(n, "cannot read: %v", err)
+			break
+		}
+		terminated := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+		if total == 0 || (!terminated && len(buf) == 0 && !over) {
+			break // the end
+		}
+		switch {
+		case over:
+		case c.rep.Events >= lim.Records:
+			c.errorf(n, "%s", inputlimit.Exceeded("events", int64(lim.Records), inputlimit.FlagEvents))
+			sortEntries(rep.Entries)
+			return rep
+		default:
+			c.raw(n, bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r")), !terminated)
+		}
+		if !terminated {
+			break
+		}
+		n++
+		buf, over = buf[:0], false
 	}
 	sortEntries(rep.Entries)
 	return rep
+}
+
+// raw reads one line; last reports an unterminated last line.
+func (c *checker) raw(n int, raw []byte, last bool) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		c.errorf(n, "empty line (JSONL has one JSON object per line)")
+		return
+	}
+	if line, col, ok := inputlimit.InvalidUTF8(raw); !ok && line == 1 {
+		c.errorf(n, "column %d: %s", col, inputlimit.UTF8Message)
+		return
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		if last && n > 1 {
+			c.add(Entry{Line: n, Level: LevelWarning, Message: fmt.Sprintf("truncated last line (no newline, not valid JSON: %v); ignored", err)})
+			return
+		}
+		c.errorf(n, "not a JSON object: %v", err)
+		return
+	}
+	c.line(n, fields)
 }
 
 // line reads one parsed line: a session header or an event with its seq.

@@ -2,10 +2,13 @@ package properties
 
 import (
 	"context"
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/trace"
@@ -66,5 +69,63 @@ func TestCounterexampleReplays(t *testing.T) {
 				t.Fatalf("the counterexample's expectation fails against the reference: %v %v", run.Err, f.Failures)
 			}
 		})
+	}
+}
+
+// TestCounterexampleRefusesSymlink: a symbolic link planted at a
+// counterexample's name (say, committed to a repository) is refused and
+// the file it points to is left as it was.
+func TestCounterexampleRefusesSymlink(t *testing.T) {
+	mutant := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.AppendOnReject}})
+	opts := Options{NewPort: mutant, Seed: 3, Checks: 100, Only: []string{NameAppendAccept}}
+	first := opts
+	first.CounterexampleDir = t.TempDir()
+	cases, err := Run(context.Background(), first)
+	if err != nil || len(cases) != 1 || cases[0].Counterexample == "" {
+		t.Fatalf("no counterexample to learn the name from: %v %+v", err, cases)
+	}
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, filepath.Base(cases[0].Counterexample))); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	opts.CounterexampleDir = dir
+	_, err = Run(context.Background(), opts)
+	if !errors.Is(err, atomicfile.ErrSymlink) {
+		t.Fatalf("writing through the link: err %v, want atomicfile.ErrSymlink", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Fatalf("the link's target was overwritten: %q", b)
+	}
+}
+
+// TestCounterexampleDefaultDir: with no directory named, counterexamples go
+// to one new temporary directory, never the current one.
+func TestCounterexampleDefaultDir(t *testing.T) {
+	mutant := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.AppendOnReject}})
+	cases, err := Run(context.Background(), Options{NewPort: mutant, Seed: 3, Checks: 100, Only: []string{NameAppendAccept, NameStateMachine}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, c := range cases {
+		if c.Counterexample != "" {
+			dirs = append(dirs, filepath.Dir(c.Counterexample))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no counterexample written")
+	}
+	t.Cleanup(func() { os.RemoveAll(dirs[0]) })
+	if !strings.HasPrefix(dirs[0], os.TempDir()) || !strings.Contains(dirs[0], "plankit-counterexamples-") {
+		t.Fatalf("counterexample directory %s is not a new temporary directory", dirs[0])
+	}
+	for _, d := range dirs[1:] {
+		if d != dirs[0] {
+			t.Fatalf("one run used two directories: %v", dirs)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -39,7 +40,8 @@ type Options struct {
 	// Only, when not empty, names the properties to run.
 	Only []string
 	// CounterexampleDir receives the trace file of each failure; empty
-	// means a fresh temporary directory.
+	// means one fresh temporary directory for the run, created at the
+	// first failure. Each failure's message names its file.
 	CounterexampleDir string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
@@ -103,6 +105,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		return nil, &sim.ImplError{Op: "stop", Err: err}
 	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
+	cex := &counterexampleDir{path: opts.CounterexampleDir}
 	var selected []*property
 	for i := range props {
 		if len(opts.Only) == 0 || contains(opts.Only, props[i].Name) {
@@ -137,6 +140,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	}
 	var cases []report.Case
 	var runErr error
+	whyNotRun := "not run: the implementation could not be run"
 	judged := 0 // properties with a case in cases
 	done := func(t int) bool {
 		k, i := t/checks, t%checks
@@ -151,7 +155,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		if r.f == nil && r.err == nil && i < checks-1 {
 			return true
 		}
-		c, err := judge(ctx, p, i, r, opts)
+		c, err := judge(ctx, p, i, r, opts, cex)
 		c.Choices = choicesOf(p, id.Choices)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -162,6 +166,13 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			fmt.Fprintf(out, "skip %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
 		case err != nil:
 			runErr = fmt.Errorf("property %s: %w", p.Name, err)
+			var we *writeError
+			if errors.As(err, &we) {
+				// The property failed; only its trace could not be written.
+				cases = append(cases, c)
+				judged++
+				whyNotRun = "not run: the run stopped when a counterexample could not be written"
+			}
 			return false
 		case c.Status == report.Passed:
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
@@ -187,7 +198,7 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	switch {
 	case runErr != nil:
 		for j := range rest {
-			rest[j].Message = "not run: the implementation could not be run"
+			rest[j].Message = whyNotRun
 		}
 		return append(cases, rest...), runErr
 	case werr != nil || ctx.Err() != nil:
@@ -243,10 +254,32 @@ func runCase(p *property, i int, opts Options) (*Failure, error) {
 	}
 }
 
+// writeError is a counterexample that could not be written (a symbolic
+// link at its name, a full disk): the run stops, the failure is reported.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "writing the counterexample: " + e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
+// counterexampleDir is where a run writes its counterexamples: the named
+// directory, or one temporary directory made when the first one is written.
+type counterexampleDir struct{ path string }
+
+func (d *counterexampleDir) get() (string, error) {
+	if d.path == "" {
+		p, err := os.MkdirTemp("", "plankit-counterexamples-")
+		if err != nil {
+			return "", err
+		}
+		d.path = p
+	}
+	return d.path, nil
+}
+
 // judge turns a property's first failing case i (or its last case, when
 // every case passed) into its report case: a failure is shrunk and written
 // as a counterexample trace.
-func judge(ctx context.Context, p *property, i int, r caseResult, opts Options) (report.Case, error) {
+func judge(ctx context.Context, p *property, i int, r caseResult, opts Options, cex *counterexampleDir) (report.Case, error) {
 	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
 	if r.err != nil {
 		return c, r.err
@@ -265,9 +298,15 @@ func judge(ctx context.Context, p *property, i int, r caseResult, opts Options) 
 			return c, err
 		}
 	}
-	path, reproduced, err := WriteCounterexample(opts.CounterexampleDir, p.Info, opts.Seed, i, f, newPort)
+	dir, err := cex.get()
 	if err != nil {
 		return c, err
+	}
+	path, reproduced, err := WriteCounterexample(dir, p.Info, opts.Seed, i, f, newPort)
+	if err != nil {
+		c.Status = report.Failed
+		c.Message = fmt.Sprintf("seed %d, case %d: %s; the counterexample could not be written: %v", opts.Seed, i, f, err)
+		return c, &writeError{err}
 	}
 	c.Status = report.Failed
 	c.Counterexample = path
@@ -284,7 +323,9 @@ func judge(ctx context.Context, p *property, i int, r caseResult, opts Options) 
 // WriteCounterexample writes a failure as a trace file that `plankit sim`
 // replays to the same failure: the shrunk actions, with the missed
 // expectation on the failing one. It reports whether replaying the
-// written file reproduces the failure.
+// written file reproduces the failure. dir empty means a new temporary
+// directory; the file is written atomically and a symbolic link at its
+// name is refused (the error wraps atomicfile.ErrSymlink).
 func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failure, newPort func() sim.Port) (string, bool, error) {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "plankit-counterexamples-")
@@ -312,7 +353,7 @@ func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failur
 		return "", false, err
 	}
 	path := filepath.Join(dir, fmt.Sprintf("%s-seed%d-case%d.yaml", info.Name, seed, index))
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return "", false, err
 	}
 	back, err := trace.ReadFile(path)

@@ -3,12 +3,12 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -37,17 +37,37 @@ type Entry struct {
 // Target is the entry's target as written: id:KEY or clause:KEY.
 func (e Entry) Target() string { return e.Kind + ":" + e.Key }
 
-// ReadManifest reads and parses a manifest file.
+// ReadManifest reads and parses a manifest file within the default bounds
+// (inputlimit.Manifest).
 func ReadManifest(path string) (*Manifest, error) {
-	data, err := os.ReadFile(path)
+	return ReadManifestWithLimits(path, inputlimit.Manifest)
+}
+
+// ReadManifestWithLimits reads and parses a manifest file within lim; a
+// file over lim.Bytes is not read past the bound.
+func ReadManifestWithLimits(path string, lim inputlimit.Limits) (*Manifest, error) {
+	data, err := inputlimit.ReadFile(path, lim.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("expected-failure manifest: %w", err)
 	}
-	return ParseManifest(path, data)
+	return ParseManifestWithLimits(path, data, lim)
 }
 
-// ParseManifest parses a manifest; errors name the file and line.
+// ParseManifest parses a manifest within the default bounds; errors name the
+// file and line.
 func ParseManifest(path string, data []byte) (*Manifest, error) {
+	return ParseManifestWithLimits(path, data, inputlimit.Manifest)
+}
+
+// ParseManifestWithLimits parses a manifest within lim (bytes, line length
+// and entries); errors name the file and line.
+func ParseManifestWithLimits(path string, data []byte, lim inputlimit.Limits) (*Manifest, error) {
+	if int64(len(data)) > lim.Bytes {
+		return nil, fmt.Errorf("%s:%d: %s", path, bytes.Count(data[:lim.Bytes], []byte("\n"))+1, inputlimit.Exceeded("bytes", lim.Bytes, inputlimit.FlagBytes))
+	}
+	if line, col, ok := inputlimit.InvalidUTF8(data); !ok {
+		return nil, fmt.Errorf("%s:%d:%d: %s", path, line, col, inputlimit.UTF8Message)
+	}
 	m := &Manifest{Path: path}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	text = strings.TrimSuffix(text, "\n")
@@ -57,12 +77,18 @@ func ParseManifest(path string, data []byte) (*Manifest, error) {
 	seen := map[string]int{}
 	for i, raw := range m.lines {
 		n := i + 1
+		errf := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", path, n, fmt.Sprintf(format, args...))
+		}
+		if len(raw) > lim.Line {
+			return nil, errf("line of %s", inputlimit.Exceeded("bytes", int64(lim.Line), inputlimit.FlagLine))
+		}
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		errf := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: %s", path, n, fmt.Sprintf(format, args...))
+		if len(m.Entries) == lim.Records {
+			return nil, errf("%s", inputlimit.Exceeded("entries", int64(lim.Records), inputlimit.FlagEntries))
 		}
 		head, reason, ok := strings.Cut(line, " -- ")
 		if !ok {

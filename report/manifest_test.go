@@ -1,8 +1,12 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/internal/inputlimit"
 )
 
 func TestParseManifestErrorsNameFileAndLine(t *testing.T) {
@@ -122,5 +126,32 @@ func TestTableOrdersClausesAsTheSpec(t *testing.T) {
 	}
 	if rows[2] != (ClauseRow{Clause: "STEP-2", Passed: 1, Failed: 1}) {
 		t.Errorf("STEP-2 row %+v", rows[2])
+	}
+}
+
+func TestManifestBounds(t *testing.T) {
+	lim := inputlimit.Limits{Bytes: 1 << 10, Line: 40, Records: 2}
+	ok := "# two entries\nid:a -- one\nclause:STEP-2 -- two\n"
+	if _, err := ParseManifestWithLimits("m.txt", []byte(ok), lim); err != nil {
+		t.Fatalf("at the bounds: %v", err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{ok + "id:c -- three\n", "m.txt:4: more than 2 entries (the limit; raise it with " + inputlimit.FlagEntries},
+		{"id:a -- " + strings.Repeat("x", 40) + "\n", "m.txt:1: line of more than 40 bytes"},
+		{strings.Repeat("# padding\n", 200), "m.txt:103: more than 1024 bytes"},
+		{"id:a -- caf\xe9\n", "m.txt:1:12: invalid UTF-8"},
+	} {
+		_, err := ParseManifestWithLimits("m.txt", []byte(tc.text), lim)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+	// A large file is not read past the bound.
+	p := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(p, []byte(strings.Repeat("# padding\n", 1<<17)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadManifest(p); err == nil || !strings.Contains(err.Error(), inputlimit.FlagBytes) {
+		t.Fatalf("a 1.3 MB manifest: %v", err)
 	}
 }

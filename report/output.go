@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/plankit/plankit/internal/atomicfile"
 )
 
 // Summary writes the console summary of a run: each failing and expected-
@@ -59,7 +61,7 @@ func (f Files) Write(r Run) error {
 		}
 		data, err := w.render(r)
 		if err == nil {
-			err = WriteFileAtomic(w.path, data)
+			err = atomicfile.Write(w.path, data)
 		}
 		if first == nil {
 			first = err

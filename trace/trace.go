@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +25,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/sim"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -130,7 +130,10 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ":%d", e.Column)
+		}
 	}
 	if e.Field != "" {
 		fmt.Fprintf(&b, ": %s", e.Field)
@@ -162,26 +165,58 @@ func compiled() (*jsonschema.Schema, error) {
 	return schema, errSchema
 }
 
-// ReadFile reads and parses a trace file.
-func ReadFile(path string) (*Trace, error) {
-	data, err := os.ReadFile(path)
+// ReadFile reads and parses a trace file within the default bounds
+// (inputlimit.Trace).
+func ReadFile(path string) (*Trace, error) { return ReadFileWithLimits(path, inputlimit.Trace) }
+
+// ReadFileWithLimits reads and parses a trace file within lim; a file over
+// lim.Bytes is not read past the bound.
+func ReadFileWithLimits(path string, lim inputlimit.Limits) (*Trace, error) {
+	data, err := inputlimit.ReadFile(path, lim.Bytes)
 	if err != nil {
+		var tl *inputlimit.TooLargeError
+		if errors.As(err, &tl) {
+			return nil, &Error{File: path, Line: tl.Line, Msg: inputlimit.Exceeded("bytes", tl.Limit, inputlimit.FlagBytes)}
+		}
 		return nil, err
 	}
-	return Parse(path, data)
+	return ParseWithLimits(path, data, lim)
 }
 
-// Parse parses a trace: YAML syntax, then the JSON Schema, then the
-// script's meaning (one action per entry, known agents). Every error is an
-// *Error naming file, line, column and field.
+// Parse parses a trace within the default bounds (inputlimit.Trace).
 func Parse(file string, data []byte) (*Trace, error) {
+	return ParseWithLimits(file, data, inputlimit.Trace)
+}
+
+// ParseWithLimits parses a trace: its size and encoding, the bounds on
+// nesting, nodes and actions (limits.go), YAML syntax, then the JSON
+// Schema, then the script's meaning (one action per entry, known agents).
+// Every error is an *Error naming file, line, column and field.
+func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, error) {
+	if int64(len(data)) > lim.Bytes {
+		return nil, &Error{File: file, Line: bytes.Count(data[:lim.Bytes], []byte("\n")) + 1, Msg: inputlimit.Exceeded("bytes", lim.Bytes, inputlimit.FlagBytes)}
+	}
+	if line, col, ok := inputlimit.InvalidUTF8(data); !ok {
+		return nil, &Error{File: file, Line: line, Column: col, Msg: inputlimit.UTF8Message}
+	}
+	if line, what := scan(data, lim.Depth, lim.Nodes); line > 0 {
+		if what == "depth" {
+			return nil, &Error{File: file, Line: line, Msg: inputlimit.Exceeded("levels of nesting", int64(lim.Depth), inputlimit.FlagDepth)}
+		}
+		return nil, &Error{File: file, Line: line, Msg: inputlimit.Exceeded("YAML nodes", int64(lim.Nodes), inputlimit.FlagNodes)}
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, syntaxError(file, err)
 	}
+	if err := checkTree(file, f, lim); err != nil {
+		return nil, err
+	}
 	var generic any
-	if err := yaml.UnmarshalWithOptions(data, &generic, yaml.UseOrderedMap()); err != nil {
-		return nil, syntaxError(file, err)
+	if len(f.Docs) > 0 && f.Docs[0].Body != nil {
+		if err := yaml.NodeToValue(f.Docs[0].Body, &generic, yaml.UseOrderedMap()); err != nil {
+			return nil, syntaxError(file, err)
+		}
 	}
 	generic = plain(generic)
 	js, err := json.Marshal(generic)

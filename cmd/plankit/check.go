@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -27,6 +30,7 @@ type checkOptions struct {
 	checks                             int
 	today                              func() string
 	factory                            func(*implFlags) (func() sim.Port, error)
+	limits                             inputFlags
 }
 
 func newCheckCmd() *cobra.Command {
@@ -64,7 +68,8 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
 	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
-	f.StringVar(&o.cexDir, "counterexamples", "plankit-counterexamples", "directory for the trace file of each failing property (written only on failure)")
+	o.limits.register(cmd, inputlimit.Manifest, "manifest", boundBytes|boundLine|boundEntries)
+	f.StringVar(&o.cexDir, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
 	return cmd
 }
 
@@ -84,10 +89,17 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if err := o.impl.checkJobs(); err != nil {
 		return err
 	}
+	if err := o.limits.validate(); err != nil {
+		return err
+	}
+	paths := checkPaths{JUnit: o.files.JUnit, Cucumber: o.files.Cucumber, JSON: o.files.JSON, Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
+	if err := paths.validate(); err != nil {
+		return err
+	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
 		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
 	if o.expect != "" {
-		m, err := report.ReadManifest(o.expect)
+		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		if o.fix && errors.Is(err, os.ErrNotExist) {
 			m, err = report.ParseManifest(o.expect, nil)
 		}
@@ -98,11 +110,11 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	}
 	if o.fix {
 		opts.UpdateManifest = func(raw []report.Case) (*report.Manifest, error) {
-			if err := report.WriteFileAtomic(o.expect, opts.Manifest.Fix(raw)); err != nil {
+			if err := atomicfile.Write(o.expect, opts.Manifest.Fix(raw)); err != nil {
 				return nil, err
 			}
 			fmt.Fprintf(stdout, "rewrote %s\n", o.expect)
-			return report.ReadManifest(o.expect)
+			return report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		}
 	}
 	newPort, err := o.factory(&o.impl)
@@ -117,6 +129,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	opts.NewPort, opts.Started = newPort, func(id sim.Identity) {
 		started = true
 		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, spec.SuiteVersion, o.seed)
+		printAdapterHint(stdout, o)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
@@ -133,6 +146,12 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		_ = report.Summary(stdout, rep)
 	}
 	code := map[string]int{report.VerdictPass: ExitPass, report.VerdictFail: ExitFail, report.VerdictImpl: ExitImpl}[rep.Verdict]
+	if rep.Verdict == report.VerdictFail && strings.Contains(rep.Error, atomicfile.ErrSymlink.Error()) {
+		// A link planted where a counterexample goes stopped the run: an
+		// input error, not a verdict on the implementation. (The report
+		// carries the run's error as text, with atomicfile's own wording.)
+		code = ExitUsage
+	}
 	if code == ExitPass {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/catalog"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/schemadoc"
 	"github.com/plankit/plankit/trace"
 	"github.com/spf13/cobra"
@@ -102,7 +103,7 @@ func generatedDocs() ([]catalog.File, error) {
 		files = append(files, catalog.File{Path: "cli/" + name, Content: buf.Bytes()})
 	}
 	page, err := schemadoc.Markdown(trace.Schema, "Trace file format",
-		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. See [getting started](getting-started.md) for a first trace.")
+		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. A trace is UTF-8, at most 1 MiB, 64 levels deep, 100,000 YAML nodes (aliases counted as what they expand to) and 5,000 actions by default; the `--max-input-*` flags raise each bound ([reliability](reliability.md#input-limits)). See [getting started](getting-started.md) for a first trace.")
 	if err != nil {
 		return nil, err
 	}
@@ -169,11 +170,7 @@ func writeDocs(dir string, files []catalog.File) error {
 		if have, err := os.ReadFile(p); err == nil && bytes.Equal(have, f.Content) {
 			continue
 		}
-		tmp := p + ".tmp"
-		if err := os.WriteFile(tmp, f.Content, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, p); err != nil {
+		if err := atomicfile.Write(p, f.Content); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
@@ -44,6 +45,11 @@ could not be run.`,
 			if err := impl.checkJobs(); err != nil {
 				return err
 			}
+			if out != "" {
+				if err := pathcheck.OutputDir("--out", out); err != nil {
+					return usageErr("%v", err)
+				}
+			}
 			newPort, err := impl.factory()
 			if err != nil {
 				return err
@@ -68,7 +74,7 @@ could not be run.`,
 				Doc: "bounded exhaustive exploration against the model"}
 			path, reproduced, err := properties.WriteCounterexample(out, info, 0, 0, res.Violation, newPort)
 			if err != nil {
-				return err
+				return usageErr("writing the counterexample: %v", err)
 			}
 			fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
 			if !reproduced {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
@@ -24,6 +25,7 @@ type implFlags struct {
 	adapter    string
 	adapterDir string
 	timeout    time.Duration
+	startTO    time.Duration
 	validate   bool
 	restarts   string
 	// jobs is --jobs where the command has it (check, explore): ports used
@@ -40,6 +42,7 @@ func (f *implFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.adapter, "adapter", "", "run against an implementation behind an adapter process: its command line, split like a shell's (see docs/adapter-protocol.md)")
 	cmd.Flags().StringVar(&f.adapterDir, "adapter-dir", "", "working directory of the adapter process (default: the current directory)")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "per-request timeout of the adapter")
+	cmd.Flags().DurationVar(&f.startTO, "start-timeout", adapter.DefaultStartTimeout, "timeout of the adapter's start request, the handshake that waits for its runtime to boot (at least --timeout)")
 	cmd.Flags().BoolVar(&f.validate, "validate-protocol", false, "check every adapter request and reply against the protocol's JSON Schemas, unknown fields included")
 	cmd.Flags().StringVar(&f.restarts, "restarts", string(adapter.RestartAuto), "how an adapter is restarted within a check: real (a new process), reset (start on the same process, if it declares reuse) or auto (real for checks about what a restart loses and a fixed sample, reset elsewhere; docs/adapter-protocol.md)")
 }
@@ -116,11 +119,21 @@ func (f *implFlags) adapterFactory() (func() sim.Port, error) {
 	if f.timeout <= 0 {
 		return nil, usageErr("--timeout must be positive, not %v", f.timeout)
 	}
+	if f.startTO <= 0 {
+		return nil, usageErr("--start-timeout must be positive, not %v", f.startTO)
+	}
+	if f.adapterDir != "" {
+		// Checked here so that a missing directory is blamed on itself,
+		// not on the adapter program that could not be started in it.
+		if err := pathcheck.Dir("--adapter-dir", f.adapterDir); err != nil {
+			return nil, usageErr("%v", err)
+		}
+	}
 	mode, err := f.restartMode()
 	if err != nil {
 		return nil, err
 	}
-	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate, Restarts: mode, MaxIdle: f.jobs})
+	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, StartTimeout: f.startTO, Validate: f.validate, Restarts: mode, MaxIdle: f.jobs})
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ func newLintCmd() *cobra.Command {
 	var (
 		format  string
 		choices []string
+		limits  inputFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "lint LOG.jsonl...",
@@ -35,7 +37,8 @@ choice section-source=pending may render plan:policy from a selection whose
 append failed: pass --choice section-source=pending to lint its logs.
 
 Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
-read (a missing file, a malformed line, a broken seq).`,
+read (a missing file, a malformed line, a broken seq, invalid UTF-8, or an input
+past a bound of the --max-input-* flags; docs/reliability.md).`,
 		Example: `  plankit lint lint/testdata/dsh/plan-review.jsonl
   plankit sim --format jsonl examples/step-narration-header-mismatch.yaml > run.jsonl && plankit lint run.jsonl
   plankit lint --format json session.jsonl`,
@@ -44,7 +47,10 @@ read (a missing file, a malformed line, a broken seq).`,
 			if format != "text" && format != "json" {
 				return usageErr("unknown --format %q (one of text, json)", format)
 			}
-			var opts lint.Options
+			if err := limits.validate(); err != nil {
+				return err
+			}
+			opts := lint.Options{Limits: limits.Limits}
 			for _, c := range choices {
 				name, value, _ := strings.Cut(c, "=")
 				if name != spec.ChoiceSectionSource {
@@ -89,5 +95,6 @@ read (a missing file, a malformed line, a broken seq).`,
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
 	cmd.Flags().StringArrayVar(&choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
+	limits.register(cmd, inputlimit.Log, "log", boundBytes|boundLine|boundEvents)
 	return cmd
 }

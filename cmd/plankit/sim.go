@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/render"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
@@ -16,6 +17,7 @@ func newSimCmd() *cobra.Command {
 	var (
 		format string
 		impl   implFlags
+		limits inputFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "sim TRACE...",
@@ -28,7 +30,8 @@ dsh's JSONL format (plankit lint reads it); --format mermaid is a sequence
 diagram and --format html a self-contained timeline page (docs/pictures.md).
 
 Exit 0 when every expectation holds, 1 when one fails (naming the action,
-expected and got), 2 for a malformed trace (file:line:column and field), 3 when
+expected and got), 2 for a malformed trace (file:line:column and field) or one past an input
+bound (the --max-input-* flags; docs/reliability.md), 3 when
 the implementation could not be run.`,
 		Example: `  plankit sim examples/pend-cancel-before-boundary.yaml
   plankit sim --format jsonl examples/*.yaml`,
@@ -41,10 +44,13 @@ the implementation could not be run.`,
 			if !validFormat(format) {
 				return usageErr("unknown --format %q (one of %s)", format, strings.Join(render.Formats, ", "))
 			}
+			if err := limits.validate(); err != nil {
+				return err
+			}
 			code := ExitPass
 			var firstErr error
 			for _, path := range args {
-				t, err := trace.ReadFile(path)
+				t, err := trace.ReadFileWithLimits(path, limits.Limits)
 				if err != nil {
 					// Report it and go on: the other traces still run, and
 					// the worst exit code wins.
@@ -73,6 +79,7 @@ the implementation could not be run.`,
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
 	impl.register(cmd)
+	limits.register(cmd, inputlimit.Trace, "trace", boundBytes|boundDepth|boundNodes|boundActions)
 	return cmd
 }
 

@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/report"
 )
 
@@ -69,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := report.WriteFileAtomic(in.Output, page); err != nil {
+	if err := atomicfile.Write(in.Output, page); err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return 1
 	}

@@ -8,7 +8,7 @@
 // oversized, flood (floods stderr before every reply and never
 // misbehaves otherwise), flood-crash, error, unsupported, extra (an
 // unknown field in the result), linger (replies
-// to stop but does not exit). With --once FILE it misbehaves only while
+// to stop but does not exit), slow (replies two seconds late). With --once FILE it misbehaves only while
 // FILE does not exist and creates it, so only the first process breaks.
 package main
 
@@ -105,6 +105,8 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 	case "hang":
 		fmt.Fprintf(os.Stderr, "fakeadapter: hanging on %s\n", req.Method)
 		time.Sleep(time.Hour)
+	case "slow":
+		time.Sleep(2 * time.Second)
 	case "crash":
 		fmt.Fprintf(os.Stderr, "fakeadapter: about to crash\nfakeadapter: simulated crash in %s\n", req.Method)
 		os.Exit(7)

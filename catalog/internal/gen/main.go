@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/plankit/plankit/catalog"
+	"github.com/plankit/plankit/internal/atomicfile"
 )
 
 func main() {
@@ -27,31 +28,9 @@ func run(root string) error {
 		return err
 	}
 	for _, f := range files {
-		if err := writeAtomic(filepath.Join(root, filepath.FromSlash(f.Path)), f.Content); err != nil {
+		if err := atomicfile.Write(filepath.Join(root, filepath.FromSlash(f.Path)), f.Content); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// writeAtomic writes through a temporary file and a rename, so a failed
-// run never leaves a half-written catalog.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gen-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -1,0 +1,94 @@
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteCreatesAndReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	for _, content := range []string{"first\n", "second\n"} {
+		if err := Write(p, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) != content {
+			t.Fatalf("read back %q, %v; want %q", got, err, content)
+		}
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != Mode {
+		t.Fatalf("mode %v, %v; want %v", fi.Mode().Perm(), err, Mode)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestWriteRefusesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "report.xml")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	err := Write(link, []byte("overwritten"))
+	if !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Write through a link: err %v, want ErrSymlink", err)
+	}
+	if got, _ := os.ReadFile(victim); string(got) != "keep me" {
+		t.Fatalf("link target changed to %q", got)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link itself was replaced: %v %v", fi, err)
+	}
+	// A dangling link is refused too: writing would create its target.
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dangling, []byte("x")); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("dangling link: err %v, want ErrSymlink", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the dangling link's target was created")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	if err := Check(filepath.Join(dir, "new.json")); err != nil {
+		t.Fatalf("a new file in an existing directory: %v", err)
+	}
+	if err := Check(filepath.Join(dir, "missing", "new.json")); err == nil {
+		t.Fatal("a missing directory passed")
+	}
+	if err := Check(dir); err == nil {
+		t.Fatal("a directory as the target passed")
+	}
+	if err := CheckWritable(filepath.Join(dir, "new.json")); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		if err := os.Mkdir(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckWritable(filepath.Join(ro, "x.json")); err == nil {
+			t.Fatal("a read-only directory passed")
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "ro" {
+			t.Fatalf("probe left behind: %s", e.Name())
+		}
+	}
+}
