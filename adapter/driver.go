@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/plankit/plankit/sim"
@@ -72,6 +74,9 @@ type Options struct {
 	// zero); parking one more ends the one parked longest ago. Set it to
 	// the number of ports used at once.
 	MaxIdle int
+	// KillGrace is how long a process group has between SIGTERM and
+	// SIGKILL when the pool ends it (DefaultKillGrace when zero).
+	KillGrace time.Duration
 	// RestartBudget is how many failed processes (crashed, hung, broke the
 	// protocol) the pool replaces with new ones; after that, Start fails at
 	// once. DefaultRestartBudget when zero; negative means none.
@@ -94,6 +99,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxIdle <= 0 {
 		o.MaxIdle = DefaultMaxIdle
+	}
+	if o.KillGrace <= 0 {
+		o.KillGrace = DefaultKillGrace
 	}
 	if o.RestartBudget == 0 {
 		o.RestartBudget = DefaultRestartBudget
@@ -129,6 +137,8 @@ type Pool struct {
 	// byCheck counts the restarts of the ports made by PortFor, by check
 	// ID, so that Forget can take back a check's.
 	byCheck map[string]RestartCounts
+	// ending are processes Close or Abort is ending.
+	ending []*process
 }
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -182,8 +192,34 @@ func (p *Pool) Failures() int {
 
 // Close ends every process still running, the spare and the parked ones
 // included: it closes their stdin (which an implementation treats as
-// stop), gives them a second to exit and kills the rest.
-func (p *Pool) Close() {
+// stop), gives them a second to exit, then ends the process groups of the
+// rest with SIGTERM and, after KillGrace, SIGKILL.
+func (p *Pool) Close() { p.end(time.Second) }
+
+// Abort ends every process at once, for an interrupted run: SIGTERM to
+// each process group, SIGKILL after KillGrace. A request waiting for a
+// reply fails, and no process is started afterwards. It may be called
+// from any goroutine, while ports are in use.
+func (p *Pool) Abort() { p.end(0) }
+
+// Kill sends SIGKILL to every process group of the pool, those being
+// ended included, without waiting: for a plankit that exits at once.
+func (p *Pool) Kill() {
+	p.mu.Lock()
+	p.closed = true
+	procs := slices.Clone(p.ending)
+	for pr := range p.live {
+		procs = append(procs, pr)
+	}
+	p.mu.Unlock()
+	for _, pr := range procs {
+		if pr.alive() {
+			killGroup(pr.cmd, syscall.SIGKILL)
+		}
+	}
+}
+
+func (p *Pool) end(stdinGrace time.Duration) {
 	p.mu.Lock()
 	p.closed = true
 	ready := p.refilling
@@ -198,18 +234,34 @@ func (p *Pool) Close() {
 	}
 	p.live = map[*process]bool{}
 	p.spare, p.idle = nil, nil
+	p.ending = append(p.ending, procs...)
 	p.mu.Unlock()
-	for _, pr := range procs {
-		pr.stdin.Close()
-	}
-	deadline := time.Now().Add(time.Second)
-	for _, pr := range procs {
-		select {
-		case <-pr.exited:
-		case <-time.After(time.Until(deadline)):
+	if stdinGrace > 0 {
+		for _, pr := range procs {
+			pr.stdin.Close()
 		}
-		pr.kill()
+		deadline := time.After(stdinGrace)
+	wait:
+		for _, pr := range procs {
+			select {
+			case <-pr.exited:
+			case <-deadline:
+				break wait
+			}
+		}
 	}
+	var wg sync.WaitGroup
+	for _, pr := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pr.terminate(p.opts.KillGrace)
+		}()
+	}
+	wg.Wait()
+	p.mu.Lock()
+	p.ending = slices.DeleteFunc(p.ending, func(pr *process) bool { return slices.Contains(procs, pr) })
+	p.mu.Unlock()
 }
 
 // spawn returns a fresh process, never used before: the spare when there
@@ -242,8 +294,16 @@ func (p *Pool) spawn() (*process, error) {
 			return nil, err
 		}
 		p.mu.Lock()
-		p.live[pr] = true
+		closed := p.closed
+		if !closed {
+			p.live[pr] = true
+		}
 		p.mu.Unlock()
+		if closed {
+			// Closed while the process was being spawned.
+			pr.kill()
+			return nil, &StartError{Command: p.name, Detail: "the pool is closed"}
+		}
 	}
 	if !p.opts.NoSpare {
 		p.refill()
@@ -265,12 +325,16 @@ func (p *Pool) refill() {
 	go func() {
 		pr, err := spawn(p.opts)
 		p.mu.Lock()
-		if err == nil {
+		late := err == nil && p.closed
+		if err == nil && !late {
 			p.spare = pr
 			p.live[pr] = true
 		}
 		p.refilling = nil
 		p.mu.Unlock()
+		if late {
+			pr.kill()
+		}
 		close(done)
 	}()
 }

@@ -2,8 +2,9 @@ package adapter
 
 import (
 	"fmt"
+
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
-	"strings"
 )
 
 // quoteLimit is how much of an offending line an error quotes.
@@ -29,7 +30,7 @@ const (
 )
 
 func (e *RequestError) Error() string {
-	return fmt.Sprintf("adapter request seq %d %q: %s", e.Seq, e.Method, e.Detail)
+	return safetext.Text(fmt.Sprintf("adapter request seq %d %q: %s", e.Seq, e.Method, e.Detail))
 }
 
 // UnsupportedError is an "unsupported" reply: the implementation does not
@@ -44,7 +45,7 @@ type UnsupportedError struct {
 func (e *UnsupportedError) Is(target error) bool { return target == sim.ErrUnsupported }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("adapter request seq %d %q: unsupported by the implementation: %s", e.Seq, e.Method, e.Message)
+	return safetext.Text(fmt.Sprintf("adapter request seq %d %q: unsupported by the implementation: %s", e.Seq, e.Method, e.Message))
 }
 
 // StartError is an adapter that could not be started or whose restart
@@ -55,13 +56,18 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	return fmt.Sprintf("adapter %s: %s", e.Command, e.Detail)
+	return safetext.Text(fmt.Sprintf("adapter %s: %s", e.Command, e.Detail))
 }
 
-// quote returns a line for an error message, cut at quoteLimit bytes.
+// Error messages carry text from the adapter (its replies, its stderr,
+// its own error messages); every one is escaped with package safetext so
+// that it is safe on a terminal and in a report.
+
+// quote returns a line for an error message, cut at quoteLimit bytes and
+// escaped.
 func quote(line []byte) string {
 	if len(line) <= quoteLimit {
-		return strings.ToValidUTF8(string(line), "?")
+		return safetext.Line(string(line))
 	}
-	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(string(line[:quoteLimit]), "?"), len(line))
+	return fmt.Sprintf("%s... (%d bytes)", safetext.Line(string(line[:quoteLimit])), len(line))
 }

@@ -2,12 +2,17 @@
 
 package adapter
 
-import "os/exec"
+import (
+	"os/exec"
+	"syscall"
+)
 
 func setProcessGroup(*exec.Cmd) {}
 
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
+// killGroup ends the adapter process; without process groups its
+// children are not reached. Only SIGKILL has an effect here.
+func killGroup(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process != nil && sig == syscall.SIGKILL {
 		cmd.Process.Kill()
 	}
 }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/plankit/plankit/internal/safetext"
 )
 
 // lineEvent is one line the adapter wrote on stdout, or the head of a
@@ -101,7 +105,7 @@ func (t *tail) String() string {
 	if len(b) > t.max {
 		b = b[len(b)-t.max:]
 	}
-	text := strings.TrimRight(strings.ToValidUTF8(string(b), "?"), "\n")
+	text := safetext.Text(strings.TrimRight(string(b), "\n"))
 	if text == "" {
 		return "(no stderr output)"
 	}
@@ -112,7 +116,9 @@ func (t *tail) String() string {
 	return head + ":\n    " + strings.ReplaceAll(text, "\n", "\n    ")
 }
 
-// process is one running adapter process.
+// process is one running adapter process, the leader of its own process
+// group (on unix): whatever it starts belongs to the group, and the group
+// is ended with it.
 type process struct {
 	cmd     *exec.Cmd
 	stdin   *os.File
@@ -158,58 +164,113 @@ func (e *lineEncoder) Finish(closer byte) []byte {
 	return append(b, '\n')
 }
 
+// DefaultKillGrace is how long an adapter process group has between
+// SIGTERM and SIGKILL when plankit ends it.
+const DefaultKillGrace = 2 * time.Second
+
+// stderrDrain bounds the wait for the adapter's stderr to reach its end
+// after the group ended (a process that left the group may hold it open).
+const stderrDrain = time.Second
+
 // spawn starts the adapter command.
 func spawn(o Options) (*process, error) {
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
 	cmd.Dir = o.Dir
 	p := &process{cmd: cmd, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{}), enc: newLineEncoder()}
-	cmd.Stderr = p.stderr
-	cmd.WaitDelay = time.Second
 	setProcessGroup(cmd)
-	// Our own pipe rather than cmd.StdinPipe: its write end supports
-	// deadlines, so a request to an adapter that stopped reading times out
-	// without a goroutine per request.
-	// Likewise stdout: its read end supports deadlines, and the goroutine
-	// waiting for a reply reads it directly.
-	inR, inW, err := os.Pipe()
+	// Our own pipes rather than cmd.StdinPipe and friends: the write end of
+	// stdin and the read end of stdout support deadlines, so a request to
+	// an adapter that stopped reading times out without a goroutine per
+	// request, and the goroutine waiting for a reply reads stdout
+	// directly. Stderr is ours too, so that Wait returns when the process
+	// exits (not when its last child closes stderr) and the group can be
+	// ended at that moment.
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		if r, w, err = os.Pipe(); err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
+		closeAll()
 		return nil, err
 	}
-	cmd.Stdin, cmd.Stdout = inR, outW
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	p.stdin, p.out = inW, newLineReader(outR, o.MaxLine)
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
+	errW.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		errR.Close()
 		return nil, err
 	}
+	drained := make(chan struct{})
 	go func() {
-		p.waitErr = cmd.Wait()
+		io.Copy(p.stderr, errR)
+		close(drained)
+	}()
+	go func() {
+		err := cmd.Wait()
+		// The adapter has exited: nothing of its group may outlive it.
+		killGroup(cmd, syscall.SIGKILL)
+		select {
+		case <-drained:
+		case <-time.After(stderrDrain):
+		}
+		errR.Close()
+		p.waitErr = err
 		close(p.exited)
 	}()
 	return p, nil
 }
 
-// kill ends the process (and its process group) and waits until it is
-// reaped.
+// kill ends the process group at once (SIGKILL) and waits until the
+// process is reaped. It is for processes that failed (hung, broke the
+// protocol) and for those that were given their chance to exit.
 func (p *process) kill() {
 	select {
 	case <-p.exited:
-		return
 	default:
+		killGroup(p.cmd, syscall.SIGKILL)
+		<-p.exited
 	}
-	killGroup(p.cmd)
 	p.stdin.Close()
-	<-p.exited
 	p.out.r.Close()
+}
+
+// terminate ends the process group politely: SIGTERM to the group, then
+// SIGKILL when the process has not exited within grace. It waits until
+// the process is reaped; the rest of the group is killed when it is.
+func (p *process) terminate(grace time.Duration) {
+	select {
+	case <-p.exited:
+	default:
+		killGroup(p.cmd, syscall.SIGTERM)
+		select {
+		case <-p.exited:
+		case <-time.After(grace):
+		}
+	}
+	p.kill()
 }
 
 // alive reports whether the process has not exited.

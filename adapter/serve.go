@@ -23,8 +23,9 @@ type ServeOptions struct {
 
 // Serve answers the adapter protocol on in and out with port, one request
 // at a time, until a stop request (after which it replies and returns nil)
-// or the end of in (nil). A line that is not a request, or a write that
-// fails, ends it with an error. Errors of the port become error replies.
+// or the end of in (nil). A line that is not a request (not JSON, or
+// longer than MaxLine) ends it with an error wrapping ErrBadRequest; a
+// read or write that fails, with another error. Errors of the port become error replies.
 func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error {
 	srv, err := NewServer(port, opts)
 	if err != nil {
@@ -51,7 +52,12 @@ func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error 
 			return nil
 		}
 	}
-	return sc.Err()
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("serve: %w: a request line longer than the limit of %d bytes (docs/adapter-protocol.md#limits)", ErrBadRequest, MaxLine)
+	} else if err != nil {
+		return fmt.Errorf("serve: reading requests: %w", err)
+	}
+	return nil
 }
 
 // Server answers protocol requests with a sim.Port.

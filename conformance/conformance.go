@@ -96,12 +96,16 @@ type Options struct {
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
-// fail (a check failed, the manifest is out of date, or ctx was cancelled,
-// with the unfinished checks reported as skipped) or implementation error
-// (the implementation could not be started or broke mid-run; the report
-// holds every case that finished). The error is for a run that could not
-// be set up: invalid options, a bad tag expression, a filter that selects
-// no check, or UpdateManifest failing.
+// fail (a check failed or the manifest is out of date), implementation
+// error (the implementation could not be started or broke mid-run) or
+// interrupted (ctx was cancelled; context.Cause, when set, says why). The
+// report lists every check of the run, also when it broke early: those
+// judged with their results (failures before an implementation error or
+// an interruption included), the others report.Errored (the
+// implementation could not be run) or report.NotRun (interrupted), never
+// failed. The error is for a run that could not be set up: invalid
+// options, a bad tag expression, a filter that selects no check, or
+// UpdateManifest failing.
 func Run(ctx context.Context, opts Options) (report.Run, error) {
 	suites, err := opts.validate()
 	if err != nil {
@@ -125,8 +129,20 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 	}
 	rep.Implementation = fill(id, opts.Choices)
 	if err != nil {
-		// Reports say so too, so CI shows why there are no results.
-		rep.Verdict, rep.Error, rep.Clauses = report.VerdictImpl, err.Error(), report.Table(nil, spec.ClauseIDs())
+		// Reports say so too, listing every check as not judged, so CI
+		// shows why there are no results.
+		rep.Filter = strings.Join(filters, " ")
+		if opts.Manifest != nil {
+			rep.Manifest = opts.Manifest.Path
+		}
+		rep.Verdict, rep.Error = report.VerdictImpl, err.Error()
+		status, msg := report.Errored, "not run: "+err.Error()
+		if cause := stopCause(ctx); cause != nil {
+			rep.Verdict, rep.Error = report.VerdictInterrupted, cause.Error()
+			status, msg = report.NotRun, "not run: the run was interrupted"
+		}
+		rep.Cases = unjudged(suites, opts.Tags, status, msg)
+		rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
 		return rep, nil
 	}
 	if opts.Started != nil {
@@ -141,17 +157,16 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 		// A filter that selects nothing would make a gate always green.
 		return report.Run{}, fmt.Errorf("no check matches %s (godog tag expressions combine tags with ',' for or, '&&' for and, '~' for not)", strings.Join(filters, ", "))
 	}
-	if ctx.Err() != nil && runErr == nil {
-		runErr = errors.New("the run was interrupted; unfinished checks are reported as skipped")
-	}
+	cause := stopCause(ctx)
+	complete := len(filters) == 0 && implErr == nil && runErr == nil && cause == nil
 
 	manifest := opts.Manifest
-	if opts.UpdateManifest != nil && implErr == nil && runErr == nil {
+	if opts.UpdateManifest != nil && complete {
 		if manifest, err = opts.UpdateManifest(raw); err != nil {
 			return report.Run{}, err
 		}
 	}
-	final, findings := manifest.Apply(raw, opts.Today, len(filters) == 0)
+	final, findings := manifest.Apply(raw, opts.Today, complete)
 	rep.Filter, rep.Findings = strings.Join(filters, " "), findings
 	if manifest != nil {
 		rep.Manifest = manifest.Path
@@ -159,7 +174,11 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 	rep.Cases, rep.Clauses = final, report.Table(final, spec.ClauseIDs())
 	rep.Verdict = report.VerdictPass
 	switch {
+	case cause != nil:
+		// The failures judged before the interruption stay listed.
+		rep.Verdict, rep.Error = report.VerdictInterrupted, cause.Error()
 	case implErr != nil:
+		// The failures judged before the implementation broke stay listed.
 		rep.Verdict, rep.Error = report.VerdictImpl, implErr.Error()
 	case runErr != nil:
 		rep.Verdict, rep.Error = report.VerdictFail, runErr.Error()
@@ -171,13 +190,54 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 
 // suite is one suite of checks. An error wrapping features.ErrImpl or a
 // *sim.ImplError means the implementation could not be run; the cases
-// returned with it still count.
+// returned with it still count (a suite lists every check it did not
+// judge, as error or not-run).
 type suite struct {
 	name string
 	run  func(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error)
+	// list gives the suite's checks without running them.
+	list func(tags string) ([]report.Case, error)
 }
 
-var allSuites = []suite{{Features, runFeatures}, {Properties, runProperties}}
+var allSuites = []suite{{Features, runFeatures, features.Scenarios}, {Properties, runProperties, listProperties}}
+
+func listProperties(string) ([]report.Case, error) {
+	var out []report.Case
+	for _, p := range properties.Catalog() {
+		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses})
+	}
+	return out, nil
+}
+
+// unjudged lists the checks of the suites, none judged, with status and
+// message: the report of a run that could not start them.
+func unjudged(suites []suite, tags, status, message string) []report.Case {
+	var out []report.Case
+	for _, s := range suites {
+		cases, err := s.list(tags)
+		if err != nil {
+			continue
+		}
+		for _, c := range cases {
+			c.Status, c.Message = status, message
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// stopCause says why ctx was cancelled, or nil: its cause when the
+// canceller gave one (plankit's "the run was interrupted by SIGTERM").
+func stopCause(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	cause := context.Cause(ctx)
+	if cause == context.Canceled || cause == context.DeadlineExceeded {
+		return fmt.Errorf("the run was interrupted (%v)", cause)
+	}
+	return cause
+}
 
 func runFeatures(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error) {
 	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.PortFor, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
@@ -193,16 +253,18 @@ func runProperties(ctx context.Context, o Options, newPort func() sim.Port) ([]r
 
 // runSuites runs each suite in turn and collects its cases. It stops at a
 // suite that could not run at all; an implementation error or an
-// interruption lets the remaining suites report their checks (as skipped
-// when interrupted).
+// interruption lets the remaining suites report their checks (as error or
+// not-run).
 func (o Options) runSuites(ctx context.Context, suites []suite, newPort func() sim.Port) (raw []report.Case, implErr, runErr error) {
 	for _, s := range suites {
 		cases, err := s.run(ctx, o, newPort)
 		raw = append(raw, cases...)
 		switch {
 		case err == nil:
-		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-			// Interrupted: the suite listed what it did not run.
+		case ctx.Err() != nil:
+			// Interrupted (an error now is most likely the interruption
+			// ending the implementation): the suite listed what it did not
+			// run.
 		case isImpl(err):
 			if implErr == nil {
 				implErr = err
@@ -276,7 +338,7 @@ func isDate(s string) bool {
 // probe starts one instance to learn who the implementation is.
 func probe(newPort func() sim.Port) (sim.Identity, error) {
 	p := newPort()
-	id, err := p.Start()
+	id, err := sim.Start(p)
 	if err != nil {
 		return id, fmt.Errorf("the implementation could not be started: %w", err)
 	}

@@ -70,8 +70,21 @@ func (deadPort) Start() (sim.Identity, error) {
 func TestAnImplementationThatCannotRunIsNotAFailure(t *testing.T) {
 	started := false
 	rep := mustRun(t, Options{NewPort: func() sim.Port { return deadPort{} }, Started: func(sim.Identity) { started = true }})
-	if rep.Verdict != report.VerdictImpl || !strings.Contains(rep.Error, "could not be started: exec: no such file") || len(rep.Cases) != 0 || started {
+	if rep.Verdict != report.VerdictImpl || !strings.Contains(rep.Error, "could not be started: exec: no such file") || len(rep.Cases) == 0 || started {
 		t.Errorf("dead: verdict %s error %q, %d cases, started %v", rep.Verdict, rep.Error, len(rep.Cases), started)
+	}
+	// Every check is listed, none judged, none failed: the properties too.
+	props := 0
+	for _, c := range rep.Cases {
+		if c.Status != report.Errored || !strings.Contains(c.Message, "exec: no such file") {
+			t.Errorf("dead: %s is %s (%s), want %s", c.ID, c.Status, c.Message, report.Errored)
+		}
+		if c.Kind == report.KindProperty {
+			props++
+		}
+	}
+	if props == 0 {
+		t.Error("dead: the properties are missing")
 	}
 	if len(rep.Clauses) != len(spec.Clauses) {
 		t.Errorf("dead: the table has %d rows, want every clause", len(rep.Clauses))
@@ -82,18 +95,18 @@ func TestAnImplementationThatCannotRunIsNotAFailure(t *testing.T) {
 	}
 }
 
-func TestInterruptedRunSkipsWhatItDidNotRun(t *testing.T) {
+func TestInterruptedRunListsWhatItDidNotRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rep, err := Run(ctx, Options{NewPort: conforming, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Verdict != report.VerdictFail || !strings.Contains(rep.Error, "interrupted") || len(rep.Cases) == 0 {
+	if rep.Verdict != report.VerdictInterrupted || !strings.Contains(rep.Error, "interrupted") || len(rep.Cases) == 0 {
 		t.Fatalf("verdict %s error %q, %d cases", rep.Verdict, rep.Error, len(rep.Cases))
 	}
 	for _, c := range rep.Cases {
-		if c.Status != report.Skipped {
+		if c.Status != report.NotRun {
 			t.Errorf("%s ran after the interrupt: %s", c.ID, c.Status)
 		}
 	}
@@ -203,7 +216,7 @@ func TestTheHelperFailsWhatFailed(t *testing.T) {
 		errors, skips int
 	}{
 		{report.Passed, 0, 0}, {report.Failed, 1, 0}, {report.UnexpectedPass, 1, 0},
-		{report.ExpectedFailed, 0, 1}, {report.Skipped, 0, 1}, {"bogus", 1, 0},
+		{report.ExpectedFailed, 0, 1}, {report.Skipped, 0, 1}, {report.Errored, 0, 1}, {report.NotRun, 0, 1}, {"bogus", 1, 0},
 	} {
 		r := &tb{}
 		judgeCase(r, report.Case{ID: "x", Clauses: []string{"PEND-5"}, Status: tc.status, Message: "why"})

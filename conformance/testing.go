@@ -13,8 +13,9 @@ import (
 // `go test -run 'TestPlanMode/pend-'` narrows the output, not the run.
 //
 // A failed check fails its subtest with the clauses it states and the
-// observation that diverged; a check skipped for a silent-point choice, and
-// an expected failure listed in opts.Manifest, skip theirs. Options that
+// observation that diverged; a check skipped for a silent-point choice, an
+// expected failure listed in opts.Manifest, and a check that was not judged
+// (error, not-run) skip theirs. Options that
 // cannot run, an implementation that could not be run, an interrupted run
 // and an out-of-date manifest fail t itself.
 //
@@ -45,6 +46,11 @@ func judgeCase(tb testing.TB, c report.Case) {
 		tb.Skipf("expected failure [%s] %s", clauses, c.Message)
 	case report.Skipped:
 		tb.Skip(c.Message)
+	case report.Errored, report.NotRun:
+		// Not judged: not a failure of its clauses. The run's error (the
+		// implementation could not be run, the run was interrupted) fails
+		// the test itself.
+		tb.Skipf("not judged (%s): %s", c.Status, c.Message)
 	default:
 		tb.Errorf("[%s] unknown status %q: %s", clauses, c.Status, c.Message)
 	}

@@ -148,3 +148,82 @@ Feature: EXIT — the exit tool
     Then exit_plan_mode fails
     And the next accepted step appends no plan/mode event
     And the request shows plan mode active
+
+  @EXIT-6 @EXIT-5 @id:exit-keep-planning-after-approval-same-batch
+  Scenario: "Keep planning" after an approval in the same tool batch keeps plan mode on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode twice in one tool batch:
+      | plan       | answer         | feedback          |
+      | # Plan v1  | approves       |                   |
+      | # Plan v2  | keeps planning | Cover rollback.   |
+    Then call 1 of the batch succeeds with {"approved": true}
+    And exit_plan_mode fails carrying the feedback "Cover rollback."
+    And get reports active with no pending selection
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @EXIT-6 @STEP-5 @id:exit-keep-planning-after-failed-append
+  Scenario: "Keep planning" after an approval whose append failed keeps plan mode on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan v1" and the user approves
+    And the host fails the plugin's next 1 append
+    And the model calls exit_plan_mode with the plan "# Plan v2" and the user keeps planning with the feedback "Cover rollback."
+    Then the plan is presented for review exactly once, carrying "# Plan v2"
+    And exit_plan_mode fails carrying the feedback "Cover rollback."
+    And get reports active with no pending selection
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @EXIT-5 @EXIT-4 @id:exit-second-call-after-approval-reaches-review
+  Scenario: A second exit_plan_mode in the same tool batch after an approval reaches review again
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode twice in one tool batch:
+      | plan       | answer   | feedback |
+      | # Plan v1  | approves |          |
+      | # Plan v2  | approves |          |
+    Then the plan is presented for review 2 times
+    And call 1 of the batch succeeds with {"approved": true}
+    And call 2 of the batch succeeds with {"approved": true}
+    And get reports active with inactive pending
+    And the next accepted step appends plan/mode inactive before the request header
+
+  @EXIT-2 @PEND-4 @id:exit-gate-ignores-pending-entry
+  Scenario: A pending entry does not open the exit tool's gate: it reads the logged state
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And the host fails the plugin's next 1 append
+    And the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    Then exit_plan_mode fails
+    And the plan is not presented for review
+    And get reports inactive with active pending
+
+  @EXIT-2 @EXIT-4 @id:exit-gate-ignores-pending-exit
+  Scenario: A user's pending exit does not close the exit tool's gate: the plan still reaches review
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the user selects the default mode
+    And the host fails the plugin's next 1 append
+    And the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    Then the plan is presented for review exactly once, carrying "# Plan"
+    And exit_plan_mode succeeds with {"approved": true}
+
+  @EXIT-5 @STEP-6 @id:exit-approval-replaces-queued-user-exit
+  Scenario: An approval replaces a user's queued exit, so the exit is appended without a notice
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the user selects the default mode
+    And the host fails the plugin's next 1 append
+    And the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    And a step is accepted
+    Then plan/mode inactive is appended before the request header
+    And the step carries no plan-mode notice
+    And the request shows plan mode inactive
+
+  @EXIT-6 @PEND-1 @id:exit-keep-planning-leaves-user-selection
+  Scenario: "Keep planning" leaves a user's own queued exit pending
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the user selects the default mode
+    And the host fails the plugin's next 1 append
+    And the model calls exit_plan_mode with the plan "# Plan" and the user keeps planning with the feedback "Later."
+    Then exit_plan_mode fails carrying the feedback "Later."
+    And get reports active with inactive pending
+    And the next accepted step appends plan/mode inactive before the request header
+    And the step carries one plan-mode notice

@@ -141,6 +141,8 @@ type pickleInfo struct {
 	scenarioInfo
 	name string
 	line int
+	// steps are the scenario's steps, not run (status "skipped").
+	steps []report.Step
 }
 
 // node is a Gherkin AST node's keyword and line.
@@ -219,7 +221,16 @@ func catalog(fsys fs.FS, tags string) (infos []pickleInfo, order map[string]int,
 			}
 			seen[in.id] = p.Uri + ": " + p.Name
 			order[p.Id] = len(infos)
-			infos = append(infos, pickleInfo{scenarioInfo: in, name: p.Name, line: nodes[p.AstNodeIds[len(p.AstNodeIds)-1]].line})
+			var steps []report.Step
+			for _, st := range p.Steps {
+				s := report.Step{Text: st.Text, Status: "skipped"}
+				if len(st.AstNodeIds) > 0 {
+					n := nodes[st.AstNodeIds[0]]
+					s.Keyword, s.Line = n.keyword, n.line
+				}
+				steps = append(steps, s)
+			}
+			infos = append(infos, pickleInfo{scenarioInfo: in, name: p.Name, line: nodes[p.AstNodeIds[len(p.AstNodeIds)-1]].line, steps: steps})
 		}
 	}
 	return infos, order, nodes, nil
@@ -233,13 +244,28 @@ type record struct {
 	steps   []report.Step
 	failure string
 	world   *world
+	// implErr: the implementation could not be run during the scenario,
+	// so it was not judged.
+	implErr string
+	// interrupted: the run was interrupted before or while the scenario
+	// ran, so it was not judged.
+	interrupted bool
 }
+
+// Messages of checks that were not judged.
+const (
+	msgInterrupted = "not run: the run was interrupted"
+	msgNotStarted  = "not run: the implementation could not be started"
+)
 
 // Run executes the suite against fresh implementations from o.NewPort.
 // The returned error is non-nil only when the suite could not run at all
-// (a bad tag expression, broken feature files) or the implementation could
-// not even start; an implementation that fails during scenarios is
-// reported in Result.Impl (wrapping ErrImpl) next to the cases.
+// (a bad tag expression, broken feature files). An implementation that
+// cannot be run, at the start or during scenarios, is reported in
+// Result.Impl (wrapping ErrImpl) next to the cases: the scenarios it broke
+// or kept from running have the status report.Errored, never Failed. When
+// ctx is cancelled, the scenarios not run (or cut short by the
+// cancellation) are report.NotRun.
 func Run(ctx context.Context, o Options) (Result, error) {
 	var res Result
 	if o.NewPort == nil {
@@ -254,12 +280,24 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	probe := o.NewPort()
-	id, err := probe.Start()
-	if err != nil {
-		return res, fmt.Errorf("%w: start: %v", ErrImpl, err)
+	id, err := sim.Start(probe)
+	if err == nil {
+		if err = probe.Stop(); err != nil {
+			err = fmt.Errorf("%w: stop: %v", ErrImpl, err)
+		}
+	} else {
+		err = fmt.Errorf("%w: start: %v", ErrImpl, err)
 	}
-	if err := probe.Stop(); err != nil {
-		return res, fmt.Errorf("%w: stop: %v", ErrImpl, err)
+	if err != nil {
+		status, msg := report.Errored, msgNotStarted+": "+err.Error()
+		if ctx.Err() != nil {
+			status, msg, err = report.NotRun, msgInterrupted, nil
+		}
+		for _, in := range infos {
+			res.Cases = append(res.Cases, unjudged(in, status, msg))
+		}
+		res.Impl = err
+		return res, nil
 	}
 	res.Identity = id
 
@@ -282,7 +320,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 				w.newPort = func() sim.Port { return o.PortFor(check) }
 			}
 			if err := c.Err(); err != nil {
-				r.skip = "not run: the run was interrupted"
+				r.interrupted = true
 				return c, godog.ErrSkip
 			}
 			for _, ch := range r.info.choices {
@@ -324,8 +362,15 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			if w.unsupported != "" && r != nil && r.skip == "" {
 				r.skip = "not judged: " + w.unsupported
 			}
-			if w.implErr != nil && implErr == nil {
-				implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, w.implErr)
+			switch {
+			case w.implErr != nil && ctx.Err() != nil:
+				// Most likely the interruption ended the implementation.
+				r.interrupted = true
+			case w.implErr != nil:
+				r.implErr = w.implErr.Error()
+				if implErr == nil {
+					implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, w.implErr)
+				}
 			}
 			w.close()
 			return c, nil
@@ -360,7 +405,13 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			URI: infos[i].uri, Line: infos[i].line, Clauses: infos[i].clauses, Choices: infos[i].choices}
 		switch {
 		case r == nil:
-			c.Status, c.Message = report.Skipped, "not run: the run was interrupted"
+			// godog never reached it: only an interruption does that.
+			res.Cases = append(res.Cases, unjudged(infos[i], report.NotRun, msgInterrupted))
+			continue
+		case r.interrupted:
+			c.Status, c.Message = report.NotRun, msgInterrupted
+		case r.implErr != "":
+			c.Status, c.Message = report.Errored, "not judged: the implementation could not be run: "+r.implErr
 		case r.skip != "":
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
@@ -370,13 +421,21 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		default:
 			c.Status = report.Passed
 		}
-		if r != nil {
-			c.Steps = r.steps
+		c.Steps = r.steps
+		if len(c.Steps) == 0 && !c.Judged() && c.Status != report.Skipped {
+			c.Steps = infos[i].steps
 		}
 		res.Cases = append(res.Cases, c)
 	}
 	res.Impl = implErr
 	return res, nil
+}
+
+// unjudged is the case of a scenario that was not run.
+func unjudged(in pickleInfo, status, message string) report.Case {
+	return report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature,
+		URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices,
+		Status: status, Message: message, Steps: slices.Clone(in.steps)}
 }
 
 // durationFilter drops the elapsed-time lines godog's formatters print, so

@@ -2,6 +2,7 @@ package features
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -135,5 +136,24 @@ func TestReferenceConformsUnderEveryChoice(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// unknownChoicePort is the reference declaring a fold-end value plankit
+// does not know.
+type unknownChoicePort struct{ *reference.Port }
+
+func (p unknownChoicePort) Start() (sim.Identity, error) {
+	id, err := p.Port.Start()
+	id.Choices[spec.ChoiceFoldEnd] = "wrap"
+	return id, err
+}
+
+// A declared value plankit does not know stops the suite at start as an
+// implementation error, instead of skipping the scenarios of that choice.
+func TestUnknownChoiceIsRefused(t *testing.T) {
+	_, err := Run(context.Background(), Options{NewPort: func() sim.Port { return unknownChoicePort{reference.NewPort(reference.Options{})} }})
+	if !errors.Is(err, ErrImpl) || !strings.Contains(err.Error(), `fold-end="wrap"`) || !strings.Contains(err.Error(), "known values: clamp, error, slice") {
+		t.Fatalf("err = %v, want ErrImpl naming the choice and the known values", err)
 	}
 }

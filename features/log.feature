@@ -50,11 +50,23 @@ Feature: LOG — logged state and recovery
       | end-at-length         | inactive, active                      | 2               | active   |
       | three-flips           | active, inactive, active, turn/end    | the default end | active   |
 
+    # The same logs under each reading: clamp and slice part on a negative
+    # end whenever the log's prefix folds to active.
     @choice:fold-end=clamp
-    Examples: beyond the log or negative
-      | case                  | events                                | end             | result   |
-      | end-beyond-clamps     | active, inactive                      | 10              | inactive |
-      | end-negative-clamps   | active                                | -1              | inactive |
+    Examples: beyond the log or negative, clamped
+      | case                    | events                                | end             | result   |
+      | end-beyond-clamps       | active, inactive                      | 10              | inactive |
+      | end-negative-clamps     | inactive, active, turn/end            | -1              | inactive |
+      | end-negative-two-clamps | active, inactive                      | -1              | inactive |
+      | end-far-negative-clamps | active                                | -5              | inactive |
+
+    @choice:fold-end=slice
+    Examples: beyond the log or negative, as events.slice(0, end)
+      | case                    | events                                | end             | result   |
+      | end-beyond-slices       | active, inactive                      | 10              | inactive |
+      | end-negative-slices     | inactive, active, turn/end            | -1              | active   |
+      | end-negative-two-slices | active, inactive                      | -1              | active   |
+      | end-far-negative-slices | active                                | -5              | inactive |
 
   @LOG-2 @choice:fold-end=error @id:log-fold-end-outside-errors
   Scenario Outline: foldPlanMode rejects an end outside the log [<case>]

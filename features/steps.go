@@ -63,6 +63,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(re(`^the host fails the plugin's next (\d+) appends?$`), w.fault)
 	sc.Step(re(`^the user types "([^"]*)"$`), w.command)
 	sc.Step(re(`^the model calls exit_plan_mode with the plan "([^"]*)"(?: and the user (approves|keeps planning|dismisses the review)(?: with the feedback "([^"]*)")?)?$`), w.exitTool)
+	sc.Step(re(`^the model calls exit_plan_mode (?:twice|\d+ times) in one tool batch:$`), w.exitToolBatch)
 	sc.Step(re(`^the model calls exit_plan_mode with the arguments (\{.*\})$`), w.exitToolArgs)
 	sc.Step(re(`^the model calls exit_plan_mode and the plan-mode service is reloaded during the review$`), w.exitToolReload)
 	sc.Step(re(`^foldPlanMode runs over the events "([^"]*)" up to (the default end|-?\d+)$`), w.fold)
@@ -101,6 +102,8 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(re(`^the plugin appended only plan/mode events$`), w.onlyPlanAppends)
 	sc.Step(re(`^exit_plan_mode succeeds with \{"approved": true\}$`), w.exitApproved)
 	sc.Step(re(`^exit_plan_mode fails$`), w.exitFails)
+	sc.Step(re(`^call (\d+) of the batch (succeeds with \{"approved": true\}|fails|fails without being presented)$`), w.batchCall)
+	sc.Step(re(`^the plan is presented for review (\d+) times$`), w.presentedTimes)
 	sc.Step(re(`^exit_plan_mode fails carrying the feedback "([^"]*)"$`), w.exitFailsFeedback)
 	sc.Step(re(`^exit_plan_mode is unknown to the runtime$`), w.exitUnknown)
 	sc.Step(re(`^the plan is presented for review exactly once, carrying "([^"]*)"$`), w.presented)
@@ -347,6 +350,35 @@ func (w *world) exitTool(plan, answer, feedback string) error {
 	args := sim.JSON(map[string]string{"plan": unescape(plan)})
 	review := &sim.Review{Answer: answers[answer], Feedback: feedback}
 	return w.callExit(args, review)
+}
+
+// exitToolBatch is one step whose model calls exit_plan_mode once per table
+// row (columns plan, answer, feedback), in order: one tool batch, with no
+// pre-step between the calls.
+func (w *world) exitToolBatch(table *godog.Table) error {
+	if len(table.Rows) < 2 {
+		return fmt.Errorf("scenario bug: the batch table needs a header row (plan | answer | feedback) and at least one call")
+	}
+	cols := map[string]int{}
+	for i, c := range table.Rows[0].Cells {
+		cols[c.Value] = i
+	}
+	for _, name := range []string{"plan", "answer", "feedback"} {
+		if _, ok := cols[name]; !ok {
+			return fmt.Errorf("scenario bug: the batch table has no %q column", name)
+		}
+	}
+	var calls []sim.ToolCall
+	for _, row := range table.Rows[1:] {
+		answer, ok := answers[row.Cells[cols["answer"]].Value]
+		if !ok {
+			return fmt.Errorf("scenario bug: unknown answer %q (approves, keeps planning, dismisses the review)", row.Cells[cols["answer"]].Value)
+		}
+		calls = append(calls, sim.ToolCall{Name: "exit_plan_mode", Args: sim.JSON(map[string]string{"plan": unescape(row.Cells[cols["plan"]].Value)}),
+			Review: &sim.Review{Answer: answer, Feedback: row.Cells[cols["feedback"]].Value}})
+	}
+	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{Calls: calls}}})
+	return err
 }
 
 func (w *world) exitToolArgs(args string) error {
@@ -770,6 +802,42 @@ func (w *world) exitFails() error {
 	}
 	if t.Error == "" {
 		return fmt.Errorf("exit_plan_mode failed without saying why")
+	}
+	return nil
+}
+
+// batchCall checks the outcome of the n-th exit_plan_mode call (from 1) of
+// the last action's tool batch.
+func (w *world) batchCall(n int, outcome string) error {
+	if n < 1 || n > len(w.last.Tools) {
+		return fmt.Errorf("the last action ran %d tool calls, so there is no call %d", len(w.last.Tools), n)
+	}
+	t := w.last.Tools[n-1]
+	switch outcome {
+	case "fails", "fails without being presented":
+		if t.OK || t.Error == "" {
+			return fmt.Errorf("call %d of the batch returned ok=%v result %s error %q, want it to fail saying why", n, t.OK, t.Result, t.Error)
+		}
+		if outcome != "fails" && t.Asked {
+			return fmt.Errorf("call %d of the batch presented the plan for review, want it to fail before", n)
+		}
+	default:
+		if !t.OK || string(sim.Canonical(t.Result)) != `{"approved":true}` {
+			return fmt.Errorf("call %d of the batch returned ok=%v result %s error %q, want {\"approved\":true}", n, t.OK, t.Result, t.Error)
+		}
+	}
+	return nil
+}
+
+func (w *world) presentedTimes(n int) error {
+	asks := 0
+	for _, e := range w.last.Effects {
+		if e.Effect.Kind == sim.EffectAsk {
+			asks++
+		}
+	}
+	if asks != n {
+		return fmt.Errorf("the plan was presented for review %d times, want %d", asks, n)
 	}
 	return nil
 }

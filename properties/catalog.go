@@ -114,7 +114,7 @@ var props = []property{
 	{
 		Info: Info{NameNarration, []string{"STEP-6", "EXIT-5"},
 			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
-		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fold": 0},
+		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fault-pending": 4, "fold": 0},
 		choices: []string{spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect

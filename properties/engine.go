@@ -222,7 +222,7 @@ func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []si
 // declaredChoices starts an instance to read the choices it declares.
 func declaredChoices(newPort func() sim.Port) (Choices, error) {
 	port := newPort()
-	id, err := port.Start()
+	id, err := sim.Start(port)
 	if err != nil {
 		return Choices{}, &sim.ImplError{Op: "start", Err: err}
 	}

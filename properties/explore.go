@@ -47,11 +47,16 @@ type ExploreResult struct {
 // state (those the model finds valid there). It is small but reaches
 // every mechanism: selections inside and between turns, the /plan
 // command, accepted, rejected, aborted and failing steps, retries, the
-// exit tool's approval, turn ends, a failed append, restart, reload,
+// exit tool's approval and keep-planning answer (alone, and after an
+// approval in the same tool batch), turn ends, a failed append, restart, reload,
 // fork, compaction, and a second agent's selection and turn.
 func Alphabet() []sim.Action {
 	exit := sim.Review{Answer: sim.Approve}
+	keep := sim.Review{Answer: sim.KeepPlanning, Feedback: "Split step 2."}
 	reload := sim.Review{Answer: sim.Approve, Reload: true}
+	call := func(r *sim.Review) sim.ToolCall {
+		return sim.ToolCall{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: r}
+	}
 	return []sim.Action{
 		{Prompt: &sim.TextAction{Agent: "main", Text: "Plan the refactor."}},
 		{Set: &sim.SetAction{Agent: "main", Active: true}},
@@ -62,8 +67,10 @@ func Alphabet() []sim.Action {
 		{Step: &sim.StepAction{Agent: "main", Decision: sim.Reject}},
 		{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{AuditListener: sim.Abort}}},
 		{Step: &sim.StepAction{Agent: "main", Request: "fail"}},
-		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &exit}}}}},
-		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: &reload}}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&exit)}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&keep)}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&exit), call(&keep)}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&reload)}}}},
 		{Retry: &sim.StepAction{Agent: "main"}},
 		{EndTurn: &sim.EndTurnAction{Agent: "main"}},
 		{Fault: &sim.FaultAction{Appends: 1}},

@@ -63,3 +63,17 @@ func TestExploreChoicesAndRetries(t *testing.T) {
 		}
 	}
 }
+
+// The alphabet can say "keep planning after an approval in the same tool
+// batch", so exploring finds an implementation that leaves the approved
+// exit in force (EXIT-6): plan mode on, a prompt, the batch, one more step.
+func TestExploreFindsKeepPlanningKeepsExit(t *testing.T) {
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.KeepPlanningKeepsExit}}), Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation == nil {
+		t.Fatalf("keep-planning-keeps-exit survived exploration to depth 4: %+v", res)
+	}
+	t.Logf("found: %s", res.Violation)
+}

@@ -115,7 +115,14 @@ var Kinds = []Kind{
 		if c.Intn("approve", 3) == 0 {
 			r = oneOf(c, "review", reviews[1:]...)
 		}
-		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}}}}, true
+		calls := []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}
+		if c.Intn("batch", 3) == 0 {
+			// A second call in the same tool batch, after the first one's
+			// answer (EXIT-5, EXIT-6): the logged state still gates it.
+			r2 := oneOf(c, "review2", reviews...)
+			calls = append(calls, sim.ToolCall{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r2})
+		}
+		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: calls}}}, true
 	}},
 	{"retry", func(m *Model, c Chooser) (sim.Action, bool) {
 		a, ok := pickAgent(m, c, func(n string) bool { return m.AwaitingRetry(n) })
@@ -136,6 +143,13 @@ var Kinds = []Kind{
 	}},
 	{"fault", func(m *Model, c Chooser) (sim.Action, bool) {
 		return sim.Action{Fault: &sim.FaultAction{Appends: 1 + c.Intn("appends", 2)}}, true
+	}},
+	{"fault-pending", func(m *Model, c Chooser) (sim.Action, bool) {
+		// A fault armed while a selection waits in an open turn: the next
+		// pre-step's append fails, so the following tool batch runs with
+		// the selection still pending (EXIT-2, EXIT-5, STEP-5).
+		_, ok := pickAgent(m, c, func(n string) bool { a := m.agent(n); return a.open && a.pending != nil })
+		return sim.Action{Fault: &sim.FaultAction{Appends: 1}}, ok
 	}},
 	{"restart", func(m *Model, c Chooser) (sim.Action, bool) {
 		return sim.Action{Restart: &struct{}{}}, true

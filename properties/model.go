@@ -16,7 +16,7 @@ import (
 // implementation does not declare takes the specification-leaning default
 // (the first value listed in docs/properties.md).
 type Choices struct {
-	FoldEnd           string // clamp | error
+	FoldEnd           string // clamp | error | slice
 	CancelPending     string // clear | keep-equal
 	SectionSource     string // log | pending
 	ReloadPending     string // drop | keep
@@ -647,6 +647,12 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 	case r.Answer == sim.Dismiss:
 	default: // EXIT-6: keep planning, carrying any feedback
 		out.Feedback = r.Feedback
+		// Plan mode stays on: an approved exit still pending (earlier in
+		// the batch, or behind a failed append) is withdrawn. A user's
+		// queued selection stays pending (PEND-1).
+		if a.pending != nil && a.pending.silent {
+			a.pending = nil
+		}
 	}
 }
 
@@ -687,9 +693,14 @@ func (x *pred) fold(f *sim.FoldAction) {
 	if f.End != nil {
 		end = *f.End
 		if end < 0 || end > len(events) {
-			if x.m.Choices.FoldEnd == spec.FoldEndError {
+			switch x.m.Choices.FoldEnd {
+			case spec.FoldEndError:
 				x.p.FoldErr = true
 				return
+			case spec.FoldEndSlice: // events.slice(0, end): a negative end counts from the end
+				if end < 0 {
+					end = len(events) + end
+				}
 			}
 			end = min(max(end, 0), len(events))
 		}

@@ -76,7 +76,9 @@ func (p *PRNG) Intn(_ string, n int) int { return p.r.IntN(n) }
 // implementation and returns one report.Case per property, in catalog
 // order. A failing property's case carries the path of its counterexample
 // trace. An error means the implementation could not be run (it wraps a
-// *sim.ImplError) or ctx was cancelled.
+// *sim.ImplError) or ctx was cancelled; every property is listed even
+// then, those not judged with the status report.Errored (the
+// implementation could not be run) or report.NotRun (cancelled).
 func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	if opts.NewPort == nil {
 		return nil, errors.New("properties: Options.NewPort is required")
@@ -96,22 +98,27 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(names(), ", "))
 		}
 	}
-	port := opts.NewPort()
-	id, err := port.Start()
-	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := port.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
-	}
-	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
-	cex := &counterexampleDir{path: opts.CounterexampleDir}
 	var selected []*property
 	for i := range props {
 		if len(opts.Only) == 0 || contains(opts.Only, props[i].Name) {
 			selected = append(selected, &props[i])
 		}
 	}
+	port := opts.NewPort()
+	id, err := sim.Start(port)
+	if err != nil {
+		err = &sim.ImplError{Op: "start", Err: err}
+	} else if err = port.Stop(); err != nil {
+		err = &sim.ImplError{Op: "stop", Err: err}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return notRun(selected, report.NotRun, msgInterrupted), ctx.Err()
+		}
+		return notRun(selected, report.Errored, "not run: the implementation could not be started: "+err.Error()), err
+	}
+	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
+	cex := &counterexampleDir{path: opts.CounterexampleDir}
 	// Every case of every property is a task; tasks run on opts.Jobs
 	// workers and are judged in order (catalog order, then case order), so
 	// the first failing case of a property is the same for any number of
@@ -141,7 +148,8 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	var cases []report.Case
 	var runErr error
 	whyNotRun := "not run: the implementation could not be run"
-	judged := 0 // properties with a case in cases
+	var notJudged *report.Case // the property the implementation broke in
+	judged := 0                // properties with a case in cases
 	done := func(t int) bool {
 		k, i := t/checks, t%checks
 		if k < judged {
@@ -159,6 +167,8 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		c.Choices = choicesOf(p, id.Choices)
 		switch {
 		case err != nil && ctx.Err() != nil:
+			// Cut short: an error now is most likely the interruption
+			// ending the implementation.
 			return false
 		case errors.Is(err, sim.ErrUnsupported):
 			// The implementation declined a request this property needs.
@@ -168,11 +178,16 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			runErr = fmt.Errorf("property %s: %w", p.Name, err)
 			var we *writeError
 			if errors.As(err, &we) {
-				// The property failed; only its trace could not be written.
+				// The property failed; only its trace could not be
+				// written: the run stops there, and the rest is not judged.
 				cases = append(cases, c)
 				judged++
 				whyNotRun = "not run: the run stopped when a counterexample could not be written"
+				return false
 			}
+			nj := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Choices: c.Choices,
+				Status: report.Errored, Message: "not judged: the implementation could not be run: " + err.Error()}
+			notJudged = &nj
 			return false
 		case c.Status == report.Passed:
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
@@ -194,18 +209,18 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			}
 		}
 	}
-	rest := notRun(selected[judged:])
 	switch {
 	case runErr != nil:
-		for j := range rest {
-			rest[j].Message = whyNotRun
+		rest := notRun(selected[judged:], report.Errored, whyNotRun)
+		if notJudged != nil {
+			rest[0] = *notJudged
 		}
 		return append(cases, rest...), runErr
 	case werr != nil || ctx.Err() != nil:
 		if werr == nil {
 			werr = ctx.Err()
 		}
-		return append(cases, rest...), werr
+		return append(cases, notRun(selected[judged:], report.NotRun, msgInterrupted)...), werr
 	}
 	return cases, nil
 }
@@ -217,13 +232,15 @@ type caseResult struct {
 	err error
 }
 
-// notRun reports the properties an interrupted run did not finish as
-// skipped, so every report still lists them.
-func notRun(props []*property) []report.Case {
+const msgInterrupted = "not run: the run was interrupted"
+
+// notRun lists properties that were not judged, with status and message,
+// so every report still lists them.
+func notRun(props []*property, status, message string) []report.Case {
 	var out []report.Case
 	for _, p := range props {
 		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses,
-			Status: report.Skipped, Message: "not run: the run was interrupted"})
+			Status: status, Message: message})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 func TestRunPassesAgainstReference(t *testing.T) {
@@ -94,5 +95,48 @@ func TestRejectedValidConfigReplays(t *testing.T) {
 	c := cases[0]
 	if c.Status != report.Failed || strings.Contains(c.Message, "cannot express") || !strings.Contains(c.Message, "config refused") {
 		t.Fatalf("%+v", c)
+	}
+}
+
+// foldEndPort is the reference declaring another fold-end value than the
+// one it implements.
+type foldEndPort struct {
+	*reference.Port
+	declare string
+}
+
+func (p foldEndPort) Start() (sim.Identity, error) {
+	id, err := p.Port.Start()
+	id.Choices[spec.ChoiceFoldEnd] = p.declare
+	return id, err
+}
+
+// The model honours fold-end=slice: the reference implementing slice
+// passes, and the reference implementing clamp while declaring slice
+// fails. A value plankit does not know stops the run at start.
+func TestFoldEndSlice(t *testing.T) {
+	slice := reference.Choices{FoldEnd: "slice"}
+	cases, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Choices: slice}), Seed: 3, Checks: 200, CounterexampleDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if c.Status != report.Passed {
+			t.Errorf("fold-end=slice: %s: %s %s", c.ID, c.Status, c.Message)
+		}
+	}
+	lying := func() sim.Port { return foldEndPort{reference.NewPort(reference.Options{}), "slice"} }
+	cases, err = Run(context.Background(), Options{NewPort: lying, Seed: 3, Checks: 200, CounterexampleDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(cases, func(c report.Case) bool { return c.Status == report.Failed }) {
+		t.Error("clamp declared as slice passed every property")
+	}
+	unknown := func() sim.Port { return foldEndPort{reference.NewPort(reference.Options{}), "wrap"} }
+	_, err = Run(context.Background(), Options{NewPort: unknown, Seed: 3, Checks: 5, CounterexampleDir: t.TempDir()})
+	var ie *sim.ImplError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), `fold-end="wrap"`) || !strings.Contains(err.Error(), "known values: clamp, error, slice") {
+		t.Errorf("an unknown fold-end value: err = %v, want an implementation error naming it and the known values", err)
 	}
 }

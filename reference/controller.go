@@ -248,11 +248,16 @@ var (
 // ExitPlanMode is the exit tool (EXIT-2..7). It fails outside plan mode and
 // without a complete markdown plan; otherwise it presents the plan for
 // review. Approval returns {approved: true} and records a silent pending
-// exit; keep-planning fails carrying the feedback; no channel, a dismissed
+// exit; keep-planning fails carrying the feedback and withdraws an approved
+// exit still pending, so plan mode stays on; no channel, a dismissed
 // review or a reload during the review fail, leaving plan mode on.
 func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (json.RawMessage, error) {
 	s := c.sessions[agent]
-	if !s.active && !c.mutants.Has(ExitOutsidePlan) {
+	gate := s.active // the logged state, never a pending selection
+	if p, ok := c.pending[agent]; ok && c.mutants.Has(ExitGateReadsPending) {
+		gate = p.active
+	}
+	if !gate && !c.mutants.Has(ExitOutsidePlan) {
 		return nil, errNotInPlanMode
 	}
 	var in struct {
@@ -293,13 +298,30 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 			return c.approve(agent), nil
 		}
 	}
+	c.keepPlanning(agent)
 	if answer.Feedback == "" {
 		return nil, errors.New("the user chose to keep planning; revise the plan and present it again")
 	}
 	return nil, fmt.Errorf("the user chose to keep planning; their feedback: %s", answer.Feedback)
 }
 
+// keepPlanning keeps plan mode on (EXIT-6): an exit an earlier approval
+// recorded and that is still pending (an approval earlier in the same tool
+// batch, or one whose append failed) is withdrawn, so the model revises and
+// presents again. A user's own queued selection is theirs and stays
+// (PEND-1); an approval had already taken a queued user exit over.
+func (c *Controller) keepPlanning(agent string) {
+	if p, ok := c.pending[agent]; ok && !p.narrate && !c.mutants.Has(KeepPlanningKeepsExit) {
+		delete(c.pending, agent)
+	}
+}
+
 func (c *Controller) approve(agent string) json.RawMessage {
+	if p, ok := c.pending[agent]; ok && p.narrate && !p.active && c.mutants.Has(ApprovalKeepsUserExit) {
+		return sim.JSON(map[string]bool{"approved": true})
+	}
+	// The approved exit replaces any queued selection, a user's exit
+	// included, so it is appended silently (EXIT-5).
 	c.pending[agent] = intent{active: false, narrate: false}
 	return sim.JSON(map[string]bool{"approved": true})
 }

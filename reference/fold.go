@@ -22,6 +22,16 @@ func FoldPlanMode(events []sim.Event, end int) bool {
 	return active
 }
 
+// SliceEnd is the end events.slice(0, end) uses (choice fold-end=slice): a
+// negative end counts from the log's end, and the result is clamped into
+// [0, n].
+func SliceEnd(end, n int) int {
+	if end < 0 {
+		end += n
+	}
+	return min(max(end, 0), n)
+}
+
 // session is one agent's log as this process sees it, with the folds the
 // hot path needs maintained as events arrive, so no operation rescans the
 // log (LOG-3: the cache is a function of the log and nothing else).

@@ -55,6 +55,9 @@ const (
 	ApproveWithoutReview    Mutant = "approve-without-review"
 	BarePlanToggles         Mutant = "bare-plan-toggles"
 	PlanModeBlocksSteps     Mutant = "plan-mode-blocks-steps"
+	KeepPlanningKeepsExit   Mutant = "keep-planning-keeps-exit"
+	ExitGateReadsPending    Mutant = "exit-gate-reads-pending"
+	ApprovalKeepsUserExit   Mutant = "approval-keeps-user-exit"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -87,9 +90,12 @@ var Catalogue = []MutantInfo{
 	{SectionWrongOrder, "CFG-2", "the plan:policy section renders at order 40"},
 	{ToolHiddenInactive, "EXIT-1", "exit_plan_mode leaves the tool catalog while plan mode is inactive"},
 	{ExitOutsidePlan, "EXIT-2", "exit_plan_mode runs outside plan mode"},
+	{ExitGateReadsPending, "EXIT-2", "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state"},
 	{PlanWithoutHeading, "EXIT-3", "a plan without a # heading is accepted"},
 	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
+	{ApprovalKeepsUserExit, "EXIT-5", "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
 	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
+	{KeepPlanningKeepsExit, "EXIT-6", "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
 	{NoChannelApproves, "EXIT-7", "with no user-questions channel the exit is approved"},
 	{ReloadApproves, "EXIT-7", "a reload during the review does not fail the call"},
 	{CommandWithoutService, "CMD-1", "/plan is registered even when the commands service is not composed"},

@@ -308,8 +308,13 @@ func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 	end := len(req.Events)
 	if req.End != nil {
 		end = *req.End
-		if p.opts.Choices.FoldEnd == spec.FoldEndError && (end < 0 || end > len(req.Events)) {
-			return sim.FoldReply{Error: fmt.Sprintf("end %d is outside the log [0, %d]", end, len(req.Events))}, nil
+		switch p.opts.Choices.FoldEnd {
+		case spec.FoldEndError:
+			if end < 0 || end > len(req.Events) {
+				return sim.FoldReply{Error: fmt.Sprintf("end %d is outside the log [0, %d]", end, len(req.Events))}, nil
+			}
+		case spec.FoldEndSlice:
+			end = SliceEnd(end, len(req.Events))
 		}
 	}
 	if p.opts.Mutants.Has(FoldFirst) {

@@ -12,6 +12,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
 )
@@ -92,7 +93,8 @@ func Text(w io.Writer, run *trace.Run) error {
 	}
 	id := run.Identity
 	if id.Name != "" {
-		fmt.Fprintf(&b, "implementation %s %s (%s)\n", id.Name, id.Version, id.Language)
+		// The identity comes from the implementation: escaped for the terminal.
+		fmt.Fprintf(&b, "implementation %s %s (%s)\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language))
 	} else {
 		b.WriteString("implementation none (session without the plan-mode package)\n")
 	}

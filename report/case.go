@@ -10,12 +10,24 @@ const (
 )
 
 // Statuses of a case after the expected-failure manifest is applied.
+// Passed, Failed, ExpectedFailed and UnexpectedPass are judgements of the
+// implementation; Skipped, Errored and NotRun are not: the check was not
+// judged, and never counts as a failure of its clauses.
 const (
 	Passed         = "passed"
 	Failed         = "failed"
-	Skipped        = "skipped"
 	ExpectedFailed = "expected-failed"
 	UnexpectedPass = "unexpected-pass"
+	// Skipped: not judged because the check does not apply (a choice the
+	// implementation declares differently, a request it does not support).
+	Skipped = "skipped"
+	// Errored: not judged because the implementation could not be run
+	// (it crashed, hung or broke the protocol during the check or before
+	// it started), or because the run stopped on an error of its own (a
+	// counterexample that could not be written). The message says which.
+	Errored = "error"
+	// NotRun: not run because the run was interrupted (SIGINT, SIGTERM).
+	NotRun = "not-run"
 )
 
 // Case is the result of one check: a Gherkin scenario or a property.
@@ -54,3 +66,13 @@ type Step struct {
 
 // Failing reports whether the case fails the run.
 func (c Case) Failing() bool { return c.Status == Failed || c.Status == UnexpectedPass }
+
+// Judged reports whether the check ran to a judgement of the
+// implementation (passed or failed, expected or not).
+func (c Case) Judged() bool {
+	switch c.Status {
+	case Passed, Failed, ExpectedFailed, UnexpectedPass:
+		return true
+	}
+	return false
+}

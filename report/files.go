@@ -15,8 +15,13 @@ import (
 const (
 	VerdictPass = "pass"
 	VerdictFail = "fail"
-	// VerdictImpl: the implementation could not be run.
+	// VerdictImpl: the implementation could not be run; the cases say
+	// which checks were judged before (and after restarts) and which were
+	// not.
 	VerdictImpl = "implementation-error"
+	// VerdictInterrupted: the run was interrupted by a signal; the cases
+	// judged before it are reported, the rest are not-run.
+	VerdictInterrupted = "interrupted"
 )
 
 // Run is everything a report file says about one run. It holds no time or
@@ -129,8 +134,10 @@ func firstLine(s string) string {
 // JUnit renders the run as JUnit XML: one testsuite per feature (and one
 // for the properties), one testcase per check. Expected failures are
 // reported as skipped with their reason; unexpected passes as failures;
-// run-level problems (manifest findings, an implementation error) as a
-// testcase of a "plankit" suite.
+// checks that could not be judged because the implementation could not
+// be run as errors (never failures); checks an interruption left unrun as
+// skipped; run-level problems (manifest findings, an implementation
+// error, an interruption) as a testcase of a "plankit" suite.
 func JUnit(r Run) ([]byte, error) {
 	root := JUnitSuites{Name: r.Suite, Time: "0"}
 	index := map[string]int{}
@@ -151,7 +158,10 @@ func JUnit(r Run) ([]byte, error) {
 		case Failed, UnexpectedPass:
 			tc.Failure = &JUnitFailure{Message: firstLine(c.Message), Type: c.Status, Text: c.Message}
 			s.Failures++
-		case Skipped:
+		case Errored:
+			tc.Error = &JUnitFailure{Message: firstLine(c.Message), Type: "implementation", Text: c.Message}
+			s.Errors++
+		case Skipped, NotRun:
 			tc.Skipped = &JUnitSkipped{Message: c.Message}
 			s.Skipped++
 		case ExpectedFailed:
@@ -171,8 +181,11 @@ func JUnit(r Run) ([]byte, error) {
 		}
 		if r.Error != "" {
 			kind := "run"
-			if r.Verdict == VerdictImpl {
+			switch r.Verdict {
+			case VerdictImpl:
 				kind = "implementation"
+			case VerdictInterrupted:
+				kind = "interrupted"
 			}
 			s.Cases = append(s.Cases, JUnitTestCase{Name: kind, Classname: "plankit." + kind, Time: "0",
 				Error: &JUnitFailure{Message: firstLine(r.Error), Type: kind, Text: r.Error}})
@@ -260,8 +273,11 @@ const propertiesURI = "properties"
 // Cucumber renders the run in cucumber's JSON format: the scenarios, then
 // the properties as a "Properties" feature whose scenarios each have one
 // step, "the property holds", with the property's result. Step results are
-// what ran; a check skipped for a choice has its steps skipped. Durations
-// are 0 so files are reproducible.
+// what ran; a check skipped for a choice has its steps skipped. A check
+// that was not judged (error, not-run) is never "failed": the step where
+// the implementation could not be run, and every step after it, is
+// "skipped" with the error as its message. Durations are 0 so files are
+// reproducible.
 func Cucumber(r Run) ([]byte, error) {
 	feats := []cukeFeature{}
 	index := map[string]int{}
@@ -290,9 +306,15 @@ func Cucumber(r Run) ([]byte, error) {
 		for _, t := range tags {
 			el.Tags = append(el.Tags, cukeTag{Name: t, Line: c.Line - 1})
 		}
-		for _, s := range c.Steps {
-			el.Steps = append(el.Steps, cukeStep{Keyword: s.Keyword, Name: s.Text, Line: s.Line,
-				Result: cukeResult{Status: s.Status, Error: s.Error}})
+		for i, s := range c.Steps {
+			res := cukeResult{Status: s.Status, Error: s.Error}
+			if !c.Judged() && c.Kind == KindScenario && res.Status != "passed" {
+				res.Status = "skipped"
+				if i == firstUnpassed(c.Steps) && res.Error == "" {
+					res.Error = c.Message
+				}
+			}
+			el.Steps = append(el.Steps, cukeStep{Keyword: s.Keyword, Name: s.Text, Line: s.Line, Result: res})
 		}
 		feats[i].Elements = append(feats[i].Elements, el)
 	}
@@ -303,12 +325,22 @@ func Cucumber(r Run) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// firstUnpassed is the index of the first step that did not pass.
+func firstUnpassed(steps []Step) int {
+	for i, s := range steps {
+		if s.Status != "passed" {
+			return i
+		}
+	}
+	return -1
+}
+
 // cukeStatus maps a case status to a cucumber step status.
 func cukeStatus(status string) string {
 	switch status {
 	case Passed:
 		return "passed"
-	case Skipped:
+	case Skipped, Errored, NotRun:
 		return "skipped"
 	}
 	return "failed"

@@ -177,8 +177,11 @@ func (m *Manifest) lookup(c Case) (Entry, bool) {
 // Apply judges the cases of a run against the manifest and returns the
 // cases with their final statuses, plus findings: problems of the manifest
 // itself that fail the run (unexpected passes of clause entries, expired
-// and stale entries). today is YYYY-MM-DD; complete says the run was not
-// filtered, so entries that match no check are stale. A nil manifest
+// and stale entries). today is YYYY-MM-DD; complete says every check was
+// run and judged (not filtered, interrupted or cut short by the
+// implementation), so entries that match no check are stale. A clause
+// entry none of whose checks fails is an unexpected pass unless some of
+// its checks were not judged. A nil manifest
 // leaves the cases as they are.
 func (m *Manifest) Apply(cases []Case, today string, complete bool) ([]Case, []string) {
 	out := slices.Clone(cases)
@@ -188,13 +191,19 @@ func (m *Manifest) Apply(cases []Case, today string, complete bool) ([]Case, []s
 	var findings []string
 	used := map[int]bool{}    // entry line -> matched a failing check
 	matched := map[int]bool{} // entry line -> matched any check that ran
+	// entry line -> matched a check that was not judged (error, not-run):
+	// the entry's failing check may be among them.
+	unjudged := map[int]bool{}
 	for i, c := range out {
 		e, ok := m.lookup(c)
 		if !ok {
 			continue
 		}
-		if c.Status != Skipped {
+		switch {
+		case c.Judged():
 			matched[e.Line] = true
+		case c.Status != Skipped:
+			unjudged[e.Line] = true
 		}
 		switch c.Status {
 		case Failed:
@@ -220,7 +229,7 @@ func (m *Manifest) Apply(cases []Case, today string, complete bool) ([]Case, []s
 			if complete {
 				findings = append(findings, fmt.Sprintf("%s: %s matches no check: stale entry, remove it", m.where(e), e.Target()))
 			}
-		case e.Kind == "clause" && !used[e.Line] && matched[e.Line]:
+		case e.Kind == "clause" && !used[e.Line] && matched[e.Line] && !unjudged[e.Line]:
 			findings = append(findings, fmt.Sprintf("%s: %s: unexpected pass, no check of the clause fails: remove it", m.where(e), e.Target()))
 		}
 	}

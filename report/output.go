@@ -6,21 +6,33 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safetext"
 )
 
 // Summary writes the console summary of a run: each failing and expected-
-// failing check, the manifest findings, the per-clause table, the counts,
-// the run's error if any and the verdict.
+// failing check, the manifest findings, one line for the checks that could
+// not be judged, the per-clause table, the counts, the run's error if any
+// and the verdict. Text from the implementation is escaped.
 func Summary(w io.Writer, r Run) error {
 	var b strings.Builder
 	b.WriteString("\n")
+	errored, firstError := 0, ""
 	for _, c := range r.Cases {
 		switch c.Status {
 		case Failed, UnexpectedPass:
-			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), c.Message)
+			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), safetext.Text(c.Message))
 		case ExpectedFailed:
-			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), c.Message)
+			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), safetext.Text(c.Message))
+		case Errored:
+			if errored == 0 {
+				firstError = c.ID
+			}
+			errored++
 		}
+	}
+	if errored > 0 {
+		// One line, not one per check: they share the cause, the error below.
+		fmt.Fprintf(&b, "ERROR %d checks not judged: the implementation could not be run (first: %s)\n", errored, firstError)
 	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "MANIFEST %s\n", f)
@@ -33,10 +45,14 @@ func Summary(w io.Writer, r Run) error {
 	if err := WriteTable(&b, r.Clauses); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "\n%d checks: %d passed, %d failed, %d expected-failed, %d unexpected-pass, %d skipped\n",
+	fmt.Fprintf(&b, "\n%d checks: %d passed, %d failed, %d expected-failed, %d unexpected-pass, %d skipped",
 		len(r.Cases), counts[Passed], counts[Failed], counts[ExpectedFailed], counts[UnexpectedPass], counts[Skipped])
+	if counts[Errored]+counts[NotRun] > 0 {
+		fmt.Fprintf(&b, ", %d error, %d not run", counts[Errored], counts[NotRun])
+	}
+	b.WriteString("\n")
 	if r.Error != "" {
-		fmt.Fprintf(&b, "error: %s\n", r.Error)
+		fmt.Fprintf(&b, "error: %s\n", safetext.Text(r.Error))
 	}
 	fmt.Fprintf(&b, "verdict: %s (seed %d)\n", r.Verdict, r.Seed)
 	_, err := io.WriteString(w, b.String())

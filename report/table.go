@@ -13,13 +13,17 @@ import (
 var GroupOrder = []string{"LOG", "PEND", "STEP", "CFG", "EXIT", "CMD", "SVC"}
 
 // ClauseRow counts the checks of one clause by final status. A check
-// tagged with several clauses counts in each.
+// tagged with several clauses counts in each. Only Failed counts
+// deviations; Errors (the implementation could not be run) and NotRun (the
+// run was interrupted) are checks that were not judged.
 type ClauseRow struct {
 	Clause         string `json:"clause"`
 	Passed         int    `json:"passed"`
 	Failed         int    `json:"failed"`
 	ExpectedFailed int    `json:"expectedFailed"`
 	Skipped        int    `json:"skipped"`
+	Errors         int    `json:"errors,omitempty"`
+	NotRun         int    `json:"notRun,omitempty"`
 }
 
 // CompareClauses orders clause IDs as SPEC.md does: by group, then number.
@@ -75,6 +79,10 @@ func Table(cases []Case, clauses []string) []ClauseRow {
 				r.ExpectedFailed++
 			case Skipped:
 				r.Skipped++
+			case Errored:
+				r.Errors++
+			case NotRun:
+				r.NotRun++
 			}
 		}
 	}
@@ -86,12 +94,25 @@ func Table(cases []Case, clauses []string) []ClauseRow {
 	return out
 }
 
-// WriteTable prints the per-clause table.
+// WriteTable prints the per-clause table. The error and not-run columns
+// appear only when some check was not judged.
 func WriteTable(w io.Writer, rows []ClauseRow) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "clause\tpassed\tfailed\texpected-failed\tskipped\t")
+	unjudged := false
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", r.Clause, r.Passed, r.Failed, r.ExpectedFailed, r.Skipped)
+		unjudged = unjudged || r.Errors > 0 || r.NotRun > 0
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "clause\tpassed\tfailed\texpected-failed\tskipped\t"
+	if unjudged {
+		head += "error\tnot-run\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t", r.Clause, r.Passed, r.Failed, r.ExpectedFailed, r.Skipped)
+		if unjudged {
+			fmt.Fprintf(tw, "%d\t%d\t", r.Errors, r.NotRun)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -143,7 +143,7 @@ func New(port Port, opts Options) (*Runtime, Result, error) {
 	}
 	res := Result{Action: Action{Load: &LoadAction{Config: opts.Config, Services: &opts.Services}}}
 	if r.port != nil {
-		id, err := r.port.Start()
+		id, err := Start(r.port)
 		if err != nil {
 			return nil, res, &ImplError{Op: "start", Err: err}
 		}
@@ -427,7 +427,7 @@ func (r *Runtime) stopForRestart() error {
 }
 
 func (r *Runtime) restartWith(res *Result) error {
-	id, err := r.port.Start()
+	id, err := Start(r.port)
 	if err != nil {
 		return &ImplError{Op: "start", Err: err}
 	}

@@ -1,6 +1,11 @@
 package spec
 
-import "slices"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
 
 // Choice is a named pick for a point where SPEC.md is silent. An
 // implementation declares its value for each choice at start; checks that
@@ -48,6 +53,7 @@ const (
 const (
 	FoldEndClamp             = "clamp"
 	FoldEndError             = "error"
+	FoldEndSlice             = "slice"
 	CancelPendingClear       = "clear"
 	CancelPendingKeepEqual   = "keep-equal"
 	SectionSourceLog         = "log"
@@ -64,6 +70,7 @@ var Choices = []Choice{
 	{ChoiceFoldEnd, "What `foldPlanMode(events, end)` does with `end` beyond the log or negative.", []Value{
 		{FoldEndClamp, "`end` is clamped into [0, len(events)]: beyond the log folds the whole log, negative folds nothing."},
 		{FoldEndError, "`end` outside [0, len(events)] is an error."},
+		{FoldEndSlice, "As `events.slice(0, end)`: a negative `end` counts from the end of the log (then clamps at 0); beyond the log folds the whole log."},
 	}, []string{"LOG-2"}},
 	{ChoiceCancelPending, "Whether `get` reports `pending` after a `cancelled` selection during an open turn.", []Value{
 		{CancelPendingClear, "`cancelled` clears the pending selection: `get` shows no `pending`."},
@@ -98,4 +105,29 @@ func LookupChoice(name string) (Choice, bool) {
 // Accepts reports whether value is one of the choice's values.
 func (c Choice) Accepts(value string) bool {
 	return slices.ContainsFunc(c.Values, func(v Value) bool { return v.Name == value })
+}
+
+// CheckChoices refuses declared choices plankit does not know: a name that
+// is not in Choices, or a value its choice does not have. Every suite checks
+// the choices an implementation declares at start with it, so a declaration
+// no check can honour stops the run instead of being skipped by some checks
+// and judged under another reading by others. The error names the choice and
+// the known names or values.
+func CheckChoices(declared map[string]string) error {
+	for _, name := range slices.Sorted(maps.Keys(declared)) {
+		v := declared[name]
+		c, ok := LookupChoice(name)
+		if !ok {
+			known := make([]string, len(Choices))
+			for i, c := range Choices {
+				known[i] = c.Name
+			}
+			slices.Sort(known)
+			return fmt.Errorf("the implementation declares choice %q, which plankit does not know (known choices: %s)", name, strings.Join(known, ", "))
+		}
+		if !c.Accepts(v) {
+			return fmt.Errorf("the implementation declares %s=%q, a value plankit does not know for choice %s (known values: %s)", name, v, name, strings.Join(c.ValueNames(), ", "))
+		}
+	}
+	return nil
 }

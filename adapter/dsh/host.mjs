@@ -40,7 +40,7 @@ const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).versio
 // facts about the package, established by running it; test/choices.test.mjs
 // checks each one against the package through this host.
 const CHOICES = {
-  'fold-end': 'clamp', // foldPlanMode stops at the log's end; a negative end folds nothing
+  'fold-end': 'clamp', // foldPlanMode stops at the log's end; a negative end folds nothing (not slice)
   'cancel-pending': 'keep-equal', // an in-turn cancel stores a selection equal to the logged state
   'section-source': 'pending', // plan:policy renders pendingIntents ?? fold(log)
   'reload-pending': 'drop', // selections live in the service instance's WeakMap

@@ -128,6 +128,22 @@ func TestAdapterCLI(t *testing.T) {
 		})
 	}
 
+	// A declared choice value plankit does not know stops every suite at
+	// start with exit 3, naming the choice and the values plankit knows,
+	// instead of skipping or judging checks under another reading.
+	for _, cmd := range [][]string{{"check", "--checks", "5"}, {"check", "--only", "properties", "--checks", "5"}, {"explore", "--depth", "1"}, {"sim", midTurn}} {
+		t.Run("unknown choice value is refused/"+strings.Join(cmd, " "), func(t *testing.T) {
+			args := append(append([]string{}, cmd[0], "--adapter", fake+" choice start"), cmd[1:]...)
+			code, out, errs := run(t, args...)
+			if code != ExitImpl {
+				t.Fatalf("exit %d, want %d (ExitImpl)\n%s\n%s", code, ExitImpl, out, errs)
+			}
+			if !strings.Contains(errs, `fold-end="middle"`) || !strings.Contains(errs, "known values: clamp, error, slice") {
+				t.Fatalf("stderr does not name the choice and the known values:\n%s", errs)
+			}
+		})
+	}
+
 	// An implementation that answers "unsupported" (here: to every reload)
 	// is not judged on the checks that need the request: they are skipped,
 	// saying which request, and the rest of the gate still passes.

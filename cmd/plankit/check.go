@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
 	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -48,8 +48,14 @@ func checkCmd(o *checkOptions) *cobra.Command {
 against the reference, one of its mutants, or an adapter, prints a per-clause table and the verdict, and writes JUnit XML, cucumber JSON and a plankit
 JSON report on request, even when the run fails or is interrupted.
 
+Checks that could not be judged are never reported as failures: those the
+implementation's crash, hang or protocol error kept from running have the
+status error (JUnit <error>), those an interruption kept from running
+not-run (JUnit <skipped>); the failures found before are still listed.
+
 Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
-2 usage or input error; 3 the implementation could not be run.`,
+2 usage or input error; 3 the implementation could not be run, or the run
+was interrupted by SIGINT or SIGTERM (the reports say which).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCheck(cmd.Context(), o, cmd.OutOrStdout())
@@ -128,12 +134,11 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	}
 	opts.NewPort, opts.Started = newPort, func(id sim.Identity) {
 		started = true
-		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", id.Name, id.Version, id.Language, spec.SuiteVersion, o.seed)
+		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
 		printAdapterHint(stdout, o)
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
+	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
 	rep, err := conformance.Run(ctx, opts)
 	if err != nil {
 		return usageErr("%v", err)
@@ -142,18 +147,41 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
 	}
-	if started { // an implementation that never started has no summary
+	if started || rep.Verdict == report.VerdictInterrupted { // an implementation that never started has no summary
 		_ = report.Summary(stdout, rep)
 	}
-	code := map[string]int{report.VerdictPass: ExitPass, report.VerdictFail: ExitFail, report.VerdictImpl: ExitImpl}[rep.Verdict]
+	failed := 0
+	for _, c := range rep.Cases {
+		if c.Failing() {
+			failed++
+		}
+	}
 	if rep.Verdict == report.VerdictFail && strings.Contains(rep.Error, atomicfile.ErrSymlink.Error()) {
 		// A link planted where a counterexample goes stopped the run: an
 		// input error, not a verdict on the implementation. (The report
 		// carries the run's error as text, with atomicfile's own wording.)
-		code = ExitUsage
+		return withCode(ExitUsage, errors.New(rep.Error))
 	}
-	if code == ExitPass {
+	switch rep.Verdict {
+	case report.VerdictPass:
 		return nil
+	case report.VerdictInterrupted:
+		notRun := 0
+		for _, c := range rep.Cases {
+			if c.Status == report.NotRun {
+				notRun++
+			}
+		}
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "%d checks not run", notRun)
+		}
+		return withCode(ExitInterrupted, fmt.Errorf("%s; %d checks not run", rep.Error, notRun))
+	case report.VerdictImpl:
+		if failed > 0 {
+			// Both: the failures are listed above and in the reports.
+			return withCode(ExitImpl, fmt.Errorf("%s (and %d checks failed: see above)", rep.Error, failed))
+		}
+		return withCode(ExitImpl, errors.New(rep.Error))
 	}
-	return withCode(code, errors.New(rep.Error))
+	return withCode(ExitFail, errors.New(rep.Error))
 }

@@ -11,6 +11,12 @@ const (
 	ExitFail  = 1 // a check or expectation failed
 	ExitUsage = 2 // usage or input error
 	ExitImpl  = 3 // the implementation or adapter could not be run
+	// ExitInterrupted: a SIGINT or SIGTERM stopped the run before its
+	// verdict. It is ExitImpl's code: like an implementation that could not
+	// be run, an interrupted run says nothing about conformance (1 would
+	// claim a failure, 2 would blame the input), and the response is the
+	// same: look at the cause, run again. Reports say which it was.
+	ExitInterrupted = ExitImpl
 )
 
 // exitError carries an exit code out of a command.

@@ -30,7 +30,7 @@ the abstract model of SPEC.md. It prints the number of distinct states.
 The first violation (a shortest one) is written as a trace file that
 plankit sim replays to the same failure. Exit 0 when no violation exists up to
 the depth, 1 on a violation, 2 on a usage error, 3 when the implementation
-could not be run.`,
+could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
 		Example: `  plankit explore
   plankit explore --depth 6 --adapter "plankit serve"
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
@@ -56,6 +56,10 @@ could not be run.`,
 			}
 			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries}
 			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs})
+			if ie := interruption(cmd.Context()); ie != nil {
+				// No verdict: the depth was not explored to the end.
+				return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, depth)
+			}
 			if err != nil {
 				var ie *sim.ImplError
 				if errors.As(err, &ie) {

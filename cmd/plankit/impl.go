@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -189,6 +190,30 @@ func (s *poolSet) add(p *adapter.Pool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.list = append(s.list, p)
+}
+
+// abortAll ends every adapter process now (SIGTERM, then SIGKILL after
+// the grace period), for an interrupted run; pools stay listed so that
+// closeAll still waits for them.
+func (s *poolSet) abortAll() { s.each(func(p *adapter.Pool) { p.Abort() }) }
+
+// killAll kills every adapter process group at once, before plankit exits
+// without waiting.
+func (s *poolSet) killAll() { s.each(func(p *adapter.Pool) { p.Kill() }) }
+
+func (s *poolSet) each(f func(*adapter.Pool)) {
+	s.mu.Lock()
+	list := slices.Clone(s.list)
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(p)
+		}()
+	}
+	wg.Wait()
 }
 
 func (s *poolSet) closeAll() {

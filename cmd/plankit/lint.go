@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -38,7 +39,9 @@ append failed: pass --choice section-source=pending to lint its logs.
 
 Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
 read (a missing file, a malformed line, a broken seq, invalid UTF-8, or an input
-past a bound of the --max-input-* flags; docs/reliability.md).`,
+past a bound of the --max-input-* flags; docs/reliability.md), 3 when
+interrupted (SIGINT, SIGTERM: the logs linted so far are reported, the rest
+named).`,
 		Example: `  plankit lint lint/testdata/dsh/plan-review.jsonl
   plankit sim --format jsonl examples/step-narration-header-mismatch.yaml > run.jsonl && plankit lint run.jsonl
   plankit lint --format json session.jsonl`,
@@ -62,10 +65,29 @@ past a bound of the --max-input-* flags; docs/reliability.md).`,
 				return usageErr("--choice %v", err)
 			}
 			var reports []*lint.Report
-			for _, path := range args {
+			var cut error
+			for i, path := range args {
+				if ie := interruption(cmd.Context()); ie != nil {
+					cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), path)
+					break
+				}
 				if path == "-" {
-					reports = append(reports, lint.Reader("-", cmd.InOrStdin(), opts))
-					continue
+					// Standard input may stay open: an interruption must not
+					// wait for it.
+					got := make(chan *lint.Report, 1)
+					go func() { got <- lint.Reader("-", cmd.InOrStdin(), opts) }()
+					select {
+					case r := <-got:
+						reports = append(reports, r)
+						continue
+					case <-cmd.Context().Done():
+					}
+					if ie := interruption(cmd.Context()); ie != nil {
+						cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), path)
+					} else {
+						cut = withCode(ExitInterrupted, context.Cause(cmd.Context()))
+					}
+					break
 				}
 				reports = append(reports, lint.File(path, opts))
 			}
@@ -75,6 +97,9 @@ past a bound of the --max-input-* flags; docs/reliability.md).`,
 			}
 			if err := write(cmd.OutOrStdout(), reports); err != nil {
 				return err
+			}
+			if cut != nil {
+				return cut
 			}
 			switch code := lint.Code(reports); code {
 			case lint.ExitInput:

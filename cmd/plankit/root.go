@@ -1,23 +1,43 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
+
+	"github.com/plankit/plankit/internal/safetext"
 
 	"github.com/spf13/cobra"
 )
 
-// Main runs plankit with args and returns the exit code.
+// Main runs plankit with args and returns the exit code. The command runs
+// under a context that SIGINT and SIGTERM cancel (interrupt.go); the
+// adapter processes it started are ended however it returns.
 func Main(args []string, stdout, stderr io.Writer) int {
+	ctx, stopSignals := catchSignals(stderr)
+	defer pools.closeAll() // a panic too
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
+	stopSignals()
 	pools.closeAll()
-	if err != nil && err.Error() != "" {
-		io.WriteString(stderr, "plankit: "+err.Error()+"\n")
+	code := codeOf(err)
+	if ie := interruption(ctx); ie != nil && !errors.As(err, new(*interruptError)) {
+		// The command did not say so: the interruption decides the code,
+		// and the message names it next to the command's own.
+		if err == nil || err.Error() == "" {
+			err = errors.New(ie.Error())
+		} else {
+			err = fmt.Errorf("%v (%v)", err, ie)
+		}
+		code = ExitInterrupted
 	}
-	return codeOf(err)
+	if err != nil && err.Error() != "" {
+		io.WriteString(stderr, "plankit: "+safetext.Text(err.Error())+"\n")
+	}
+	return code
 }
 
 func newRootCmd() *cobra.Command {
@@ -28,7 +48,8 @@ func newRootCmd() *cobra.Command {
 state of AI agent runtimes, against its specification (SPEC.md clauses).
 
 Exit codes: 0 pass, 1 a check or expectation failed, 2 usage or input error,
-3 the implementation or adapter could not be run.`,
+3 the implementation or adapter could not be run, or the run was interrupted
+(SIGINT, SIGTERM: reports are still written and say so; docs/checks.md).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/reference"
@@ -22,8 +23,10 @@ any command can drive it as an external implementation:
 
   plankit sim --adapter "plankit serve" examples/*.yaml
 
-It returns after a stop request or at the end of stdin. Exit 2 when a
-line is not a protocol request.
+It returns after a stop request or at the end of stdin (exit 0). Exit 2
+when a line is not a protocol request (not JSON, or longer than the 4 MiB
+line limit); exit 3 when its output cannot be written or it is
+interrupted (SIGINT, SIGTERM).
 
 A start request resets the served reference, so serve declares the
 "reuse" capability. The mutant pending-survives-restart keeps its pending
@@ -49,7 +52,21 @@ stop, so served, that mutant behaves as the reference.`,
 				opts.Choices = ch
 			}
 			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true}
-			err := adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
+			served := make(chan error, 1)
+			go func() {
+				served <- adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
+			}()
+			var err error
+			select {
+			case err = <-served:
+			case <-cmd.Context().Done():
+				// Interrupted (the driving plankit ends its adapters'
+				// process groups with SIGTERM): stop at once.
+				if ie := interruption(cmd.Context()); ie != nil {
+					return interrupted(ie, "")
+				}
+				return withCode(ExitImpl, context.Cause(cmd.Context()))
+			}
 			if errors.Is(err, adapter.ErrBadRequest) {
 				return withCode(ExitUsage, err) // the peer broke the protocol
 			}

@@ -32,7 +32,8 @@ diagram and --format html a self-contained timeline page (docs/pictures.md).
 Exit 0 when every expectation holds, 1 when one fails (naming the action,
 expected and got), 2 for a malformed trace (file:line:column and field) or one past an input
 bound (the --max-input-* flags; docs/reliability.md), 3 when
-the implementation could not be run.`,
+the implementation could not be run or the run was interrupted (SIGINT,
+SIGTERM: the traces run so far are printed, the rest are named).`,
 		Example: `  plankit sim examples/pend-cancel-before-boundary.yaml
   plankit sim --format jsonl examples/*.yaml`,
 		Args: cobra.MinimumNArgs(1),
@@ -49,7 +50,11 @@ the implementation could not be run.`,
 			}
 			code := ExitPass
 			var firstErr error
-			for _, path := range args {
+			ctx := cmd.Context()
+			for i, path := range args {
+				if ie := interruption(ctx); ie != nil {
+					return interrupted(ie, "%d of %d traces not run (from %s)", len(args)-i, len(args), path)
+				}
 				t, err := trace.ReadFileWithLimits(path, limits.Limits)
 				if err != nil {
 					// Report it and go on: the other traces still run, and
@@ -66,6 +71,10 @@ the implementation could not be run.`,
 					return err
 				}
 				cmd.OutOrStdout().Write(out.Bytes())
+				if ie := interruption(ctx); ie != nil && run.Err != nil {
+					// The interruption ended the adapter mid-trace.
+					return interrupted(ie, "%s was cut short; %d of %d traces not finished", path, len(args)-i, len(args))
+				}
 				c, err := runCode(run)
 				if c > code {
 					code, firstErr = c, err

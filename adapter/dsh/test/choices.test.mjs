@@ -10,7 +10,7 @@ async function declared (c) {
   return id.choices
 }
 
-test('fold-end=clamp: an end beyond the log folds the whole log, a negative end folds nothing', async (t) => {
+test('fold-end=clamp: an end beyond the log folds the whole log, a negative end folds nothing (not slice)', async (t) => {
   const c = new Client(t)
   assert.equal((await declared(c))['fold-end'], 'clamp')
   const events = [{ seq: 0, type: 'plan/mode', data: { active: true } }]
@@ -18,6 +18,14 @@ test('fold-end=clamp: an end beyond the log folds the whole log, a negative end 
   assert.deepEqual(await c.call('fold', { events, end: -1 }), { active: false })
   assert.deepEqual(await c.call('fold', { events, end: 0 }), { active: false })
   assert.deepEqual(await c.call('fold', { events }), { active: true })
+  // Not slice: on this log events.slice(0, -1) would fold to active.
+  const longer = [
+    { seq: 0, type: 'plan/mode', data: { active: false } },
+    { seq: 1, type: 'plan/mode', data: { active: true } },
+    { seq: 2, type: 'turn/end', data: { turn: 1 } }
+  ]
+  assert.deepEqual(await c.call('fold', { events: longer, end: -1 }), { active: false })
+  assert.deepEqual(await c.call('fold', { events: longer, end: 9 }), { active: true })
   await c.stop()
 })
 

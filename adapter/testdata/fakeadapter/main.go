@@ -7,9 +7,19 @@
 // Modes: ok (never misbehaves), hang, crash, garbage, schema, wrongseq,
 // oversized, flood (floods stderr before every reply and never
 // misbehaves otherwise), flood-crash, error, unsupported, extra (an
-// unknown field in the result), linger (replies
-// to stop but does not exit), slow (replies two seconds late). With --once FILE it misbehaves only while
-// FILE does not exist and creates it, so only the first process breaks.
+// unknown field in the result), choice (declares fold-end=middle, a value
+// plankit does not know; use with METHOD start), linger (replies
+// to stop but does not exit), slow (sleeps before replying: N seconds
+// given as the third argument, 2 by default; once per process), deaf (from then on
+// ignores SIGTERM and the end of its input), orphan (starts a background
+// child, "fakeadapter child", that sleeps), escape (writes control bytes
+// on stderr and exits). When $FAKEADAPTER_PIDS names
+// a file, the adapter appends its pid, and an orphan's child's, to it.
+// $FAKEADAPTER_AFTER=FILE:N arms the misbehaviour only from the N+1th
+// process on (FILE counts them); $FAKEADAPTER_MUTANT serves that mutant of
+// the reference. With --once FILE it misbehaves only
+// while FILE does not exist and creates it, so only the first process
+// breaks.
 package main
 
 import (
@@ -17,8 +27,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/plankit/plankit/adapter"
@@ -35,15 +48,30 @@ func main() {
 			break
 		}
 	}
+	if len(args) == 1 && args[0] == "child" {
+		time.Sleep(time.Hour)
+		return
+	}
 	if len(args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: fakeadapter MODE METHOD [N] [--once FILE]")
 		os.Exit(2)
 	}
+	if os.Getenv("FAKEADAPTER_PIDS") != "" {
+		writePID(os.Getpid())
+	}
 	mode, method, nth := args[0], args[1], 1
+	delay := 2
+	if mode == "slow" && len(args) > 2 {
+		delay, _ = strconv.Atoi(args[2])
+		args = args[:2]
+	}
 	if len(args) > 2 {
 		nth, _ = strconv.Atoi(args[2])
 	}
 	armed := true
+	if after := os.Getenv("FAKEADAPTER_AFTER"); after != "" {
+		armed = countProcess(after)
+	}
 	if once != "" {
 		f, err := os.OpenFile(once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		armed = err == nil
@@ -52,7 +80,11 @@ func main() {
 		}
 	}
 	caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
-	srv, err := adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{Capabilities: caps})
+	opts := reference.Options{}
+	if m := os.Getenv("FAKEADAPTER_MUTANT"); m != "" {
+		opts.Mutants = reference.Mutants{reference.Mutant(m)}
+	}
+	srv, err := adapter.NewServer(reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps})
 	if err != nil {
 		panic(err)
 	}
@@ -77,6 +109,19 @@ func main() {
 			flood(req.Seq)
 		}
 		if armed && req.Method == method && seen == nth {
+			switch mode {
+			case "slow":
+				time.Sleep(time.Duration(delay) * time.Second)
+			case "deaf":
+				signal.Ignore(syscall.SIGTERM)
+				defer time.Sleep(time.Hour)
+			case "orphan":
+				child := exec.Command(os.Args[0], "child")
+				if err := child.Start(); err != nil {
+					panic(err)
+				}
+				writePID(child.Process.Pid)
+			}
 			reply = misbehave(mode, req, reply)
 		}
 		out.Write(reply)
@@ -89,6 +134,31 @@ func main() {
 			return
 		}
 	}
+}
+
+// countProcess counts this process in the file of $FAKEADAPTER_AFTER
+// (FILE:N) and reports whether more than N processes came before it.
+func countProcess(spec string) bool {
+	file, n, _ := strings.Cut(spec, ":")
+	limit, _ := strconv.Atoi(n)
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	f.WriteString("x\n")
+	f.Close()
+	b, _ := os.ReadFile(file)
+	return strings.Count(string(b), "\n") > limit
+}
+
+// writePID appends a pid to $FAKEADAPTER_PIDS.
+func writePID(pid int) {
+	f, err := os.OpenFile(os.Getenv("FAKEADAPTER_PIDS"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Fprintln(f, pid)
+	f.Close()
 }
 
 // flood writes 2 MiB of log lines on stderr.
@@ -105,10 +175,11 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 	case "hang":
 		fmt.Fprintf(os.Stderr, "fakeadapter: hanging on %s\n", req.Method)
 		time.Sleep(time.Hour)
-	case "slow":
-		time.Sleep(2 * time.Second)
 	case "crash":
 		fmt.Fprintf(os.Stderr, "fakeadapter: about to crash\nfakeadapter: simulated crash in %s\n", req.Method)
+		os.Exit(7)
+	case "escape":
+		fmt.Fprintf(os.Stderr, "fakeadapter: \x1b[2Jcleared the screen\rand rang\a\n")
 		os.Exit(7)
 	case "flood-crash":
 		fmt.Fprintf(os.Stderr, "fakeadapter: simulated crash after the flood in %s\n", req.Method)
@@ -131,6 +202,12 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		var r map[string]any
 		json.Unmarshal(reply, &r)
 		r["result"].(map[string]any)["extra"] = true
+		b, _ := json.Marshal(r)
+		return b
+	case "choice":
+		var r map[string]any
+		json.Unmarshal(reply, &r)
+		r["result"].(map[string]any)["choices"].(map[string]any)["fold-end"] = "middle"
 		b, _ := json.Marshal(r)
 		return b
 	case "unsupported":

@@ -250,6 +250,12 @@ class PlanMode:
         if kind == "approve" and feedback == "":
             self.pending[agent] = (False, False)  # a silent exit (EXIT-5)
             return {"approved": True}
+        # Keep planning (EXIT-6): plan mode stays on, so an approved exit
+        # still pending (earlier in this tool batch, or behind a failed
+        # append) is withdrawn. A user's own queued selection stays (PEND-1).
+        pending = self.pending.get(agent)
+        if pending is not None and not pending[1]:
+            del self.pending[agent]
         if feedback == "":
             raise ToolError("the user chose to keep planning; revise the plan and present it again")
         raise ToolError("the user chose to keep planning; their feedback: " + feedback)

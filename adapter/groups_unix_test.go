@@ -1,0 +1,172 @@
+//go:build unix
+
+package adapter_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/plankit/plankit/adapter"
+)
+
+// ended reports whether pid no longer runs: it does not exist, or it is a
+// zombie waiting for its new parent (init) to reap it.
+func ended(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	// pid (comm) STATE ...; comm may hold spaces and parentheses.
+	s := string(stat)
+	rest := s[strings.LastIndexByte(s, ')')+1:]
+	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
+
+// endedSoon waits up to a few seconds for pid to end: an orphan is killed
+// by its group's signal but reaped by init in its own time.
+func endedSoon(pid int) bool {
+	for range 200 {
+		if ended(pid) {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+func pidsIn(t *testing.T, file string) []int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids = append(pids, n)
+	}
+	return pids
+}
+
+// killOnCleanup ends pids a failed test leaves behind.
+func killOnCleanup(t *testing.T, file string) {
+	t.Cleanup(func() {
+		b, _ := os.ReadFile(file)
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil && n > 1 {
+				syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+	})
+}
+
+// A background child the adapter started does not outlive the adapter's
+// clean exit (stop, then end of input).
+func TestBackgroundChildEndsWithTheAdapter(t *testing.T) {
+	pids := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("FAKEADAPTER_PIDS", pids)
+	killOnCleanup(t, pids)
+	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "orphan", "start"}, NoReuse: true, NoSpare: true})
+	port := pool.Port()
+	if _, err := port.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := port.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	got := pidsIn(t, pids)
+	if len(got) != 2 {
+		t.Fatalf("want the adapter's and its child's pid, got %v", got)
+	}
+	for _, pid := range got {
+		if !endedSoon(pid) {
+			t.Errorf("process %d survived the adapter's clean exit", pid)
+		}
+	}
+}
+
+// An adapter that ignores the end of its input and SIGTERM is killed
+// when the pool closes, within the grace periods.
+func TestDeafAdapterIsKilled(t *testing.T) {
+	pids := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("FAKEADAPTER_PIDS", pids)
+	killOnCleanup(t, pids)
+	pool, err := adapter.NewPool(adapter.Options{Command: []string{fakeBin(t), "deaf", "start"}, NoSpare: true, KillGrace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := pool.Port()
+	if _, err := port.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := port.PID()
+	time.Sleep(100 * time.Millisecond) // SIGTERM is ignored from the reply on
+	done := make(chan struct{})
+	go func() { pool.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	if !ended(pid) {
+		t.Fatalf("process %d survived Close", pid)
+	}
+}
+
+// Abort while an adapter is still starting (it sleeps before replying to
+// start) fails the start at once and ends the process.
+func TestAbortDuringAdapterStart(t *testing.T) {
+	pids := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("FAKEADAPTER_PIDS", pids)
+	killOnCleanup(t, pids)
+	pool, err := adapter.NewPool(adapter.Options{Command: []string{fakeBin(t), "slow", "start", "60"}, NoSpare: true, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := pool.Port()
+	type result struct{ err error }
+	res := make(chan result, 1)
+	go func() {
+		_, err := port.Start()
+		res <- result{err}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, _ := os.ReadFile(pids); len(b) > 0 && b[len(b)-1] == '\n' {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	pid := pidsIn(t, pids)[0]
+	begin := time.Now()
+	pool.Abort()
+	select {
+	case r := <-res:
+		if r.err == nil {
+			t.Fatal("start succeeded after Abort")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("start still waits after Abort")
+	}
+	if !ended(pid) {
+		t.Fatalf("process %d survived Abort", pid)
+	}
+	if took := time.Since(begin); took > 15*time.Second {
+		t.Fatalf("Abort took %v", took)
+	}
+	if _, err := pool.Port().Start(); err == nil {
+		t.Fatal("a process started after Abort")
+	}
+}

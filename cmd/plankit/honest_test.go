@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/report"
+)
+
+// TestHonestReports: checks an adapter's crash kept from being judged are
+// errors in every report, never failures of their clauses; the properties
+// are listed too; failures judged before the crash stay listed next to the
+// implementation error.
+func TestHonestReports(t *testing.T) {
+	fake := goBuild(t, t.TempDir(), "../../adapter/testdata/fakeadapter")
+
+	t.Run("a crashing adapter's checks are errors, not failures", func(t *testing.T) {
+		dir := t.TempDir()
+		reps := reportFiles{filepath.Join(dir, "r.json"), filepath.Join(dir, "j.xml"), filepath.Join(dir, "c.json")}
+		code, out, errs := run(t, append([]string{"check", "--checks", "3", "--adapter", fake + " crash load 1"}, reps.flags()...)...)
+		if code != ExitImpl {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+		}
+		r := readJSONReport(t, reps.json)
+		if r.Verdict != report.VerdictImpl {
+			t.Errorf("verdict %q", r.Verdict)
+		}
+		props, errored := 0, 0
+		for _, c := range r.Cases {
+			// Checks that never reach the implementation (skipped for a
+			// choice, run without the package) are judged as usual.
+			switch {
+			case c.Status == report.Errored:
+				errored++
+			case c.Status == report.Skipped && strings.Contains(c.Message, "choice"):
+			case c.Status == report.Passed && strings.Contains(c.ID, "without-package"):
+			default:
+				t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, report.Errored)
+			}
+			if c.Kind == report.KindProperty {
+				props++
+				if c.Status != report.Errored {
+					t.Errorf("property %s: %s", c.ID, c.Status)
+				}
+			}
+		}
+		if props == 0 || errored < 100 {
+			t.Errorf("%d properties, %d errors in the report", props, errored)
+		}
+		for _, row := range r.Clauses {
+			if row.Failed != 0 {
+				t.Errorf("clause %s counts %d failed", row.Clause, row.Failed)
+			}
+		}
+		x, err := os.ReadFile(reps.junit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validateJUnit(t, x)
+		if !bytes.Contains(x, []byte(`<testsuites name="plankit" tests="`)) || !bytes.Contains(x, []byte(` failures="0" errors="`)) || bytes.Contains(x, []byte("<failure")) {
+			t.Errorf("JUnit report shows failures:\n%.2000s", x)
+		}
+		c, _ := os.ReadFile(reps.cucumber)
+		if bytes.Contains(c, []byte(`"status": "failed"`)) {
+			t.Error("cucumber report has failed steps")
+		}
+		if !strings.Contains(out, "ERROR ") || strings.Contains(out, "FAIL ") {
+			t.Errorf("console:\n%s", out)
+		}
+	})
+
+	t.Run("failures before a crash are listed next to it", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Setenv("FAKEADAPTER_MUTANT", "fold-first")
+		t.Setenv("FAKEADAPTER_AFTER", filepath.Join(dir, "count")+":8")
+		js := filepath.Join(dir, "r.json")
+		code, out, errs := run(t, "check", "--tags", "@LOG-2", "--json", js, "--adapter", fake+" crash load 1")
+		if code != ExitImpl {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+		}
+		r := readJSONReport(t, js)
+		n := map[string]int{}
+		for _, c := range r.Cases {
+			n[c.Status]++
+		}
+		if r.Verdict != report.VerdictImpl || n[report.Failed] == 0 || n[report.Errored] == 0 {
+			t.Fatalf("verdict %q, statuses %v: want failures and errors", r.Verdict, n)
+		}
+		if !strings.Contains(out, "FAIL ") || !strings.Contains(errs, "checks failed") {
+			t.Errorf("the failures are not on the console:\n%s\n%s", out, errs)
+		}
+		b, _ := json.Marshal(r.Clauses)
+		if !bytes.Contains(b, []byte(`"clause":"LOG-2","passed"`)) {
+			t.Errorf("clauses %s", b)
+		}
+	})
+}
+
+// reportFiles are the three reports of a check.
+type reportFiles struct{ json, junit, cucumber string }
+
+func (f reportFiles) flags() []string {
+	return []string{"--json", f.json, "--junit", f.junit, "--cucumber", f.cucumber}
+}
+
+func countStatus(cases []report.Case, status string) int {
+	n := 0
+	for _, c := range cases {
+		if c.Status == status {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,401 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/plankit/plankit/report"
+)
+
+// TestSignals drives the built plankit binary and sends it real signals:
+// at any moment a SIGINT or SIGTERM ends the run with ExitInterrupted,
+// writes every requested report (valid, saying the run was interrupted)
+// and leaves no adapter process behind; adapter process groups end with
+// the adapter on a clean exit too. One test builds the binaries once.
+func TestSignals(t *testing.T) {
+	dir := t.TempDir()
+	plankit := goBuild(t, dir, ".")
+	fake := goBuild(t, dir, "../../adapter/testdata/fakeadapter")
+	trace := "../../examples/pend-mid-turn-later-turn.yaml"
+
+	t.Run("SIGTERM while the adapter starts: check", func(t *testing.T) {
+		w := newWatch(t)
+		reps := w.reports()
+		p := w.start(plankit, append([]string{"check", "--timeout", "2m", "--adapter", fake + " slow start 60"}, reps.flags()...)...)
+		w.waitPIDs(1)
+		p.signal(syscall.SIGTERM)
+		code, out, errs := p.wait(30 * time.Second)
+		if code != ExitInterrupted {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, out, errs)
+		}
+		if !strings.Contains(errs, "interrupted by SIGTERM") {
+			t.Errorf("stderr does not say the run was interrupted:\n%s", errs)
+		}
+		r := reps.check(t, report.VerdictInterrupted)
+		props := 0
+		for _, c := range r.Cases {
+			if c.Status != report.NotRun {
+				t.Errorf("%s: %s, want %s", c.ID, c.Status, report.NotRun)
+			}
+			if c.Kind == report.KindProperty {
+				props++
+			}
+		}
+		if len(r.Cases) < 100 || props == 0 {
+			t.Errorf("the report lists %d checks (%d properties); want every check, the properties too", len(r.Cases), props)
+		}
+		w.noneRunning()
+	})
+
+	t.Run("SIGTERM while the adapter starts: sim", func(t *testing.T) {
+		w := newWatch(t)
+		p := w.start(plankit, "sim", "--timeout", "2m", "--adapter", fake+" slow start 60", trace, trace)
+		w.waitPIDs(1)
+		p.signal(syscall.SIGTERM)
+		code, out, errs := p.wait(30 * time.Second)
+		if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGTERM") {
+			t.Fatalf("exit %d, want %d naming SIGTERM\n%s\n%s", code, ExitInterrupted, out, errs)
+		}
+		w.noneRunning()
+	})
+
+	t.Run("SIGINT mid-check", func(t *testing.T) {
+		w := newWatch(t)
+		reps := w.reports()
+		p := w.start(plankit, append([]string{"check", "--adapter", fake + " ok none"}, reps.flags()...)...)
+		w.waitPIDs(6) // several scenarios ran
+		p.signal(syscall.SIGINT)
+		code, out, errs := p.wait(30 * time.Second)
+		if code != ExitInterrupted {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, out, errs)
+		}
+		r := reps.check(t, report.VerdictInterrupted)
+		count := map[string]int{}
+		for _, c := range r.Cases {
+			count[c.Status]++
+		}
+		if count[report.Passed] == 0 || count[report.NotRun] == 0 || count[report.Failed] != 0 || count[report.Errored] != 0 {
+			t.Errorf("statuses %v: want passed checks before the signal, not-run after, no failure or error", count)
+		}
+		if !strings.Contains(out, "verdict: interrupted") {
+			t.Errorf("the console does not give the verdict:\n%s", out)
+		}
+		w.noneRunning()
+	})
+
+	t.Run("SIGTERM during explore", func(t *testing.T) {
+		w := newWatch(t)
+		p := w.start(plankit, "explore", "--depth", "30", "--adapter", fake+" ok none")
+		w.waitPIDs(3)
+		p.signal(syscall.SIGTERM)
+		code, out, errs := p.wait(30 * time.Second)
+		if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGTERM") {
+			t.Fatalf("exit %d, want %d naming SIGTERM\n%s\n%s", code, ExitInterrupted, out, errs)
+		}
+		w.noneRunning()
+	})
+
+	t.Run("SIGTERM while lint reads its standard input", func(t *testing.T) {
+		// Nothing shows from outside when plankit has installed its
+		// handler; a signal that comes before kills it. Try again later
+		// then.
+		for delay := 100 * time.Millisecond; ; delay *= 2 {
+			cmd := exec.Command(plankit, "lint", "-", "../../lint/testdata/dsh/plan-review.jsonl")
+			in, err := cmd.StdinPipe() // held open: lint waits for its input
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(delay)
+			cmd.Process.Signal(syscall.SIGTERM)
+			err = cmd.Wait()
+			in.Close()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("lint: %v", err)
+			}
+			if ee.ExitCode() < 0 && delay < 10*time.Second {
+				continue // killed before the handler was installed
+			}
+			if ee.ExitCode() != ExitInterrupted || !strings.Contains(errb.String(), "interrupted by SIGTERM; 2 of 2 logs not linted (from -)") {
+				t.Fatalf("exit %d, want %d naming the logs not linted\n%s\n%s", ee.ExitCode(), ExitInterrupted, out.String(), errb.String())
+			}
+			return
+		}
+	})
+
+	t.Run("an adapter that ignores the end of its input and SIGTERM is killed", func(t *testing.T) {
+		w := newWatch(t)
+		p := w.start(plankit, "sim", "--timeout", "1s", "--adapter", fake+" deaf start", trace)
+		code, out, errs := p.wait(60 * time.Second)
+		if code != ExitPass {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+		w.noneRunning()
+
+		// Interrupted too.
+		w = newWatch(t)
+		p = w.start(plankit, "check", "--adapter", fake+" deaf start")
+		w.waitPIDs(2)
+		p.signal(syscall.SIGTERM)
+		if code, out, errs := p.wait(30 * time.Second); code != ExitInterrupted {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+		w.noneRunning()
+	})
+
+	t.Run("SIGKILL: the adapters die with plankit (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux ties a child's life to its parent's (Pdeathsig)")
+		}
+		// Deaf adapters: the end of their input (plankit's death closes
+		// it) does not end them.
+		w := newWatch(t)
+		p := w.start(plankit, "check", "--adapter", fake+" deaf start")
+		w.waitPIDs(3)
+		p.signal(syscall.SIGKILL)
+		p.cmd.Wait()
+		w.noneRunning()
+	})
+
+	t.Run("an adapter's background child does not survive", func(t *testing.T) {
+		w := newWatch(t)
+		p := w.start(plankit, "sim", "--adapter", fake+" orphan start", trace)
+		code, out, errs := p.wait(60 * time.Second)
+		if code != ExitPass {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+		if n := len(w.pids()); n < 2 {
+			t.Fatalf("%d pids recorded, want the adapter's and its child's", n)
+		}
+		w.noneRunning()
+	})
+
+	t.Run("serve: a 100 MB request line is a bad request, exit 2", func(t *testing.T) {
+		cmd := exec.Command(plankit, "serve")
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			chunk := bytes.Repeat([]byte("x"), 1<<20)
+			for range 100 {
+				if _, err := in.Write(chunk); err != nil {
+					break
+				}
+			}
+			in.Close()
+		}()
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitUsage || !strings.Contains(errb.String(), "longer than the limit") {
+			t.Fatalf("serve on a 100 MB line: %v\n%s", err, errb.String())
+		}
+	})
+
+	t.Run("adapter output is escaped before it reaches the terminal", func(t *testing.T) {
+		w := newWatch(t)
+		p := w.start(plankit, "sim", "--adapter", fake+" escape start", trace)
+		code, out, errs := p.wait(60 * time.Second)
+		if code != ExitImpl {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+		}
+		if strings.ContainsAny(out+errs, "\x1b\r\a") || !strings.Contains(errs, `\x1b[2J`) {
+			t.Fatalf("control bytes reached the terminal or the escape is missing:\n%q", errs)
+		}
+	})
+}
+
+// watch runs plankit with adapters that record their pids.
+type watch struct {
+	t    *testing.T
+	dir  string
+	file string
+}
+
+func newWatch(t *testing.T) *watch {
+	dir := t.TempDir()
+	w := &watch{t: t, dir: dir, file: filepath.Join(dir, "pids")}
+	t.Cleanup(func() {
+		for _, pid := range w.pids() {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return w
+}
+
+func (w *watch) pids() []int {
+	b, _ := os.ReadFile(w.file)
+	var pids []int
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if !strings.HasSuffix(line, "\n") {
+			break // being written
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && n > 1 {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// waitPIDs waits until n adapter processes have started.
+func (w *watch) waitPIDs(n int) {
+	w.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for len(w.pids()) < n {
+		if time.Now().After(deadline) {
+			w.t.Fatalf("only %d adapter processes started in a minute, want %d", len(w.pids()), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// noneRunning checks that no recorded adapter process (or child of one)
+// still runs. Orphans are reaped by init in its own time: a zombie counts
+// as ended.
+func (w *watch) noneRunning() {
+	w.t.Helper()
+	for _, pid := range w.pids() {
+		deadline := time.Now().Add(3 * time.Second)
+		for !processEnded(pid) {
+			if time.Now().After(deadline) {
+				w.t.Errorf("adapter process %d still runs after plankit exited", pid)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func processEnded(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	s := string(stat)
+	return strings.HasPrefix(strings.TrimSpace(s[strings.LastIndexByte(s, ')')+1:]), "Z")
+}
+
+type running struct {
+	t        *testing.T
+	cmd      *exec.Cmd
+	out, err bytes.Buffer
+}
+
+func (w *watch) start(bin string, args ...string) *running {
+	w.t.Helper()
+	if args[0] == "check" {
+		args = append(args, "--counterexamples", filepath.Join(w.dir, "cex"))
+	}
+	r := &running{t: w.t, cmd: exec.Command(bin, args...)}
+	r.cmd.Env = append(os.Environ(), "FAKEADAPTER_PIDS="+w.file)
+	r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.err
+	if err := r.cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() {
+		if r.cmd.ProcessState == nil {
+			r.cmd.Process.Kill()
+			r.cmd.Wait()
+		}
+	})
+	return r
+}
+
+func (r *running) signal(sig syscall.Signal) {
+	r.t.Helper()
+	if err := r.cmd.Process.Signal(sig); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// wait returns the exit code, stdout and stderr; it fails the test when
+// plankit has not exited within limit.
+func (r *running) wait(limit time.Duration) (int, string, string) {
+	r.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return 0, r.out.String(), r.err.String()
+		case errors.As(err, &ee) && ee.ExitCode() >= 0:
+			return ee.ExitCode(), r.out.String(), r.err.String()
+		default:
+			r.t.Fatalf("plankit: %v\n%s", err, r.err.String())
+		}
+	case <-time.After(limit):
+		r.cmd.Process.Kill()
+		<-done
+		r.t.Fatalf("plankit did not exit within %v\n%s\n%s", limit, r.out.String(), r.err.String())
+	}
+	return 0, "", ""
+}
+
+func (w *watch) reports() reportFiles {
+	return reportFiles{filepath.Join(w.dir, "r.json"), filepath.Join(w.dir, "j.xml"), filepath.Join(w.dir, "c.json")}
+}
+
+// check reads the three reports, checks they are valid and agree on the
+// verdict, and returns the JSON report.
+func (f reportFiles) check(t *testing.T, verdict string) report.Run {
+	t.Helper()
+	r := readJSONReport(t, f.json)
+	if r.Verdict != verdict {
+		t.Errorf("JSON report verdict %q, want %q (error %q)", r.Verdict, verdict, r.Error)
+	}
+	x, err := os.ReadFile(f.junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateJUnit(t, x)
+	var suites JUnitSuitesForTest
+	if err := xml.Unmarshal(x, &suites); err != nil {
+		t.Fatal(err)
+	}
+	if verdict == report.VerdictInterrupted && !bytes.Contains(x, []byte(`<testcase name="interrupted"`)) {
+		t.Errorf("JUnit report does not say the run was interrupted")
+	}
+	c, err := os.ReadFile(f.cucumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var feats []map[string]any
+	if err := json.Unmarshal(c, &feats); err != nil || len(feats) == 0 {
+		t.Fatalf("cucumber report: %v (%d features)", err, len(feats))
+	}
+	if verdict != report.VerdictPass && bytes.Contains(c, []byte(`"status": "failed"`)) != (countStatus(r.Cases, report.Failed)+countStatus(r.Cases, report.UnexpectedPass) > 0) {
+		t.Errorf("cucumber report's failed steps do not match the failed checks")
+	}
+	return r
+}
+
+// JUnitSuitesForTest decodes the JUnit root.
+type JUnitSuitesForTest = report.JUnitSuites
