@@ -144,11 +144,15 @@ type Pool struct {
 // NewPool returns a pool for the adapter command in opts. It starts
 // nothing: each Port.Start spawns a process.
 func NewPool(opts Options) (*Pool, error) {
+	return newPool(opts, compiledSchemas)
+}
+
+func newPool(opts Options, schemas func() (strictSet, lenientSet *schemaSet, err error)) (*Pool, error) {
 	opts = opts.withDefaults()
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		return nil, errors.New("adapter: empty command")
 	}
-	strictSet, lenientSet, err := compiledSchemas()
+	strictSet, lenientSet, err := schemas()
 	if err != nil {
 		return nil, fmt.Errorf("adapter schemas: %w", err)
 	}
@@ -482,6 +486,26 @@ func (p *Port) PID() int {
 // before is ended and a new one starts — unless StopForRestart kept the
 // process: then it is sent start again, which resets it.
 func (p *Port) Start() (sim.Identity, error) {
+	pr, err := p.acquire()
+	if err != nil {
+		return sim.Identity{}, err
+	}
+	var res StartResult
+	if err := p.call(MethodStart, StartParams{Protocol: ProtocolVersion}, &res); err != nil {
+		return sim.Identity{}, err
+	}
+	if res.Protocol != ProtocolVersion {
+		return sim.Identity{}, p.fail(&RequestError{Method: MethodStart, Seq: pr.seq, Kind: KindProtocol,
+			Detail: fmt.Sprintf("the implementation speaks protocol %d; this kit speaks protocol %d", res.Protocol, ProtocolVersion)})
+	}
+	p.start = res
+	pr.reuse = res.Capabilities.Reuse
+	return res.Identity(), nil
+}
+
+// acquire gets the process for a Start: a parked one on a port's first
+// Start (unless reuse is off), else a new one. The caller sends start.
+func (p *Port) acquire() (*process, error) {
 	p.end()
 	restart := p.started
 	p.started = true
@@ -511,22 +535,12 @@ func (p *Port) Start() (sim.Identity, error) {
 	if pr == nil {
 		var err error
 		if pr, err = p.pool.spawn(); err != nil {
-			return sim.Identity{}, err
+			return nil, err
 		}
 	}
 	p.proc, p.broken, p.start = pr, nil, StartResult{}
 	pr.reuse = false // until this start succeeds
-	var res StartResult
-	if err := p.call(MethodStart, StartParams{Protocol: ProtocolVersion}, &res); err != nil {
-		return sim.Identity{}, err
-	}
-	if res.Protocol != ProtocolVersion {
-		return sim.Identity{}, p.fail(&RequestError{Method: MethodStart, Seq: pr.seq, Kind: KindProtocol,
-			Detail: fmt.Sprintf("the implementation speaks protocol %d; this kit speaks protocol %d", res.Protocol, ProtocolVersion)})
-	}
-	p.start = res
-	pr.reuse = res.Capabilities.Reuse
-	return res.Identity(), nil
+	return pr, nil
 }
 
 // Stop implements sim.Port. A process that declared the reuse capability
@@ -675,7 +689,7 @@ func (p *Port) exitedError(method string, seq int, line []byte) error {
 func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out any) error {
 	protocol := func(what string) error {
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindProtocol, Detail: fmt.Sprintf(
-			"protocol error: %s\n  request:  %s\n  reply:    %s\n  expected: %s", what, quote(request), quote(ev.data), expectedShape(seq, method))})
+			"protocol error: %s\n  request:  %s\n  reply:    %s\n  expected: %s", what, quote(request), quote(ev.data), p.pool.schemas.expectedShape(seq, method))})
 	}
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -31,6 +32,11 @@ func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error 
 	if err != nil {
 		return err
 	}
+	return srv.serve(in, out)
+}
+
+// serve answers request lines from in on out until stop or end of input.
+func (srv *Server) serve(in io.Reader, out io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	w := bufio.NewWriter(out)
@@ -67,12 +73,13 @@ type Server struct {
 	strict *schemaSet
 	// enc encodes each result reply, reused.
 	enc *lineEncoder
+	// rt, when set, makes this a runtime-protocol server.
+	rt loop.Runtime
 }
 
 // NewServer returns a server for port.
 func NewServer(port sim.Port, opts ServeOptions) (*Server, error) {
-	s := &Server{port: port, opts: opts, enc: newLineEncoder()}
-	s.enc.enc.SetEscapeHTML(false)
+	s := &Server{port: port, opts: opts}
 	if opts.Validate {
 		var err error
 		if s.strict, _, err = compiledSchemas(); err != nil {
@@ -100,7 +107,10 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	if s.strict != nil {
 		err = checkRequest(s.strict, line)
 	}
-	if err == nil {
+	switch {
+	case err == nil && s.rt != nil:
+		result, err = dispatchRuntime(s.rt, req)
+	case err == nil:
 		result, err = dispatch(s.port, req, s.opts)
 	}
 	var unsup *UnsupportedError
@@ -116,6 +126,10 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 		prefix := append(head[:0], `{"seq":`...)
 		prefix = strconv.AppendInt(prefix, int64(req.Seq), 10)
 		prefix = append(prefix, `,"result":`...)
+		if s.enc == nil {
+			s.enc = newLineEncoder()
+			s.enc.enc.SetEscapeHTML(false)
+		}
 		s.enc.Reset(prefix)
 		if err := s.enc.Encode(result); err != nil {
 			return nil, false, err

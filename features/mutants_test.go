@@ -99,6 +99,8 @@ clause of SPEC.md, the way a real implementation might get it wrong
 (reference/mutants.go). ` + "`go test ./features`" + ` runs the whole Gherkin suite against
 every mutant and fails unless each is killed by at least one failing scenario tagged
 with the mutant's own clause. Run one by hand with ` + "`plankit check --mutant NAME`" + `.
+This is the plugin level; the runtime column, the same mutants in the built-in
+runtime checked from outside, is [mutants-runtime.md](mutants-runtime.md).
 
 `)
 	fmt.Fprintf(&b, "%d mutants, %d killed by a scenario of their own clause.\n\n", len(kills), countKilled(kills))

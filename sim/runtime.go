@@ -43,6 +43,11 @@ type Options struct {
 	// Logs optionally gives an agent's durable log at start (a resumed or
 	// recorded session), by agent name.
 	Logs map[string][]Event
+	// HostTools are tools of the host's own the model may call; they
+	// succeed with the result "ok".
+	HostTools []string
+	// Hooks run host code inside steps (nil: none).
+	Hooks *Hooks
 }
 
 // ListenerSpec is another agent/pre-step listener, registered before or

@@ -29,7 +29,7 @@ func TestArchitectureMapsTheImports(t *testing.T) {
 			return err
 		}
 		name := d.Name()
-		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "examples") {
+		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() && path != root {

@@ -16,6 +16,7 @@ func newExploreCmd() *cobra.Command {
 		out     string
 		retries string
 		impl    implFlags
+		level   levelFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "explore",
@@ -30,7 +31,13 @@ the abstract model of SPEC.md. It prints the number of distinct states.
 The first violation (a shortest one) is written as a trace file that
 plankit sim replays to the same failure. Exit 0 when no violation exists up to
 the depth, 1 on a violation, 2 on a usage error, 3 when the implementation
-could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
+could not be run or the exploration was interrupted (SIGINT, SIGTERM).
+
+With --level runtime it enumerates every sequence of up to --depth runtime
+steps (selections, plain turns, selections while the model streams, an
+approved exit, a failed append, /plan off, a restart), each on a fresh
+runtime, judging each with the runtime-level invariants; the first violation
+is written as a runtime trace (plankit sim --level runtime replays it).`,
 		Example: `  plankit explore
   plankit explore --depth 6 --adapter "plankit serve"
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
@@ -38,6 +45,12 @@ could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if depth < 1 {
 				return usageErr("--depth must be at least 1, not %d", depth)
+			}
+			if err := level.validate(cmd); err != nil {
+				return err
+			}
+			if level.runtime() {
+				return exploreRuntime(cmd, &impl, &level, depth, out)
 			}
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
 				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
@@ -92,5 +105,6 @@ could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	impl.register(cmd)
 	impl.registerJobs(cmd)
+	level.register(cmd)
 	return cmd
 }
