@@ -39,6 +39,17 @@ type Run struct {
 	Findings []string    `json:"findings,omitempty"`
 	Clauses  []ClauseRow `json:"clauses"`
 	Cases    []Case      `json:"cases"`
+	// Restarts says how an implementation behind an adapter was restarted
+	// within checks; absent for the in-process reference.
+	Restarts *Restarts `json:"restarts,omitempty"`
+}
+
+// Restarts is the restart policy of a run (--restarts) and how many
+// restarts were real (a new process) and how many reset the same process.
+type Restarts struct {
+	Policy string `json:"policy"`
+	Real   int    `json:"real"`
+	Reset  int    `json:"reset"`
 }
 
 // JSON renders the plankit JSON report.
