@@ -130,8 +130,8 @@ var shapes = map[string]string{
 }
 
 // expectedShape is the whole expected reply line for a request.
-func expectedShape(seq int, method string) string {
-	return `{"seq": ` + itoa(seq) + `, "result": ` + shapes[method] + `} or {"seq": ` + itoa(seq) + `, "error"|"unsupported": {"message": string}}`
+func (s *schemaSet) expectedShape(seq int, method string) string {
+	return `{"seq": ` + itoa(seq) + `, "result": ` + s.proto.shapes[method] + `} or {"seq": ` + itoa(seq) + `, "error"|"unsupported": {"message": string}}`
 }
 
 func itoa(n int) string {

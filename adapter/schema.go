@@ -17,11 +17,30 @@ import (
 // reply.json are the line envelopes, <method>.json holds $defs/params and
 // $defs/result of each method, common.json the shared types.
 //
-//go:embed schema/*.json
+// The runtime protocol's schemas are in schema/runtime/, laid out the same
+// way.
+//
+//go:embed schema/*.json schema/runtime/*.json
 var Schemas embed.FS
 
-// SchemaBase is the $id prefix of the embedded schemas.
+// SchemaBase is the $id prefix of the embedded plugin-protocol schemas.
 const SchemaBase = "https://plankit.github.io/schema/adapter/v1/"
+
+// RuntimeSchemaBase is the $id prefix of the runtime-protocol schemas.
+const RuntimeSchemaBase = "https://plankit.github.io/schema/runtime/v1/"
+
+// protocolDef is one protocol's schemas: where they are, their $id prefix,
+// its methods and the reply shapes quoted in errors.
+type protocolDef struct {
+	dir, base string
+	methods   []string
+	shapes    map[string]string
+}
+
+var (
+	pluginProtocol  = &protocolDef{dir: "schema", base: SchemaBase, methods: Methods, shapes: shapes}
+	runtimeProtocol = &protocolDef{dir: "schema/runtime", base: RuntimeSchemaBase, methods: RuntimeMethods, shapes: runtimeShapes}
+)
 
 var printer = message.NewPrinter(language.English)
 
@@ -31,60 +50,77 @@ var printer = message.NewPrinter(language.English)
 // its own. Replies are always checked against the lenient set; with
 // Options.Validate both directions are checked against the strict set.
 type schemaSet struct {
+	proto          *protocolDef
 	request, reply *jsonschema.Schema
 	params, result map[string]*jsonschema.Schema
 }
 
-var (
-	schemasOnce     sync.Once
+// compiled holds one protocol's strict and lenient sets, compiled once.
+type compiled struct {
+	once            sync.Once
 	strict, lenient *schemaSet
-	errSchemas      error
+	err             error
+}
+
+var (
+	pluginSchemas, runtimeSchemas compiled
 )
 
 func compiledSchemas() (strictSet, lenientSet *schemaSet, err error) {
-	schemasOnce.Do(func() {
-		strict, errSchemas = compileSchemas(false)
-		if errSchemas == nil {
-			lenient, errSchemas = compileSchemas(true)
-		}
-	})
-	return strict, lenient, errSchemas
+	return pluginSchemas.get(pluginProtocol)
 }
 
-func compileSchemas(relax bool) (*schemaSet, error) {
+func compiledRuntimeSchemas() (strictSet, lenientSet *schemaSet, err error) {
+	return runtimeSchemas.get(runtimeProtocol)
+}
+
+func (c *compiled) get(def *protocolDef) (strictSet, lenientSet *schemaSet, err error) {
+	c.once.Do(func() {
+		c.strict, c.err = compileSchemas(def, false)
+		if c.err == nil {
+			c.lenient, c.err = compileSchemas(def, true)
+		}
+	})
+	return c.strict, c.lenient, c.err
+}
+
+func compileSchemas(def *protocolDef, relax bool) (*schemaSet, error) {
 	c := jsonschema.NewCompiler()
-	entries, err := Schemas.ReadDir("schema")
+	entries, err := Schemas.ReadDir(def.dir)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range entries {
-		data, err := Schemas.ReadFile("schema/" + e.Name())
+		if e.IsDir() {
+			continue
+		}
+		data, err := Schemas.ReadFile(def.dir + "/" + e.Name())
 		if err != nil {
 			return nil, err
 		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 		if err != nil {
-			return nil, fmt.Errorf("schema/%s: %w", e.Name(), err)
+			return nil, fmt.Errorf("%s/%s: %w", def.dir, e.Name(), err)
 		}
 		if relax {
 			doc = relaxed(doc)
 		}
-		if err := c.AddResource(SchemaBase+e.Name(), doc); err != nil {
-			return nil, fmt.Errorf("schema/%s: %w", e.Name(), err)
+		if err := c.AddResource(def.base+e.Name(), doc); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", def.dir, e.Name(), err)
 		}
 	}
-	s := &schemaSet{params: map[string]*jsonschema.Schema{}, result: map[string]*jsonschema.Schema{}}
-	if s.request, err = c.Compile(SchemaBase + "request.json"); err != nil {
+	s := &schemaSet{proto: def, params: map[string]*jsonschema.Schema{}, result: map[string]*jsonschema.Schema{}}
+	if s.request, err = c.Compile(def.base + "request.json"); err != nil {
 		return nil, err
 	}
-	if s.reply, err = c.Compile(SchemaBase + "reply.json"); err != nil {
+	if s.reply, err = c.Compile(def.base + "reply.json"); err != nil {
 		return nil, err
 	}
-	for _, m := range Methods {
-		if s.params[m], err = c.Compile(SchemaBase + m + ".json#/$defs/params"); err != nil {
+	for _, m := range def.methods {
+		if s.params[m], err = c.Compile(def.base + m + ".json#/$defs/params"); err != nil {
 			return nil, err
 		}
-		if s.result[m], err = c.Compile(SchemaBase + m + ".json#/$defs/result"); err != nil {
+		if s.result[m], err = c.Compile(def.base + m + ".json#/$defs/result"); err != nil {
 			return nil, err
 		}
 	}
@@ -173,6 +209,26 @@ func ValidateRequest(line []byte) error {
 // strict schemas.
 func ValidateReply(method string, line []byte) error {
 	s, _, err := compiledSchemas()
+	if err != nil {
+		return err
+	}
+	return checkReply(s, method, line)
+}
+
+// ValidateRuntimeRequest checks a runtime-protocol request line against
+// the strict schemas.
+func ValidateRuntimeRequest(line []byte) error {
+	s, _, err := compiledRuntimeSchemas()
+	if err != nil {
+		return err
+	}
+	return checkRequest(s, line)
+}
+
+// ValidateRuntimeReply checks a runtime-protocol reply line to a request
+// of method against the strict schemas.
+func ValidateRuntimeReply(method string, line []byte) error {
+	s, _, err := compiledRuntimeSchemas()
 	if err != nil {
 		return err
 	}

@@ -97,3 +97,42 @@ func TestSchemasRejectWrongMessages(t *testing.T) {
 		t.Errorf("valid get reply rejected: %v", err)
 	}
 }
+
+// Every example line of docs/runtime-protocol.md is valid under the strict
+// runtime-protocol schemas.
+func TestRuntimeProtocolDocumentedLinesMatchTheSchemas(t *testing.T) {
+	data, err := os.ReadFile("../docs/runtime-protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[int]string{}
+	lines := 0
+	for n, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "> {"):
+			lines++
+			raw := []byte(line[2:])
+			if err := adapter.ValidateRuntimeRequest(raw); err != nil {
+				t.Errorf("docs/runtime-protocol.md:%d: request: %v", n+1, err)
+				continue
+			}
+			var req adapter.Request
+			json.Unmarshal(raw, &req)
+			methods[req.Seq] = req.Method
+		case strings.HasPrefix(line, "< {"):
+			lines++
+			raw := []byte(line[2:])
+			var r adapter.Reply
+			if err := json.Unmarshal(raw, &r); err != nil {
+				t.Errorf("docs/runtime-protocol.md:%d: reply: %v", n+1, err)
+				continue
+			}
+			if err := adapter.ValidateRuntimeReply(methods[r.Seq], raw); err != nil {
+				t.Errorf("docs/runtime-protocol.md:%d: reply to %s: %v", n+1, methods[r.Seq], err)
+			}
+		}
+	}
+	if lines < 10 {
+		t.Fatalf("found only %d example lines", lines)
+	}
+}

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -30,6 +32,11 @@ func Serve(in io.Reader, out io.Writer, port sim.Port, opts ServeOptions) error 
 	if err != nil {
 		return err
 	}
+	return srv.serve(in, out)
+}
+
+// serve answers request lines from in on out until stop or end of input.
+func (srv *Server) serve(in io.Reader, out io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	w := bufio.NewWriter(out)
@@ -64,6 +71,10 @@ type Server struct {
 	port   sim.Port
 	opts   ServeOptions
 	strict *schemaSet
+	// enc encodes each result reply, reused.
+	enc *lineEncoder
+	// rt, when set, makes this a runtime-protocol server.
+	rt loop.Runtime
 }
 
 // NewServer returns a server for port.
@@ -84,7 +95,8 @@ var ErrBadRequest = errors.New("request is not JSON")
 
 // Handle answers one request line with one reply line (without its
 // newline); stop reports a stop request. A line that is not a JSON request
-// is an error wrapping ErrBadRequest.
+// is an error wrapping ErrBadRequest. The reply is valid until the next
+// call.
 func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
@@ -95,7 +107,10 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	if s.strict != nil {
 		err = checkRequest(s.strict, line)
 	}
-	if err == nil {
+	switch {
+	case err == nil && s.rt != nil:
+		result, err = dispatchRuntime(s.rt, req)
+	case err == nil:
 		result, err = dispatch(s.port, req, s.opts)
 	}
 	var unsup *UnsupportedError
@@ -105,9 +120,22 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	case err != nil:
 		r.Error = &ReplyMessage{Message: err.Error()}
 	default:
-		if r.Result, err = marshal(result); err != nil {
+		// One encoding: the result is encoded into the reply line,
+		// framed by hand as {"seq":N,"result":R}.
+		var head [32]byte
+		prefix := append(head[:0], `{"seq":`...)
+		prefix = strconv.AppendInt(prefix, int64(req.Seq), 10)
+		prefix = append(prefix, `,"result":`...)
+		if s.enc == nil {
+			s.enc = newLineEncoder()
+			s.enc.enc.SetEscapeHTML(false)
+		}
+		s.enc.Reset(prefix)
+		if err := s.enc.Encode(result); err != nil {
 			return nil, false, err
 		}
+		line := s.enc.Finish('}')
+		return line[:len(line)-1], req.Method == MethodStop, nil
 	}
 	data, err := marshal(r)
 	return data, req.Method == MethodStop, err

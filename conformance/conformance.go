@@ -82,6 +82,23 @@ type Options struct {
 	// Started, when set, is called with the implementation's identity
 	// before any check runs.
 	Started func(sim.Identity)
+	// PortFor, when set, builds each scenario's and generated case's
+	// instances instead of NewPort, told which check they are for (an
+	// adapter decides from it whether restarts are real or resets).
+	PortFor func(sim.Check) sim.Port
+	// Jobs is the number of property cases run at once, each on its own
+	// instances (<= 1: one at a time); the report is the same for any
+	// number.
+	Jobs int
+	// Discard, when set, is told each property case that ran ahead of its
+	// property's verdict and is not part of the report (properties.Options).
+	Discard func(sim.Check)
+	// Suites, when set, replace the plugin-level suites (features, then
+	// properties) with others of the same names, such as the runtime
+	// level's (`plankit check --level runtime`); Probe then tells who the
+	// implementation is, and NewPort is not used.
+	Suites []Suite
+	Probe  func() (sim.Identity, error)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
@@ -101,10 +118,13 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 		return report.Run{}, err
 	}
 	filters := opts.filters()
-	newPort := withChoices(opts.NewPort, opts.Choices)
 	rep := report.Run{Suite: "plankit", SuiteVersion: spec.SuiteVersion, Seed: opts.Seed}
 
-	id, err := probe(opts.NewPort)
+	probeID := func() (sim.Identity, error) { return probe(opts.NewPort) }
+	if opts.Probe != nil {
+		probeID = opts.Probe
+	}
+	id, err := probeID()
 	if err == nil {
 		if err := conflicts(id, opts.Choices); err != nil {
 			return report.Run{}, err
@@ -132,7 +152,7 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 		opts.Started(rep.Implementation)
 	}
 
-	raw, implErr, runErr := opts.runSuites(ctx, suites, newPort)
+	raw, implErr, runErr := opts.runSuites(ctx, suites)
 	if runErr != nil && len(raw) == 0 {
 		return report.Run{}, runErr
 	}
@@ -171,18 +191,18 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 	return rep, nil
 }
 
-// suite is one suite of checks. An error wrapping features.ErrImpl or a
+// Suite is one suite of checks. An error wrapping features.ErrImpl or a
 // *sim.ImplError means the implementation could not be run; the cases
 // returned with it still count (a suite lists every check it did not
 // judge, as error or not-run).
-type suite struct {
-	name string
-	run  func(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error)
-	// list gives the suite's checks without running them.
-	list func(tags string) ([]report.Case, error)
+type Suite struct {
+	Name string
+	Run  func(ctx context.Context, o Options) ([]report.Case, error)
+	// List gives the suite's checks without running them.
+	List func(tags string) ([]report.Case, error)
 }
 
-var allSuites = []suite{{Features, runFeatures, features.Scenarios}, {Properties, runProperties, listProperties}}
+var allSuites = []Suite{{Features, runFeatures, features.Scenarios}, {Properties, runProperties, listProperties}}
 
 func listProperties(string) ([]report.Case, error) {
 	var out []report.Case
@@ -194,10 +214,10 @@ func listProperties(string) ([]report.Case, error) {
 
 // unjudged lists the checks of the suites, none judged, with status and
 // message: the report of a run that could not start them.
-func unjudged(suites []suite, tags, status, message string) []report.Case {
+func unjudged(suites []Suite, tags, status, message string) []report.Case {
 	var out []report.Case
 	for _, s := range suites {
-		cases, err := s.list(tags)
+		cases, err := s.List(tags)
 		if err != nil {
 			continue
 		}
@@ -222,25 +242,37 @@ func stopCause(ctx context.Context) error {
 	return cause
 }
 
-func runFeatures(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error) {
-	res, err := features.Run(ctx, features.Options{NewPort: newPort, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
+// portFor is Options.PortFor with the options' choices declared, or nil.
+func (o Options) portFor() func(sim.Check) sim.Port {
+	if o.PortFor == nil {
+		return nil
+	}
+	return func(c sim.Check) sim.Port {
+		return withChoices(func() sim.Port { return o.PortFor(c) }, o.Choices)()
+	}
+}
+
+func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
+	newPort := withChoices(o.NewPort, o.Choices)
+	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
 	if err != nil {
 		return nil, err
 	}
 	return res.Cases, res.Impl
 }
 
-func runProperties(ctx context.Context, o Options, newPort func() sim.Port) ([]report.Case, error) {
-	return properties.Run(ctx, properties.Options{NewPort: newPort, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
+func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
+	newPort := withChoices(o.NewPort, o.Choices)
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard})
 }
 
 // runSuites runs each suite in turn and collects its cases. It stops at a
 // suite that could not run at all; an implementation error or an
 // interruption lets the remaining suites report their checks (as error or
 // not-run).
-func (o Options) runSuites(ctx context.Context, suites []suite, newPort func() sim.Port) (raw []report.Case, implErr, runErr error) {
+func (o Options) runSuites(ctx context.Context, suites []Suite) (raw []report.Case, implErr, runErr error) {
 	for _, s := range suites {
-		cases, err := s.run(ctx, o, newPort)
+		cases, err := s.Run(ctx, o)
 		raw = append(raw, cases...)
 		switch {
 		case err == nil:
@@ -253,7 +285,7 @@ func (o Options) runSuites(ctx context.Context, suites []suite, newPort func() s
 				implErr = err
 			}
 		default:
-			return raw, implErr, fmt.Errorf("%s: %w", s.name, err)
+			return raw, implErr, fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	return raw, implErr, nil
@@ -265,10 +297,12 @@ func isImpl(err error) bool {
 }
 
 // validate checks the options and returns the suites to run.
-func (o *Options) validate() ([]suite, error) {
+func (o *Options) validate() ([]Suite, error) {
 	switch {
-	case o.NewPort == nil:
+	case o.NewPort == nil && o.Suites == nil:
 		return nil, errors.New("no implementation: Options.NewPort is nil")
+	case o.Suites != nil && o.Probe == nil:
+		return nil, errors.New("no implementation: Options.Suites need Options.Probe")
 	case o.Seed < 0:
 		return nil, fmt.Errorf("seed %d: want a number >= 0", o.Seed)
 	case o.Checks < 0:
@@ -286,18 +320,22 @@ func (o *Options) validate() ([]suite, error) {
 	if err := checkChoices(o.Choices); err != nil {
 		return nil, err
 	}
+	suites := allSuites
+	if o.Suites != nil {
+		suites = o.Suites
+	}
 	switch {
 	case o.Only != "":
-		i := slices.IndexFunc(allSuites, func(s suite) bool { return s.name == o.Only })
+		i := slices.IndexFunc(suites, func(s Suite) bool { return s.Name == o.Only })
 		if i < 0 {
 			return nil, fmt.Errorf("only %q: want %s or %s", o.Only, Features, Properties)
 		}
-		return allSuites[i : i+1], nil
+		return suites[i : i+1], nil
 	case o.Tags != "":
 		// Tag expressions select scenarios; properties carry no tags.
-		return allSuites[:1], nil
+		return suites[:1], nil
 	}
-	return allSuites, nil
+	return suites, nil
 }
 
 // filters describes what the options leave out of a complete run, in the

@@ -45,6 +45,10 @@ var files embed.FS
 type Options struct {
 	// NewPort builds a fresh implementation for each scenario.
 	NewPort func() sim.Port
+	// PortFor, when set, builds each scenario's implementation instead of
+	// NewPort, told the scenario's id and whether it checks PEND-8 (what
+	// a restart loses).
+	PortFor func(sim.Check) sim.Port
 	// Tags is a godog tag expression ("@PEND-5 && ~@choice:cancel-pending=keep-equal");
 	// empty runs every scenario.
 	Tags string
@@ -121,17 +125,7 @@ func infoOf(p *godog.Scenario, feature string) (scenarioInfo, error) {
 
 // Scenarios lists the suite's scenarios (filtered by tags) in file order,
 // without running them.
-func Scenarios(tags string) ([]report.Case, error) {
-	infos, _, _, err := catalog(files, tags)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]report.Case, len(infos))
-	for i, in := range infos {
-		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices}
-	}
-	return out, nil
-}
+func Scenarios(tags string) ([]report.Case, error) { return SuiteScenarios(files, tags) }
 
 type pickleInfo struct {
 	scenarioInfo
@@ -239,7 +233,6 @@ type record struct {
 	skip    string
 	steps   []report.Step
 	failure string
-	world   *world
 	// implErr: the implementation could not be run during the scenario,
 	// so it was not judged.
 	implErr string
@@ -296,28 +289,112 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, nil
 	}
 	res.Identity = id
+	cases, implErr, err := runSuite(ctx, SuiteOptions{
+		FS: fsys, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
+		NewWorld: func() World { return newWorld(o.NewPort) },
+		ForCheck: forCheck(o.PortFor),
+	}, infos, order, nodes)
+	res.Cases, res.Impl = cases, implErr
+	return res, err
+}
 
+// forCheck points a plugin-level world's port at portFor, told the
+// scenario's check; nil without portFor.
+func forCheck(portFor func(sim.Check) sim.Port) func(World, sim.Check) {
+	if portFor == nil {
+		return nil
+	}
+	return func(w World, c sim.Check) {
+		if pw, ok := w.(*world); ok {
+			pw.newPort = func() sim.Port { return portFor(c) }
+		}
+	}
+}
+
+// World is the state one scenario runs in: it registers the suite's step
+// definitions and says afterwards whether the implementation could be
+// judged. A suite at another level (package loop/suite) brings its own.
+type World interface {
+	Register(sc *godog.ScenarioContext)
+	// Unsupported is the first request the implementation declined, or "".
+	Unsupported() string
+	// ImplErr is the implementation's failure to run, or nil.
+	ImplErr() error
+	// Close ends the scenario's implementation.
+	Close()
+}
+
+// SuiteOptions configure RunSuite.
+type SuiteOptions struct {
+	// FS holds the .feature files.
+	FS   fs.FS
+	Tags string
+	// Seed, when not 0, shuffles the execution order; results are in file
+	// order whatever the seed.
+	Seed   int64
+	Output io.Writer
+	Format string
+	// Choices are the implementation's declared choices; a scenario tagged
+	// with another choice is skipped, naming it.
+	Choices map[string]string
+	// NewWorld builds a fresh world for each scenario.
+	NewWorld func() World
+	// ForCheck, when set, is told each scenario's check before it runs,
+	// with the world built for it (the plugin level points its world's
+	// port at Options.PortFor there).
+	ForCheck func(World, sim.Check)
+}
+
+// RunSuite runs a Gherkin suite with the harness of this package: tags
+// (@id, clause tags, @choice), strict mode, one report.Case per scenario in
+// file order. implErr is the first failure of the implementation to run.
+func RunSuite(ctx context.Context, o SuiteOptions) (cases []report.Case, implErr error, err error) {
+	infos, order, nodes, err := catalog(o.FS, o.Tags)
+	if err != nil {
+		return nil, nil, err
+	}
+	return runSuite(ctx, o, infos, order, nodes)
+}
+
+// SuiteScenarios lists a suite's scenarios without running them.
+func SuiteScenarios(fsys fs.FS, tags string) ([]report.Case, error) {
+	infos, _, _, err := catalog(fsys, tags)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]report.Case, len(infos))
+	for i, in := range infos {
+		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices}
+	}
+	return out, nil
+}
+
+func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map[string]int, nodes map[string]node) ([]report.Case, error, error) {
+	fsys := o.FS
 	records := make([]*record, len(infos))
 	var implErr error
 
 	init := func(sc *godog.ScenarioContext) {
-		w := newWorld(o.NewPort)
-		w.register(sc)
+		w := o.NewWorld()
+		w.Register(sc)
 		var r *record
 		sc.Before(func(c context.Context, p *godog.Scenario) (context.Context, error) {
 			i, ok := order[p.Id]
 			if !ok {
 				return c, fmt.Errorf("scenario %q was not in the catalog", p.Name)
 			}
-			r = &record{info: infos[i].scenarioInfo, name: p.Name, world: w}
+			r = &record{info: infos[i].scenarioInfo, name: p.Name}
 			records[i] = r
+			if o.ForCheck != nil {
+				o.ForCheck(w, sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, "PEND-8")})
+			}
 			if err := c.Err(); err != nil {
 				r.interrupted = true
 				return c, godog.ErrSkip
 			}
 			for _, ch := range r.info.choices {
 				name, want, _ := strings.Cut(ch, "=")
-				got, declared := id.Choices[name]
+				got, declared := o.Choices[name]
 				if !declared {
 					r.skip = fmt.Sprintf("depends on choice %s=%s, which the implementation does not declare", name, want)
 					return c, godog.ErrSkip
@@ -351,20 +428,25 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			return c, nil
 		})
 		sc.After(func(c context.Context, p *godog.Scenario, err error) (context.Context, error) {
-			if w.unsupported != "" && r != nil && r.skip == "" {
-				r.skip = "not judged: " + w.unsupported
+			if u := w.Unsupported(); u != "" && r != nil && r.skip == "" {
+				r.skip = "not judged: " + u
 			}
+			ie := w.ImplErr()
 			switch {
-			case w.implErr != nil && ctx.Err() != nil:
+			case ie != nil && r == nil:
+				if implErr == nil {
+					implErr = fmt.Errorf("%w: %v", ErrImpl, ie)
+				}
+			case ie != nil && ctx.Err() != nil:
 				// Most likely the interruption ended the implementation.
 				r.interrupted = true
-			case w.implErr != nil:
-				r.implErr = w.implErr.Error()
+			case ie != nil:
+				r.implErr = ie.Error()
 				if implErr == nil {
-					implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, w.implErr)
+					implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, ie)
 				}
 			}
-			w.close()
+			w.Close()
 			return c, nil
 		})
 	}
@@ -388,17 +470,18 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		},
 	}
 	if status := suite.Run(); status == 2 {
-		return res, errors.New("godog refused the run options")
+		return nil, nil, errors.New("godog refused the run options")
 	}
 	fw.flush()
 
+	var cases []report.Case
 	for i, r := range records {
 		c := report.Case{ID: infos[i].id, Kind: report.KindScenario, Name: infos[i].name, Feature: infos[i].feature,
 			URI: infos[i].uri, Line: infos[i].line, Clauses: infos[i].clauses, Choices: infos[i].choices}
 		switch {
 		case r == nil:
 			// godog never reached it: only an interruption does that.
-			res.Cases = append(res.Cases, unjudged(infos[i], report.NotRun, msgInterrupted))
+			cases = append(cases, unjudged(infos[i], report.NotRun, msgInterrupted))
 			continue
 		case r.interrupted:
 			c.Status, c.Message = report.NotRun, msgInterrupted
@@ -417,10 +500,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		if len(c.Steps) == 0 && !c.Judged() && c.Status != report.Skipped {
 			c.Steps = infos[i].steps
 		}
-		res.Cases = append(res.Cases, c)
+		cases = append(cases, c)
 	}
-	res.Impl = implErr
-	return res, nil
+	return cases, implErr, nil
 }
 
 // unjudged is the case of a scenario that was not run.

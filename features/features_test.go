@@ -150,10 +150,20 @@ func (p unknownChoicePort) Start() (sim.Identity, error) {
 }
 
 // A declared value plankit does not know stops the suite at start as an
-// implementation error, instead of skipping the scenarios of that choice.
+// implementation error (every scenario reported as not judged), instead of
+// skipping the scenarios of that choice.
 func TestUnknownChoiceIsRefused(t *testing.T) {
-	_, err := Run(context.Background(), Options{NewPort: func() sim.Port { return unknownChoicePort{reference.NewPort(reference.Options{})} }})
+	res, err := Run(context.Background(), Options{NewPort: func() sim.Port { return unknownChoicePort{reference.NewPort(reference.Options{})} }})
+	if err != nil {
+		t.Fatalf("Run: %v, want the refusal reported as Result.Impl", err)
+	}
+	err = res.Impl
 	if !errors.Is(err, ErrImpl) || !strings.Contains(err.Error(), `fold-end="wrap"`) || !strings.Contains(err.Error(), "known values: clamp, error, slice") {
 		t.Fatalf("err = %v, want ErrImpl naming the choice and the known values", err)
+	}
+	for _, c := range res.Cases {
+		if c.Status != report.Errored {
+			t.Fatalf("%s: status %s, want %s", c.ID, c.Status, report.Errored)
+		}
 	}
 }

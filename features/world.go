@@ -108,6 +108,23 @@ func (w *world) do(act sim.Action) (sim.Result, error) {
 	return res, nil
 }
 
+// Register implements World.
+func (w *world) Register(sc *godog.ScenarioContext) { w.register(sc) }
+
+// Unsupported implements World.
+func (w *world) Unsupported() string { return w.unsupported }
+
+// ImplErr implements World.
+func (w *world) ImplErr() error {
+	if w.implErr == nil {
+		return nil
+	}
+	return w.implErr
+}
+
+// Close implements World.
+func (w *world) Close() { w.close() }
+
 func (w *world) close() {
 	if w.rt != nil {
 		_ = w.rt.Close()

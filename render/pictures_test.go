@@ -12,35 +12,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/examples"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/render"
 	"github.com/plankit/plankit/trace"
-	"github.com/sebdah/goldie/v2"
 )
 
-// pictureRuns are the runs whose pictures are golden files: two passing
-// traces, and one run against a mutant so an expectation fails.
-var pictureRuns = []struct {
-	name, trace string
-	mutant      reference.Mutant
-}{
-	{"pend-mid-turn-later-turn", "pend-mid-turn-later-turn.yaml", ""},
-	{"exit-approved-next-step-no-notice", "exit-approved-next-step-no-notice.yaml", ""},
-	{"narrate-twice", "step-narration-header-mismatch.yaml", reference.NarrateTwice},
-	{"log-fork-and-compaction", "log-fork-and-compaction.yaml", ""},
-}
-
+// execute runs an example trace against the reference, with the mutant if
+// any.
 func execute(t *testing.T, file string, mutant reference.Mutant) *trace.Run {
 	t.Helper()
-	tr, err := trace.ReadFile(filepath.Join("testdata/traces", file))
+	run, err := examples.Picture{Trace: file, Mutant: mutant}.Run("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := reference.Options{}
-	if mutant != "" {
-		opts.Mutants = reference.Mutants{mutant}
-	}
-	run := trace.Execute(tr, reference.NewPort(opts))
 	if run.Err != nil {
 		t.Fatal(run.Err)
 	}
@@ -56,16 +41,15 @@ func rendered(t *testing.T, format string, run *trace.Run) []byte {
 	return b.Bytes()
 }
 
-// Golden pictures; go test ./render -update rewrites them (review the diff).
-func TestPicturesGolden(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/golden"))
-	for _, c := range pictureRuns {
-		run := execute(t, c.trace, c.mutant)
-		if failed := run.Failed(); failed != (c.mutant != "") {
-			t.Fatalf("%s: failed=%v, want a failure exactly for the mutant run", c.name, failed)
+// The golden pictures beside the examples are generated (examples.Goldens)
+// and kept fresh by the module's freshness test; here: the mutant run fails
+// and the others pass, so the pictures show both.
+func TestPictureRunsFailExactlyForMutants(t *testing.T) {
+	for _, p := range examples.Pictures {
+		run := execute(t, p.Trace, p.Mutant)
+		if failed := run.Failed(); failed != (p.Mutant != "") {
+			t.Errorf("%s: failed=%v, want a failure exactly for a mutant run", p.Base(), failed)
 		}
-		g.Assert(t, c.name+".mmd", rendered(t, "mermaid", run))
-		g.Assert(t, c.name+".html", rendered(t, "html", run))
 	}
 }
 
@@ -148,6 +132,8 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	}
 }
 
+var refreshScreenshot = flag.Bool("screenshot", false, "refresh docs/img/timeline.png from headless Chromium")
+
 // chromium is where Debian's package installs the browser.
 const chromium = "/usr/bin/chromium"
 
@@ -196,7 +182,8 @@ func count(img image.Image, r, g, b uint8) int {
 
 // The HTML timeline renders in a real browser: the failed action's row is
 // painted in its highlight colour, and a passing run has no such row.
-// With -update it also refreshes the screenshot in docs/img.
+// With -screenshot it also refreshes docs/img/timeline.png, a capture of a
+// browser (not a generated file: its pixels depend on the browser).
 func TestHTMLRendersInChromium(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skipf("headless Chromium not found at %s (install Debian's chromium package to run this render test)", chromium)
@@ -221,7 +208,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 	if n := count(passed, 0xff, 0xe3, 0xe0); n != 0 {
 		t.Errorf("passing run: %d highlight pixels, want none", n)
 	}
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if *refreshScreenshot {
 		var b bytes.Buffer
 		if err := png.Encode(&b, failed); err != nil {
 			t.Fatal(err)

@@ -32,7 +32,7 @@ report=docs/conformance/dsh-plan-mode-0.1.0-rc.8.json
   --expect adapter/dsh/expected-failures.txt --json "$report" --counterexamples plankit-counterexamples/dsh
 # The committed report is this same run (same seed, same checks) and the
 # page is generated from it: either differing means they are stale.
-go run ./adapter/dsh/conformance -check
+go test -count=1 -run '^TestGeneratedFilesAreFresh$' ./cmd/plankit
 git diff --exit-code --stat -- "$report" || { echo "$report differs from this run: refresh it (see the conformance page's header)"; exit 1; }
 echo "== plankit explore --depth 2: the published package (depth 3 reaches the known EXIT-6 deviation, depth 4 the STEP-1 one)"
 "$pk" explore --depth 2 --adapter "node adapter/dsh/host.mjs" --out "$work/explore-dsh"

@@ -43,6 +43,11 @@ type Options struct {
 	// Logs optionally gives an agent's durable log at start (a resumed or
 	// recorded session), by agent name.
 	Logs map[string][]Event
+	// HostTools are tools of the host's own the model may call; they
+	// succeed with the result "ok".
+	HostTools []string
+	// Hooks run host code inside steps (nil: none).
+	Hooks *Hooks
 }
 
 // ListenerSpec is another agent/pre-step listener, registered before or
@@ -76,8 +81,11 @@ type agentState struct {
 	awaitingRetry bool
 	retries       int
 	lastAssembly  *AssembleReply
-	queue         []Message
-	commands      int
+	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
+	// next request's with.
+	lastAssemblyJSON json.RawMessage
+	queue            []Message
+	commands         int
 }
 
 // Runtime is the simulated agent runtime around one implementation. It owns
@@ -278,7 +286,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 	case json.RawMessage:
 		raw = d
 	default:
-		raw = JSON(d)
+		raw = mustJSON(d) // Append makes it canonical
 	}
 	e := a.log.Append(typ, raw)
 	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
@@ -413,11 +421,19 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 	if l.Services != nil {
 		r.opts.Services = *l.Services
 	}
-	if err := r.port.Stop(); err != nil {
+	if err := r.stopForRestart(); err != nil {
 		return &ImplError{Op: "stop", Err: err}
 	}
 	r.unloaded = false
 	return r.restartWith(res)
+}
+
+// stopForRestart stops the implementation before an immediate Start.
+func (r *Runtime) stopForRestart() error {
+	if rs, ok := r.port.(Restarter); ok {
+		return rs.StopForRestart()
+	}
+	return r.port.Stop()
 }
 
 func (r *Runtime) restartWith(res *Result) error {
@@ -471,7 +487,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
-	r.hostAppend(res, a, spec.TypeTurnStart, map[string]any{"turn": a.turn})
+	r.hostAppend(res, a, spec.TypeTurnStart, turnData{Turn: a.turn})
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -578,7 +594,7 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, spec.TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	}
 	a.awaitingRetry = false
 	a.retries = 0
@@ -600,7 +616,7 @@ func (r *Runtime) doIdle(i *AgentAction) error {
 
 func (r *Runtime) doRestart(res *Result) error {
 	if r.port != nil {
-		if err := r.port.Stop(); err != nil {
+		if err := r.stopForRestart(); err != nil {
 			return &ImplError{Op: "stop", Err: err}
 		}
 	}

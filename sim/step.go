@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -218,7 +219,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, spec.TypeStepStart, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, spec.TypeStepStart, stepData{Turn: a.turn, Step: a.step})
 	}
 	for _, m := range dec.Messages {
 		r.hostAppend(res, a, spec.TypeUserMessage, MessageData(m))
@@ -229,7 +230,12 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 			return err
 		}
 	}
-	r.request(res, a, asm, dec.Messages)
+	q := r.request(res, a, asm, dec.Messages)
+	if h := r.opts.Hooks; h != nil && h.Requested != nil {
+		if err := h.Requested(a.name, q, s.Request == "fail"); err != nil {
+			return err
+		}
+	}
 	a.awaitingRetry = false
 	return r.finishStep(res, a, s)
 }
@@ -259,27 +265,29 @@ func (r *Runtime) assemble(a *agentState) (*AssembleReply, error) {
 
 // request logs the request header: the rendered sections in order and the
 // tool catalog.
-func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs []Message) {
+func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs []Message) Request {
 	sections := append([]Section{BaseSection}, asm.Sections...)
 	slices.SortStableFunc(sections, func(x, y Section) int { return x.Order - y.Order })
 	tools := slices.Clone(asm.Tools)
 	if tools == nil {
 		tools = []Tool{}
 	}
+	header := AssembleReply{Sections: sections, Tools: tools}
+	headerJSON := JSON(header)
 	reason := "initial"
 	if a.lastAssembly != nil {
 		reason = "resume"
-		if string(JSON(a.lastAssembly)) != string(JSON(AssembleReply{Sections: sections, Tools: tools})) {
+		if !bytes.Equal(a.lastAssemblyJSON, headerJSON) {
 			reason = "change"
 		}
 	}
-	header := AssembleReply{Sections: sections, Tools: tools}
-	a.lastAssembly = &header
-	r.hostAppend(res, a, spec.TypeRequestHeader, map[string]any{
-		"header": map[string]any{"system": sections, "tools": tools},
-		"reason": reason,
-	})
-	res.Requests = append(res.Requests, Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)})
+	a.lastAssembly, a.lastAssemblyJSON = &header, headerJSON
+	var hd headerData
+	hd.Header.System, hd.Header.Tools, hd.Reason = sections, tools, reason
+	r.hostAppend(res, a, spec.TypeRequestHeader, hd)
+	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)}
+	res.Requests = append(res.Requests, q)
+	return q
 }
 
 // finishStep sends the request (which may fail) and plays the model's
@@ -295,35 +303,95 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	if m == nil {
 		m = &Model{Text: "OK."}
 	}
-	content := []map[string]any{}
+	content := []any{}
 	if m.Text != "" {
-		content = append(content, map[string]any{"type": "text", "text": m.Text})
+		content = append(content, textContent{Type: "text", Text: m.Text})
 	}
 	ids := make([]string, len(m.Calls))
 	for i, c := range m.Calls {
 		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
 		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 	}
-	r.hostAppend(res, a, spec.TypeAssistant, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{"role": "assistant", "content": content}})
+	var ad assistantData
+	ad.Turn, ad.Step, ad.Message.Role, ad.Message.Content = a.turn, a.step, "assistant", content
+	r.hostAppend(res, a, spec.TypeAssistant, ad)
 	for i, c := range m.Calls {
+		if r.hostTool(c.Name) {
+			if h := r.opts.Hooks; h != nil && h.HostTool != nil {
+				if err := h.HostTool(a.name, i); err != nil {
+					return err
+				}
+			}
+			r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+			out := ToolOutcome{Name: c.Name, OK: true, Result: JSON("ok")}
+			r.toolResult(res, a, ids[i], out)
+			res.Tools = append(res.Tools, out)
+			if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
+				if err := h.ToolDone(a.name, i, out); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		out, err := r.toolCall(res, a, c)
 		if err != nil {
 			return err
 		}
 		r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
-		text := out.Error
-		if out.OK {
-			text = string(out.Result)
-		}
-		r.hostAppend(res, a, spec.TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
-			"role": "user", "source": map[string]any{"kind": "tool", "callId": ids[i]},
-			"content": []map[string]any{{"type": "tool-result", "toolCallId": ids[i], "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
-		}})
+		r.toolResult(res, a, ids[i], out)
 		res.Tools = append(res.Tools, out)
+		if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
+			if err := h.ToolDone(a.name, i, out); err != nil {
+				return err
+			}
+		}
 	}
-	r.hostAppend(res, a, spec.TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+	r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	return nil
 }
+
+// toolResult logs a tool call's result.
+func (r *Runtime) toolResult(res *Result, a *agentState, id string, out ToolOutcome) {
+	text := out.Error
+	if out.OK {
+		text = string(out.Result)
+	}
+	r.hostAppend(res, a, spec.TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
+		"role": "user", "source": map[string]any{"kind": "tool", "callId": id},
+		"content": []map[string]any{{"type": "tool-result", "toolCallId": id, "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
+	}})
+}
+
+// Data shapes of the events a step appends most often, encoded without
+// maps (the log stores them canonical either way).
+type (
+	turnData struct {
+		Turn int `json:"turn"`
+	}
+	stepData struct {
+		Step int `json:"step"`
+		Turn int `json:"turn"`
+	}
+	headerData struct {
+		Header struct {
+			System []Section `json:"system"`
+			Tools  []Tool    `json:"tools"`
+		} `json:"header"`
+		Reason string `json:"reason"`
+	}
+	textContent struct {
+		Text string `json:"text"`
+		Type string `json:"type"`
+	}
+	assistantData struct {
+		Message struct {
+			Content []any  `json:"content"`
+			Role    string `json:"role"`
+		} `json:"message"`
+		Step int `json:"step"`
+		Turn int `json:"turn"`
+	}
+)
 
 func argsOf(c ToolCall) json.RawMessage {
 	if len(c.Args) == 0 {

@@ -19,19 +19,18 @@ import (
 func newCatalogCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "catalog",
-		Short: "Print the clause, event and service catalogs; verify them and clause coverage",
+		Short: "Print the clause, event and service catalogs and the clause coverage",
 		Long: `catalog prints what plankit knows: every clause of the specification with its
 group, the suite version it entered and the choices for the silent points
 (clauses); every event type the simulator writes with the shape of its data
 (events); and the plan-mode service's get/set signatures with their doc
 comments, generated from the reference's Go source (service).
 
-catalog verify checks that the generated catalog files are fresh, and
 catalog coverage checks that every clause has a scenario and a property and
-that every check cites known clauses. Both exit 1 when they fail.`,
+that every check cites known clauses, and exits 1 when it fails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr("catalog needs a subcommand: clauses, events, service, verify or coverage")
+			return usageErr("catalog needs a subcommand: clauses, events, service or coverage")
 		},
 	}
 	show := func(use, short string, render func(format string) ([]byte, error)) *cobra.Command {
@@ -78,46 +77,8 @@ that every check cites known clauses. Both exit 1 when they fail.`,
 			}
 			return catalog.ServiceMarkdown(svc), nil
 		}),
-		newCatalogVerifyCmd(),
 		newCatalogCoverageCmd(),
 	)
-	return cmd
-}
-
-func newCatalogVerifyCmd() *cobra.Command {
-	var root string
-	cmd := &cobra.Command{
-		Use:   "verify",
-		Short: "Fail when a generated catalog file is stale",
-		Long: `verify regenerates every catalog file (catalog/clauses.md, clauses.json,
-events.md, events.json, service.md, service.json) in memory, the service from
-the reference's Go source, and compares each with the committed file.
-
-Exit 0 when all are fresh, 1 naming each stale file and its first differing
-line (run go generate ./catalog), 2 when the module root cannot be found.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := moduleRoot(root)
-			if err != nil {
-				return err
-			}
-			stale, err := catalog.Verify(os.DirFS(dir))
-			if err != nil {
-				return withCode(ExitUsage, err)
-			}
-			out := cmd.OutOrStdout()
-			for _, s := range stale {
-				fmt.Fprintf(out, "FAIL %s\n", s)
-			}
-			if len(stale) > 0 {
-				return withCode(ExitFail, fmt.Errorf("%d generated catalog file(s) stale", len(stale)))
-			}
-			fmt.Fprintf(out, "PASS catalog files fresh (%d clauses, %d event types, %d service methods)\n",
-				len(spec.Clauses), len(catalog.Events), len(catalog.ServiceMethods))
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&root, "root", "", "module root (default: found from the working directory)")
 	return cmd
 }
 

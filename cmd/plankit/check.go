@@ -23,6 +23,7 @@ import (
 // from outside its flags: the date and the implementation's factory.
 type checkOptions struct {
 	impl                               implFlags
+	level                              levelFlags
 	tags, format, only, expect, cexDir string
 	files                              report.Files
 	fix                                bool
@@ -58,10 +59,15 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 was interrupted by SIGINT or SIGTERM (the reports say which).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.level.validate(cmd); err != nil {
+				return err
+			}
 			return runCheck(cmd.Context(), o, cmd.OutOrStdout())
 		},
 	}
 	o.impl.register(cmd)
+	o.impl.registerJobs(cmd)
+	o.level.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
 	f.StringVar(&o.format, "format", "summary", "console output: pretty, progress or summary")
@@ -88,6 +94,12 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	case o.fix && o.expect == "":
 		return usageErr("--fix needs --expect FILE")
 	}
+	if o.impl.jobs == 0 {
+		o.impl.jobs = 1
+	}
+	if err := o.impl.checkJobs(); err != nil {
+		return err
+	}
 	if err := o.limits.validate(); err != nil {
 		return err
 	}
@@ -96,7 +108,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return err
 	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
-		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today()}
+		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
 	if o.expect != "" {
 		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		if o.fix && errors.Is(err, os.ErrNotExist) {
@@ -116,12 +128,25 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 			return report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		}
 	}
-	newPort, err := o.factory(&o.impl)
-	if err != nil {
-		return err
+	if o.level.runtime() {
+		newRuntime, err := runtimeFactory(&o.impl, &o.level)
+		if err != nil {
+			return err
+		}
+		opts.Suites, opts.Probe = runtimeSuites(newRuntime), func() (sim.Identity, error) { return probeRuntime(newRuntime) }
+	} else {
+		newPort, err := o.factory(&o.impl)
+		if err != nil {
+			return err
+		}
+		opts.NewPort = newPort
+		opts.PortFor = o.impl.portFor()
+		if o.impl.pool != nil {
+			opts.Discard = func(c sim.Check) { o.impl.pool.Forget(c.ID) }
+		}
 	}
 	started := false
-	opts.NewPort, opts.Started = newPort, func(id sim.Identity) {
+	opts.Started = func(id sim.Identity) {
 		started = true
 		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
 		printAdapterHint(stdout, o)
@@ -132,6 +157,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	rep.Restarts = o.impl.restartReport()
 	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
 	}

@@ -16,6 +16,7 @@ func newExploreCmd() *cobra.Command {
 		out     string
 		retries string
 		impl    implFlags
+		level   levelFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "explore",
@@ -30,16 +31,32 @@ the abstract model of SPEC.md. It prints the number of distinct states.
 The first violation (a shortest one) is written as a trace file that
 plankit sim replays to the same failure. Exit 0 when no violation exists up to
 the depth, 1 on a violation, 2 on a usage error, 3 when the implementation
-could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
-		Example: `  plankit explore --depth 6
+could not be run or the exploration was interrupted (SIGINT, SIGTERM).
+
+With --level runtime it enumerates every sequence of up to --depth runtime
+steps (selections, plain turns, selections while the model streams, an
+approved exit, a failed append, /plan off, a restart), each on a fresh
+runtime, judging each with the runtime-level invariants; the first violation
+is written as a runtime trace (plankit sim --level runtime replays it).`,
+		Example: `  plankit explore
+  plankit explore --depth 6 --adapter "plankit serve"
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if depth < 1 {
 				return usageErr("--depth must be at least 1, not %d", depth)
 			}
+			if err := level.validate(cmd); err != nil {
+				return err
+			}
+			if level.runtime() {
+				return exploreRuntime(cmd, &impl, &level, depth, out)
+			}
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
 				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
+			}
+			if err := impl.checkJobs(); err != nil {
+				return err
 			}
 			if out != "" {
 				if err := pathcheck.OutputDir("--out", out); err != nil {
@@ -51,7 +68,7 @@ could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
 				return err
 			}
 			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries}
-			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup})
+			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs})
 			if ie := interruption(cmd.Context()); ie != nil {
 				// No verdict: the depth was not explored to the end.
 				return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, depth)
@@ -83,9 +100,11 @@ could not be run or the exploration was interrupted (SIGINT, SIGTERM).`,
 			return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with plankit sim %s", len(res.Violation.Actions), path))
 		},
 	}
-	cmd.Flags().IntVar(&depth, "depth", 6, "longest action sequence explored")
+	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	impl.register(cmd)
+	impl.registerJobs(cmd)
+	level.register(cmd)
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/spf13/cobra"
 )
@@ -13,6 +14,7 @@ func newServeCmd() *cobra.Command {
 		mutant   string
 		choices  []string
 		validate bool
+		level    levelFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -31,10 +33,17 @@ interrupted (SIGINT, SIGTERM).
 A start request resets the served reference, so serve declares the
 "reuse" capability. The mutant pending-survives-restart keeps its pending
 selections in the reference's memory across a stop; a restart through the
-protocol is a new process, so served, that mutant behaves as the reference.`,
+protocol is a new process, or a start that resets the process without a
+stop, so served, that mutant behaves as the reference.
+
+With --level runtime it serves the built-in runtime (plankit's loop around
+the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 		Example: `  plankit sim --adapter "plankit serve --mutant fold-first" examples/*.yaml`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := level.validate(cmd); err != nil {
+				return err
+			}
 			opts := reference.Options{}
 			if mutant != "" {
 				m, err := reference.LookupMutant(mutant)
@@ -49,6 +58,17 @@ protocol is a new process, so served, that mutant behaves as the reference.`,
 					return err
 				}
 				opts.Choices = ch
+			}
+			if level.runtime() {
+				b, err := loop.NewBuiltin(reference.NewPort(opts), level.retry)
+				if err != nil {
+					return usageErr("--retry: %v", err)
+				}
+				err = adapter.ServeRuntime(cmd.InOrStdin(), cmd.OutOrStdout(), b, validate)
+				if errors.Is(err, adapter.ErrBadRequest) {
+					return withCode(ExitUsage, err)
+				}
+				return withCode(ExitImpl, err)
 			}
 			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true}
 			served := make(chan error, 1)
@@ -74,6 +94,7 @@ protocol is a new process, so served, that mutant behaves as the reference.`,
 	}
 	cmd.Flags().StringVar(&mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md)")
 	cmd.Flags().StringArrayVar(&choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
+	level.register(cmd)
 	cmd.Flags().BoolVar(&validate, "validate-protocol", false, "answer requests that fail the protocol's JSON Schemas with an error reply")
 	return cmd
 }

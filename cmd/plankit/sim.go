@@ -17,6 +17,7 @@ func newSimCmd() *cobra.Command {
 	var (
 		format string
 		impl   implFlags
+		level  levelFlags
 		limits inputFlags
 	)
 	cmd := &cobra.Command{
@@ -33,11 +34,29 @@ Exit 0 when every expectation holds, 1 when one fails (naming the action,
 expected and got), 2 for a malformed trace (file:line:column and field) or one past an input
 bound (the --max-input-* flags; docs/reliability.md), 3 when
 the implementation could not be run or the run was interrupted (SIGINT,
-SIGTERM: the traces run so far are printed, the rest are named).`,
+SIGTERM: the traces run so far are printed, the rest are named).
+
+With --level runtime it replays runtime traces (docs/runtime-trace-format.md)
+against the built-in runtime or, with --adapter, an external runtime over the
+runtime protocol, and judges every observation (expectations, invariants,
+lint); --format is text or json.`,
 		Example: `  plankit sim examples/pend-cancel-before-boundary.yaml
   plankit sim --format jsonl examples/*.yaml`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := level.validate(cmd); err != nil {
+				return err
+			}
+			if level.runtime() {
+				newRuntime, err := runtimeFactory(&impl, &level)
+				if err != nil {
+					return err
+				}
+				if err := limits.validate(); err != nil {
+					return err
+				}
+				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Bytes, newRuntime)
+			}
 			newPort, err := impl.factory()
 			if err != nil {
 				return err
@@ -88,6 +107,7 @@ SIGTERM: the traces run so far are printed, the rest are named).`,
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
 	impl.register(cmd)
+	level.register(cmd)
 	limits.register(cmd, inputlimit.Trace, "trace", boundBytes|boundDepth|boundNodes|boundActions)
 	return cmd
 }

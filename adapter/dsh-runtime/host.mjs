@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// plankit runtime-level host for the real dsh agent loop.
+//
+// It speaks plankit's runtime protocol (docs/runtime-protocol.md): one JSON
+// request per line on stdin, one JSON reply per line on stdout, free-form
+// logs on stderr. Behind it runs the published @deepseek-ai/dsh-agent-loop
+// with the published plan-mode package and the published services (session
+// store, agent registry, LLM runtime, tools, system prompt, user questions,
+// commands, request recovery by dsh-llm-retry) — see lib/runtime.mjs. Only
+// the model and the user's answers are the host's own; they answer from the
+// kit's script. The host decides nothing about plan mode.
+import './lib/polyfill.mjs' // first: the dsh modules need Promise.withResolvers on Node 20
+import { createInterface } from 'node:readline'
+import { createRequire } from 'node:module'
+import { format } from 'node:util'
+import { Runtime } from './lib/runtime.mjs'
+
+const PROTOCOL = 1
+const LEVEL = 'runtime'
+const require = createRequire(import.meta.url)
+const LOOP = '@deepseek-ai/dsh-agent-loop'
+const LOOP_VERSION = require(`${LOOP}/package.json`).version
+
+// The name and version are the loop's; the plan-mode package is pinned to the
+// same family version (package.json).
+// The plan-mode package's picks for the spec's silent points (the same facts
+// the plugin-level host declares; adapter/dsh/test/choices.test.mjs proves
+// them against the package). section-source=pending is also what the loop
+// shows: it assembles the prompt before the pre-step.
+const CHOICES = {
+  'fold-end': 'clamp',
+  'cancel-pending': 'keep-equal',
+  'section-source': 'pending',
+  'reload-pending': 'drop',
+  'idle-append-failure': 'error',
+  'plan-heading': 'level-1',
+}
+
+// What this runtime can be scripted to do, honestly.
+const CAPABILITIES = {
+  retry: 'same-step', // dsh-llm-retry repeats a failed request inside the step, without a new pre-step
+  commands: true, // the real CommandRuntime runs /plan
+  userQuestions: true, // the real UserQuestionService, answered from the script
+  hostTools: true, // tools of the host's own (dsh-tools defineTool) run host actions while they execute
+  hostListeners: true, // host agent/pre-step listeners registered before or after plan mode
+  duringStream: true, // host actions while the model streams a response
+  outsideAppend: true, // an outside writer appends to the live session
+  failAppend: true, // the session's append throws for plan/mode while faults are armed
+  resume: true, // open seeds a new session with the whole log, as dsh resumes one
+  reload: true, // dispose the plan-mode fiber and plug it in again
+  reuse: true, // a start on a used process disposes the whole composition: the state of a new process
+}
+
+// Everything on stdout is protocol; stray console output goes to stderr.
+console.log = (...args) => process.stderr.write(format(...args) + '\n')
+console.info = console.log
+console.warn = console.log
+console.debug = console.log
+
+class Host {
+  runtime = null
+  started = false
+
+  async start (params) {
+    if (params?.protocol !== PROTOCOL) throw new Error(`protocol ${JSON.stringify(params?.protocol)} is not supported (this host speaks ${PROTOCOL})`)
+    if (params?.level !== LEVEL) {
+      throw new Error(`level ${JSON.stringify(params?.level)} is not supported: this host is a whole runtime (level "runtime"); the plan-mode package alone is checked by adapter/dsh/host.mjs`)
+    }
+    await this.reset()
+    this.started = true
+    return {
+      protocol: PROTOCOL,
+      level: LEVEL,
+      name: LOOP,
+      version: LOOP_VERSION,
+      language: 'javascript',
+      choices: CHOICES,
+      capabilities: CAPABILITIES,
+    }
+  }
+
+  /** Forget a served scenario: dispose the whole composition (agents, services, plan mode). */
+  async reset () {
+    if (this.runtime !== null) await this.runtime.dispose()
+    this.runtime = null
+  }
+
+  need () {
+    if (!this.started) throw new Error('start first')
+    if (this.runtime === null) throw new Error('load first')
+    return this.runtime
+  }
+
+  async load (params) {
+    if (!this.started) throw new Error('start first')
+    await this.reset()
+    this.runtime = new Runtime()
+    return this.runtime.load(params)
+  }
+
+  open (params) { return this.need().open(params) }
+  set (params) { return this.need().set(params) }
+  get (params) { return this.need().get(params) }
+  command (params) { return this.need().command(params) }
+  append (params) { return this.need().append(params) }
+  fault (params) { return this.need().fault(params) }
+  turn (params) { return this.need().turn(params) }
+  reload () { return this.need().reload() }
+}
+
+const METHODS = new Set(['start', 'load', 'open', 'set', 'get', 'command', 'append', 'fault', 'turn', 'reload', 'stop'])
+
+function reply (obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n')
+}
+
+function message (error) {
+  return error?.message ?? String(error)
+}
+
+async function main () {
+  const host = new Host()
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
+  let want = 1
+  for await (const line of lines) {
+    if (line.trim() === '') continue
+    let req
+    try {
+      req = JSON.parse(line)
+    } catch (error) {
+      reply({ seq: want++, error: { message: `request is not JSON: ${message(error)}` } })
+      continue
+    }
+    const seq = Number.isSafeInteger(req?.seq) ? req.seq : want
+    want = seq + 1
+    if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+      reply({ seq, error: { message: 'request is not a JSON object' } })
+      continue
+    }
+    if (typeof req.method !== 'string' || !METHODS.has(req.method)) {
+      reply({ seq, unsupported: { message: `unknown method ${JSON.stringify(req.method)}` } })
+      continue
+    }
+    if (req.method === 'stop') {
+      reply({ seq, result: {} })
+      break
+    }
+    const params = req.params === undefined ? {} : req.params
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+      reply({ seq, error: { message: `${req.method}: params must be an object` } })
+      continue
+    }
+    try {
+      const result = await host[req.method](params)
+      if (result?.unsupported !== undefined) reply({ seq, unsupported: { message: `${req.method}: ${result.unsupported}` } })
+      else reply({ seq, result })
+    } catch (error) {
+      process.stderr.write(`plankit host: ${req.method}: ${error?.stack ?? error}\n`)
+      reply({ seq, error: { message: `${req.method}: ${message(error)}` } })
+    }
+  }
+  // Exit once the last reply has been flushed; the runtime is not disposed
+  // (nothing it holds outlives the process).
+  process.stdout.write('', () => process.exit(0))
+}
+
+process.on('unhandledRejection', (error) => {
+  process.stderr.write(`plankit host: unhandled rejection: ${error?.stack ?? error}\n`)
+})
+
+main().catch((error) => {
+  process.stderr.write(`plankit host: ${error?.stack ?? error}\n`)
+  process.exit(3)
+})

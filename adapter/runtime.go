@@ -1,0 +1,174 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/sim"
+)
+
+// RuntimeLevel is the level a runtime-protocol start carries both ways.
+const RuntimeLevel = "runtime"
+
+// Runtime-protocol method names (docs/runtime-protocol.md), one per
+// loop.Runtime method.
+const (
+	RuntimeStart   = "start"
+	RuntimeLoad    = "load"
+	RuntimeOpen    = "open"
+	RuntimeTurn    = "turn"
+	RuntimeSet     = "set"
+	RuntimeGet     = "get"
+	RuntimeCommand = "command"
+	RuntimeAppend  = "append"
+	RuntimeFault   = "fault"
+	RuntimeReload  = "reload"
+	RuntimeStop    = "stop"
+)
+
+// RuntimeMethods lists every runtime-protocol method.
+var RuntimeMethods = []string{
+	RuntimeStart, RuntimeLoad, RuntimeOpen, RuntimeTurn, RuntimeSet, RuntimeGet,
+	RuntimeCommand, RuntimeAppend, RuntimeFault, RuntimeReload, RuntimeStop,
+}
+
+const observationShape = `"events"?: [Event], "requests"?: [Request], "results"?: [Result]`
+
+var runtimeShapes = map[string]string{
+	RuntimeStart:   `{"protocol": 1, "level": "runtime", "name": string, "version": string, "language": string, "choices"?: {name: value}, "capabilities": {"retry": "pre-step"|"same-step"|"none", ...}}`,
+	RuntimeLoad:    `{"error"?: string}`,
+	RuntimeOpen:    `{` + observationShape + `}`,
+	RuntimeTurn:    `{` + observationShape + `}`,
+	RuntimeSet:     `{"outcome"?: "committed"|"queued"|"cancelled"|"noop", "error"?: string, ` + observationShape + `}`,
+	RuntimeGet:     `{"active": bool, "pending"?: bool}`,
+	RuntimeCommand: `{"kind": "success"|"error", "text": string, ` + observationShape + `}`,
+	RuntimeAppend:  `{` + observationShape + `}`,
+	RuntimeFault:   `{}`,
+	RuntimeReload:  `{"error"?: string, ` + observationShape + `}`,
+	RuntimeStop:    `{}`,
+}
+
+// RuntimeStartParams are the params of a runtime-protocol start.
+type RuntimeStartParams struct {
+	Protocol int    `json:"protocol"`
+	Level    string `json:"level"`
+}
+
+// RuntimeStartResult is a runtime's start result.
+type RuntimeStartResult struct {
+	Protocol     int               `json:"protocol"`
+	Level        string            `json:"level"`
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Language     string            `json:"language"`
+	Choices      map[string]string `json:"choices,omitempty"`
+	Capabilities loop.Capabilities `json:"capabilities"`
+}
+
+// NewRuntimePool returns a pool of runtime processes speaking the runtime
+// protocol, with the same process handling as NewPool: timeouts, crash
+// reports, the restart budget, a spare process and reuse.
+func NewRuntimePool(opts Options) (*Pool, error) {
+	return newPool(opts, compiledRuntimeSchemas)
+}
+
+// Runtime returns a new loop.Runtime over the pool's processes: each Start
+// spawns (or reuses) a process, Stop ends it.
+func (p *Pool) Runtime() *RuntimePort { return &RuntimePort{port: &Port{pool: p}} }
+
+// RuntimePort is loop.Runtime over the runtime protocol. A RuntimePort is
+// used by one goroutine at a time.
+type RuntimePort struct {
+	port  *Port
+	start RuntimeStartResult
+}
+
+var _ loop.Runtime = (*RuntimePort)(nil)
+
+// StartResult is what the current process said at start.
+func (r *RuntimePort) StartResult() RuntimeStartResult { return r.start }
+
+// Start implements loop.Runtime: it gets a process and performs the start
+// handshake, refusing a process that does not speak the runtime level.
+func (r *RuntimePort) Start() (loop.Identity, error) {
+	pr, err := r.port.acquire()
+	if err != nil {
+		return loop.Identity{}, err
+	}
+	var res RuntimeStartResult
+	if err := r.port.call(RuntimeStart, RuntimeStartParams{Protocol: ProtocolVersion, Level: RuntimeLevel}, &res); err != nil {
+		return loop.Identity{}, err
+	}
+	if res.Level != RuntimeLevel {
+		return loop.Identity{}, r.port.fail(&RequestError{Method: RuntimeStart, Seq: pr.seq, Kind: KindProtocol,
+			Detail: fmt.Sprintf("the adapter answered start without \"level\": %q: it speaks the plugin protocol, not the runtime protocol (use --level plugin, or see docs/runtime-protocol.md)", RuntimeLevel)})
+	}
+	if res.Protocol != ProtocolVersion {
+		return loop.Identity{}, r.port.fail(&RequestError{Method: RuntimeStart, Seq: pr.seq, Kind: KindProtocol,
+			Detail: fmt.Sprintf("the runtime speaks protocol %d; this kit speaks protocol %d", res.Protocol, ProtocolVersion)})
+	}
+	r.start = res
+	pr.reuse = res.Capabilities.Reuse
+	return loop.Identity{Name: res.Name, Version: res.Version, Language: res.Language, Choices: res.Choices, Capabilities: res.Capabilities}, nil
+}
+
+// Stop implements loop.Runtime.
+func (r *RuntimePort) Stop() error { return r.port.Stop() }
+
+// Load implements loop.Runtime.
+func (r *RuntimePort) Load(req loop.LoadRequest) (loop.LoadReply, error) {
+	var out loop.LoadReply
+	if len(req.Config) == 0 {
+		req.Config = json.RawMessage("null")
+	}
+	return out, r.port.call(RuntimeLoad, req, &out)
+}
+
+// Open implements loop.Runtime.
+func (r *RuntimePort) Open(req loop.OpenRequest) (loop.Observation, error) {
+	var out loop.Observation
+	req.Events = nonNil(req.Events)
+	return out, r.port.call(RuntimeOpen, req, &out)
+}
+
+// Turn implements loop.Runtime.
+func (r *RuntimePort) Turn(req loop.TurnRequest) (loop.Observation, error) {
+	var out loop.Observation
+	return out, r.port.call(RuntimeTurn, req, &out)
+}
+
+// Set implements loop.Runtime.
+func (r *RuntimePort) Set(req loop.SetRequest) (loop.SetReply, error) {
+	var out loop.SetReply
+	return out, r.port.call(RuntimeSet, req, &out)
+}
+
+// Get implements loop.Runtime.
+func (r *RuntimePort) Get(req loop.AgentRequest) (sim.GetReply, error) {
+	var out sim.GetReply
+	return out, r.port.call(RuntimeGet, req, &out)
+}
+
+// Command implements loop.Runtime.
+func (r *RuntimePort) Command(req loop.CommandRequest) (loop.CommandReply, error) {
+	var out loop.CommandReply
+	return out, r.port.call(RuntimeCommand, req, &out)
+}
+
+// Append implements loop.Runtime.
+func (r *RuntimePort) Append(req loop.AppendRequest) (loop.Observation, error) {
+	var out loop.Observation
+	return out, r.port.call(RuntimeAppend, req, &out)
+}
+
+// Fault implements loop.Runtime.
+func (r *RuntimePort) Fault(req loop.FaultRequest) error {
+	return r.port.call(RuntimeFault, req, &Empty{})
+}
+
+// Reload implements loop.Runtime.
+func (r *RuntimePort) Reload() (loop.ReloadReply, error) {
+	var out loop.ReloadReply
+	return out, r.port.call(RuntimeReload, Empty{}, &out)
+}

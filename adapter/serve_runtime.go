@@ -1,0 +1,121 @@
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/sim"
+)
+
+// ServeRuntime answers the runtime protocol (docs/runtime-protocol.md) on
+// in and out with rt, one request at a time, until stop or the end of in.
+// With validate, a request that breaks the strict schemas gets an error
+// reply.
+func ServeRuntime(in io.Reader, out io.Writer, rt loop.Runtime, validate bool) error {
+	srv, err := NewRuntimeServer(rt, validate)
+	if err != nil {
+		return err
+	}
+	return srv.serve(in, out)
+}
+
+// NewRuntimeServer returns a runtime-protocol server for rt.
+func NewRuntimeServer(rt loop.Runtime, validate bool) (*Server, error) {
+	s := &Server{rt: rt, opts: ServeOptions{Validate: validate}}
+	if validate {
+		var err error
+		if s.strict, _, err = compiledRuntimeSchemas(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// dispatchRuntime runs one runtime-protocol request against rt. An
+// unsupported feature (sim.ErrUnsupported) becomes an unsupported reply.
+func dispatchRuntime(rt loop.Runtime, req Request) (any, error) {
+	res, err := runtimeCall(rt, req)
+	if err != nil && errors.Is(err, sim.ErrUnsupported) {
+		var unsup *UnsupportedError
+		if !errors.As(err, &unsup) {
+			err = &UnsupportedError{Method: req.Method, Seq: req.Seq, Message: err.Error()}
+		}
+	}
+	return res, err
+}
+
+func runtimeCall(rt loop.Runtime, req Request) (any, error) {
+	switch req.Method {
+	case RuntimeStart:
+		var p RuntimeStartParams
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		if p.Level != RuntimeLevel {
+			return nil, fmt.Errorf("this is a runtime: it speaks the runtime protocol (start with \"level\": %q; use --level runtime)", RuntimeLevel)
+		}
+		if p.Protocol != ProtocolVersion {
+			return nil, fmt.Errorf("protocol %d is not supported; this runtime speaks protocol %d", p.Protocol, ProtocolVersion)
+		}
+		id, err := rt.Start()
+		if err != nil {
+			return nil, err
+		}
+		return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
+	case RuntimeLoad:
+		var p loop.LoadRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Load(p)
+	case RuntimeOpen:
+		var p loop.OpenRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Open(p)
+	case RuntimeTurn:
+		var p loop.TurnRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Turn(p)
+	case RuntimeSet:
+		var p loop.SetRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Set(p)
+	case RuntimeGet:
+		var p loop.AgentRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Get(p)
+	case RuntimeCommand:
+		var p loop.CommandRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Command(p)
+	case RuntimeAppend:
+		var p loop.AppendRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return rt.Append(p)
+	case RuntimeFault:
+		var p loop.FaultRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		return Empty{}, rt.Fault(p)
+	case RuntimeReload:
+		return rt.Reload()
+	case RuntimeStop:
+		return Empty{}, rt.Stop()
+	}
+	return nil, &UnsupportedError{Method: req.Method, Seq: req.Seq, Message: fmt.Sprintf("unknown method %q", req.Method)}
+}

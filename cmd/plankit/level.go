@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/google/shlex"
+	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/loop/suite"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/rtrace"
+	"github.com/plankit/plankit/sim"
+	"github.com/spf13/cobra"
+)
+
+// Levels of checking: the plan-mode plugin inside plankit's loop, or a
+// whole runtime with its own loop (docs/runtime-protocol.md).
+const (
+	levelPlugin  = "plugin"
+	levelRuntime = "runtime"
+)
+
+// levelFlags pick the level and, for the built-in runtime, its retry
+// behaviour.
+type levelFlags struct {
+	level string
+	retry string
+}
+
+func (l *levelFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&l.level, "level", levelPlugin, "what is checked: plugin (a plan-mode plugin in plankit's loop, through the adapter protocol) or runtime (a whole runtime with its loop, through the runtime protocol)")
+	cmd.Flags().StringVar(&l.retry, "retry", loop.RetryPreStep, "with --level runtime and no --adapter: how the built-in runtime's request recovery retries: pre-step (the specification), same-step (the shipped dsh loop) or none")
+}
+
+func (l *levelFlags) validate(cmd *cobra.Command) error {
+	switch l.level {
+	case levelPlugin:
+		if cmd.Flags().Changed("retry") {
+			return usageErr("--retry picks the built-in runtime's behaviour; it needs --level runtime")
+		}
+	case levelRuntime:
+	default:
+		return usageErr("--level %q: want plugin or runtime", l.level)
+	}
+	return nil
+}
+
+func (l *levelFlags) runtime() bool { return l.level == levelRuntime }
+
+// runtimeFactory returns a function building a fresh runtime for each run:
+// the built-in runtime around the reference (with --mutant and --choice),
+// or an external runtime over the runtime protocol.
+func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
+	if f.adapter != "" {
+		if l.retry != loop.RetryPreStep {
+			return nil, usageErr("--retry picks the built-in runtime's behaviour; an external runtime declares its own")
+		}
+		if f.mutant != "" || len(f.choices) > 0 {
+			return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the runtime (e.g. --adapter \"plankit serve --level runtime --mutant NAME\")")
+		}
+		words, err := shlex.Split(f.adapter)
+		if err != nil {
+			return nil, usageErr("--adapter %q: %v", f.adapter, err)
+		}
+		if len(words) == 0 {
+			return nil, usageErr("--adapter: empty command line")
+		}
+		if f.timeout <= 0 {
+			return nil, usageErr("--timeout must be positive, not %v", f.timeout)
+		}
+		pool, err := adapter.NewRuntimePool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate})
+		if err != nil {
+			return nil, usageErr("--adapter: %v", err)
+		}
+		pools.add(pool)
+		return func() loop.Runtime { return pool.Runtime() }, nil
+	}
+	newPort, err := f.factory()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := loop.NewBuiltin(nil, l.retry); err != nil {
+		return nil, usageErr("--retry: %v", err)
+	}
+	return func() loop.Runtime {
+		b, _ := loop.NewBuiltin(newPort(), l.retry)
+		return b
+	}, nil
+}
+
+// identityOf is a runtime's identity as reports show an implementation.
+func identityOf(id loop.Identity) sim.Identity {
+	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices}
+}
+
+// runtimeSuites are the suites plankit check runs at runtime level: the
+// @runtime scenarios, then the properties over generated runtime scripts.
+func runtimeSuites(newRuntime func() loop.Runtime) []conformance.Suite {
+	return []conformance.Suite{
+		{Name: conformance.Features, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir})
+			if err != nil {
+				return nil, err
+			}
+			return res.Cases, res.Impl
+		}, List: suite.Scenarios},
+		{Name: conformance.Properties, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
+			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
+		}, List: func(string) ([]report.Case, error) { return suite.PropertyCases(), nil }},
+	}
+}
+
+// probeRuntime starts and stops one runtime to learn who it is.
+func probeRuntime(newRuntime func() loop.Runtime) (sim.Identity, error) {
+	rt := newRuntime()
+	id, err := rt.Start()
+	if err != nil {
+		return sim.Identity{}, fmt.Errorf("the runtime could not be started: %w", err)
+	}
+	if err := rt.Stop(); err != nil {
+		return identityOf(id), fmt.Errorf("the runtime could not be stopped: %w", err)
+	}
+	return identityOf(id), nil
+}
+
+// simRuntime replays runtime traces: it prints each run's timeline (text)
+// or record (json) and returns the worst exit code.
+func simRuntime(w, errw io.Writer, paths []string, format string, maxBytes int64, newRuntime func() loop.Runtime) error {
+	if format != "text" && format != "json" {
+		return usageErr("--format %q: at --level runtime want text or json", format)
+	}
+	code, first := ExitPass, error(nil)
+	worse := func(c int, err error) {
+		if c > code {
+			code, first = c, err
+		}
+	}
+	for _, path := range paths {
+		var t *loop.Trace
+		data, err := inputlimit.ReadFile(path, maxBytes)
+		if err == nil {
+			t, err = rtrace.Parse(path, data)
+		}
+		if err != nil {
+			fmt.Fprintf(errw, "plankit: %v\n", err)
+			worse(ExitUsage, errors.New(""))
+			continue
+		}
+		rec, runErr := loop.Run(newRuntime(), *t)
+		findings := loop.Verdict(*t, rec)
+		if format == "json" {
+			data, err := json.MarshalIndent(struct {
+				Trace    string         `json:"trace"`
+				Record   loop.Record    `json:"record"`
+				Findings []loop.Finding `json:"findings"`
+				Error    string         `json:"error,omitempty"`
+			}{path, rec, nonNilFindings(findings), errString(runErr)}, "", "  ")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%s\n", data)
+		} else if err := loop.WriteTimeline(w, *t, rec, findings); err != nil {
+			return err
+		}
+		var in *sim.InputError
+		switch {
+		case runErr != nil && errors.As(runErr, &in):
+			worse(ExitUsage, fmt.Errorf("%s: %w", path, runErr))
+		case runErr != nil && loop.IsSkip(runErr):
+			worse(ExitImpl, fmt.Errorf("%s: the runtime cannot run this trace: %w", path, runErr))
+		case runErr != nil:
+			worse(ExitImpl, fmt.Errorf("%s: %w", path, runErr))
+		case len(findings) > 0:
+			worse(ExitFail, fmt.Errorf("%s: %s", path, findings[0]))
+		}
+	}
+	if code != ExitPass {
+		return withCode(code, first)
+	}
+	return nil
+}
+
+func nonNilFindings(f []loop.Finding) []loop.Finding {
+	if f == nil {
+		return []loop.Finding{}
+	}
+	return f
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// exploreRuntime is plankit explore --level runtime.
+func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, depth int, out string) error {
+	if cmd.Flags().Changed("retries") {
+		return usageErr("--retries is the plugin level's; at --level runtime use --retry")
+	}
+	newRuntime, err := runtimeFactory(impl, level)
+	if err != nil {
+		return err
+	}
+	res, err := suite.Explore(cmd.Context(), suite.ExploreOptions{NewRuntime: newRuntime, Depth: depth})
+	if err != nil {
+		var ie *sim.ImplError
+		if errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+			return withCode(ExitImpl, err)
+		}
+		return err
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "explored to depth %d: %d step sequences (%d-step alphabet, %d steps run)\n", depth, res.Sequences, res.Alphabet, res.Steps)
+	if res.Violation == nil {
+		fmt.Fprintln(w, "no violation")
+		return nil
+	}
+	if out == "" {
+		if out, err = os.MkdirTemp("", "plankit-explore-"); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	data, err := rtrace.Marshal(*res.Violation)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(out, fmt.Sprintf("explore-runtime-depth%d.yaml", depth))
+	if err := atomicfile.Write(path, data); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Findings[0], path)
+	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with plankit sim --level runtime %s", len(res.Violation.Steps), path))
+}

@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""A small agent runtime in Python 3 (standard library only) with plan mode
+in its loop, served over the plankit runtime protocol v1
+(docs/runtime-protocol.md). Check it with
+
+    plankit check --level runtime --adapter "python3 examples/runtimes/python/runtime.py"
+
+The loop is this file's own: turns, steps, the agent/pre-step chain with
+next(), request assembly after the pre-step, request-recovery retries
+through the pre-step, tool calls, commands. Plan mode is the plugin of the
+plugin-level example (examples/adapters/python/planmode.py), loaded into
+this loop as a runtime would load it. The model and the user are played by
+plankit through the script each turn carries.
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
+import planmode  # noqa: E402
+
+PROTOCOL = 1
+BASE_SECTION = {"name": "runtime:base", "order": 0, "text": "You are a coding agent."}
+
+
+class Failure(Exception):
+    """The request could not be handled: an error reply."""
+
+
+def user_message_data(m):
+    return {"content": [{"type": "text", "text": m["text"]}], "role": m.get("role", "user"), "source": m["source"]}
+
+
+class Agent:
+    def __init__(self, name, events):
+        self.name = name
+        self.log = []
+        self.session = planmode.Session()
+        self.queue = []     # messages for the next step
+        self.turn = 0
+        self.step = 0
+        self.commands = 0
+        self.faults = 0     # plan/mode appends that will fail
+        self.header = None  # the last request header, to give its reason
+        for e in events:
+            self.add(e["type"], e["data"])
+        for e in self.log:
+            if e["type"] == "turn/start":
+                self.turn += 1
+
+    def add(self, type_, data):
+        e = {"seq": len(self.log), "type": type_, "data": data}
+        self.log.append(e)
+        self.session.add(e)
+        return e
+
+
+class Turn:
+    """What the script of the running turn says and what it observed."""
+
+    def __init__(self, script):
+        self.responses = list(script.get("responses") or [])
+        self.pre_steps = list(script.get("preSteps") or [])
+        self.requests = []
+        self.results = []
+        self.review = {}
+        self.downstream = None
+
+
+class Runtime:
+    def __init__(self):
+        self.agents = {}
+        self.plugin = None
+        self.config = None
+        self.services = {}
+        self.host_tools = []
+        self.listeners = []
+        self.turn = None  # the running Turn, if any
+
+    # --- the host plan mode sees --------------------------------------
+    def append(self, agent, type_, data):
+        a = self.agents[agent]
+        if type_ == "plan/mode" and a.faults > 0:
+            a.faults -= 1
+            raise planmode.AppendFailed("the session store failed the append")
+        a.add(type_, data)
+
+    def steer(self, agent, message):
+        self.agents[agent].queue.append(message)
+
+    def inject(self, agent, message):
+        self.agents[agent].queue.append(message)
+
+    def next(self):
+        return self.turn.downstream()
+
+    def ask(self, agent, question):
+        review = self.turn.review if self.turn else {}
+        self.turn.asked = True
+        if review.get("reload"):
+            self.reload({})
+        return review
+
+    # --- lifecycle ----------------------------------------------------
+    def start(self, params):
+        if params.get("level") != "runtime":
+            raise Failure('this is a runtime: it speaks the runtime protocol (start with "level": "runtime")')
+        if params.get("protocol") != PROTOCOL:
+            raise Failure("protocol %r is not supported" % params.get("protocol"))
+        self.__init__()
+        return {"protocol": PROTOCOL, "level": "runtime", "name": "plankit-example-python-runtime",
+                "version": "0.1.0", "language": "python", "choices": planmode.CHOICES,
+                "capabilities": {"retry": "pre-step", "commands": True, "userQuestions": True,
+                                 "hostTools": True, "hostListeners": True, "duringStream": True,
+                                 "outsideAppend": True, "failAppend": True, "resume": True,
+                                 "reload": True, "reuse": True}}
+
+    def load(self, params):
+        self.config = params.get("config")
+        self.services = params.get("services") or {}
+        self.host_tools = [t["name"] for t in params.get("hostTools") or []]
+        self.listeners = params.get("listeners") or []
+        try:
+            section = planmode.resolve_config(self.config)
+        except planmode.ConfigError as e:
+            return {"error": str(e)}
+        self.plugin = planmode.PlanMode(section, self.services, {})
+        for name, a in self.agents.items():
+            self.plugin.sessions[name] = a.session
+        return {}
+
+    def reload(self, params):
+        old = self.plugin
+        old.disposed = True
+        self.plugin = planmode.PlanMode(old.section, self.services, old.sessions)
+        return {}
+
+    def open(self, params):
+        a = Agent(params["agent"], params.get("events") or [])
+        self.agents[a.name] = a
+        self.plugin.sessions[a.name] = a.session
+        return {}
+
+    def agent(self, params):
+        name = params.get("agent")
+        if name not in self.agents:
+            raise Failure("unknown agent %r" % name)
+        return self.agents[name]
+
+    # --- between turns ------------------------------------------------
+    def set(self, params):
+        a = self.agent(params)
+        start = len(a.log)
+        out = self.host_set(a, params["active"])
+        out["events"] = a.log[start:]
+        return out
+
+    def get(self, params):
+        return self.plugin.get(self.agent(params).name)
+
+    def append_event(self, params):
+        a = self.agent(params)
+        return {"events": [a.add(params["type"], params["data"])]}
+
+    def fault(self, params):
+        self.agent(params).faults += params["count"]
+        return {}
+
+    def run_turn(self, params):
+        a = self.agent(params)
+        start = len(a.log)
+        a.queue.append({"role": "user", "text": params["prompt"], "source": {"kind": "user"}})
+        self.admit(a)
+        return self.play(a, start, params.get("script") or {})
+
+    def command(self, params):
+        a = self.agent(params)
+        start = len(a.log)
+        kind, text, woke = self.host_command(a, params["input"])
+        out = {"kind": kind, "text": text}
+        if woke and not a.session.open:
+            self.admit(a)
+            out.update(self.play(a, start, params.get("script") or {}))
+        else:
+            out["events"] = a.log[start:]
+        return out
+
+    # --- host code ------------------------------------------------------
+    def host_set(self, a, active):
+        try:
+            return {"outcome": self.plugin.set(self, a.name, active)}
+        except RuntimeError as e:
+            return {"error": str(e)}
+
+    def host_command(self, a, line):
+        name, _, args = line.lstrip("/").partition(" ")
+        a.commands += 1
+        cid = "cmd-%s-%d" % (a.name, a.commands)
+        a.add("command/run", {"commandId": cid, "name": name, "args": args, "source": {"kind": "user"}})
+        queued = len(a.queue)
+        if name == planmode.COMMAND_NAME and self.services.get("commands"):
+            kind, text = self.plugin.command(self, a.name, args)
+        else:
+            kind, text = "error", "unknown command /%s" % name
+        a.add("command/done", {"commandId": cid, "kind": kind, "text": text})
+        return kind, text, len(a.queue) > queued and kind == "success" and args.strip() not in ("", "off")
+
+    def host_actions(self, a, actions):
+        for h in actions or []:
+            r = {"id": h["id"]}
+            if "set" in h:
+                r["set"] = self.host_set(a, h["set"]["active"])
+            elif "get" in h:
+                r["get"] = self.plugin.get(a.name)
+            elif "command" in h:
+                kind, text, _ = self.host_command(a, h["command"]["input"])
+                r["command"] = {"kind": kind, "text": text}
+            elif "append" in h:
+                a.add(h["append"]["type"], h["append"]["data"])
+                r["append"] = {}
+            elif "fault" in h:
+                a.faults += h["fault"]["count"]
+                r["fault"] = {}
+            self.turn.results.append(r)
+
+    # --- the loop -------------------------------------------------------
+    def admit(self, a):
+        a.turn += 1
+        a.step = 0
+        a.add("turn/start", {"turn": a.turn})
+
+    def end_turn(self, a, reason):
+        a.add("turn/end", {"turn": a.turn, "reason": {"kind": reason}})
+
+    def chain(self, a, dispatch, claimed):
+        """Run agent/pre-step: plan mode's listener first (prepended,
+        STEP-1), then the host listeners in registration order, each of
+        which calls next() unless it rejects."""
+        behaviour = {}
+        for p in self.turn.pre_steps:
+            if p["dispatch"] == dispatch:
+                behaviour[p["listener"]] = p["behaviour"]
+                self.host_actions(a, p.get("during"))
+        ordered = [l for l in self.listeners if l["position"] == "before"] + \
+                  [l for l in self.listeners if l["position"] == "after"]
+        # The host listeners are scripted, so whether one aborts the step
+        # (fires its signal, then calls next()) is known before they run.
+        aborted = False
+        for l in ordered:
+            b = behaviour.get(l["name"], "accept")
+            if b == "reject":
+                break
+            aborted = aborted or b == "abort"
+
+        def downstream():
+            for l in ordered:
+                if behaviour.get(l["name"], "accept") == "reject":
+                    return {"kind": "reject"}
+            return {"kind": "enter", "messages": list(claimed)}
+
+        self.turn.downstream = downstream
+        return self.plugin.pre_step(self, a.name, aborted), aborted
+
+    def play(self, a, start, script):
+        self.turn = Turn(script)
+        try:
+            dispatch, retrying, retries = 0, False, 0
+            while True:
+                response = self.turn.responses.pop(0) if self.turn.responses else {"text": "Done."}
+                if retrying:
+                    retries += 1
+                    a.add("llm/retry", {"turn": a.turn, "step": a.step, "retry": retries, "mode": "pre-step"})
+                dispatch += 1
+                claimed, a.queue = a.queue, []
+                decision, aborted = self.chain(a, dispatch, claimed)
+                if decision["kind"] != "enter" or aborted:
+                    a.queue = claimed + a.queue
+                    if retrying:
+                        a.add("step/end", {"turn": a.turn, "step": a.step})
+                    self.end_turn(a, "aborted" if aborted else "blocked")
+                    break
+                if not retrying:
+                    a.step += 1
+                    a.add("step/start", {"turn": a.turn, "step": a.step})
+                for m in decision.get("messages") or []:
+                    a.add("user/message", user_message_data(m))
+                self.request(a)
+                self.host_actions(a, response.get("during"))
+                if response.get("fail"):
+                    retrying = True
+                    continue
+                retrying, retries = False, 0
+                calls = response.get("calls") or []
+                self.respond(a, response, calls)
+                a.add("step/end", {"turn": a.turn, "step": a.step})
+                if not calls:
+                    self.end_turn(a, "completed")
+                    break
+            return {"events": a.log[start:], "requests": self.turn.requests, "results": self.turn.results}
+        finally:
+            self.turn = None
+
+    def request(self, a):
+        """Derive the request after the pre-step (STEP-7): sections and
+        tools from the loaded plugins, the transcript from the log."""
+        sections = sorted([BASE_SECTION] + self.plugin.sections(a.name), key=lambda s: s["order"])
+        tools = [t["name"] for t in self.plugin.tools(a.name)] + self.host_tools
+        header = {"system": sections, "tools": [{"name": t} for t in tools]}
+        reason = "initial" if a.header is None else ("resume" if a.header == header else "change")
+        a.header = header
+        a.add("request/header", {"header": header, "reason": reason})
+        self.turn.requests.append({"at": len(a.log), "sections": sections, "tools": tools,
+                                   "messages": transcript(a.log)})
+
+    def respond(self, a, response, calls):
+        content = []
+        if response.get("text"):
+            content.append({"type": "text", "text": response["text"]})
+        for i, c in enumerate(calls):
+            c["callId"] = "call_%d_%d_%d" % (a.turn, a.step, i + 1)
+            content.append({"type": "tool-call", "id": c["callId"], "name": c["name"], "arguments": json.dumps(c.get("args"), sort_keys=True)})
+        a.add("assistant/message", {"turn": a.turn, "step": a.step, "message": {"role": "assistant", "content": content}})
+        for c in calls:
+            result = {"name": c["name"], "ok": False}
+            self.turn.asked = False
+            if c["name"] in self.host_tools:
+                self.host_actions(a, c.get("during"))
+                result.update(ok=True, value="ok")
+            elif c["name"] == planmode.EXIT_TOOL:
+                self.turn.review = c.get("review") or {}
+                try:
+                    result.update(ok=True, value=self.plugin.exit_plan_mode(self, a.name, c.get("args")))
+                except planmode.ToolError as e:
+                    result["error"] = str(e)
+                if self.turn.asked:
+                    result["asked"] = True
+            else:
+                result["error"] = "unknown tool %r" % c["name"]
+            a.add("tool/call", {"turn": a.turn, "step": a.step, "callId": c["callId"], "name": c["name"],
+                                "arguments": json.dumps(c.get("args"), sort_keys=True)})
+            text = json.dumps(result["value"], sort_keys=True) if result["ok"] else result["error"]
+            a.add("tool/result", {"turn": a.turn, "step": a.step, "message": {
+                "role": "user", "source": {"kind": "tool", "callId": c["callId"]},
+                "content": [{"type": "tool-result", "toolCallId": c["callId"], "isError": not result["ok"],
+                             "content": [{"type": "text", "text": text}]}]}})
+            self.turn.results.append({"id": c["id"], "tool": result})
+
+
+def transcript(log):
+    out = []
+    for e in log:
+        d = e["data"]
+        if e["type"] == "user/message":
+            out.append({"role": "user", "text": "".join(p.get("text", "") for p in d["content"]), "source": d["source"]})
+        elif e["type"] == "assistant/message":
+            out.append({"role": "assistant", "text": "".join(p.get("text", "") for p in d["message"]["content"] if p["type"] == "text")})
+        elif e["type"] == "tool/result":
+            out.append({"role": "tool", "text": "".join(p["text"] for c in d["message"]["content"] for p in c["content"])})
+    return out
+
+
+def main():
+    rt = Runtime()
+    methods = {"start": rt.start, "load": rt.load, "open": rt.open, "turn": rt.run_turn, "set": rt.set,
+               "get": rt.get, "command": rt.command, "append": rt.append_event, "fault": rt.fault,
+               "reload": rt.reload, "stop": lambda p: {}}
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        reply = {"seq": req.get("seq")}
+        try:
+            reply["result"] = methods[req["method"]](req.get("params") or {})
+        except KeyError as e:
+            if req.get("method") not in methods:
+                reply["unsupported"] = {"message": "unknown method %r" % req.get("method")}
+            else:
+                reply["error"] = {"message": "missing %s" % e}
+        except Failure as e:
+            reply["error"] = {"message": str(e)}
+        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+        if req.get("method") == "stop":
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,470 @@
+package loop
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// BuiltinVersion is the version of the built-in runtime.
+const BuiltinVersion = "1.0.0"
+
+// maxSteps bounds the steps of one turn of the built-in runtime; a script
+// is finite, so only a runtime bug reaches it.
+const maxSteps = 256
+
+// Builtin is plankit's own runtime behind the runtime port: the simulator
+// of package sim, which follows the specification's loop, around a plan-mode
+// implementation reached through a sim.Port (the reference, one of its
+// mutants, a plugin adapter). It plays a turn script step by step: each
+// response is one step (a retry of a failed request consumes the next), a
+// response with tool calls asks for a continuation step, a text-only
+// response ends the turn. Host actions of a pre-step listener run just
+// before the plan-mode listener is dispatched, since the simulator computes
+// the downstream listeners' decision first (they are side-effect free but
+// for the abort signal).
+type Builtin struct {
+	port  sim.Port
+	retry string
+	id    sim.Identity
+	rt    *sim.Runtime
+	// pending observation of the turn being played.
+	obs     *Observation
+	script  *Script
+	resp    int // responses consumed in this turn
+	current *Response
+	err     error
+}
+
+var _ Runtime = (*Builtin)(nil)
+
+// NewBuiltin returns the built-in runtime around port. retry picks how
+// its request recovery behaves: RetryPreStep (the specification),
+// RetrySameStep (the shipped dsh loop) or RetryNone; "" is RetryPreStep.
+func NewBuiltin(port sim.Port, retry string) (*Builtin, error) {
+	switch retry {
+	case "":
+		retry = RetryPreStep
+	case RetryPreStep, RetrySameStep, RetryNone:
+	default:
+		return nil, fmt.Errorf("retry must be %s, %s or %s, not %q", RetryPreStep, RetrySameStep, RetryNone, retry)
+	}
+	return &Builtin{port: port, retry: retry}, nil
+}
+
+// Start implements Runtime.
+func (b *Builtin) Start() (Identity, error) {
+	b.rt = nil
+	id, err := b.port.Start()
+	if err != nil {
+		return Identity{}, err
+	}
+	b.id = id
+	return Identity{
+		Name: "plankit-builtin(" + id.Name + ")", Version: BuiltinVersion, Language: "go", Choices: id.Choices,
+		Capabilities: Capabilities{Retry: b.retry, Commands: true, UserQuestions: true, HostTools: true, HostListeners: true,
+			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true},
+	}, nil
+}
+
+// Load implements Runtime.
+func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep}
+	if b.retry == RetrySameStep {
+		opts.Retries = sim.RetriesSameStep
+	}
+	for _, t := range req.HostTools {
+		opts.HostTools = append(opts.HostTools, t.Name)
+	}
+	for _, l := range req.Listeners {
+		opts.Listeners = append(opts.Listeners, sim.ListenerSpec{Name: l.Name, Registered: l.Position})
+	}
+	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone}
+	rt, res, err := sim.New(b.port, opts)
+	if err != nil {
+		return LoadReply{}, err
+	}
+	b.rt = rt
+	return LoadReply{Error: res.Error}, nil
+}
+
+func (b *Builtin) runtime() (*sim.Runtime, error) {
+	if b.rt == nil {
+		return nil, errors.New("built-in runtime: not loaded")
+	}
+	return b.rt, nil
+}
+
+// Open implements Runtime.
+func (b *Builtin) Open(req OpenRequest) (Observation, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return Observation{}, err
+	}
+	return Observation{}, rt.Open(req.Agent, req.Events)
+}
+
+// Stop implements Runtime.
+func (b *Builtin) Stop() error {
+	if b.rt == nil {
+		return b.port.Stop()
+	}
+	err := b.rt.Close()
+	b.rt = nil
+	return err
+}
+
+// since returns the agent's events from seq n on.
+func (b *Builtin) since(agent string, n int) []sim.Event {
+	log := b.rt.Log(agent)
+	if n >= len(log) {
+		return nil
+	}
+	return append([]sim.Event(nil), log[n:]...)
+}
+
+// do runs one sim action, turning an input error into a Go error.
+func (b *Builtin) do(act sim.Action) (sim.Result, error) {
+	return b.rt.Do(act)
+}
+
+// Turn implements Runtime.
+func (b *Builtin) Turn(req TurnRequest) (Observation, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return Observation{}, err
+	}
+	start := len(rt.Log(req.Agent))
+	if _, err := b.do(sim.Action{Prompt: &sim.TextAction{Agent: req.Agent, Text: req.Prompt}}); err != nil {
+		return Observation{}, err
+	}
+	return b.play(req.Agent, start, req.Script)
+}
+
+// play runs the open turn of agent to its end with the script and returns
+// everything observed since the log held start events.
+func (b *Builtin) play(agent string, start int, script Script) (Observation, error) {
+	obs := &Observation{}
+	b.obs, b.script, b.resp, b.err = obs, &script, 0, nil
+	defer func() { b.obs, b.script, b.current = nil, nil, nil }()
+	dispatch := 0
+	retrying := false
+	for steps := 0; ; steps++ {
+		if _, open := b.rt.Status(agent); !open {
+			break
+		}
+		if steps == maxSteps {
+			return *obs, fmt.Errorf("built-in runtime: the turn did not end after %d steps", maxSteps)
+		}
+		r := b.nextResponse()
+		b.current = &r
+		step := &sim.StepAction{Agent: agent, Model: &sim.Model{Text: r.Text}}
+		if r.Fail {
+			step.Request = "fail"
+		}
+		for _, c := range r.Calls {
+			step.Model.Calls = append(step.Model.Calls, sim.ToolCall{Name: c.Name, Args: c.Args, Review: c.Review})
+		}
+		if len(r.Calls) == 0 && r.Text == "" && !r.Fail {
+			step.Model.Text = "Done."
+		}
+		act := sim.Action{Step: step}
+		if retrying {
+			act = sim.Action{Retry: step}
+		}
+		if !retrying || b.retry == RetryPreStep {
+			dispatch++
+			step.Listeners = map[string]string{}
+			for _, p := range script.PreSteps {
+				if p.Dispatch != dispatch {
+					continue
+				}
+				step.Listeners[p.Listener] = p.Behaviour
+				if err := b.host(agent, p.During); err != nil {
+					return *obs, err
+				}
+			}
+		}
+		before := len(obs.Requests)
+		res, err := b.do(act)
+		if err != nil {
+			return *obs, err
+		}
+		if b.err != nil {
+			return *obs, b.err
+		}
+		if retrying && b.retry == RetrySameStep && len(obs.Requests) == before && len(obs.Requests) > 0 {
+			// The shipped loop resends the step's request as it was.
+			q := obs.Requests[len(obs.Requests)-1]
+			q.At = len(b.rt.Log(agent))
+			obs.Requests = append(obs.Requests, q)
+		}
+		retrying = false
+		switch {
+		case res.RequestFailed && b.retry == RetryNone:
+			if _, err := b.do(sim.Action{EndTurn: &sim.EndTurnAction{Agent: agent, Reason: "error"}}); err != nil {
+				return *obs, err
+			}
+		case res.RequestFailed:
+			retrying = true
+		case res.Decision != "" && res.Decision != sim.Accept:
+			// the runtime ended the turn (blocked or aborted)
+		case len(r.Calls) == 0:
+			if _, err := b.do(sim.Action{EndTurn: &sim.EndTurnAction{Agent: agent}}); err != nil {
+				return *obs, err
+			}
+		}
+	}
+	if _, err := b.do(sim.Action{Idle: &sim.AgentAction{Agent: agent}}); err != nil {
+		return *obs, err
+	}
+	obs.Events = b.since(agent, start)
+	return *obs, nil
+}
+
+func (b *Builtin) nextResponse() Response {
+	if b.resp < len(b.script.Responses) {
+		b.resp++
+		return b.script.Responses[b.resp-1]
+	}
+	return Response{Text: "Done."}
+}
+
+// requested records a request as sent and plays the response's host
+// actions while it streams.
+func (b *Builtin) requested(agent string, q sim.Request, failed bool) error {
+	if b.obs == nil {
+		return nil
+	}
+	b.obs.Requests = append(b.obs.Requests, b.modelRequest(agent, q))
+	if b.current != nil {
+		return b.host(agent, b.current.During)
+	}
+	return nil
+}
+
+// modelRequest is the request as the model receives it: the sections and
+// tools of the header and the transcript derived from the log.
+func (b *Builtin) modelRequest(agent string, q sim.Request) ModelRequest {
+	log := b.rt.Log(agent)
+	out := ModelRequest{At: len(log), Sections: []Section{}, Tools: []string{}, Messages: transcript(log)}
+	for _, s := range q.Sections {
+		order := s.Order
+		out.Sections = append(out.Sections, Section{Name: s.Name, Order: &order, Text: s.Text})
+	}
+	for _, t := range q.Tools {
+		out.Tools = append(out.Tools, t.Name)
+	}
+	return out
+}
+
+// transcript derives the messages a model request carries from the log:
+// user messages, assistant text and tool results, in order.
+func transcript(log []sim.Event) []Message {
+	out := []Message{}
+	for _, e := range log {
+		switch e.Type {
+		case spec.TypeUserMessage:
+			if m, err := sim.MessageOf(e.Data); err == nil {
+				src := m.Source
+				out = append(out, Message{Role: "user", Text: m.Text, Source: &src})
+			}
+		case spec.TypeAssistant:
+			var d struct {
+				Message struct {
+					Content []struct{ Type, Text string } `json:"content"`
+				} `json:"message"`
+			}
+			_ = json.Unmarshal(e.Data, &d)
+			var text strings.Builder
+			for _, c := range d.Message.Content {
+				if c.Type == "text" {
+					text.WriteString(c.Text)
+				}
+			}
+			out = append(out, Message{Role: "assistant", Text: text.String()})
+		case spec.TypeToolResult:
+			var d struct {
+				Message struct {
+					Content []struct {
+						Content []struct{ Text string } `json:"content"`
+					} `json:"content"`
+				} `json:"message"`
+			}
+			_ = json.Unmarshal(e.Data, &d)
+			var text strings.Builder
+			for _, c := range d.Message.Content {
+				for _, p := range c.Content {
+					text.WriteString(p.Text)
+				}
+			}
+			out = append(out, Message{Role: "tool", Text: text.String()})
+		}
+	}
+	return out
+}
+
+func (b *Builtin) hostTool(agent string, call int) error {
+	if b.current == nil || call >= len(b.current.Calls) {
+		return nil
+	}
+	return b.host(agent, b.current.Calls[call].During)
+}
+
+func (b *Builtin) toolDone(agent string, call int, out sim.ToolOutcome) error {
+	if b.obs == nil || b.current == nil || call >= len(b.current.Calls) {
+		return nil
+	}
+	b.obs.Results = append(b.obs.Results, ActionResult{ID: b.current.Calls[call].ID,
+		Tool: &ToolResult{Name: out.Name, OK: out.OK, Value: out.Result, Error: out.Error, Asked: out.Asked}})
+	return nil
+}
+
+// host runs host actions inside a turn and records their results.
+func (b *Builtin) host(agent string, actions []HostAction) error {
+	for _, h := range actions {
+		r, err := b.hostAction(agent, h)
+		if err != nil {
+			b.err = err
+			return err
+		}
+		if b.obs != nil {
+			b.obs.Results = append(b.obs.Results, r)
+		}
+	}
+	return nil
+}
+
+func (b *Builtin) hostAction(agent string, h HostAction) (ActionResult, error) {
+	out := ActionResult{ID: h.ID}
+	switch {
+	case h.Set != nil:
+		res, err := b.do(sim.Action{Set: &sim.SetAction{Agent: agent, Active: h.Set.Active}})
+		if err != nil {
+			return out, err
+		}
+		out.Set = &SetResult{Outcome: res.Outcome, Error: res.Error}
+	case h.Get != nil:
+		g, err := b.get(agent)
+		if err != nil {
+			return out, err
+		}
+		out.Get = &g
+	case h.Command != nil:
+		res, err := b.do(sim.Action{Command: &sim.CommandAction{Agent: agent, Input: h.Command.Input}})
+		if err != nil {
+			return out, err
+		}
+		out.Command = &CommandResult{Kind: res.Command.Kind, Text: res.Command.Text}
+	case h.Append != nil:
+		if _, err := b.rt.AppendEvent(agent, h.Append.Type, h.Append.Data); err != nil {
+			return out, err
+		}
+		out.Append = &struct{}{}
+	case h.Fault != nil:
+		if _, err := b.do(sim.Action{Fault: &sim.FaultAction{Appends: h.Fault.Count}}); err != nil {
+			return out, err
+		}
+		out.Fault = &struct{}{}
+	default:
+		return out, fmt.Errorf("host action %q has no action", h.ID)
+	}
+	return out, nil
+}
+
+func (b *Builtin) get(agent string) (sim.GetReply, error) {
+	res, err := b.do(sim.Action{Get: &sim.AgentAction{Agent: agent}})
+	if err != nil {
+		return sim.GetReply{}, err
+	}
+	g, _ := res.StateOf(agent)
+	return g, nil
+}
+
+// Set implements Runtime.
+func (b *Builtin) Set(req SetRequest) (SetReply, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return SetReply{}, err
+	}
+	start := len(rt.Log(req.Agent))
+	res, err := b.do(sim.Action{Set: &sim.SetAction{Agent: req.Agent, Active: req.Active}})
+	if err != nil {
+		return SetReply{}, err
+	}
+	return SetReply{Outcome: res.Outcome, Error: res.Error, Observation: Observation{Events: b.since(req.Agent, start)}}, nil
+}
+
+// Get implements Runtime.
+func (b *Builtin) Get(req AgentRequest) (sim.GetReply, error) {
+	if _, err := b.runtime(); err != nil {
+		return sim.GetReply{}, err
+	}
+	return b.get(req.Agent)
+}
+
+// Command implements Runtime.
+func (b *Builtin) Command(req CommandRequest) (CommandReply, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return CommandReply{}, err
+	}
+	start := len(rt.Log(req.Agent))
+	res, err := b.do(sim.Action{Command: &sim.CommandAction{Agent: req.Agent, Input: req.Input}})
+	if err != nil {
+		return CommandReply{}, err
+	}
+	out := CommandReply{Kind: res.Command.Kind, Text: res.Command.Text}
+	if _, open := rt.Status(req.Agent); open {
+		script := Script{}
+		if req.Script != nil {
+			script = *req.Script
+		}
+		obs, err := b.play(req.Agent, start, script)
+		out.Observation = obs
+		return out, err
+	}
+	if _, err := b.do(sim.Action{Idle: &sim.AgentAction{Agent: req.Agent}}); err != nil {
+		return out, err
+	}
+	out.Events = b.since(req.Agent, start)
+	return out, nil
+}
+
+// Append implements Runtime.
+func (b *Builtin) Append(req AppendRequest) (Observation, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return Observation{}, err
+	}
+	start := len(rt.Log(req.Agent))
+	if _, err := rt.AppendEvent(req.Agent, req.Type, req.Data); err != nil {
+		return Observation{}, err
+	}
+	return Observation{Events: b.since(req.Agent, start)}, nil
+}
+
+// Fault implements Runtime.
+func (b *Builtin) Fault(req FaultRequest) error {
+	if _, err := b.runtime(); err != nil {
+		return err
+	}
+	_, err := b.do(sim.Action{Fault: &sim.FaultAction{Appends: req.Count}})
+	return err
+}
+
+// Reload implements Runtime.
+func (b *Builtin) Reload() (ReloadReply, error) {
+	if _, err := b.runtime(); err != nil {
+		return ReloadReply{}, err
+	}
+	res, err := b.do(sim.Action{Reload: &struct{}{}})
+	if err != nil {
+		return ReloadReply{}, err
+	}
+	return ReloadReply{Error: res.Error}, nil
+}

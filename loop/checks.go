@@ -1,0 +1,163 @@
+package loop
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/plankit/plankit/lint"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// Finding is an observation that breaks a clause of the specification.
+type Finding struct {
+	Clause  string `json:"clause"`
+	Agent   string `json:"agent,omitempty"`
+	Message string `json:"message"`
+}
+
+func (f Finding) String() string {
+	if f.Agent != "" {
+		return fmt.Sprintf("%s: agent %s: %s", f.Clause, f.Agent, f.Message)
+	}
+	return f.Clause + ": " + f.Message
+}
+
+// Fold is foldPlanMode(log[0:end)): the active of the last well-formed
+// plan/mode event, false when there is none.
+func Fold(log []sim.Event, end int) bool {
+	active := false
+	for _, e := range log[:min(end, len(log))] {
+		if e.Type == spec.TypePlanMode {
+			if v, ok := sim.PlanModeOf(e); ok {
+				active = v
+			}
+		}
+	}
+	return active
+}
+
+// configSection is the configured section text, if the config is valid.
+func configSection(cfg json.RawMessage) (string, bool) {
+	var c struct {
+		Section *string `json:"section"`
+	}
+	if err := json.Unmarshal(cfg, &c); err != nil || c.Section == nil {
+		return "", false
+	}
+	return *c.Section, true
+}
+
+// Invariants judges what holds of every session, whatever the script:
+// every observed request agrees with the log at the moment it was sent
+// (STEP-7, LOG-3, CFG-2), the tool catalog never changes with the state
+// (EXIT-1), every logged notice is part of the next request's messages
+// (STEP-7), every get after a step reports the fold of the log (LOG-3,
+// PEND-7), and every observed log passes the plankit lint rules.
+func Invariants(t Trace, rec Record) []Finding {
+	var out []Finding
+	if rec.Load.Error != "" {
+		return nil
+	}
+	section, haveSection := configSection(t.loadRequest().Config)
+	sectionFromLog := rec.Identity.Choices[spec.ChoiceSectionSource] != "pending"
+	requests := map[string][]ModelRequest{}
+	for _, d := range rec.Steps {
+		agent := d.Step.Agent()
+		if agent == "" && len(rec.Agents) > 0 {
+			agent = rec.Agents[0]
+		}
+		requests[agent] = append(requests[agent], d.Obs.Requests...)
+		if d.Get != nil {
+			log := rec.Logs[agent][:d.Start]
+			if want := Fold(log, len(log)); d.Get.Active != want {
+				out = append(out, Finding{"LOG-3", agent, fmt.Sprintf("get after %d events says active=%t; the log folds to %t", len(log), d.Get.Active, want)})
+			}
+		}
+	}
+	for _, agent := range rec.Agents {
+		log := rec.Logs[agent]
+		var tools []string
+		for i, q := range requests[agent] {
+			want := Fold(log, q.At)
+			s, has := q.Section("plan:policy")
+			has = has && s.Text != ""
+			where := fmt.Sprintf("request %d (sent after %d events)", i+1, q.At)
+			if sectionFromLog && has != want {
+				out = append(out, Finding{"STEP-7", agent, fmt.Sprintf("%s: plan:policy %s, but the log says active=%t when it was sent", where, presence(has), want)})
+			}
+			if has && haveSection && s.Text != section {
+				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy text %q is not the configured section %q", where, s.Text, section)})
+			}
+			if has && s.Order != nil && *s.Order != 50 {
+				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy at order %d, not 50", where, *s.Order)})
+			}
+			if !slices.Contains(q.Tools, "exit_plan_mode") {
+				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})
+			}
+			if i > 0 && !slices.Equal(q.Tools, tools) {
+				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v", where, q.Tools, tools)})
+			}
+			tools = q.Tools
+		}
+		out = append(out, noticesInRequests(agent, log, requests[agent])...)
+		out = append(out, lintLog(agent, log, rec.Identity.Choices[spec.ChoiceSectionSource])...)
+	}
+	return out
+}
+
+func presence(has bool) string {
+	if has {
+		return "is rendered"
+	}
+	return "is not rendered"
+}
+
+// noticesInRequests: a logged plan-mode notice is one of the messages of
+// the next request sent.
+func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Finding {
+	var out []Finding
+	for _, e := range log {
+		if e.Type != spec.TypeUserMessage {
+			continue
+		}
+		m, err := sim.MessageOf(e.Data)
+		if err != nil || !m.IsPlanNotice() {
+			continue
+		}
+		for _, q := range reqs {
+			if q.At <= e.Seq {
+				continue
+			}
+			if !slices.ContainsFunc(q.Messages, func(x Message) bool { return x.IsPlanNotice() && x.Text == m.Text }) {
+				out = append(out, Finding{"STEP-7", agent, fmt.Sprintf("the notice logged at seq %d is not among the messages of the next request (sent after %d events)", e.Seq, q.At)})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// lintLog runs the plankit lint rules over an observed log.
+func lintLog(agent string, log []sim.Event, sectionSource string) []Finding {
+	var buf bytes.Buffer
+	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
+	for _, e := range log {
+		b, _ := json.Marshal(e)
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: sectionSource})
+	var out []Finding
+	for _, e := range rep.Entries {
+		switch e.Level {
+		case lint.LevelFinding:
+			out = append(out, Finding{e.Clause, agent, fmt.Sprintf("lint: log line %d: %s", e.Line, e.Message)})
+		case lint.LevelError:
+			out = append(out, Finding{"LOG-1", agent, fmt.Sprintf("lint cannot read the observed log: line %d: %s", e.Line, e.Message)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,285 @@
+package loop
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// Expect is what one step must show. Every member is optional; Clause
+// names the clause a failure breaks ("trace" when none is given).
+type Expect struct {
+	Clause   string `json:"clause,omitempty"`
+	PlanMode []bool `json:"planMode,omitempty"`
+	Notices  *int   `json:"notices,omitempty"`
+	Outcome  string `json:"outcome,omitempty"`
+	Error    *bool  `json:"error,omitempty"`
+	Active   *bool  `json:"active,omitempty"`
+	Pending  *bool  `json:"pending,omitempty"`
+	// NoPending: get shows nothing pending.
+	NoPending bool              `json:"noPending,omitempty"`
+	Results   map[string]string `json:"results,omitempty"`
+	TurnEnd   string            `json:"turnEnd,omitempty"`
+	Sections  []bool            `json:"sections,omitempty"`
+	Requests  *int              `json:"requests,omitempty"`
+}
+
+// over returns x with the members it does not set taken from base.
+func (x Expect) over(base *Expect) Expect {
+	if base == nil {
+		return x
+	}
+	out := *base
+	if x.Clause != "" {
+		out.Clause = x.Clause
+	}
+	if x.PlanMode != nil {
+		out.PlanMode = x.PlanMode
+	}
+	if x.Notices != nil {
+		out.Notices = x.Notices
+	}
+	if x.Outcome != "" {
+		out.Outcome = x.Outcome
+	}
+	if x.Error != nil {
+		out.Error = x.Error
+	}
+	if x.Active != nil {
+		out.Active = x.Active
+	}
+	if x.Pending != nil || x.NoPending {
+		out.Pending, out.NoPending = x.Pending, x.NoPending
+	}
+	for id, v := range x.Results {
+		if out.Results == nil {
+			out.Results = map[string]string{}
+		}
+		out.Results[id] = v
+	}
+	if x.TurnEnd != "" {
+		out.TurnEnd = x.TurnEnd
+	}
+	if x.Sections != nil {
+		out.Sections = x.Sections
+	}
+	if x.Requests != nil {
+		out.Requests = x.Requests
+	}
+	return out
+}
+
+// PlanModeEvents are the active values of the plan/mode events a step
+// appended.
+func PlanModeEvents(d StepDone) []bool {
+	out := []bool{}
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypePlanMode {
+			v, _ := sim.PlanModeOf(e)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Notices counts the plan-mode notices a step logged.
+func Notices(d StepDone) int {
+	n := 0
+	for _, e := range d.Obs.Events {
+		if e.Type != spec.TypeUserMessage {
+			continue
+		}
+		if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
+			n++
+		}
+	}
+	return n
+}
+
+// TurnEnd is the reason kind of the last turn/end a step logged, or "".
+func TurnEnd(d StepDone) string {
+	reason := ""
+	for _, e := range d.Obs.Events {
+		if e.Type != spec.TypeTurnEnd {
+			continue
+		}
+		var data struct {
+			Reason json.RawMessage `json:"reason"`
+		}
+		_ = json.Unmarshal(e.Data, &data)
+		var k struct {
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(data.Reason, &k) == nil && k.Kind != "" {
+			reason = k.Kind
+		} else {
+			_ = json.Unmarshal(data.Reason, &reason)
+		}
+	}
+	return reason
+}
+
+// Result is the value a step's result with that id shows: a set outcome
+// (or "error"), a command kind, "ok" or "failed" for a tool call, "" when
+// there is none.
+func Result(d StepDone, id string) string {
+	for _, r := range d.Obs.Results {
+		if r.ID != id {
+			continue
+		}
+		switch {
+		case r.Set != nil && r.Set.Error != "":
+			return "error"
+		case r.Set != nil:
+			return r.Set.Outcome
+		case r.Command != nil:
+			return r.Command.Kind
+		case r.Tool != nil && r.Tool.OK:
+			return "ok"
+		case r.Tool != nil:
+			return "failed"
+		case r.Get != nil:
+			return fmt.Sprintf("active=%t pending=%s", r.Get.Active, pendingText(r.Get.Pending))
+		case r.Append != nil, r.Fault != nil:
+			return "done"
+		}
+	}
+	return ""
+}
+
+func pendingText(p *bool) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
+}
+
+// Sections says, for each request a step sent, whether plan:policy was
+// rendered.
+func Sections(d StepDone) []bool {
+	out := []bool{}
+	for _, q := range d.Obs.Requests {
+		s, ok := q.Section("plan:policy")
+		out = append(out, ok && s.Text != "")
+	}
+	return out
+}
+
+// Check compares a step with what it expects; nil when it holds.
+func (x Expect) Check(d StepDone) []Finding {
+	var out []Finding
+	clause := x.Clause
+	if clause == "" {
+		clause = "trace"
+	}
+	fail := func(format string, args ...any) {
+		out = append(out, Finding{Clause: clause, Agent: d.Step.Agent(), Message: fmt.Sprintf(format, args...)})
+	}
+	if x.PlanMode != nil {
+		if got := PlanModeEvents(d); !slices.Equal(got, x.PlanMode) {
+			fail("plan/mode events appended: got %v, want %v", got, x.PlanMode)
+		}
+	}
+	if x.Notices != nil {
+		if got := Notices(d); got != *x.Notices {
+			fail("plan-mode notices logged: got %d, want %d", got, *x.Notices)
+		}
+	}
+	if x.Outcome != "" {
+		got := ""
+		if d.Set != nil {
+			got = d.Set.Outcome
+		}
+		if got != x.Outcome {
+			fail("set outcome: got %q, want %q", got, x.Outcome)
+		}
+	}
+	if x.Error != nil {
+		got := (d.Set != nil && d.Set.Error != "") || d.Error != ""
+		if got != *x.Error {
+			fail("reported an error: got %t, want %t", got, *x.Error)
+		}
+	}
+	if x.Active != nil || x.Pending != nil || x.NoPending {
+		if d.Get == nil {
+			fail("expects get's result, but the step is %s", d.Step.Name())
+		} else {
+			if x.Active != nil && d.Get.Active != *x.Active {
+				fail("get active: got %t, want %t", d.Get.Active, *x.Active)
+			}
+			if x.Pending != nil || x.NoPending {
+				if pendingText(d.Get.Pending) != pendingText(x.Pending) {
+					fail("get pending: got %s, want %s", pendingText(d.Get.Pending), pendingText(x.Pending))
+				}
+			}
+		}
+	}
+	for _, id := range sortedKeys(x.Results) {
+		if got := Result(d, id); got != x.Results[id] {
+			fail("result %s: got %q, want %q", id, orNone(got), x.Results[id])
+		}
+	}
+	if x.TurnEnd != "" {
+		if got := TurnEnd(d); got != x.TurnEnd {
+			fail("turn ended %q, want %q", orNone(got), x.TurnEnd)
+		}
+	}
+	if x.Sections != nil {
+		if got := Sections(d); !slices.Equal(got, x.Sections) {
+			fail("plan:policy rendered per request: got %v, want %v", got, x.Sections)
+		}
+	}
+	if x.Requests != nil && len(d.Obs.Requests) != *x.Requests {
+		fail("requests sent: got %d, want %d", len(d.Obs.Requests), *x.Requests)
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Expectations checks every step's Expect against the record.
+func Expectations(rec Record) []Finding {
+	var out []Finding
+	for i, d := range rec.Steps {
+		if d.Step.Expect == nil {
+			continue
+		}
+		for _, f := range d.Step.Expect.Check(d) {
+			f.Message = fmt.Sprintf("step %d (%s): %s", i+1, d.Step.Name(), f.Message)
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Verdict is every finding of a record: expectations, then invariants.
+func Verdict(t Trace, rec Record) []Finding {
+	return append(Expectations(rec), Invariants(t, rec)...)
+}
+
+// Describe renders findings one per line.
+func Describe(fs []Finding) string {
+	lines := make([]string, len(fs))
+	for i, f := range fs {
+		lines[i] = f.String()
+	}
+	return strings.Join(lines, "\n")
+}

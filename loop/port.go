@@ -1,0 +1,334 @@
+package loop
+
+import (
+	"encoding/json"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// Runtime is an agent runtime with plan mode, under test. Every method is
+// called between turns; one that makes the agent run returns when it is
+// idle again. A Go error means the runtime could not be run (it crashed,
+// hung, broke the protocol) or, matching sim.ErrUnsupported, lacks the
+// feature; everything the runtime itself reports travels in the reply.
+type Runtime interface {
+	// Start brings up a fresh runtime process (or instance).
+	Start() (Identity, error)
+	// Load composes the runtime with plan mode, host tools and listeners.
+	Load(LoadRequest) (LoadReply, error)
+	// Open introduces an agent whose log starts as the given events.
+	Open(OpenRequest) (Observation, error)
+	// Turn admits a prompt and runs the whole turn with a script.
+	Turn(TurnRequest) (Observation, error)
+	// Set is a selection between turns.
+	Set(SetRequest) (SetReply, error)
+	// Get is ctx.planMode.get(agent).
+	Get(AgentRequest) (sim.GetReply, error)
+	// Command types a command between turns.
+	Command(CommandRequest) (CommandReply, error)
+	// Append is an outside writer appending an event between turns.
+	Append(AppendRequest) (Observation, error)
+	// Fault fails the next Count plan/mode appends of an agent.
+	Fault(FaultRequest) error
+	// Reload disposes plan mode and loads it again in the same process.
+	Reload() (ReloadReply, error)
+	// Stop ends the runtime; everything process-local is lost.
+	Stop() error
+}
+
+// Retry behaviours of a runtime's request recovery.
+const (
+	RetryPreStep  = "pre-step"
+	RetrySameStep = "same-step"
+	RetryNone     = "none"
+)
+
+// Capabilities say which parts of the script language a runtime supports.
+type Capabilities struct {
+	Retry         string `json:"retry"`
+	Commands      bool   `json:"commands,omitempty"`
+	UserQuestions bool   `json:"userQuestions,omitempty"`
+	HostTools     bool   `json:"hostTools,omitempty"`
+	HostListeners bool   `json:"hostListeners,omitempty"`
+	DuringStream  bool   `json:"duringStream,omitempty"`
+	OutsideAppend bool   `json:"outsideAppend,omitempty"`
+	FailAppend    bool   `json:"failAppend,omitempty"`
+	Resume        bool   `json:"resume,omitempty"`
+	Reload        bool   `json:"reload,omitempty"`
+	Reuse         bool   `json:"reuse,omitempty"`
+}
+
+// Has reports whether the capability of that name (as in the protocol) is
+// declared; "retry" means a retrying recovery (not none).
+func (c Capabilities) Has(name string) bool {
+	switch name {
+	case "retry":
+		return c.Retry == RetryPreStep || c.Retry == RetrySameStep
+	case "retry:pre-step":
+		return c.Retry == RetryPreStep
+	case "commands":
+		return c.Commands
+	case "userQuestions":
+		return c.UserQuestions
+	case "hostTools":
+		return c.HostTools
+	case "hostListeners":
+		return c.HostListeners
+	case "duringStream":
+		return c.DuringStream
+	case "outsideAppend":
+		return c.OutsideAppend
+	case "failAppend":
+		return c.FailAppend
+	case "resume":
+		return c.Resume
+	case "reload":
+		return c.Reload
+	}
+	return false
+}
+
+// Identity is what a runtime says about itself at start.
+type Identity struct {
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Language     string            `json:"language"`
+	Choices      map[string]string `json:"choices,omitempty"`
+	Capabilities Capabilities      `json:"capabilities"`
+}
+
+// HostTool is a tool of the host's own the model may call.
+type HostTool struct {
+	Name string `json:"name"`
+}
+
+// Listener is a host agent/pre-step listener registered before or after
+// plan mode is loaded.
+type Listener struct {
+	Name     string `json:"name"`
+	Position string `json:"position"` // "before" or "after"
+}
+
+// LoadRequest composes the runtime.
+type LoadRequest struct {
+	Config    json.RawMessage `json:"config"`
+	Services  sim.Services    `json:"services"`
+	HostTools []HostTool      `json:"hostTools,omitempty"`
+	Listeners []Listener      `json:"listeners,omitempty"`
+}
+
+// LoadReply is Error when plan mode refused the config.
+type LoadReply struct {
+	Error string `json:"error,omitempty"`
+}
+
+// AgentRequest names an agent.
+type AgentRequest struct {
+	Agent string `json:"agent"`
+}
+
+// OpenRequest introduces an agent with its log.
+type OpenRequest struct {
+	Agent  string      `json:"agent"`
+	Events []sim.Event `json:"events"`
+}
+
+// TurnRequest admits a prompt and runs the turn.
+type TurnRequest struct {
+	Agent  string `json:"agent"`
+	Prompt string `json:"prompt"`
+	Script Script `json:"script"`
+}
+
+// SetRequest is a selection between turns.
+type SetRequest struct {
+	Agent  string `json:"agent"`
+	Active bool   `json:"active"`
+}
+
+// SetReply is set's outcome or error and what it appended.
+type SetReply struct {
+	Outcome string `json:"outcome,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Observation
+}
+
+// CommandRequest types a command; Script plays the turn it may start.
+type CommandRequest struct {
+	Agent  string  `json:"agent"`
+	Input  string  `json:"input"`
+	Script *Script `json:"script,omitempty"`
+}
+
+// CommandReply is the command's result and what it caused.
+type CommandReply struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+	Observation
+}
+
+// AppendRequest is an outside writer's append.
+type AppendRequest struct {
+	Agent string          `json:"agent"`
+	Type  string          `json:"type"`
+	Data  json.RawMessage `json:"data"`
+}
+
+// FaultRequest fails the next Count plan/mode appends of an agent.
+type FaultRequest struct {
+	Agent string `json:"agent"`
+	Count int    `json:"count"`
+}
+
+// ReloadReply is the reload's error, if any, and what it caused.
+type ReloadReply struct {
+	Error string `json:"error,omitempty"`
+	Observation
+}
+
+// Script is what the model and the host code do during one turn.
+type Script struct {
+	Responses []Response `json:"responses,omitempty"`
+	PreSteps  []PreStep  `json:"preSteps,omitempty"`
+}
+
+// Response is the model's output for one request of the turn.
+type Response struct {
+	Text   string       `json:"text,omitempty"`
+	Calls  []Call       `json:"calls,omitempty"`
+	Fail   bool         `json:"fail,omitempty"`
+	During []HostAction `json:"during,omitempty"`
+}
+
+// Call is one tool call of a response.
+type Call struct {
+	ID     string          `json:"id"`
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args"`
+	Review *sim.Review     `json:"review,omitempty"`
+	During []HostAction    `json:"during,omitempty"`
+}
+
+// Listener behaviours of a PreStep.
+const (
+	Accept = "accept"
+	Reject = "reject"
+	Abort  = "abort"
+)
+
+// PreStep is what a host listener does at the Dispatch-th agent/pre-step
+// dispatch of the turn.
+type PreStep struct {
+	Dispatch  int          `json:"dispatch"`
+	Listener  string       `json:"listener"`
+	Behaviour string       `json:"behaviour"`
+	During    []HostAction `json:"during,omitempty"`
+}
+
+// HostAction is host code; exactly one of the pointers is set.
+type HostAction struct {
+	ID      string     `json:"id"`
+	Set     *ActiveArg `json:"set,omitempty"`
+	Get     *struct{}  `json:"get,omitempty"`
+	Command *InputArg  `json:"command,omitempty"`
+	Append  *AppendArg `json:"append,omitempty"`
+	Fault   *CountArg  `json:"fault,omitempty"`
+}
+
+// ActiveArg is set's argument.
+type ActiveArg struct {
+	Active bool `json:"active"`
+}
+
+// InputArg is a command line.
+type InputArg struct {
+	Input string `json:"input"`
+}
+
+// AppendArg is an event to append.
+type AppendArg struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// CountArg is a fault count.
+type CountArg struct {
+	Count int `json:"count"`
+}
+
+// Observation is what a request caused, in order.
+type Observation struct {
+	Events   []sim.Event    `json:"events,omitempty"`
+	Requests []ModelRequest `json:"requests,omitempty"`
+	Results  []ActionResult `json:"results,omitempty"`
+}
+
+// ModelRequest is a model request exactly as sent. At is the log length
+// when it was sent.
+type ModelRequest struct {
+	At       int       `json:"at"`
+	Sections []Section `json:"sections"`
+	Tools    []string  `json:"tools"`
+	Messages []Message `json:"messages"`
+}
+
+// Section is a rendered system-prompt section; Order is optional.
+type Section struct {
+	Name  string `json:"name"`
+	Order *int   `json:"order,omitempty"`
+	Text  string `json:"text"`
+}
+
+// Message is one message of a request's transcript.
+type Message struct {
+	Role   string      `json:"role"`
+	Text   string      `json:"text"`
+	Source *sim.Source `json:"source,omitempty"`
+}
+
+// IsPlanNotice reports whether m is a plan-mode notice.
+func (m Message) IsPlanNotice() bool {
+	return m.Source != nil && m.Source.Kind == "plugin" && m.Source.Plugin == "plan-mode"
+}
+
+// Section returns the named section of the request.
+func (q ModelRequest) Section(name string) (Section, bool) {
+	for _, s := range q.Sections {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Section{}, false
+}
+
+// ActionResult is the result of one host action or tool call.
+type ActionResult struct {
+	ID      string         `json:"id"`
+	Set     *SetResult     `json:"set,omitempty"`
+	Get     *sim.GetReply  `json:"get,omitempty"`
+	Command *CommandResult `json:"command,omitempty"`
+	Append  *struct{}      `json:"append,omitempty"`
+	Fault   *struct{}      `json:"fault,omitempty"`
+	Tool    *ToolResult    `json:"tool,omitempty"`
+}
+
+// SetResult is set's outcome or error.
+type SetResult struct {
+	Outcome string `json:"outcome,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// CommandResult is a command's reply.
+type CommandResult struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// ToolResult is a tool call's result.
+type ToolResult struct {
+	Name  string          `json:"name"`
+	OK    bool            `json:"ok"`
+	Value json.RawMessage `json:"value,omitempty"`
+	Error string          `json:"error,omitempty"`
+	Asked bool            `json:"asked,omitempty"`
+}

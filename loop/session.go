@@ -1,0 +1,447 @@
+package loop
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// Trace is a runtime-level script: how the runtime is composed and what
+// the outside world does, step by step (docs/runtime-trace-format.md).
+type Trace struct {
+	Name        string          `json:"name,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Config      json.RawMessage `json:"config,omitempty"`
+	Services    *sim.Services   `json:"services,omitempty"`
+	HostTools   []HostTool      `json:"hostTools,omitempty"`
+	Listeners   []Listener      `json:"listeners,omitempty"`
+	// Agents are opened at start, in order (default: main).
+	Agents []string `json:"agents,omitempty"`
+	Steps  []Step   `json:"steps"`
+	// ServicesByCapability composes a requested service only when the
+	// runtime declares it, instead of needing it (the runtime-level suite
+	// sets it; steps that use a service still need it).
+	ServicesByCapability bool `json:"-"`
+}
+
+// Step is one thing the outside world does between turns; exactly one
+// member is set.
+type Step struct {
+	Turn    *TurnRequest    `json:"turn,omitempty"`
+	Set     *SetRequest     `json:"set,omitempty"`
+	Get     *AgentRequest   `json:"get,omitempty"`
+	Command *CommandRequest `json:"command,omitempty"`
+	Append  *AppendRequest  `json:"append,omitempty"`
+	Fault   *FaultRequest   `json:"fault,omitempty"`
+	Restart *struct{}       `json:"restart,omitempty"`
+	Reload  *struct{}       `json:"reload,omitempty"`
+	// Expect is what the step must show; the runtime never sees it.
+	Expect *Expect `json:"expect,omitempty"`
+}
+
+// Name is the step's key.
+func (s Step) Name() string {
+	switch {
+	case s.Turn != nil:
+		return "turn"
+	case s.Set != nil:
+		return "set"
+	case s.Get != nil:
+		return "get"
+	case s.Command != nil:
+		return "command"
+	case s.Append != nil:
+		return "append"
+	case s.Fault != nil:
+		return "fault"
+	case s.Restart != nil:
+		return "restart"
+	case s.Reload != nil:
+		return "reload"
+	}
+	return ""
+}
+
+// Agent is the agent the step is about ("" for restart and reload).
+func (s Step) Agent() string {
+	switch {
+	case s.Turn != nil:
+		return s.Turn.Agent
+	case s.Set != nil:
+		return s.Set.Agent
+	case s.Get != nil:
+		return s.Get.Agent
+	case s.Command != nil:
+		return s.Command.Agent
+	case s.Append != nil:
+		return s.Append.Agent
+	case s.Fault != nil:
+		return s.Fault.Agent
+	}
+	return ""
+}
+
+// Needs lists the capabilities the trace needs, sorted.
+func (t Trace) Needs() []string {
+	need := map[string]bool{}
+	if t.Services != nil && t.Services.Commands && !t.ServicesByCapability {
+		need["commands"] = true
+	}
+	if t.Services != nil && t.Services.UserQuestions && !t.ServicesByCapability {
+		need["userQuestions"] = true
+	}
+	if len(t.HostTools) > 0 {
+		need["hostTools"] = true
+	}
+	if len(t.Listeners) > 0 {
+		need["hostListeners"] = true
+	}
+	hostActions := func(hs []HostAction) {
+		for _, h := range hs {
+			if h.Append != nil {
+				need["outsideAppend"] = true
+			}
+			if h.Fault != nil {
+				need["failAppend"] = true
+			}
+			if h.Command != nil {
+				need["commands"] = true
+			}
+		}
+	}
+	script := func(s *Script) {
+		if s == nil {
+			return
+		}
+		for _, r := range s.Responses {
+			if len(r.During) > 0 {
+				need["duringStream"] = true
+			}
+			if r.Fail {
+				// what a failed request leads to is judged of retrying runtimes
+				need["retry"] = true
+			}
+			hostActions(r.During)
+			for _, c := range r.Calls {
+				hostActions(c.During)
+				if c.Review != nil && c.Review.Reload {
+					need["reload"] = true
+				}
+			}
+		}
+		for _, p := range s.PreSteps {
+			hostActions(p.During)
+		}
+	}
+	for _, s := range t.Steps {
+		switch {
+		case s.Turn != nil:
+			script(&s.Turn.Script)
+		case s.Command != nil:
+			need["commands"] = true
+			script(s.Command.Script)
+		case s.Append != nil:
+			need["outsideAppend"] = true
+		case s.Fault != nil:
+			need["failAppend"] = true
+		case s.Restart != nil:
+			need["resume"] = true
+		case s.Reload != nil:
+			need["reload"] = true
+		}
+	}
+	out := make([]string, 0, len(need))
+	for k := range need {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Record is everything a session observed.
+type Record struct {
+	Identity Identity   `json:"identity"`
+	Load     LoadReply  `json:"load"`
+	Config   string     `json:"-"`
+	Steps    []StepDone `json:"steps"`
+	// Logs are the observed logs by agent, as the runtime reported them.
+	Logs   map[string][]sim.Event `json:"logs"`
+	Agents []string               `json:"agents"`
+}
+
+// StepDone is one step and what it caused.
+type StepDone struct {
+	Step Step `json:"step"`
+	// Start is the agent's log length before the step.
+	Start   int            `json:"start"`
+	Obs     Observation    `json:"observation"`
+	Set     *SetResult     `json:"set,omitempty"`
+	Get     *sim.GetReply  `json:"get,omitempty"`
+	Command *CommandResult `json:"command,omitempty"`
+	Error   string         `json:"error,omitempty"`
+}
+
+// MissingError is a trace that needs capabilities the runtime does not
+// declare: the checks that need it are skipped, never failed.
+type MissingError struct{ Needs []string }
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("needs capabilities the runtime does not declare: %v", e.Needs)
+}
+
+// Is makes a MissingError match sim.ErrUnsupported.
+func (e *MissingError) Is(target error) bool { return target == sim.ErrUnsupported }
+
+// ObservationError is a runtime whose observations contradict each other
+// (an event seq that does not continue the log): a protocol failure.
+type ObservationError struct{ Msg string }
+
+func (e *ObservationError) Error() string { return e.Msg }
+
+// Session plays a trace against a runtime and records what it observed.
+type Session struct {
+	rt     Runtime
+	trace  Trace
+	rec    Record
+	loaded bool
+	needs  []string
+}
+
+// Run plays t against rt from a fresh start and returns the record. On an
+// error the record holds everything observed up to it. The runtime is
+// stopped at the end.
+func Run(rt Runtime, t Trace) (rec Record, err error) {
+	s, err := Open(rt, t)
+	if err != nil {
+		return s.Record(), err
+	}
+	defer func() {
+		if closeErr := s.Close(); err == nil && closeErr != nil {
+			err = closeErr
+		}
+		rec = s.Record()
+	}()
+	for i, st := range t.Steps {
+		if err := s.Do(st); err != nil {
+			return s.rec, fmt.Errorf("step %d (%s): %w", i+1, st.Name(), err)
+		}
+	}
+	return s.rec, nil
+}
+
+// Open starts rt, loads it as t says and opens its agents; t's steps are
+// not played (use Do), but the capabilities they need are checked (a
+// *MissingError when the runtime lacks one). On an error the runtime is
+// stopped.
+func Open(rt Runtime, t Trace) (*Session, error) {
+	s := &Session{rt: rt, trace: t, needs: t.Needs()}
+	s.trace.Steps = nil
+	if err := s.start(true); err != nil {
+		_ = rt.Stop()
+		return s, err
+	}
+	return s, nil
+}
+
+// Loaded reports whether plan mode accepted the config.
+func (s *Session) Loaded() bool { return s.loaded }
+
+// Trace is the trace played so far: the setup and every step done.
+func (s *Session) Trace() Trace { return s.trace }
+
+// Record is what the session observed so far.
+func (s *Session) Record() Record { return s.rec }
+
+// Last is the last step done, or nil.
+func (s *Session) Last() *StepDone {
+	if len(s.rec.Steps) == 0 {
+		return nil
+	}
+	return &s.rec.Steps[len(s.rec.Steps)-1]
+}
+
+// Expect adds x to what the last step expects (members x sets replace
+// the step's), so the session's trace replays the expectation.
+func (s *Session) Expect(x Expect) {
+	n := len(s.trace.Steps)
+	if n == 0 {
+		return
+	}
+	merged := x.over(s.trace.Steps[n-1].Expect)
+	s.trace.Steps[n-1].Expect = &merged
+	if m := len(s.rec.Steps); m > 0 {
+		s.rec.Steps[m-1].Step.Expect = &merged
+	}
+}
+
+// Close stops the runtime.
+func (s *Session) Close() error { return s.rt.Stop() }
+
+// Do plays one step; it is added to the session's trace.
+func (s *Session) Do(st Step) error {
+	if !s.loaded {
+		return &sim.InputError{Msg: "plan mode refused the config; no step can run"}
+	}
+	s.trace.Steps = append(s.trace.Steps, st)
+	return s.step(st)
+}
+
+func (t Trace) agents() []string {
+	if len(t.Agents) == 0 {
+		return []string{"main"}
+	}
+	return t.Agents
+}
+
+func (t Trace) loadRequest() LoadRequest {
+	req := LoadRequest{Config: t.Config, HostTools: t.HostTools, Listeners: t.Listeners}
+	if len(req.Config) == 0 {
+		req.Config = json.RawMessage("{}")
+	}
+	if t.Services != nil {
+		req.Services = *t.Services
+	}
+	return req
+}
+
+// start brings the runtime up, loads it and opens the agents with their
+// observed logs (empty at the first start).
+func (s *Session) start(first bool) error {
+	id, err := s.rt.Start()
+	if err != nil {
+		return err
+	}
+	if first {
+		s.rec.Identity = id
+		s.rec.Logs = map[string][]sim.Event{}
+		s.rec.Agents = s.trace.agents()
+		var missing []string
+		for _, n := range s.needs {
+			if !id.Capabilities.Has(n) {
+				missing = append(missing, n)
+			}
+		}
+		if missing != nil {
+			return &MissingError{Needs: missing}
+		}
+	}
+	req := s.trace.loadRequest()
+	if s.trace.ServicesByCapability {
+		caps := s.rec.Identity.Capabilities
+		req.Services.Commands = req.Services.Commands && caps.Commands
+		req.Services.UserQuestions = req.Services.UserQuestions && caps.UserQuestions
+	}
+	reply, err := s.rt.Load(req)
+	if err != nil {
+		return err
+	}
+	if first {
+		s.rec.Load = reply
+	}
+	s.loaded = reply.Error == ""
+	if !s.loaded {
+		return nil
+	}
+	for _, a := range s.rec.Agents {
+		log := s.rec.Logs[a]
+		if log == nil {
+			log = []sim.Event{}
+		}
+		obs, err := s.rt.Open(OpenRequest{Agent: a, Events: log})
+		if err != nil {
+			return err
+		}
+		if err := s.observe(a, obs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// observe adds observed events to the agent's log, checking that their seq
+// continues it.
+func (s *Session) observe(agent string, obs Observation) error {
+	log := s.rec.Logs[agent]
+	for _, e := range obs.Events {
+		if e.Seq != len(log) {
+			return &ObservationError{Msg: fmt.Sprintf("agent %q: observed event %q has seq %d; the observed log has %d events, so the next seq is %d", agent, e.Type, e.Seq, len(log), len(log))}
+		}
+		e.Data = sim.Canonical(e.Data)
+		log = append(log, e)
+	}
+	s.rec.Logs[agent] = log
+	for _, q := range obs.Requests {
+		if q.At > len(log) {
+			return &ObservationError{Msg: fmt.Sprintf("agent %q: a request was sent at log length %d, beyond the %d events observed", agent, q.At, len(log))}
+		}
+	}
+	return nil
+}
+
+func (s *Session) knownAgent(a string) error {
+	if !slices.Contains(s.rec.Agents, a) {
+		return &sim.InputError{Msg: fmt.Sprintf("unknown agent %q (agents: %v)", a, s.rec.Agents)}
+	}
+	return nil
+}
+
+func (s *Session) step(st Step) error {
+	agent := st.Agent()
+	if agent != "" {
+		if err := s.knownAgent(agent); err != nil {
+			return err
+		}
+	}
+	done := StepDone{Step: st, Start: len(s.rec.Logs[agent])}
+	var err error
+	switch {
+	case st.Turn != nil:
+		done.Obs, err = s.rt.Turn(*st.Turn)
+	case st.Set != nil:
+		var r SetReply
+		r, err = s.rt.Set(*st.Set)
+		done.Obs, done.Set = r.Observation, &SetResult{Outcome: r.Outcome, Error: r.Error}
+	case st.Get != nil:
+		var g sim.GetReply
+		g, err = s.rt.Get(*st.Get)
+		done.Get = &g
+	case st.Command != nil:
+		var r CommandReply
+		r, err = s.rt.Command(*st.Command)
+		done.Obs, done.Command = r.Observation, &CommandResult{Kind: r.Kind, Text: r.Text}
+	case st.Append != nil:
+		done.Obs, err = s.rt.Append(*st.Append)
+	case st.Fault != nil:
+		err = s.rt.Fault(*st.Fault)
+	case st.Restart != nil:
+		if err = s.rt.Stop(); err == nil {
+			err = s.start(false)
+		}
+	case st.Reload != nil:
+		var r ReloadReply
+		r, err = s.rt.Reload()
+		done.Obs, done.Error = r.Observation, r.Error
+		if agent == "" && len(s.rec.Agents) > 0 {
+			agent = s.rec.Agents[0]
+		}
+	default:
+		return &sim.InputError{Msg: "empty step"}
+	}
+	if err != nil {
+		s.rec.Steps = append(s.rec.Steps, done)
+		return err
+	}
+	if agent != "" {
+		if err := s.observe(agent, done.Obs); err != nil {
+			return err
+		}
+	}
+	s.rec.Steps = append(s.rec.Steps, done)
+	return nil
+}
+
+// IsSkip reports whether err means the runtime lacks what a check needs.
+func IsSkip(err error) bool { return errors.Is(err, sim.ErrUnsupported) }

@@ -1,0 +1,120 @@
+@runtime
+Feature: EXIT at runtime level — exit_plan_mode called by the model
+
+  Background:
+    Given a runtime with plan mode configured with section "Plan first."
+    And a host tool "read_file"
+
+  @EXIT-1 @id:rt-exit-registered-inactive
+  Scenario: exit_plan_mode is offered whether or not plan mode is active
+    When the user sends "Edit the code."
+    Then every request of the step offers exit_plan_mode
+    When the user selects plan mode
+    And the user sends "Plan the change."
+    Then every request of the step offers exit_plan_mode
+
+  @EXIT-2 @id:rt-exit-outside-plan-mode
+  Scenario: exit_plan_mode fails outside plan mode and changes nothing
+    When the user sends "Edit the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: approve}}]
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+
+  @EXIT-3 @id:rt-exit-plan-without-heading
+  Scenario: a plan that does not open with a # heading fails and plan mode stays on
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "1. edit"}, review: {answer: approve}}]
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+
+  @EXIT-4 @EXIT-5 @id:rt-exit-approved
+  Scenario: an approved plan returns approved, and the next step leaves plan mode silently
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: approve}}]
+        - text: Editing now.
+      """
+    Then result "c1" is "ok"
+    And result "c1" carries "approved"
+    And result "c1" asked the user
+    And the step appends plan/mode false
+    And the step logs 0 plan-mode notices
+    And the requests show plan:policy as on, off
+
+  @EXIT-5 @id:rt-exit-approved-rest-of-batch
+  Scenario: after an approval, plan guidance stays in force for the rest of the tool batch
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls:
+            - {id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: approve}}
+            - {id: r1, name: read_file, args: {path: a.go}, during: [{id: g1, get: {}}]}
+        - text: Editing now.
+      """
+    Then result "c1" is "ok"
+    And result "g1" is "active=true pending=false"
+    And the requests show plan:policy as on, off
+
+  @EXIT-6 @id:rt-exit-keep-planning
+  Scenario: keep planning fails the call with the feedback, and plan mode stays on
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: keep-planning, feedback: "Split step 1."}}]
+        - text: Revising.
+      """
+    Then result "c1" is "failed"
+    And result "c1" carries "Split step 1."
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+
+  @EXIT-7 @id:rt-exit-no-channel
+  Scenario: without a user-questions service the call fails and plan mode stays on
+    Given the user-questions service is not composed
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: approve}}]
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And get shows active true with nothing pending
+
+  @EXIT-6 @id:rt-exit-approve-with-feedback
+  Scenario: an approval that carries feedback text is keep planning
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: approve, feedback: "But test first."}}]
+      """
+    Then result "c1" is "failed"
+    And result "c1" carries "But test first."
+    And the step appends plan/mode nothing
+    And get shows active true with nothing pending
+
+  @EXIT-7 @id:rt-exit-reload-during-review
+  Scenario: a reload of plan mode while the review is open fails the call, and plan mode stays on
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {answer: approve, reload: true}}]
+        - text: Waiting.
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on

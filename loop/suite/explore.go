@@ -1,0 +1,116 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/sim"
+)
+
+// ExploreOptions configure Explore.
+type ExploreOptions struct {
+	NewRuntime func() loop.Runtime
+	// Depth is the longest step sequence explored.
+	Depth int
+}
+
+// ExploreResult is what Explore checked and the first violation found.
+type ExploreResult struct {
+	Alphabet, Sequences, Steps int
+	// Violation is a shortest failing sequence, as a trace, or nil.
+	Violation *loop.Trace
+	Findings  []loop.Finding
+}
+
+// Alphabet lists the steps Explore combines, as far as caps allow: idle
+// selections, plain turns, a selection while the model streams before a
+// continuation step, one after the last step, an approved exit, a failed
+// append, /plan off, a restart.
+func Alphabet(caps loop.Capabilities) []loop.Step {
+	set := func(v bool) loop.HostAction { return loop.HostAction{ID: "s", Set: &loop.ActiveArg{Active: v}} }
+	turn := func(prompt string, rs ...loop.Response) loop.Step {
+		return loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: prompt, Script: loop.Script{Responses: rs}}}
+	}
+	read := loop.Call{ID: "r", Name: "read_file", Args: json.RawMessage(`{"path":"a.go"}`)}
+	exit := loop.Call{ID: "x", Name: "exit_plan_mode", Args: json.RawMessage(`{"plan":"# Plan\n1. edit"}`), Review: &sim.Review{Answer: sim.Approve}}
+	out := []loop.Step{
+		{Set: &loop.SetRequest{Agent: "main", Active: true}},
+		{Set: &loop.SetRequest{Agent: "main", Active: false}},
+		turn("Plain.", loop.Response{Text: "Done."}),
+	}
+	if caps.UserQuestions {
+		out = append(out, turn("Exit.", loop.Response{Calls: []loop.Call{exit}}, loop.Response{Text: "Done."}))
+	}
+	if caps.DuringStream && caps.HostTools {
+		out = append(out,
+			turn("Stream on.", loop.Response{During: []loop.HostAction{set(true)}, Calls: []loop.Call{read}}, loop.Response{Text: "Done."}),
+			turn("Stream off.", loop.Response{During: []loop.HostAction{set(false)}, Calls: []loop.Call{read}}, loop.Response{Text: "Done."}),
+			turn("Late on.", loop.Response{During: []loop.HostAction{set(true)}, Text: "Done."}))
+		if caps.FailAppend {
+			out = append(out, turn("Fault.", loop.Response{During: []loop.HostAction{{ID: "f", Fault: &loop.CountArg{Count: 1}}, set(true)}, Calls: []loop.Call{read}}, loop.Response{Text: "Done."}))
+		}
+	}
+	if caps.Commands {
+		out = append(out, loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: "/plan off"}})
+	}
+	if caps.Resume {
+		out = append(out, loop.Step{Restart: &struct{}{}})
+	}
+	return out
+}
+
+// Explore runs every sequence of up to Depth steps of the alphabet, shortest
+// first, each on a fresh runtime, and judges each with the expectations and
+// invariants; it stops at the first violation.
+func Explore(ctx context.Context, o ExploreOptions) (ExploreResult, error) {
+	var res ExploreResult
+	probe := o.NewRuntime()
+	id, err := probe.Start()
+	if err != nil {
+		return res, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := probe.Stop(); err != nil {
+		return res, &sim.ImplError{Op: "stop", Err: err}
+	}
+	caps := id.Capabilities
+	alphabet := Alphabet(caps)
+	res.Alphabet = len(alphabet)
+	base := loop.Trace{Config: json.RawMessage(`{"section":"Plan first."}`),
+		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions}}
+	if caps.HostTools {
+		base.HostTools = []loop.HostTool{{Name: "read_file"}}
+	}
+	level := [][]int{{}}
+	for d := 1; d <= o.Depth; d++ {
+		var next [][]int
+		for _, prefix := range level {
+			for i := range alphabet {
+				if err := ctx.Err(); err != nil {
+					return res, err
+				}
+				seq := append(append([]int(nil), prefix...), i)
+				t := base
+				t.Name = fmt.Sprintf("explore depth %d: %v", d, seq)
+				t.Steps = make([]loop.Step, len(seq))
+				for j, k := range seq {
+					t.Steps[j] = alphabet[k]
+				}
+				fs, skip, err := judge(o.NewRuntime, t)
+				if err != nil {
+					return res, err
+				}
+				res.Sequences++
+				res.Steps += len(seq)
+				if !skip && len(fs) > 0 {
+					res.Violation, res.Findings = &t, fs
+					return res, nil
+				}
+				next = append(next, seq)
+			}
+		}
+		level = next
+	}
+	return res, nil
+}

@@ -1,0 +1,56 @@
+@runtime
+Feature: LOG at runtime level — what the runtime logs, and where
+
+  Background:
+    Given a runtime with plan mode configured with section "Plan first."
+    And a host tool "read_file"
+
+  @LOG-1 @LOG-4 @PEND-6 @id:rt-log-idle-selection-one-event
+  Scenario: a selection between turns is exactly one plan/mode event, and no request
+    When the user selects plan mode
+    Then the outcome is "committed"
+    And the step appends plan/mode true
+    And the step sends 0 requests
+
+  @LOG-3 @PEND-8 @id:rt-log-resume-from-log
+  Scenario: a new process on the same log recovers the state from the log alone
+    When the user selects plan mode
+    And the user sends "Read the code."
+    And the runtime restarts
+    Then get shows active true with nothing pending
+    When the user sends "Go on."
+    Then the requests show plan:policy as on
+    And the step appends plan/mode nothing
+
+  @LOG-3 @id:rt-log-outside-writer
+  Scenario: an event an outside writer appends is in force at once, with no mirror
+    When an outside writer appends plan/mode true
+    Then get shows active true with nothing pending
+    When the user sends "Plan the change."
+    Then the requests show plan:policy as on
+    And the step logs 0 plan-mode notices
+
+  @LOG-1 @STEP-4 @id:rt-log-plan-mode-after-turn-start
+  Scenario: a selection made after admission lands after turn/start and before the first step/start
+    Given a host pre-step listener "gate" registered before plan mode
+    When the user sends "Plan the change." and the turn plays:
+      """
+      preSteps:
+        - {dispatch: 1, listener: gate, behaviour: accept, during: [{id: s1, set: {active: true}}]}
+      """
+    Then result "s1" is "queued"
+    And the step's events of types turn/start, step/start, plan/mode, request/header are: turn/start, plan/mode true, step/start, request/header
+    And the requests show plan:policy as on
+
+  @LOG-1 @PEND-1 @id:rt-log-plan-mode-between-steps
+  Scenario: a selection made during a step lands between that step and the next step's step/start
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      """
+    Then result "s1" is "queued"
+    And the step's events of types step/start, step/end, plan/mode are: step/start, step/end, plan/mode true, step/start, step/end
+    And the requests show plan:policy as off, on

@@ -1,0 +1,128 @@
+@runtime
+Feature: STEP at runtime level — the pre-step append, observed through the loop
+
+  Background:
+    Given a runtime with plan mode configured with section "Plan first."
+    And a host tool "read_file"
+
+  @STEP-2 @STEP-7 @id:rt-step-retry-observed
+  Scenario: a request-recovery retry goes through the pre-step, which applies a pending selection
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - fail: true
+          during: [{id: s1, set: {active: true}}]
+        - text: Read it.
+      """
+    Then result "s1" is "queued"
+    And the step appends plan/mode true
+    And the requests show plan:policy as off, on
+    And the turn ends "completed"
+
+  @STEP-1 @STEP-3 @id:rt-step-listener-selection
+  Scenario: a selection made by a host pre-step listener is applied by that same accepted step
+    Given a host pre-step listener "gate" registered before plan mode
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      preSteps:
+        - {dispatch: 2, listener: gate, behaviour: accept, during: [{id: s1, set: {active: true}}]}
+      """
+    Then result "s1" is "queued"
+    And the step appends plan/mode true
+    And the requests show plan:policy as off, on
+
+  @STEP-3 @id:rt-step-rejected-appends-nothing
+  Scenario: a rejected step appends nothing and the selection stays pending
+    Given a host pre-step listener "gate" registered after plan mode
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+      preSteps:
+        - {dispatch: 2, listener: gate, behaviour: reject}
+      """
+    Then the step appends plan/mode nothing
+    And the turn ends "blocked"
+    And get shows active false with pending true
+    When the user sends "Try again."
+    Then the step appends plan/mode true
+    And the requests show plan:policy as on
+
+  @STEP-3 @id:rt-step-aborted-appends-nothing
+  Scenario: an aborted step appends nothing and the selection stays pending
+    Given a host pre-step listener "gate" registered after plan mode
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+      preSteps:
+        - {dispatch: 2, listener: gate, behaviour: abort}
+      """
+    Then the step appends plan/mode nothing
+    And the turn ends "aborted"
+    And get shows active false with pending true
+
+  @STEP-5 @id:rt-step-failed-append-stays-pending
+  Scenario: a failed append does not block the turn, and the selection stays pending
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: f1, fault: {count: 1}}, {id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      """
+    Then the step appends plan/mode nothing
+    And the step sends 2 requests
+    And the turn ends "completed"
+    And get shows active false with pending true
+    When the user sends "Go on."
+    Then the step appends plan/mode true
+    And the requests show plan:policy as on
+
+  @STEP-5 @STEP-7 @choice:section-source=log @id:rt-step-failed-append-request-shows-log
+  Scenario: the request of a step whose append failed shows the logged state
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: f1, fault: {count: 1}}, {id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      """
+    Then the step appends plan/mode nothing
+    And the requests show plan:policy as off, off
+
+  @STEP-6 @id:rt-step-no-notice-before-any-header
+  Scenario: a selection applied before any request was sent is not narrated
+    When the user selects plan mode
+    And the user sends "Plan the change."
+    Then the step logs 0 plan-mode notices
+    And the requests show plan:policy as on
+
+  @STEP-6 @STEP-7 @id:rt-step-notice-once-in-request
+  Scenario: a change the last request did not show is narrated exactly once, in the next request
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - calls: [{id: r2, name: read_file, args: {path: b.go}}]
+        - text: Read them.
+      """
+    Then the step logs 1 plan-mode notice
+    And request 2 of the step carries a plan-mode notice
+    And the requests show plan:policy as off, on, on
+
+  @STEP-6 @PEND-6 @id:rt-step-idle-change-narrated-next-turn
+  Scenario: a change committed between turns, after a request showed the other state, is narrated by the next turn
+    When the user sends "Read the code."
+    And the user selects plan mode
+    Then the step logs 0 plan-mode notices
+    When the user sends "Now plan."
+    Then the step logs 1 plan-mode notice
+    And request 1 of the step carries a plan-mode notice
+    And the requests show plan:policy as on

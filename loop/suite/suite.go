@@ -1,0 +1,70 @@
+// Package suite is the runtime-level conformance suite: Gherkin scenarios
+// tagged @runtime that drive a whole runtime (loop.Runtime) from the
+// outside, as a user, a model and host code, and judge what it logs and
+// sends; and rapid properties over generated runtime scripts. Every step
+// also checks the invariants of package loop (every request agrees with the
+// log, lint rules), so a scenario fails on any observation that breaks a
+// clause, not only on the ones it names.
+package suite
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/report"
+)
+
+//go:embed *.feature
+var files embed.FS
+
+// Options configure a run of the runtime-level suite.
+type Options struct {
+	// NewRuntime builds a fresh runtime for each scenario.
+	NewRuntime func() loop.Runtime
+	Tags       string
+	Seed       int64
+	Output     io.Writer
+	Format     string
+	// CounterexampleDir receives, for each failing scenario, its steps and
+	// expectations as a runtime trace (empty: none is written).
+	CounterexampleDir string
+}
+
+// Result is a finished run.
+type Result struct {
+	Identity loop.Identity
+	Cases    []report.Case
+	// Impl is the first failure of the runtime to run, if any.
+	Impl error
+}
+
+// Scenarios lists the suite's scenarios without running them.
+func Scenarios(tags string) ([]report.Case, error) { return features.SuiteScenarios(files, tags) }
+
+// Run executes the scenarios against fresh runtimes.
+func Run(ctx context.Context, o Options) (Result, error) {
+	var res Result
+	if o.NewRuntime == nil {
+		return res, errors.New("suite.Run: NewRuntime is required")
+	}
+	probe := o.NewRuntime()
+	id, err := probe.Start()
+	if err != nil {
+		return res, fmt.Errorf("%w: start: %v", features.ErrImpl, err)
+	}
+	if err := probe.Stop(); err != nil {
+		return res, fmt.Errorf("%w: stop: %v", features.ErrImpl, err)
+	}
+	res.Identity = id
+	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
+		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
+		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir) },
+	})
+	res.Cases, res.Impl = cases, implErr
+	return res, err
+}

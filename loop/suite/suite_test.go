@@ -1,0 +1,155 @@
+package suite_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/loop/suite"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/rtrace"
+)
+
+func builtin(retry string, mutants ...reference.Mutant) func() loop.Runtime {
+	return func() loop.Runtime {
+		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants}), retry)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+}
+
+func TestTheBuiltinRuntimePassesTheSuite(t *testing.T) {
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Impl != nil {
+		t.Fatal(res.Impl)
+	}
+	for _, c := range res.Cases {
+		if c.Status != report.Passed {
+			t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
+		}
+	}
+	if len(res.Cases) < 30 {
+		t.Errorf("only %d scenarios", len(res.Cases))
+	}
+}
+
+// The shipped loop's retry (same step, no pre-step) breaks STEP-2 and only
+// that scenario; a runtime without retries skips it, naming the
+// capability.
+func TestRetryBehaviours(t *testing.T) {
+	for _, c := range []struct {
+		retry  string
+		status string
+	}{{loop.RetrySameStep, report.Failed}, {loop.RetryNone, report.Skipped}} {
+		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(c.retry)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cs := range res.Cases {
+			want := report.Passed
+			if cs.ID == "rt-step-retry-observed" {
+				want = c.status
+			}
+			if cs.Status != want {
+				t.Errorf("retry %s: %s is %s (%s), want %s", c.retry, cs.ID, cs.Status, cs.Message, want)
+			}
+		}
+	}
+}
+
+// The results do not depend on the scenario order (seed) or the run: the
+// same cases, byte for byte, for a mutant that fails many of them.
+func TestResultsAreDeterministic(t *testing.T) {
+	var first []byte
+	for _, seed := range []int64{0, 1, 42, 1} {
+		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range res.Cases {
+			res.Cases[i].Steps = nil
+		}
+		b, _ := json.Marshal(res.Cases)
+		if first == nil {
+			first = b
+		} else if string(b) != string(first) {
+			t.Fatalf("seed %d gives different results:\n%s\n%s", seed, first, b)
+		}
+	}
+}
+
+// limited is the built-in runtime declaring fewer capabilities.
+type limited struct {
+	*loop.Builtin
+	caps loop.Capabilities
+}
+
+func (l limited) Start() (loop.Identity, error) {
+	id, err := l.Builtin.Start()
+	id.Capabilities = l.caps
+	return id, err
+}
+
+// A runtime that declares no optional capability gets the checks that
+// need one skipped, naming the capability, and never failed.
+func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
+	newRuntime := func() loop.Runtime {
+		return limited{builtin(loop.RetryNone)().(*loop.Builtin), loop.Capabilities{Retry: loop.RetryNone}}
+	}
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: newRuntime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed, skipped := 0, 0
+	for _, c := range res.Cases {
+		switch c.Status {
+		case report.Passed:
+			passed++
+		case report.Skipped:
+			skipped++
+			if !strings.Contains(c.Message, "capabilit") {
+				t.Errorf("%s skipped without naming the capability: %s", c.ID, c.Message)
+			}
+		default:
+			t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
+		}
+	}
+	if passed == 0 || skipped == 0 {
+		t.Errorf("%d passed, %d skipped", passed, skipped)
+	}
+	cases, err := suite.Properties(context.Background(), suite.PropertyOptions{NewRuntime: newRuntime, Seed: 1, Checks: 20})
+	if err != nil || cases[0].Status != report.Passed {
+		t.Errorf("property with few capabilities: %v %+v", err, cases)
+	}
+}
+
+// A failing scenario's trace replays: it fails again against the runtime
+// that failed and passes against the built-in one.
+func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
+	dir := t.TempDir()
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), Tags: "@STEP-2", CounterexampleDir: dir})
+	if err != nil || len(res.Cases) != 1 || !strings.Contains(res.Cases[0].Message, "replay: plankit sim --level runtime") {
+		t.Fatalf("%v %+v", err, res.Cases)
+	}
+	tr, err := rtrace.ReadFile(dir + "/rt-step-retry-observed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for retry, fail := range map[string]bool{loop.RetrySameStep: true, loop.RetryPreStep: false} {
+		rec, err := loop.Run(builtin(retry)(), *tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fs := loop.Verdict(*tr, rec); (len(fs) > 0) != fail {
+			t.Errorf("retry %s: findings %v, want failing=%t", retry, fs, fail)
+		}
+	}
+}

@@ -1,0 +1,415 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/goccy/go-yaml"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/rtrace"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// world is one scenario: the trace being built, its session once the
+// first When step runs, and what stopped it.
+type world struct {
+	newRuntime func() loop.Runtime
+	// cexDir receives the trace of a failing scenario ("" writes none).
+	cexDir      string
+	id          string
+	written     bool
+	trace       loop.Trace
+	session     *loop.Session
+	clause      string
+	unsupported string
+	implErr     error
+}
+
+func newWorld(nr func() loop.Runtime, cexDir string) *world {
+	return &world{newRuntime: nr, cexDir: cexDir, trace: loop.Trace{
+		Config:               json.RawMessage(`{"section":"Plan first."}`),
+		Services:             &sim.Services{Commands: true, UserQuestions: true},
+		ServicesByCapability: true,
+	}}
+}
+
+func (w *world) Unsupported() string { return w.unsupported }
+func (w *world) ImplErr() error      { return w.implErr }
+func (w *world) Close() {
+	if w.session != nil {
+		_ = w.session.Close()
+		w.session = nil
+	}
+}
+
+// Trace is the scenario's trace so far (for replaying a failure).
+func (w *world) Trace() loop.Trace {
+	if w.session != nil {
+		return w.session.Trace()
+	}
+	return w.trace
+}
+
+var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
+
+func (w *world) Register(sc *godog.ScenarioContext) {
+	sc.Before(func(c context.Context, p *godog.Scenario) (context.Context, error) {
+		for _, t := range p.Tags {
+			if strings.HasPrefix(t.Name, "@id:") {
+				w.id = strings.TrimPrefix(t.Name, "@id:")
+			}
+			if m := clauseTag.FindStringSubmatch(t.Name); m != nil && w.clause == "" {
+				w.clause = m[1]
+			}
+		}
+		w.trace.Name = p.Name
+		return c, nil
+	})
+	sc.Step(`^a runtime with plan mode configured with section "([^"]*)"$`, func(s string) {
+		w.trace.Config = sim.JSON(map[string]string{"section": s})
+	})
+	sc.Step(`^a runtime with plan mode configured with:$`, func(doc *godog.DocString) {
+		w.trace.Config = json.RawMessage(doc.Content)
+	})
+	sc.Step(`^the commands service is not composed$`, func() { w.trace.Services.Commands = false })
+	sc.Step(`^the user-questions service is not composed$`, func() { w.trace.Services.UserQuestions = false })
+	sc.Step(`^a host tool "([^"]*)"$`, func(n string) { w.trace.HostTools = append(w.trace.HostTools, loop.HostTool{Name: n}) })
+	sc.Step(`^a host pre-step listener "([^"]*)" registered (before|after) plan mode$`, func(n, pos string) {
+		w.trace.Listeners = append(w.trace.Listeners, loop.Listener{Name: n, Position: pos})
+	})
+
+	sc.Step(`^the user (selects|leaves) plan mode$`, func(v string) error {
+		return w.do(loop.Step{Set: &loop.SetRequest{Agent: "main", Active: v == "selects"}})
+	})
+	sc.Step(`^the user sends "([^"]*)"$`, func(p string) error {
+		return w.do(loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: p}})
+	})
+	sc.Step(`^the user sends "([^"]*)" and the turn plays:$`, func(p string, doc *godog.DocString) error {
+		s, err := script(doc)
+		if err != nil {
+			return err
+		}
+		return w.do(loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: p, Script: s}})
+	})
+	sc.Step(`^the user types "([^"]*)"$`, func(in string) error {
+		return w.do(loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: in}})
+	})
+	sc.Step(`^the user types "([^"]*)" and the turn plays:$`, func(in string, doc *godog.DocString) error {
+		s, err := script(doc)
+		if err != nil {
+			return err
+		}
+		return w.do(loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: in, Script: &s}})
+	})
+	sc.Step(`^the runtime restarts$`, func() error { return w.do(loop.Step{Restart: &struct{}{}}) })
+	sc.Step(`^plan mode is reloaded$`, func() error { return w.do(loop.Step{Reload: &struct{}{}}) })
+	sc.Step(`^an outside writer appends plan/mode (true|false)$`, func(v string) error {
+		return w.do(loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: spec.TypePlanMode, Data: sim.JSON(map[string]bool{"active": v == "true"})}})
+	})
+	sc.Step(`^the next plan/mode append fails$`, func() error {
+		return w.do(loop.Step{Fault: &loop.FaultRequest{Agent: "main", Count: 1}})
+	})
+
+	sc.Step(`^plan mode refuses the config$`, func() error {
+		if err := w.open(); err != nil {
+			return err
+		}
+		if w.session.Record().Load.Error == "" {
+			return w.fail("plan mode accepted the config %s", w.trace.Config)
+		}
+		return nil
+	})
+	sc.Step(`^the step appends plan/mode (.+)$`, func(list string) error {
+		want := []bool{}
+		if list != "nothing" {
+			for _, v := range strings.Split(list, ", ") {
+				want = append(want, v == "true")
+			}
+		}
+		return w.expect(loop.Expect{PlanMode: want})
+	})
+	sc.Step(`^the step logs (\d+) plan-mode notices?$`, func(n int) error { return w.expect(loop.Expect{Notices: &n}) })
+	sc.Step(`^the outcome is "([^"]*)"$`, func(o string) error { return w.expect(loop.Expect{Outcome: o}) })
+	sc.Step(`^set reports an error$`, func() error { t := true; return w.expect(loop.Expect{Error: &t}) })
+	sc.Step(`^result "([^"]*)" is "([^"]*)"$`, func(id, v string) error {
+		return w.expect(loop.Expect{Results: map[string]string{id: v}})
+	})
+	sc.Step(`^the turn ends "([^"]*)"$`, func(r string) error { return w.expect(loop.Expect{TurnEnd: r}) })
+	sc.Step(`^the requests show plan:policy as (.+)$`, func(list string) error {
+		want := []bool{}
+		for _, v := range strings.Split(list, ", ") {
+			want = append(want, v == "on")
+		}
+		return w.expect(loop.Expect{Sections: want})
+	})
+	sc.Step(`^the step sends (\d+) requests?$`, func(n int) error { return w.expect(loop.Expect{Requests: &n}) })
+	sc.Step(`^get shows active (true|false)(?: with (nothing pending|pending true|pending false))?$`, func(active, pending string) error {
+		if err := w.do(loop.Step{Get: &loop.AgentRequest{Agent: "main"}}); err != nil {
+			return err
+		}
+		x := loop.Expect{Active: boolp(active == "true")}
+		switch pending {
+		case "nothing pending":
+			x.NoPending = true
+		case "pending true":
+			x.Pending = boolp(true)
+		case "pending false":
+			x.Pending = boolp(false)
+		}
+		return w.expect(x)
+	})
+	sc.Step(`^the step's events of types (.+) are: (.+)$`, func(types, seq string) error {
+		return w.order(strings.Split(types, ", "), strings.Split(seq, ", "))
+	})
+	sc.Step(`^request (\d+) of the step carries a plan-mode notice$`, func(n int) error {
+		q, err := w.request(n)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(q.Messages, loop.Message.IsPlanNotice) {
+			return w.fail("request %d of the step carries no plan-mode notice among its %d messages", n, len(q.Messages))
+		}
+		return nil
+	})
+	sc.Step(`^the plan:policy section of request (\d+) of the step is "([^"]*)" at order 50$`, func(n int, text string) error {
+		q, err := w.request(n)
+		if err != nil {
+			return err
+		}
+		s, ok := q.Section("plan:policy")
+		switch {
+		case !ok:
+			return w.fail("request %d has no plan:policy section", n)
+		case s.Text != text:
+			return w.fail("request %d: plan:policy is %q, want %q", n, s.Text, text)
+		case s.Order != nil && *s.Order != 50:
+			return w.fail("request %d: plan:policy at order %d, want 50", n, *s.Order)
+		}
+		return nil
+	})
+	sc.Step(`^every request of the step offers exit_plan_mode$`, func() error {
+		d := w.session.Last()
+		if len(d.Obs.Requests) == 0 {
+			return w.fail("the step sent no request")
+		}
+		for i, q := range d.Obs.Requests {
+			if !slices.Contains(q.Tools, "exit_plan_mode") {
+				return w.fail("request %d offers %v, without exit_plan_mode", i+1, q.Tools)
+			}
+		}
+		return nil
+	})
+	sc.Step(`^result "([^"]*)" asked the user$`, func(id string) error {
+		for _, r := range w.session.Last().Obs.Results {
+			if r.ID == id && r.Tool != nil {
+				if !r.Tool.Asked {
+					return w.fail("tool call %s did not ask the user", id)
+				}
+				return nil
+			}
+		}
+		return w.fail("no tool result %s", id)
+	})
+	sc.Step(`^result "([^"]*)" carries "([^"]*)"$`, func(id, text string) error {
+		for _, r := range w.session.Last().Obs.Results {
+			if r.ID == id && r.Tool != nil {
+				if !strings.Contains(r.Tool.Error+string(r.Tool.Value), text) {
+					return w.fail("tool call %s: %q does not carry %q", id, r.Tool.Error+string(r.Tool.Value), text)
+				}
+				return nil
+			}
+		}
+		return w.fail("no tool result %s", id)
+	})
+	sc.Step(`^the command reports "(success|error)"$`, func(kind string) error {
+		d := w.session.Last()
+		if d.Command == nil || d.Command.Kind != kind {
+			return w.fail("the command reported %+v, want kind %s", d.Command, kind)
+		}
+		return nil
+	})
+}
+
+func boolp(b bool) *bool { return &b }
+
+// reviews reports whether a step's script has the model call exit_plan_mode.
+func reviews(st loop.Step) bool {
+	var sc *loop.Script
+	switch {
+	case st.Turn != nil:
+		sc = &st.Turn.Script
+	case st.Command != nil:
+		sc = st.Command.Script
+	}
+	if sc == nil {
+		return false
+	}
+	for _, r := range sc.Responses {
+		for _, c := range r.Calls {
+			if c.Name == spec.ExitTool {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// script reads a docstring in YAML as a turn script.
+func script(doc *godog.DocString) (loop.Script, error) {
+	var s loop.Script
+	js, err := yaml.YAMLToJSON([]byte(doc.Content))
+	if err != nil {
+		return s, fmt.Errorf("the turn script is not YAML: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(js)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("the turn script: %w", err)
+	}
+	return s, nil
+}
+
+// open starts the session with the setup given so far.
+func (w *world) open() error {
+	if w.session != nil {
+		return nil
+	}
+	s, err := loop.Open(w.newRuntime(), w.trace)
+	w.session = s
+	return w.runErr(err)
+}
+
+// runErr sorts a runtime's error: lacking a feature skips the scenario;
+// a script that does not fit is the scenario's own failure; anything else
+// is the runtime failing to run.
+func (w *world) runErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var in *sim.InputError
+	switch {
+	case errors.Is(err, sim.ErrUnsupported):
+		w.unsupported = err.Error()
+		return godog.ErrSkip
+	case errors.As(err, &in):
+		return err
+	}
+	w.implErr = err
+	return fmt.Errorf("the runtime could not be run: %w", err)
+}
+
+// do plays a step, then checks every invariant over what was observed.
+func (w *world) do(st loop.Step) error {
+	if err := w.open(); err != nil {
+		return err
+	}
+	if !w.session.Loaded() {
+		return w.fail("plan mode refused the config: %s", w.session.Record().Load.Error)
+	}
+	probe := loop.Trace{Steps: []loop.Step{st}}
+	needs := probe.Needs()
+	if w.trace.Services.UserQuestions && reviews(st) {
+		// the scenario composes the user-questions service for its review
+		needs = append(needs, "userQuestions")
+	}
+	for _, n := range needs {
+		if !w.session.Record().Identity.Capabilities.Has(n) {
+			w.unsupported = fmt.Sprintf("%s needs the capability %s, which the runtime does not declare", st.Name(), n)
+			return godog.ErrSkip
+		}
+	}
+	if err := w.runErr(w.session.Do(st)); err != nil {
+		return err
+	}
+	if fs := loop.Invariants(w.session.Trace(), w.session.Record()); len(fs) > 0 {
+		return w.failed(errors.New(loop.Describe(fs)))
+	}
+	return nil
+}
+
+// expect records an expectation on the last step (so a written trace
+// replays it) and checks it.
+func (w *world) expect(x loop.Expect) error {
+	d := w.session.Last()
+	if d == nil {
+		return errors.New("no step ran yet")
+	}
+	x.Clause = w.clause
+	w.session.Expect(x)
+	if fs := x.Check(*d); len(fs) > 0 {
+		return w.failed(errors.New(loop.Describe(fs)))
+	}
+	return nil
+}
+
+func (w *world) fail(format string, args ...any) error {
+	return w.failed(fmt.Errorf("%s: %s", w.clause, fmt.Sprintf(format, args...)))
+}
+
+// failed writes the scenario's trace so far, with its expectations, as a
+// runtime trace that plankit sim --level runtime replays, and names it in
+// the error.
+func (w *world) failed(err error) error {
+	if w.cexDir == "" || w.session == nil || w.written {
+		return err
+	}
+	w.written = true
+	t := w.session.Trace()
+	t.ServicesByCapability = false
+	t.Services = &sim.Services{Commands: w.trace.Services.Commands, UserQuestions: w.trace.Services.UserQuestions}
+	data, merr := rtrace.Marshal(t)
+	if merr == nil {
+		merr = os.MkdirAll(w.cexDir, 0o755)
+	}
+	path := filepath.Join(w.cexDir, w.id+".yaml")
+	if merr == nil {
+		merr = atomicfile.Write(path, data)
+	}
+	if merr != nil {
+		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
+	}
+	return fmt.Errorf("%w; replay: plankit sim --level runtime %s", err, path)
+}
+
+func (w *world) request(n int) (loop.ModelRequest, error) {
+	d := w.session.Last()
+	if n < 1 || n > len(d.Obs.Requests) {
+		return loop.ModelRequest{}, w.fail("the step sent %d requests, not %d", len(d.Obs.Requests), n)
+	}
+	return d.Obs.Requests[n-1], nil
+}
+
+// order checks the step's events of the given types, in log order.
+func (w *world) order(types, want []string) error {
+	var got []string
+	for _, e := range w.session.Last().Obs.Events {
+		if slices.Contains(types, e.Type) {
+			name := e.Type
+			if e.Type == spec.TypePlanMode {
+				v, _ := sim.PlanModeOf(e)
+				name += " " + strconv.FormatBool(v)
+			}
+			got = append(got, name)
+		}
+	}
+	// plan/mode may be named with or without its value.
+	match := len(got) == len(want)
+	for i := 0; match && i < len(got); i++ {
+		match = got[i] == want[i] || strings.HasPrefix(got[i], want[i]+" ")
+	}
+	if !match {
+		return w.fail("the step logged %s, want %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+	return nil
+}

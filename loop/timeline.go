@@ -1,0 +1,102 @@
+package loop
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteTimeline renders a record as text: who the runtime is, then per
+// step what the outside world did and what the runtime logged, sent and
+// answered, then the findings.
+func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
+	var b strings.Builder
+	id := rec.Identity
+	fmt.Fprintf(&b, "runtime: %s %s (%s), retry %s\n", id.Name, id.Version, id.Language, id.Capabilities.Retry)
+	if t.Name != "" {
+		fmt.Fprintf(&b, "trace: %s\n", t.Name)
+	}
+	if rec.Load.Error != "" {
+		fmt.Fprintf(&b, "load: refused: %s\n", rec.Load.Error)
+	}
+	for i, d := range rec.Steps {
+		fmt.Fprintf(&b, "\n#%d %s", i+1, d.Step.Name())
+		if a := d.Step.Agent(); a != "" {
+			fmt.Fprintf(&b, " %s", a)
+		}
+		switch {
+		case d.Step.Turn != nil:
+			fmt.Fprintf(&b, " %q", d.Step.Turn.Prompt)
+		case d.Step.Set != nil:
+			fmt.Fprintf(&b, " active=%t", d.Step.Set.Active)
+		case d.Step.Command != nil:
+			fmt.Fprintf(&b, " %q", d.Step.Command.Input)
+		}
+		b.WriteString("\n")
+		if d.Set != nil {
+			fmt.Fprintf(&b, "  set: %s%s\n", d.Set.Outcome, errText(d.Set.Error))
+		}
+		if d.Get != nil {
+			fmt.Fprintf(&b, "  get: active=%t pending=%s\n", d.Get.Active, pendingText(d.Get.Pending))
+		}
+		if d.Command != nil {
+			fmt.Fprintf(&b, "  command: %s %q\n", d.Command.Kind, d.Command.Text)
+		}
+		if d.Error != "" {
+			fmt.Fprintf(&b, "  error: %s\n", d.Error)
+		}
+		reqs := d.Obs.Requests
+		for _, e := range d.Obs.Events {
+			for len(reqs) > 0 && reqs[0].At <= e.Seq {
+				writeRequest(&b, reqs[0])
+				reqs = reqs[1:]
+			}
+			fmt.Fprintf(&b, "  %4d %s %s\n", e.Seq, e.Type, short(string(e.Data)))
+		}
+		for _, q := range reqs {
+			writeRequest(&b, q)
+		}
+		for _, r := range d.Obs.Results {
+			fmt.Fprintf(&b, "  result %s: %s\n", r.ID, Result(StepDone{Obs: Observation{Results: []ActionResult{r}}}, r.ID))
+		}
+	}
+	if len(findings) == 0 {
+		b.WriteString("\nverdict: pass\n")
+	} else {
+		b.WriteString("\nfindings:\n")
+		for _, f := range findings {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+		b.WriteString("verdict: fail\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeRequest(b *strings.Builder, q ModelRequest) {
+	var names []string
+	for _, s := range q.Sections {
+		names = append(names, s.Name)
+	}
+	notices := 0
+	for _, m := range q.Messages {
+		if m.IsPlanNotice() {
+			notices++
+		}
+	}
+	fmt.Fprintf(b, "       => request at %d: sections [%s], tools [%s], %d messages (%d notices)\n", q.At, strings.Join(names, " "), strings.Join(q.Tools, " "), len(q.Messages), notices)
+}
+
+func errText(e string) string {
+	if e == "" {
+		return ""
+	}
+	return " error: " + e
+}
+
+func short(s string) string {
+	if len(s) > 100 {
+		return s[:97] + "..."
+	}
+	return s
+}

@@ -1,0 +1,65 @@
+package rtrace_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/rtrace"
+)
+
+const tour = `level: runtime
+name: tour
+config: {section: "Plan first."}
+services: {commands: true, userQuestions: true}
+hostTools: [{name: read_file}]
+steps:
+  - set: {agent: main, active: true}
+    expect: {outcome: committed, planMode: [true]}
+  - turn:
+      agent: main
+      prompt: Plan it.
+      script:
+        responses:
+          - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan"}, review: {answer: approve}}]
+          - text: Doing it.
+    expect: {results: {c1: ok}, planMode: [false], sections: [true, false]}
+  - get: {agent: main}
+    expect: {active: false, noPending: true}
+`
+
+func TestParseAndMarshalRoundTrip(t *testing.T) {
+	tr, err := rtrace.Parse("tour.yaml", []byte(tour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Steps) != 3 || tr.Steps[1].Turn == nil || len(tr.Steps[1].Turn.Script.Responses) != 2 {
+		t.Fatalf("parsed %+v", tr)
+	}
+	out, err := rtrace.Marshal(*tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := rtrace.Parse("again.yaml", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out2, _ := rtrace.Marshal(*again)
+	if string(out) != string(out2) {
+		t.Fatalf("not stable:\n%s\n---\n%s", out, out2)
+	}
+}
+
+func TestErrorsNameFileLineAndField(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"unknown member", "level: runtime\nsteps:\n  - turn: {agent: main, prompt: x, script: {responses: [{txt: a}]}}\n", "bad.yaml:3:"},
+		{"two actions", "level: runtime\nsteps:\n  - {get: {agent: main}, set: {agent: main, active: true}}\n", "exactly one of"},
+		{"unknown agent", "level: runtime\nsteps:\n  - get: {agent: bob}\n", `unknown agent "bob"`},
+		{"no level", "steps: []\n", "bad.yaml"},
+		{"yaml", "level: runtime\nsteps: [\n", "YAML"},
+	} {
+		_, err := rtrace.Parse("bad.yaml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want it to mention %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package sim
+
+import "encoding/json"
+
+// Hooks let the host run code inside a step, as host code does in a real
+// loop: while the model streams a response, while a host tool executes.
+// The runtime level (package loop) plays scripted host actions this way.
+// A hook may call Do for agent-scoped actions (set, get, command, fault)
+// and AppendEvent; it must not start or end steps or turns.
+type Hooks struct {
+	// Requested runs after a request was sent (its header logged), before
+	// the model's output is played; failed tells whether the request fails.
+	Requested func(agent string, q Request, failed bool) error
+	// HostTool runs while the call-th (0-based) tool call of the step, a
+	// host tool, executes.
+	HostTool func(agent string, call int) error
+	// ToolDone runs after the call-th tool call of the step finished.
+	ToolDone func(agent string, call int, out ToolOutcome) error
+}
+
+// Open introduces a new agent whose durable log starts as events, as a
+// session opened by the host (a new session, or a resumed one).
+func (r *Runtime) Open(agent string, events []Event) error {
+	return r.addAgent(agent, events)
+}
+
+// AppendEvent is an outside writer appending an event to an agent's log.
+// The implementation sees it with its next request (Call.Sync).
+func (r *Runtime) AppendEvent(agent, typ string, data json.RawMessage) (Event, error) {
+	a, err := r.agent(agent)
+	if err != nil {
+		return Event{}, err
+	}
+	if typ == "" {
+		return Event{}, inputf("an appended event needs a type")
+	}
+	return a.log.Append(typ, data), nil
+}
+
+// hostTool reports whether name is one of the host's own tools.
+func (r *Runtime) hostTool(name string) bool {
+	for _, t := range r.opts.HostTools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
