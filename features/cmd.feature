@@ -169,7 +169,7 @@ Feature: CMD — the /plan command
     And get reports inactive with no pending selection
     And the next accepted step appends no plan/mode event
 
-  @CMD-2 @id:cmd-replies-announce-what-happened
+  @CMD-2 @SVC-1 @id:cmd-replies-announce-what-happened
   Scenario: Each reply announces the outcome of the selection it made
     Given an agent with plan mode inactive and an open turn
     When the user types "/plan"

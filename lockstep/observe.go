@@ -58,6 +58,7 @@ var Table = []Rule{
 	{ObsCommand, "bare /plan", []string{"CMD-2"}},
 	{ObsCommand, "/plan <message>", []string{"CMD-3"}},
 	{ObsCommand, "/plan off", []string{"CMD-4"}},
+	{ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes): the outcomes, then the command's clause", []string{"SVC-1"}},
 	{ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
 	{ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
 	{ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
@@ -83,8 +84,8 @@ var Table = []Rule{
 	{ObsGet, "active (compared before the tool results)", []string{"LOG-3"}},
 	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
 	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
-	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
 	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
+	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
 	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
 	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
 	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},
@@ -222,6 +223,14 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			cl = []string{"PEND-6"}
 		}
 		return d(ObsOutcome, agent, ref.Outcome, imp.Outcome, cl, trace.Expect{Outcome: ref.Outcome})
+	}
+	if ref.Command != nil && imp.Command != nil && ref.Command.Reported && imp.Command.Reported &&
+		commandOf(ref) == commandOf(imp) && appends(ref) == appends(imp) &&
+		ref.Command.Outcome != imp.Command.Outcome && !skip[ObsCommand] {
+		// The reply means another outcome than the selection had.
+		want := trace.Expect{Command: &trace.CommandExpect{Outcome: ref.Command.Outcome}}
+		return d(ObsCommand, agent, "announces "+ref.Command.Outcome, "announces "+orNone(imp.Command.Outcome),
+			append([]string{"SVC-1"}, commandClauses(act.Command.Input)...), want)
 	}
 	if x := commandOf(ref); x != commandOf(imp) && !skip[ObsCommand] {
 		cl := commandClauses(act.Command.Input)
@@ -540,12 +549,13 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 		cl = []string{"EXIT-2"}
 	case !completePlan.MatchString(strings.TrimSpace(args.Plan)):
 		cl = []string{"EXIT-3"}
-	case !cx.services.UserQuestions || review.Reload:
-		cl = []string{"EXIT-7"}
 	case asked && r[k].Asked && !i[k].OK:
 		// The reference presented the plan; the implementation refused
-		// it without presenting, as if outside plan mode.
+		// it without presenting, as if outside plan mode — whatever the
+		// review would have answered, even a reload during it.
 		cl = []string{"EXIT-2", "EXIT-3"}
+	case !cx.services.UserQuestions || review.Reload:
+		cl = []string{"EXIT-7"}
 	case asked:
 		cl = []string{"EXIT-4"}
 	case review.Answer == sim.Approve && review.Feedback == "":
@@ -871,4 +881,11 @@ func TableMarkdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Observation, r.When, strings.Join(r.Clauses, " "))
 	}
 	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
 }

@@ -334,10 +334,7 @@ func (c *Controller) approve(agent string) json.RawMessage {
 // Command is /plan [off|message] (CMD-2..4).
 func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 	msg := strings.TrimSpace(input)
-	if c.mutants.Has(CommandUntrimmed) {
-		msg = input
-	}
-	if msg == spec.CommandOff {
+	if msg == spec.CommandOff && !(c.mutants.Has(CommandUntrimmed) && input != msg) {
 		if c.mutants.Has(OffKeepsPending) {
 			if p, ok := c.pending[agent]; ok && p.active {
 				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled.", Outcome: spec.Cancelled}

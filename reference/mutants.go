@@ -61,7 +61,6 @@ const (
 	CancelledNarrated       Mutant = "cancelled-selection-narrated"
 	CommandUntrimmed        Mutant = "command-untrimmed"
 	ReplyGuessesOutcome     Mutant = "reply-guesses-outcome"
-	UnloadKeepsListener     Mutant = "unload-keeps-listener"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -111,9 +110,8 @@ var Catalogue = []MutantInfo{
 	{ApproveWithoutReview, "EXIT-4", "a valid plan is approved without being presented for review"},
 	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
 	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
-	{CommandUntrimmed, "CMD-4", "the /plan argument is not trimmed: \" off \" is a message and a blank argument is steered"},
-	{UnloadKeepsListener, "SVC-2", "unloading the plugin leaves its pre-step listener registered, still applying pending selections"},
-	{ReplyGuessesOutcome, "CMD-2", "the /plan reply announces queued during a turn and committed otherwise, whatever set returned"},
+	{CommandUntrimmed, "CMD-4", "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message"},
+	{ReplyGuessesOutcome, "SVC-1", "the /plan reply announces queued during a turn and committed otherwise, whatever set returned"},
 }
 
 // Variants reproduce deviations of published implementations that show

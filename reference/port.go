@@ -351,11 +351,6 @@ func (p *Port) Unload() (sim.LoadReply, error) {
 	if p.sessions == nil {
 		return sim.LoadReply{}, errNotStarted
 	}
-	if p.opts.Mutants.Has(UnloadKeepsListener) && p.ctl != nil {
-		// A plugin that disposes its tool, section and command but forgets
-		// its pre-step listener, which goes on applying pending selections.
-		return sim.LoadReply{Listener: sim.Prepend}, nil
-	}
 	if p.ctl != nil {
 		p.ctl.disposed = true
 	}
