@@ -180,7 +180,7 @@ class Adapter:
         plugin, agent, host = self._begin(params)
         if params.get("name") != planmode.COMMAND_NAME:
             return {"kind": "error", "text": "unknown command /%s" % params.get("name"), "effects": host.effects}
-        kind, text, outcome = plugin.command(host, agent, params.get("input", ""))
+        kind, text, outcome = plugin.command_outcome(host, agent, params.get("input", ""))
         reply = {"kind": kind, "text": text, "effects": host.effects}
         if outcome is not None:
             reply["outcome"] = outcome

@@ -261,6 +261,11 @@ class PlanMode:
         raise ToolError("the user chose to keep planning; their feedback: " + feedback)
 
     def command(self, host, agent, raw):
+        """/plan [off|message] (CMD-2..4) -> (kind, text)."""
+        kind, text, _ = self.command_outcome(host, agent, raw)
+        return kind, text
+
+    def command_outcome(self, host, agent, raw):
         """/plan [off|message] (CMD-2..4) -> (kind, text, outcome): the reply
         and the selection outcome it announces (None with an error)."""
         msg = raw.strip()
