@@ -344,7 +344,11 @@ func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 		if err != nil {
 			return sim.CommandReply{Kind: "error", Text: err.Error()}
 		}
-		return c.announce(agent, offText, outcome)
+		if c.mutants.Has(ReplyAnnouncesEntering) && outcome == spec.Noop && c.sessions[agent].active {
+			// The published package words a repeated in-turn exit as leaving.
+			outcome = spec.Queued
+		}
+		return c.announce(offText, outcome)
 	}
 	target := true
 	if msg == "" && c.mutants.Has(BarePlanToggles) {
@@ -361,19 +365,17 @@ func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 	if msg != "" && !c.mutants.Has(PlanMessageNotSteered) {
 		h.Steer(agent, sim.UserMessage(msg))
 	}
-	return c.announce(agent, onText, outcome)
+	if c.mutants.Has(ReplyAnnouncesEntering) && outcome != spec.Committed {
+		// The published package words every /plan that does not commit as
+		// entering plan mode from the next step.
+		outcome = spec.Queued
+	}
+	return c.announce(onText, outcome)
 }
 
 // announce is a successful command's reply: the text for the outcome, and
 // the outcome it announces.
-func (c *Controller) announce(agent string, texts map[string]string, outcome string) sim.CommandReply {
-	if c.mutants.Has(ReplyGuessesOutcome) {
-		// What a handler that words its reply from the turn alone would say.
-		outcome = spec.Committed
-		if c.sessions[agent].open {
-			outcome = spec.Queued
-		}
-	}
+func (c *Controller) announce(texts map[string]string, outcome string) sim.CommandReply {
 	return sim.CommandReply{Kind: "success", Text: texts[outcome], Outcome: outcome}
 }
 

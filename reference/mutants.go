@@ -60,7 +60,7 @@ const (
 	ApprovalKeepsUserExit   Mutant = "approval-keeps-user-exit"
 	CancelledNarrated       Mutant = "cancelled-selection-narrated"
 	CommandUntrimmed        Mutant = "command-untrimmed"
-	ReplyGuessesOutcome     Mutant = "reply-guesses-outcome"
+	ReplyAnnouncesEntering  Mutant = "plan-reply-announces-entering"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -111,7 +111,7 @@ var Catalogue = []MutantInfo{
 	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
 	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
 	{CommandUntrimmed, "CMD-4", "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message"},
-	{ReplyGuessesOutcome, "SVC-1", "the /plan reply announces queued during a turn and committed otherwise, whatever set returned"},
+	{ReplyAnnouncesEntering, "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
 }
 
 // Variants reproduce deviations of published implementations that show
