@@ -154,7 +154,7 @@ func (p presenting) Start() (sim.Identity, error) {
 // Choices given in the options stand for an implementation that does not
 // declare them: the checks that depend on them run instead of skipping.
 func TestChoicesFillWhatTheImplementationLeavesUndeclared(t *testing.T) {
-	silent := func() sim.Port { return presenting{conforming(), sim.Identity{Name: "silent"}} }
+	silent := func() sim.Port { return presenting{conforming(), sim.Identity{Name: "silent", CommandOutcomes: true}} }
 	skipped := func(rep report.Run) int {
 		n := 0
 		for _, c := range rep.Cases {

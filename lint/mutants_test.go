@@ -58,6 +58,8 @@ var logInvisible = map[reference.Mutant]string{
 	reference.ApproveWithFeedback:     "review answers are not logged",
 	reference.KeepPlanningKeepsExit:   "review answers are not logged; the kept exit's append reads as an approval's",
 	reference.ApprovalKeepsUserExit:   "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
+	reference.CommandUntrimmed:        "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
+	reference.ReplyAnnouncesEntering:  "the outcome a reply announces is not logged, only its wording, which checks never read",
 	reference.ExitGateReadsPending:    "a tool failure's wording is not fixed, so a refused call reads as any failed call",
 	reference.NoChannelApproves:       "the composed services are not logged",
 	reference.ReloadApproves:          "a reload is not logged",
