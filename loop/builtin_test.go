@@ -88,3 +88,30 @@ func TestTheBuiltinRuntimePassesTheTour(t *testing.T) {
 		})
 	}
 }
+
+// A response that a retry consumes streams like any other: its host
+// actions run whichever way the runtime retries, and the retried request
+// is observed.
+func TestTheBuiltinRuntimeRunsTheHostActionsOfARetriedResponse(t *testing.T) {
+	for _, retry := range []string{loop.RetryPreStep, loop.RetrySameStep} {
+		t.Run(retry, func(t *testing.T) {
+			tr := loop.Trace{
+				Config:   json.RawMessage(`{"section":"Plan first."}`),
+				Services: &sim.Services{Commands: true, UserQuestions: true},
+				Steps: []loop.Step{
+					{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Go.", Script: loop.Script{Responses: []loop.Response{
+						{Fail: true},
+						{Text: "Done.", During: []loop.HostAction{{ID: "h1", Set: &loop.ActiveArg{Active: true}}}},
+					}}}, Expect: &loop.Expect{Results: map[string]string{"h1": "queued"}, Requests: intp(2), PlanMode: []bool{}}},
+				},
+			}
+			rec, err := loop.Run(builtin(t, retry), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := loop.Verdict(tr, rec); len(fs) > 0 {
+				t.Fatal(loop.Describe(fs))
+			}
+		})
+	}
+}

@@ -81,8 +81,11 @@ type agentState struct {
 	awaitingRetry bool
 	retries       int
 	lastAssembly  *AssembleReply
-	queue         []Message
-	commands      int
+	// lastRequest: the step's request as sent, which a same-step retry
+	// sends again.
+	lastRequest Request
+	queue       []Message
+	commands    int
 }
 
 // Runtime is the simulated agent runtime around one implementation. It owns
