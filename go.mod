@@ -39,3 +39,7 @@ require (
 )
 
 tool honnef.co/go/tools/cmd/staticcheck
+
+replace github.com/cucumber/godog => ./third_party/godog
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema

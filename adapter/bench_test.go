@@ -1,6 +1,9 @@
 package adapter_test
 
 import (
+	"bufio"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -100,4 +103,79 @@ func servedVsInProcess(b *testing.B, files []string, opts adapter.Options) {
 	b.ReportMetric(float64(local.Microseconds())/float64(b.N), "µs-in-process/op")
 	b.ReportMetric(float64(served.Microseconds())/float64(b.N), "µs-served/op")
 	b.ReportMetric(float64(served)/float64(local), "ratio")
+}
+
+// BenchmarkServeStart measures a cold start of `plankit serve`: spawn the
+// process, the start handshake, stop and reap. No spare process and no
+// reuse, so every iteration pays the whole start-up.
+func BenchmarkServeStart(b *testing.B) {
+	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}, NoSpare: true, NoReuse: true})
+	for b.Loop() {
+		port := pool.Port()
+		if _, err := port.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if err := port.Stop(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPipeFloor is the floor under any round trip: a line written to
+// a child process that echoes it at once (the test binary itself, doing no
+// work), read back. No adapter protocol can do better on this machine.
+func BenchmarkPipeFloor(b *testing.B) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), echoEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	in := bufio.NewReader(stdout)
+	line := []byte(`{"seq":1,"method":"get","params":{"agent":"main","sync":[]}}` + "\n")
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := stdin.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := in.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "roundtrips/s")
+}
+
+// BenchmarkServerHandle is the server's share of a round trip, in
+// process: one get request decoded, answered by the reference and its
+// reply encoded.
+func BenchmarkServerHandle(b *testing.B) {
+	srv, err := adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range []string{
+		`{"seq":1,"method":"start","params":{"protocol":1}}`,
+		`{"seq":2,"method":"load","params":{"config":{"section":"Plan first."},"services":{"commands":true,"userQuestions":true}}}`,
+		`{"seq":3,"method":"open","params":{"agent":"main","events":[]}}`,
+	} {
+		if _, _, err := srv.Handle([]byte(l)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	get := []byte(`{"seq":4,"method":"get","params":{"agent":"main","sync":[]}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := srv.Handle(get); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

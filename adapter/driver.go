@@ -23,6 +23,7 @@ const (
 	DefaultStartTimeout  = 30 * time.Second
 	DefaultStderrTail    = 4096
 	DefaultRestartBudget = 3
+	DefaultMaxIdle       = 2
 )
 
 // Options configure how adapter processes are run.
@@ -61,6 +62,18 @@ type Options struct {
 	// resets it with a start request. A restart within a scenario always
 	// gets a new process.
 	NoReuse bool
+	// Restarts is how a restart within a scenario (Stop then Start on
+	// the same port) is done: RestartReal (the default) ends the process
+	// and starts a new one; RestartReset sends start to the same process,
+	// which resets it, when the implementation declares reuse;
+	// RestartAuto does a real restart for ports made for a check about
+	// process-local state and for a fixed sample of the other checks, and
+	// a reset for the rest (see RealRestarts).
+	Restarts RestartMode
+	// MaxIdle bounds the processes parked for reuse (DefaultMaxIdle when
+	// zero); parking one more ends the one parked longest ago. Set it to
+	// the number of ports used at once.
+	MaxIdle int
 	// KillGrace is how long a process group has between SIGTERM and
 	// SIGKILL when the pool ends it (DefaultKillGrace when zero).
 	KillGrace time.Duration
@@ -83,6 +96,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StderrTail <= 0 {
 		o.StderrTail = DefaultStderrTail
+	}
+	if o.MaxIdle <= 0 {
+		o.MaxIdle = DefaultMaxIdle
 	}
 	if o.KillGrace <= 0 {
 		o.KillGrace = DefaultKillGrace
@@ -116,12 +132,14 @@ type Pool struct {
 	refilling chan struct{}
 	// idle are processes parked by Stop for reuse by another scenario.
 	idle []*process
+	// restarts counts the restarts done, by kind.
+	restarts RestartCounts
+	// byCheck counts the restarts of the ports made by PortFor, by check
+	// ID, so that Forget can take back a check's.
+	byCheck map[string]RestartCounts
 	// ending are processes Close or Abort is ending.
 	ending []*process
 }
-
-// maxIdle bounds the parked processes.
-const maxIdle = 2
 
 // NewPool returns a pool for the adapter command in opts. It starts
 // nothing: each Port.Start spawns a process.
@@ -145,8 +163,29 @@ func newPool(opts Options, schemas func() (strictSet, lenientSet *schemaSet, err
 	return p, nil
 }
 
-// Port returns a new port whose Start spawns a process.
-func (p *Pool) Port() *Port { return &Port{pool: p} }
+// Port returns a new port whose Start spawns a process. Its restarts
+// follow Options.Restarts; under RestartAuto they are real (a port made
+// without knowing its check is treated as one about process-local state).
+func (p *Pool) Port() *Port {
+	return &Port{pool: p, realRestarts: p.opts.Restarts != RestartReset}
+}
+
+// PortFor returns a new port for a check: under RestartAuto its restarts
+// are real when RealRestarts says so, else resets.
+func (p *Pool) PortFor(c sim.Check) *Port {
+	real := p.opts.Restarts != RestartReset
+	if p.opts.Restarts == RestartAuto {
+		real = RealRestarts(c)
+	}
+	return &Port{pool: p, realRestarts: real, check: c.ID}
+}
+
+// Restarts counts the restarts done so far, by kind.
+func (p *Pool) Restarts() RestartCounts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.restarts
+}
 
 // Failures is how many processes failed so far.
 func (p *Pool) Failures() int {
@@ -304,15 +343,26 @@ func (p *Pool) refill() {
 	}()
 }
 
-// park keeps a healthy process for another scenario; false when there is
-// no room.
+// park keeps a healthy process for another scenario; false when the pool
+// is closed. When the parked processes are at Options.MaxIdle, the oldest
+// is ended.
 func (p *Pool) park(pr *process) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || len(p.idle) >= maxIdle || !pr.alive() {
+	if p.closed || !pr.alive() {
+		p.mu.Unlock()
 		return false
 	}
+	var evicted *process
+	if len(p.idle) >= p.opts.MaxIdle {
+		evicted = p.idle[0]
+		p.idle = append(p.idle[:0], p.idle[1:]...)
+	}
 	p.idle = append(p.idle, pr)
+	p.mu.Unlock()
+	if evicted != nil {
+		evicted.kill()
+		p.reaped(evicted)
+	}
 	return true
 }
 
@@ -349,6 +399,35 @@ func (p *Pool) takeIdle() *process {
 	}
 }
 
+func (p *Pool) countRestart(check string, reset bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := RestartCounts{Real: 1}
+	if reset {
+		n = RestartCounts{Reset: 1}
+	}
+	p.restarts = p.restarts.Add(n)
+	if check != "" {
+		if p.byCheck == nil {
+			p.byCheck = map[string]RestartCounts{}
+		}
+		p.byCheck[check] = p.byCheck[check].Add(n)
+	}
+}
+
+// Forget takes the restarts of the ports made for a check out of the
+// counts: a check whose result is not used (a case run ahead by another
+// worker, after an earlier case of its property failed) must not change
+// the counts a report shows, or they would depend on the number of
+// workers.
+func (p *Pool) Forget(check string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.byCheck[check]
+	p.restarts = RestartCounts{Real: p.restarts.Real - n.Real, Reset: p.restarts.Reset - n.Reset}
+	delete(p.byCheck, check)
+}
+
 func (p *Pool) failed(err error) {
 	p.mu.Lock()
 	p.failures++
@@ -376,9 +455,19 @@ type Port struct {
 	// broken is the failure that ended the current process; every later
 	// request returns it until the next Start.
 	broken error
+	// realRestarts: a restart ends the process and starts a new one;
+	// otherwise a process that declared reuse is reset with start.
+	realRestarts bool
+	// held is the process StopForRestart kept for the next Start to reset.
+	held *process
+	// check is the ID of the check the port was made for (PortFor).
+	check string
 }
 
-var _ sim.Port = (*Port)(nil)
+var (
+	_ sim.Port      = (*Port)(nil)
+	_ sim.Restarter = (*Port)(nil)
+)
 
 // StartResult is what the current process said at start.
 func (p *Port) StartResult() StartResult { return p.start }
@@ -393,8 +482,9 @@ func (p *Port) PID() int {
 
 // Start implements sim.Port and performs the start handshake. The first
 // Start of a port may reuse a process another scenario parked (the start
-// request resets it); a restart always gets a new process, and the
-// process this port ran before is ended.
+// request resets it). A restart is real — the process this port ran
+// before is ended and a new one starts — unless StopForRestart kept the
+// process: then it is sent start again, which resets it.
 func (p *Port) Start() (sim.Identity, error) {
 	pr, err := p.acquire()
 	if err != nil {
@@ -427,7 +517,19 @@ func (p *Port) acquire() (*process, error) {
 		p.parked = nil
 	}
 	var pr *process
-	if !restart && !p.pool.opts.NoReuse {
+	if held := p.held; held != nil {
+		p.held = nil
+		if held.alive() {
+			pr = held
+		} else {
+			held.kill()
+			p.pool.reaped(held)
+		}
+	}
+	if restart {
+		p.pool.countRestart(p.check, pr != nil)
+	}
+	if pr == nil && !restart && !p.pool.opts.NoReuse {
 		pr = p.pool.takeIdle()
 	}
 	if pr == nil {
@@ -469,6 +571,19 @@ func (p *Port) Stop() error {
 	return err
 }
 
+// StopForRestart implements sim.Restarter: when this port's restarts are
+// resets and the process declared reuse, the process is kept for the next
+// Start, which resets it with a start request; otherwise it is Stop. The
+// kept process belongs to this port alone, so which restarts are resets
+// does not depend on other ports running at the same time.
+func (p *Port) StopForRestart() error {
+	if p.proc != nil && p.broken == nil && !p.realRestarts && p.proc.reuse && !p.pool.opts.NoReuse && p.proc.alive() {
+		p.held, p.proc = p.proc, nil
+		return nil
+	}
+	return p.Stop()
+}
+
 // end kills and reaps the current process, if any.
 func (p *Port) end() {
 	if p.proc == nil {
@@ -502,14 +617,21 @@ func (p *Port) call(method string, params, out any) error {
 	pr := p.proc
 	pr.seq++
 	seq := pr.seq
-	rawParams, err := json.Marshal(params)
-	if err != nil {
+	// One encoding per request: the params are encoded into the line,
+	// which is framed by hand ({"seq":N,"method":"M","params":P}, the
+	// bytes json.Marshal of a Request gives).
+	var head [64]byte
+	prefix := append(head[:0], `{"seq":`...)
+	prefix = strconv.AppendInt(prefix, int64(seq), 10)
+	prefix = append(prefix, `,"method":"`...)
+	prefix = append(prefix, method...)
+	prefix = append(prefix, `","params":`...)
+	pr.enc.Reset(prefix)
+	if err := pr.enc.Encode(params); err != nil {
 		return fmt.Errorf("adapter: encoding %s params: %w", method, err)
 	}
-	line, err := json.Marshal(Request{Seq: seq, Method: method, Params: rawParams})
-	if err != nil {
-		return fmt.Errorf("adapter: encoding %s request: %w", method, err)
-	}
+	buf := pr.enc.Finish('}')
+	line := buf[:len(buf)-1]
 	if p.pool.opts.Validate {
 		if err := checkRequest(p.pool.schemas, line); err != nil {
 			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v\n  request: %s", seq, method, err, quote(line))
@@ -521,7 +643,7 @@ func (p *Port) call(method string, params, out any) error {
 	}
 	deadline := time.Now().Add(timeout)
 	pr.stdin.SetWriteDeadline(deadline)
-	if _, err := pr.stdin.Write(append(line, '\n')); err != nil {
+	if _, err := pr.stdin.Write(buf); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			pr.kill()
 			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
@@ -587,7 +709,8 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	if err := checkReplyValue(p.pool.schemas, method, v); err != nil {
 		return protocol("the reply does not match the protocol schema: " + err.Error())
 	}
-	var r Reply
+	// One typed decoding, straight into out.
+	r := replyInto{Result: out}
 	if err := json.Unmarshal(ev.data, &r); err != nil {
 		return protocol("the reply does not decode: " + err.Error())
 	}
@@ -597,10 +720,15 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	case r.Unsupported != nil:
 		return &UnsupportedError{Method: method, Seq: seq, Message: r.Unsupported.Message}
 	}
-	if err := json.Unmarshal(r.Result, out); err != nil {
-		return protocol("the result does not decode: " + err.Error())
-	}
 	return nil
+}
+
+// replyInto decodes a reply whose result goes straight into the value
+// Result points to.
+type replyInto struct {
+	Result      any           `json:"result"`
+	Error       *ReplyMessage `json:"error"`
+	Unsupported *ReplyMessage `json:"unsupported"`
 }
 
 // Load implements sim.Port.

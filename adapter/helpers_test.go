@@ -1,6 +1,7 @@
 package adapter_test
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -25,6 +26,10 @@ var bin struct {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(echoEnv) == "1" {
+		echo()
+		return
+	}
 	dir, err := os.MkdirTemp("", "plankit-adapter-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -109,4 +114,23 @@ func newPool(t testing.TB, opts adapter.Options) *adapter.Pool {
 	}
 	t.Cleanup(pool.Close)
 	return pool
+}
+
+// echoEnv makes the test binary an echo process: every line read on stdin
+// is written back at once (BenchmarkPipeFloor).
+const echoEnv = "PLANKIT_ADAPTER_TEST_ECHO"
+
+func echo() {
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	out := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := in.ReadSlice('\n')
+		if err != nil {
+			return
+		}
+		out.Write(line)
+		if out.Flush() != nil {
+			return
+		}
+	}
 }

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -129,6 +130,38 @@ type process struct {
 	seq int
 	// reuse: the implementation declared that a start request resets it.
 	reuse bool
+	// enc is reused to encode each request.
+	enc *lineEncoder
+}
+
+// lineEncoder encodes values appended to a reusable buffer, with
+// json.Marshal's escaping.
+type lineEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newLineEncoder() *lineEncoder {
+	e := &lineEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	return e
+}
+
+// Reset makes prefix the start of the next encoding.
+func (e *lineEncoder) Reset(prefix []byte) {
+	e.buf.Reset()
+	e.buf.Write(prefix)
+}
+
+// Encode appends v and a newline.
+func (e *lineEncoder) Encode(v any) error { return e.enc.Encode(v) }
+
+// Finish puts closer before the newline Encode wrote and returns the
+// line, newline included; it is valid until the next Reset.
+func (e *lineEncoder) Finish(closer byte) []byte {
+	b := e.buf.Bytes()
+	b[len(b)-1] = closer
+	return append(b, '\n')
 }
 
 // DefaultKillGrace is how long an adapter process group has between
@@ -143,7 +176,7 @@ const stderrDrain = time.Second
 func spawn(o Options) (*process, error) {
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
 	cmd.Dir = o.Dir
-	p := &process{cmd: cmd, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{})}
+	p := &process{cmd: cmd, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{}), enc: newLineEncoder()}
 	setProcessGroup(cmd)
 	// Our own pipes rather than cmd.StdinPipe and friends: the write end of
 	// stdin and the read end of stdout support deadlines, so a request to

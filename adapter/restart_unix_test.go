@@ -4,6 +4,7 @@ package adapter_test
 
 import (
 	"errors"
+	"fmt"
 	"syscall"
 	"testing"
 
@@ -85,5 +86,119 @@ func TestReuseIsForOtherScenariosOnly(t *testing.T) {
 	// The start reset it: no agent from before is known.
 	if _, err := b.Get(sim.Call{Agent: "main"}); err == nil {
 		t.Fatal("a reused process still knows the previous scenario's agent")
+	}
+}
+
+// restartOnce starts a port, loads and opens an agent, sets plan mode (a
+// pending selection: process-local state) and restarts it. It returns the
+// pids before and after (as the runtime does: StopForRestart, then Start)
+// and whether the agent was still known after the
+// restart, before any open.
+func restartOnce(t *testing.T, port *adapter.Port) (before, after int, knownAfter bool) {
+	t.Helper()
+	if _, err := port.Start(); err != nil {
+		t.Fatal(err)
+	}
+	before = port.PID()
+	if _, err := port.Load(sim.LoadRequest{Config: []byte(`{"section":"x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := port.Open(sim.OpenRequest{Agent: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := port.Set(sim.SetRequest{Call: sim.Call{Agent: "main"}, Active: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := port.StopForRestart(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := port.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := port.Get(sim.Call{Agent: "main"})
+	return before, port.PID(), err == nil
+}
+
+// Under RestartReset a restart sends start to the same process, which
+// forgets everything; under RestartReal it is a new process; under
+// RestartAuto a check about process-local state restarts for real and the
+// others reset, except the fixed sample. The pool counts each kind.
+func TestRestartModes(t *testing.T) {
+	cmd := []string{plankitBin(t), "serve"}
+	t.Run("reset", func(t *testing.T) {
+		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartReset})
+		before, after, known := restartOnce(t, pool.Port())
+		if before != after {
+			t.Errorf("reset restart changed process %d -> %d", before, after)
+		}
+		if known {
+			t.Error("after a reset restart the process still knows the agent")
+		}
+		if got := pool.Restarts(); got != (adapter.RestartCounts{Reset: 1}) {
+			t.Errorf("counts %+v, want one reset", got)
+		}
+	})
+	t.Run("real", func(t *testing.T) {
+		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartReal})
+		before, after, known := restartOnce(t, pool.Port())
+		if before == after || !gone(before) {
+			t.Errorf("real restart: pid %d -> %d, old one gone: %v", before, after, gone(before))
+		}
+		if known {
+			t.Error("a new process knows the agent")
+		}
+		if got := pool.Restarts(); got != (adapter.RestartCounts{Real: 1}) {
+			t.Errorf("counts %+v, want one real", got)
+		}
+	})
+	t.Run("auto", func(t *testing.T) {
+		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartAuto})
+		local := sim.Check{ID: "pend-restart", ProcessLocal: true}
+		if !adapter.RealRestarts(local) {
+			t.Fatal("a process-local check is not restarted for real")
+		}
+		if before, after, _ := restartOnce(t, pool.PortFor(local)); before == after {
+			t.Errorf("process-local check: restart kept pid %d", before)
+		}
+		var sampled, reset sim.Check
+		for i := 0; sampled.ID == "" || reset.ID == ""; i++ {
+			c := sim.Check{ID: fmt.Sprintf("prop/%02d", i)}
+			if adapter.RealRestarts(c) {
+				sampled = c
+			} else {
+				reset = c
+			}
+		}
+		if before, after, _ := restartOnce(t, pool.PortFor(sampled)); before == after {
+			t.Errorf("sampled check %s: restart kept pid %d", sampled.ID, before)
+		}
+		if before, after, _ := restartOnce(t, pool.PortFor(reset)); before != after {
+			t.Errorf("check %s: restart changed pid %d -> %d, want a reset", reset.ID, before, after)
+		}
+		if got := pool.Restarts(); got != (adapter.RestartCounts{Real: 2, Reset: 1}) {
+			t.Errorf("counts %+v, want 2 real and 1 reset", got)
+		}
+	})
+	t.Run("without reuse a reset is real", func(t *testing.T) {
+		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartReset, NoReuse: true})
+		if before, after, _ := restartOnce(t, pool.Port()); before == after {
+			t.Errorf("restart kept pid %d without reuse", before)
+		}
+		if got := pool.Restarts(); got != (adapter.RestartCounts{Real: 1}) {
+			t.Errorf("counts %+v, want one real", got)
+		}
+	})
+}
+
+// The auto sample is about one check in RealSampleEvery.
+func TestRealRestartSample(t *testing.T) {
+	n := 0
+	for i := range 1000 {
+		if adapter.RealRestarts(sim.Check{ID: fmt.Sprintf("model-state-machine/%02d", i)}) {
+			n++
+		}
+	}
+	if want := 1000 / adapter.RealSampleEvery; n < want/2 || n > want*2 {
+		t.Errorf("%d of 1000 checks sampled for real restarts, want about %d", n, want)
 	}
 }

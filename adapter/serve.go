@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
@@ -70,6 +71,8 @@ type Server struct {
 	port   sim.Port
 	opts   ServeOptions
 	strict *schemaSet
+	// enc encodes each result reply, reused.
+	enc *lineEncoder
 	// rt, when set, makes this a runtime-protocol server.
 	rt loop.Runtime
 }
@@ -92,7 +95,8 @@ var ErrBadRequest = errors.New("request is not JSON")
 
 // Handle answers one request line with one reply line (without its
 // newline); stop reports a stop request. A line that is not a JSON request
-// is an error wrapping ErrBadRequest.
+// is an error wrapping ErrBadRequest. The reply is valid until the next
+// call.
 func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
@@ -116,9 +120,22 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	case err != nil:
 		r.Error = &ReplyMessage{Message: err.Error()}
 	default:
-		if r.Result, err = marshal(result); err != nil {
+		// One encoding: the result is encoded into the reply line,
+		// framed by hand as {"seq":N,"result":R}.
+		var head [32]byte
+		prefix := append(head[:0], `{"seq":`...)
+		prefix = strconv.AppendInt(prefix, int64(req.Seq), 10)
+		prefix = append(prefix, `,"result":`...)
+		if s.enc == nil {
+			s.enc = newLineEncoder()
+			s.enc.enc.SetEscapeHTML(false)
+		}
+		s.enc.Reset(prefix)
+		if err := s.enc.Encode(result); err != nil {
 			return nil, false, err
 		}
+		line := s.enc.Finish('}')
+		return line[:len(line)-1], req.Method == MethodStop, nil
 	}
 	data, err := marshal(r)
 	return data, req.Method == MethodStop, err

@@ -22,6 +22,15 @@ type choicePort struct {
 	choices map[string]string
 }
 
+// StopForRestart passes the restart on, so the port underneath can keep
+// its process (sim.Restarter).
+func (p choicePort) StopForRestart() error {
+	if rs, ok := p.Port.(sim.Restarter); ok {
+		return rs.StopForRestart()
+	}
+	return p.Port.Stop()
+}
+
 func (p choicePort) Start() (sim.Identity, error) {
 	id, err := p.Port.Start()
 	return fill(id, p.choices), err

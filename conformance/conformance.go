@@ -82,6 +82,17 @@ type Options struct {
 	// Started, when set, is called with the implementation's identity
 	// before any check runs.
 	Started func(sim.Identity)
+	// PortFor, when set, builds each scenario's and generated case's
+	// instances instead of NewPort, told which check they are for (an
+	// adapter decides from it whether restarts are real or resets).
+	PortFor func(sim.Check) sim.Port
+	// Jobs is the number of property cases run at once, each on its own
+	// instances (<= 1: one at a time); the report is the same for any
+	// number.
+	Jobs int
+	// Discard, when set, is told each property case that ran ahead of its
+	// property's verdict and is not part of the report (properties.Options).
+	Discard func(sim.Check)
 	// Suites, when set, replace the plugin-level suites (features, then
 	// properties) with others of the same names, such as the runtime
 	// level's (`plankit check --level runtime`); Probe then tells who the
@@ -231,9 +242,19 @@ func stopCause(ctx context.Context) error {
 	return cause
 }
 
+// portFor is Options.PortFor with the options' choices declared, or nil.
+func (o Options) portFor() func(sim.Check) sim.Port {
+	if o.PortFor == nil {
+		return nil
+	}
+	return func(c sim.Check) sim.Port {
+		return withChoices(func() sim.Port { return o.PortFor(c) }, o.Choices)()
+	}
+}
+
 func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	res, err := features.Run(ctx, features.Options{NewPort: newPort, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
+	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +263,7 @@ func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 
 func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	return properties.Run(ctx, properties.Options{NewPort: newPort, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard})
 }
 
 // runSuites runs each suite in turn and collects its cases. It stops at a

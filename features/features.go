@@ -45,6 +45,10 @@ var files embed.FS
 type Options struct {
 	// NewPort builds a fresh implementation for each scenario.
 	NewPort func() sim.Port
+	// PortFor, when set, builds each scenario's implementation instead of
+	// NewPort, told the scenario's id and whether it checks PEND-8 (what
+	// a restart loses).
+	PortFor func(sim.Check) sim.Port
 	// Tags is a godog tag expression ("@PEND-5 && ~@choice:cancel-pending=keep-equal");
 	// empty runs every scenario.
 	Tags string
@@ -288,9 +292,23 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	cases, implErr, err := runSuite(ctx, SuiteOptions{
 		FS: fsys, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
 		NewWorld: func() World { return newWorld(o.NewPort) },
+		ForCheck: forCheck(o.PortFor),
 	}, infos, order, nodes)
 	res.Cases, res.Impl = cases, implErr
 	return res, err
+}
+
+// forCheck points a plugin-level world's port at portFor, told the
+// scenario's check; nil without portFor.
+func forCheck(portFor func(sim.Check) sim.Port) func(World, sim.Check) {
+	if portFor == nil {
+		return nil
+	}
+	return func(w World, c sim.Check) {
+		if pw, ok := w.(*world); ok {
+			pw.newPort = func() sim.Port { return portFor(c) }
+		}
+	}
 }
 
 // World is the state one scenario runs in: it registers the suite's step
@@ -321,6 +339,10 @@ type SuiteOptions struct {
 	Choices map[string]string
 	// NewWorld builds a fresh world for each scenario.
 	NewWorld func() World
+	// ForCheck, when set, is told each scenario's check before it runs,
+	// with the world built for it (the plugin level points its world's
+	// port at Options.PortFor there).
+	ForCheck func(World, sim.Check)
 }
 
 // RunSuite runs a Gherkin suite with the harness of this package: tags
@@ -363,6 +385,9 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			}
 			r = &record{info: infos[i].scenarioInfo, name: p.Name}
 			records[i] = r
+			if o.ForCheck != nil {
+				o.ForCheck(w, sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, "PEND-8")})
+			}
 			if err := c.Err(); err != nil {
 				r.interrupted = true
 				return c, godog.ErrSkip

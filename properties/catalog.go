@@ -30,6 +30,10 @@ type property struct {
 	// kind selects a special runner: "" (a model-driven sequence),
 	// "determinism" or "config".
 	kind string
+	// processLocal: the property is about what a restart loses, so an
+	// implementation behind an adapter is restarted for real in every case
+	// (sim.Check.ProcessLocal).
+	processLocal bool
 }
 
 // Property names.
@@ -133,6 +137,7 @@ var props = []property{
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			return stateExpects(p, true, act.Restart != nil || act.Reload != nil || act.Fork != nil)
 		},
+		processLocal: true,
 	},
 	{
 		Info: Info{NameToolCatalog, []string{"EXIT-1", "CFG-2"},

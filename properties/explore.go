@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -17,6 +18,10 @@ type ExploreOptions struct {
 	// Setup is the runtime configuration (default: commands and
 	// user-questions composed, retries through pre-step).
 	Setup *Setup
+	// Jobs is the number of transitions run at once, each on its own
+	// implementation instance (<= 1: one at a time). The result is the
+	// same for any number.
+	Jobs int
 }
 
 // ExploreResult is what an exploration covered.
@@ -112,55 +117,93 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 	frontier := []node{{model: start.model}}
 	res.States = 1
 	for depth := 0; depth < opts.Depth && len(frontier) > 0; depth++ {
-		var next []node
+		var trs []transition
 		for _, n := range frontier {
 			for _, act := range alphabet {
-				if err := ctx.Err(); err != nil {
-					return res, err
-				}
-				if !n.model.Valid(act) {
-					continue
-				}
-				s, f, err := startSession(full, opts.NewPort, setup)
-				if err != nil {
-					return res, err
-				}
-				if f != nil {
-					res.Violation = f
-					return res, nil
-				}
-				for _, p := range n.prefix {
-					s.model.Apply(p)
-					if _, err := s.rt.Do(p); err != nil {
-						s.rt.Close()
-						return res, fmt.Errorf("replaying %v: %w", n.prefix, err)
-					}
-				}
-				s.acts = append([]sim.Action(nil), n.prefix...)
-				res.Actions += len(n.prefix) + 1
-				res.Transitions++
-				f, err = s.do(act, fullExpect)
-				s.rt.Close()
-				if err != nil {
-					return res, fmt.Errorf("after %v: %w", n.prefix, err)
-				}
-				if f == nil {
-					f = s.invariants()
-				}
-				if f != nil {
-					res.Violation = f
-					return res, nil
-				}
-				if key := s.model.Key(); !seen[key] {
-					seen[key] = true
-					res.States++
-					next = append(next, node{prefix: append(append([]sim.Action(nil), n.prefix...), act), model: s.model})
+				if n.model.Valid(act) {
+					trs = append(trs, transition{from: n, act: act})
 				}
 			}
+		}
+		// The transitions of a level run on opts.Jobs workers and are
+		// merged in order, so states, counts and the violation found are
+		// the same for any number of workers.
+		var next []node
+		var stopErr error
+		task := func(i int) { trs[i].run(full, opts.NewPort, setup) }
+		done := func(i int) bool {
+			tr := &trs[i]
+			if tr.counted {
+				res.Actions += len(tr.from.prefix) + 1
+				res.Transitions++
+			}
+			switch {
+			case tr.err != nil:
+				stopErr = tr.err
+				return false
+			case tr.f != nil:
+				res.Violation = tr.f
+				return false
+			}
+			if key := tr.model.Key(); !seen[key] {
+				seen[key] = true
+				res.States++
+				next = append(next, node{prefix: append(append([]sim.Action(nil), tr.from.prefix...), tr.act), model: tr.model})
+			}
+			tr.model = nil
+			return true
+		}
+		if err := workers.Run(ctx, opts.Jobs, len(trs), task, done); err != nil {
+			return res, err
+		}
+		if stopErr != nil || res.Violation != nil {
+			return res, stopErr
 		}
 		frontier = next
 	}
 	return res, nil
+}
+
+// transition is one (state, action) pair of an exploration level and what
+// running it found.
+type transition struct {
+	from node
+	act  sim.Action
+	// counted: the action was sent (the prefix replayed without error).
+	counted bool
+	f       *Failure
+	err     error
+	model   *Model
+}
+
+// run replays the state's prefix on a fresh instance, then runs and checks
+// the action.
+func (tr *transition) run(full *property, newPort func() sim.Port, setup Setup) {
+	s, f, err := startSession(full, newPort, setup)
+	if err != nil || f != nil {
+		tr.f, tr.err = f, err
+		return
+	}
+	for _, p := range tr.from.prefix {
+		s.model.Apply(p)
+		if _, err := s.rt.Do(p); err != nil {
+			s.rt.Close()
+			tr.err = fmt.Errorf("replaying %v: %w", tr.from.prefix, err)
+			return
+		}
+	}
+	s.acts = append([]sim.Action(nil), tr.from.prefix...)
+	tr.counted = true
+	f, err = s.do(tr.act, fullExpect)
+	s.rt.Close()
+	if err != nil {
+		tr.err = fmt.Errorf("after %v: %w", tr.from.prefix, err)
+		return
+	}
+	if f == nil {
+		f = s.invariants()
+	}
+	tr.f, tr.model = f, s.model
 }
 
 // invariants checks the runtime's host-side state against the model after

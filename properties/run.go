@@ -12,8 +12,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -24,6 +26,11 @@ import (
 type Options struct {
 	// NewPort builds a fresh implementation instance for each run.
 	NewPort func() sim.Port
+	// PortFor, when set, builds the instances of each case instead of
+	// NewPort, told which case they are for (the label
+	// "<property>/<case>") and whether the property is about what a
+	// restart loses.
+	PortFor func(sim.Check) sim.Port
 	// Seed fixes every random choice; the same seed gives the same cases.
 	Seed int64
 	// Checks is the number of generated cases per property (default 100).
@@ -38,6 +45,15 @@ type Options struct {
 	CounterexampleDir string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
+	// Jobs is the number of cases run at once, each on its own
+	// implementation instances (<= 1: one at a time). The results and the
+	// output are the same for any number.
+	Jobs int
+	// Discard, when set, is told each case that ran but is not part of
+	// the result: with several workers, cases after a property's first
+	// failing case may have run ahead. A PortFor that keeps counts drops
+	// the case's there.
+	Discard func(sim.Check)
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
@@ -82,6 +98,12 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(names(), ", "))
 		}
 	}
+	var selected []*property
+	for i := range props {
+		if len(opts.Only) == 0 || contains(opts.Only, props[i].Name) {
+			selected = append(selected, &props[i])
+		}
+	}
 	port := opts.NewPort()
 	id, err := sim.Start(port)
 	if err != nil {
@@ -91,72 +113,162 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return notRun(props, opts.Only, report.NotRun, msgInterrupted), ctx.Err()
+			return notRun(selected, report.NotRun, msgInterrupted), ctx.Err()
 		}
-		return notRun(props, opts.Only, report.Errored, "not run: the implementation could not be started: "+err.Error()), err
+		return notRun(selected, report.Errored, "not run: the implementation could not be started: "+err.Error()), err
 	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
 	cex := &counterexampleDir{path: opts.CounterexampleDir}
+	// Every case of every property is a task; tasks run on opts.Jobs
+	// workers and are judged in order (catalog order, then case order), so
+	// the first failing case of a property is the same for any number of
+	// workers. A case after a known failure of its property is not run.
+	checks := opts.Checks
+	results := make([]caseResult, len(selected)*checks)
+	failedAt := make([]atomic.Int64, len(selected))
+	for k := range failedAt {
+		failedAt[k].Store(int64(checks))
+	}
+	task := func(t int) {
+		k, i := t/checks, t%checks
+		if ctx.Err() != nil || int64(i) > failedAt[k].Load() {
+			return
+		}
+		f, err := runCase(selected[k], i, opts)
+		results[t] = caseResult{ran: true, f: f, err: err}
+		if f != nil || err != nil {
+			for {
+				cur := failedAt[k].Load()
+				if int64(i) >= cur || failedAt[k].CompareAndSwap(cur, int64(i)) {
+					break
+				}
+			}
+		}
+	}
 	var cases []report.Case
-	for i := range props {
-		p := &props[i]
-		if len(opts.Only) > 0 && !contains(opts.Only, p.Name) {
-			continue
+	var runErr error
+	whyNotRun := "not run: the implementation could not be run"
+	var notJudged *report.Case // the property the implementation broke in
+	judged := 0                // properties with a case in cases
+	done := func(t int) bool {
+		k, i := t/checks, t%checks
+		if k < judged {
+			return true // decided by an earlier case
 		}
-		if err := ctx.Err(); err != nil {
-			return append(cases, notRun(props[i:], opts.Only, report.NotRun, msgInterrupted)...), err
+		p, r := selected[k], results[t]
+		if !r.ran {
+			// Interrupted before this case ran.
+			return false
 		}
-		c, err := runProperty(ctx, p, opts, cex)
+		if r.f == nil && r.err == nil && i < checks-1 {
+			return true
+		}
+		c, err := judge(ctx, p, i, r, opts, cex)
 		c.Choices = choicesOf(p, id.Choices)
-		if err != nil && ctx.Err() != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
 			// Cut short: an error now is most likely the interruption
 			// ending the implementation.
-			return append(cases, notRun(props[i:], opts.Only, report.NotRun, msgInterrupted)...), ctx.Err()
-		}
-		if errors.Is(err, sim.ErrUnsupported) {
+			return false
+		case errors.Is(err, sim.ErrUnsupported):
 			// The implementation declined a request this property needs.
 			c.Status, c.Message = report.Skipped, "not judged: "+err.Error()
 			fmt.Fprintf(out, "skip %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
-			cases = append(cases, c)
-			continue
-		}
-		if err != nil {
+		case err != nil:
+			runErr = fmt.Errorf("property %s: %w", p.Name, err)
 			var we *writeError
 			if errors.As(err, &we) {
-				// The property failed; only its trace could not be written:
-				// the run stops there, and the rest is not judged.
+				// The property failed; only its trace could not be
+				// written: the run stops there, and the rest is not judged.
 				cases = append(cases, c)
-				return append(cases, notRun(props[i+1:], opts.Only, report.Errored, "not run: the run stopped when a counterexample could not be written")...), fmt.Errorf("property %s: %w", p.Name, err)
+				judged++
+				whyNotRun = "not run: the run stopped when a counterexample could not be written"
+				return false
 			}
-			rest := notRun(props[i:], opts.Only, report.Errored, "not run: the implementation could not be run")
-			rest[0].Message = "not judged: the implementation could not be run: " + err.Error()
-			rest[0].Choices = c.Choices
-			return append(cases, rest...), fmt.Errorf("property %s: %w", p.Name, err)
-		}
-		if c.Status == report.Passed {
+			nj := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Choices: c.Choices,
+				Status: report.Errored, Message: "not judged: the implementation could not be run: " + err.Error()}
+			notJudged = &nj
+			return false
+		case c.Status == report.Passed:
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
-		} else {
+		default:
 			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), c.Message)
 		}
 		cases = append(cases, c)
+		judged++
+		return true
+	}
+	werr := workers.Run(ctx, opts.Jobs, len(results), task, done)
+	if opts.Discard != nil {
+		// Every task has returned: the cases that ran past their
+		// property's verdict (or after the run stopped) are dropped.
+		for t, r := range results {
+			k, i := t/checks, t%checks
+			if r.ran && (k >= judged || int64(i) > failedAt[k].Load()) {
+				opts.Discard(sim.Check{ID: caseLabel(selected[k], i), ProcessLocal: selected[k].processLocal})
+			}
+		}
+	}
+	switch {
+	case runErr != nil:
+		rest := notRun(selected[judged:], report.Errored, whyNotRun)
+		if notJudged != nil {
+			rest[0] = *notJudged
+		}
+		return append(cases, rest...), runErr
+	case werr != nil || ctx.Err() != nil:
+		if werr == nil {
+			werr = ctx.Err()
+		}
+		return append(cases, notRun(selected[judged:], report.NotRun, msgInterrupted)...), werr
 	}
 	return cases, nil
+}
+
+// caseResult is what one generated case found.
+type caseResult struct {
+	ran bool
+	f   *Failure
+	err error
 }
 
 const msgInterrupted = "not run: the run was interrupted"
 
 // notRun lists properties that were not judged, with status and message,
 // so every report still lists them.
-func notRun(props []property, only []string, status, message string) []report.Case {
+func notRun(props []*property, status, message string) []report.Case {
 	var out []report.Case
 	for _, p := range props {
-		if len(only) > 0 && !contains(only, p.Name) {
-			continue
-		}
 		out = append(out, report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses,
 			Status: status, Message: message})
 	}
 	return out
+}
+
+// portFor is the port factory of one case: opts.PortFor told the case, or
+// opts.NewPort.
+func portFor(p *property, i int, opts Options) func() sim.Port {
+	if opts.PortFor == nil {
+		return opts.NewPort
+	}
+	check := sim.Check{ID: caseLabel(p, i), ProcessLocal: p.processLocal}
+	return func() sim.Port { return opts.PortFor(check) }
+}
+
+func caseLabel(p *property, i int) string { return fmt.Sprintf("%s/%02d", p.Name, i) }
+
+// runCase generates and checks case i of a property.
+func runCase(p *property, i int, opts Options) (*Failure, error) {
+	chooser := NewPRNG(opts.Seed, caseLabel(p, i))
+	newPort := portFor(p, i, opts)
+	switch p.kind {
+	case "config":
+		return checkConfig(newPort, chooser)
+	case "without-package":
+		return checkWithoutPackage(chooser, opts.Steps)
+	default:
+		return generate(p, newPort, chooser, opts.Steps)
+	}
 }
 
 // writeError is a counterexample that could not be written (a symbolic
@@ -181,55 +293,46 @@ func (d *counterexampleDir) get() (string, error) {
 	return d.path, nil
 }
 
-func runProperty(ctx context.Context, p *property, opts Options, cex *counterexampleDir) (report.Case, error) {
+// judge turns a property's first failing case i (or its last case, when
+// every case passed) into its report case: a failure is shrunk and written
+// as a counterexample trace.
+func judge(ctx context.Context, p *property, i int, r caseResult, opts Options, cex *counterexampleDir) (report.Case, error) {
 	c := report.Case{ID: p.Name, Kind: report.KindProperty, Name: p.Name, Clauses: p.Clauses, Status: report.Passed}
-	for i := 0; i < opts.Checks; i++ {
-		if err := ctx.Err(); err != nil {
-			return c, err
-		}
-		label := fmt.Sprintf("%s/%02d", p.Name, i)
-		chooser := NewPRNG(opts.Seed, label)
-		var f *Failure
-		var err error
-		switch p.kind {
-		case "config":
-			f, err = checkConfig(opts.NewPort, chooser)
-		case "without-package":
-			f, err = checkWithoutPackage(chooser, opts.Steps)
-		default:
-			f, err = generate(p, opts.NewPort, chooser, opts.Steps)
-		}
-		if err != nil {
-			return c, err
-		}
-		if f == nil {
-			continue
-		}
-		if p.kind == "" || p.kind == "determinism" {
-			if f, err = shrink(p, opts.NewPort, f, 1500); err != nil {
-				return c, err
-			}
-		}
-		dir, err := cex.get()
-		if err != nil {
-			return c, err
-		}
-		path, reproduced, err := WriteCounterexample(dir, p.Info, opts.Seed, i, f, opts.NewPort)
-		if err != nil {
-			c.Status = report.Failed
-			c.Message = fmt.Sprintf("seed %d, case %d: %s; the counterexample could not be written: %v", opts.Seed, i, f, err)
-			return c, &writeError{err}
-		}
-		c.Status = report.Failed
-		c.Counterexample = path
-		c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
-		if f.Note != "" {
-			c.Message += " (" + f.Note + ")"
-		}
-		if !reproduced {
-			c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
-		}
+	if r.err != nil {
+		return c, r.err
+	}
+	f := r.f
+	if f == nil {
 		return c, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return c, err
+	}
+	newPort := portFor(p, i, opts)
+	if p.kind == "" || p.kind == "determinism" {
+		var err error
+		if f, err = shrink(p, newPort, f, 1500); err != nil {
+			return c, err
+		}
+	}
+	dir, err := cex.get()
+	if err != nil {
+		return c, err
+	}
+	path, reproduced, err := WriteCounterexample(dir, p.Info, opts.Seed, i, f, newPort)
+	if err != nil {
+		c.Status = report.Failed
+		c.Message = fmt.Sprintf("seed %d, case %d: %s; the counterexample could not be written: %v", opts.Seed, i, f, err)
+		return c, &writeError{err}
+	}
+	c.Status = report.Failed
+	c.Counterexample = path
+	c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
+	if f.Note != "" {
+		c.Message += " (" + f.Note + ")"
+	}
+	if !reproduced {
+		c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
 	}
 	return c, nil
 }

@@ -186,6 +186,11 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	}
 	if p.active == s.active {
 		delete(c.pending, agent)
+		if c.mutants.Has(CancelledNarrated) && p.narrate && decision.Kind == sim.Enter {
+			if notice, due := c.narration(s, p.active); due {
+				decision.Messages = append(decision.Messages, notice)
+			}
+		}
 		return decision
 	}
 	notice, narrate := c.narration(s, p.active)

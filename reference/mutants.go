@@ -58,6 +58,7 @@ const (
 	KeepPlanningKeepsExit   Mutant = "keep-planning-keeps-exit"
 	ExitGateReadsPending    Mutant = "exit-gate-reads-pending"
 	ApprovalKeepsUserExit   Mutant = "approval-keeps-user-exit"
+	CancelledNarrated       Mutant = "cancelled-selection-narrated"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -109,16 +110,39 @@ var Catalogue = []MutantInfo{
 	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
 }
 
-// LookupMutant returns the catalogue entry for name.
+// Variants reproduce deviations of published implementations that show
+// only under a silent-point choice (Choices says which), so they are not in
+// the Catalogue every suite must kill with the default choices. Lockstep
+// runs can assume them, like any mutant.
+var Variants = []VariantInfo{
+	{MutantInfo{CancelledNarrated, "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
+		map[string]string{"cancel-pending": "keep-equal"}},
+}
+
+// VariantInfo is a variant: a mutant and the choices it needs to show.
+type VariantInfo struct {
+	MutantInfo
+	Choices map[string]string
+}
+
+// LookupMutant returns the catalogue (or variant) entry for name.
 func LookupMutant(name string) (MutantInfo, error) {
+	for _, v := range Variants {
+		if string(v.Name) == name {
+			return v.MutantInfo, nil
+		}
+	}
 	for _, m := range Catalogue {
 		if string(m.Name) == name {
 			return m, nil
 		}
 	}
-	names := make([]string, len(Catalogue))
-	for i, m := range Catalogue {
-		names[i] = string(m.Name)
+	var names []string
+	for _, m := range Catalogue {
+		names = append(names, string(m.Name))
+	}
+	for _, v := range Variants {
+		names = append(names, string(v.Name))
 	}
 	return MutantInfo{}, fmt.Errorf("unknown mutant %q (known: %s)", name, strings.Join(names, ", "))
 }

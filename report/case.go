@@ -7,6 +7,8 @@ package report
 const (
 	KindScenario = "scenario"
 	KindProperty = "property"
+	// KindLockstep is a lockstep search (package lockstep).
+	KindLockstep = "lockstep"
 )
 
 // Statuses of a case after the expected-failure manifest is applied.

@@ -39,6 +39,17 @@ type Run struct {
 	Findings []string    `json:"findings,omitempty"`
 	Clauses  []ClauseRow `json:"clauses"`
 	Cases    []Case      `json:"cases"`
+	// Restarts says how an implementation behind an adapter was restarted
+	// within checks; absent for the in-process reference.
+	Restarts *Restarts `json:"restarts,omitempty"`
+}
+
+// Restarts is the restart policy of a run (--restarts) and how many
+// restarts were real (a new process) and how many reset the same process.
+type Restarts struct {
+	Policy string `json:"policy"`
+	Real   int    `json:"real"`
+	Reset  int    `json:"reset"`
 }
 
 // JSON renders the plankit JSON report.
@@ -132,7 +143,10 @@ func JUnit(r Run) ([]byte, error) {
 	index := map[string]int{}
 	for _, c := range r.Cases {
 		suite := c.Feature
-		if c.Kind == KindProperty || suite == "" {
+		switch {
+		case c.Kind == KindLockstep:
+			suite = "lockstep"
+		case c.Kind == KindProperty || suite == "":
 			suite = "properties"
 		}
 		i, ok := index[suite]
@@ -204,8 +218,11 @@ func JUnit(r Run) ([]byte, error) {
 }
 
 func classname(c Case) string {
-	if c.Kind == KindProperty {
+	switch c.Kind {
+	case KindProperty:
 		return "properties"
+	case KindLockstep:
+		return "lockstep"
 	}
 	u := strings.TrimSuffix(filepath.Base(c.URI), ".feature")
 	if u == "" || u == "." {
@@ -271,10 +288,15 @@ func Cucumber(r Run) ([]byte, error) {
 	feats := []cukeFeature{}
 	index := map[string]int{}
 	for _, c := range r.Cases {
-		if c.Kind == KindProperty {
+		switch c.Kind {
+		case KindProperty:
 			c.URI, c.Feature, c.Line = propertiesURI, "Properties", 2
 			c.Steps = []Step{{Keyword: "Then ", Text: "the property holds", Line: 3, Status: cukeStatus(c.Status), Error: c.Message}}
-		} else if c.Kind != KindScenario {
+		case KindLockstep:
+			c.URI, c.Feature, c.Line = "lockstep", "Lockstep", 2
+			c.Steps = []Step{{Keyword: "Then ", Text: "the implementation and the reference agree", Line: 3, Status: cukeStatus(c.Status), Error: c.Message}}
+		case KindScenario:
+		default:
 			continue
 		}
 		i, ok := index[c.URI]

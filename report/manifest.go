@@ -19,6 +19,9 @@ type Manifest struct {
 	// Path names the file in messages.
 	Path    string
 	Entries []Entry
+	// Assume names the known deviations (reference variants) that
+	// lockstep searches assume, from `assume: NAME` lines.
+	Assume []Assumption
 	// lines are the file's lines as written, so --fix keeps comments.
 	lines []string
 }
@@ -32,6 +35,14 @@ type Entry struct {
 	Issue   string
 	Expires string // YYYY-MM-DD or ""
 	Reason  string
+}
+
+// Assumption is an `assume: NAME [-- REASON]` line: a reference variant
+// the implementation is known to follow, which plankit diff assumes.
+type Assumption struct {
+	Line   int
+	Name   string
+	Reason string
 }
 
 // Target is the entry's target as written: id:KEY or clause:KEY.
@@ -89,6 +100,20 @@ func ParseManifestWithLimits(path string, data []byte, lim inputlimit.Limits) (*
 		}
 		if len(m.Entries) == lim.Records {
 			return nil, errf("%s", inputlimit.Exceeded("entries", int64(lim.Records), inputlimit.FlagEntries))
+		}
+		if rest, ok := strings.CutPrefix(line, "assume:"); ok {
+			name, reason, _ := strings.Cut(rest, " -- ")
+			name = strings.TrimSpace(name)
+			if name == "" || strings.ContainsAny(name, " \t") {
+				return nil, errf("want assume: VARIANT-NAME [-- REASON]")
+			}
+			for _, a := range m.Assume {
+				if a.Name == name {
+					return nil, errf("assume: %s is already listed on line %d", name, a.Line)
+				}
+			}
+			m.Assume = append(m.Assume, Assumption{Line: n, Name: name, Reason: strings.TrimSpace(reason)})
+			continue
 		}
 		head, reason, ok := strings.Cut(line, " -- ")
 		if !ok {

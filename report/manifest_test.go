@@ -129,6 +129,31 @@ func TestTableOrdersClausesAsTheSpec(t *testing.T) {
 	}
 }
 
+func TestManifestAssumeLines(t *testing.T) {
+	m, err := ParseManifest("m.txt", []byte("# known\nassume: listener-appended -- STEP-1 bug\nassume:narrate-always\nid:x -- fails\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Assume) != 2 || m.Assume[0].Name != "listener-appended" || m.Assume[0].Reason != "STEP-1 bug" || m.Assume[1].Name != "narrate-always" || m.Assume[1].Line != 3 {
+		t.Fatalf("assumptions: %+v", m.Assume)
+	}
+	if len(m.Entries) != 1 {
+		t.Fatalf("entries: %+v", m.Entries)
+	}
+	// Assumptions are not expected failures: they never go stale in check.
+	if _, findings := m.Apply([]Case{{ID: "x", Status: Failed}}, "2026-01-01", true); len(findings) != 0 {
+		t.Fatalf("findings: %v", findings)
+	}
+	if got := string(m.Fix([]Case{{ID: "x", Status: Failed}})); !strings.Contains(got, "assume: listener-appended -- STEP-1 bug\n") {
+		t.Fatalf("fix dropped the assume line:\n%s", got)
+	}
+	for _, bad := range []string{"assume:\n", "assume: a b\n", "assume: a\nassume: a\n"} {
+		if _, err := ParseManifest("m.txt", []byte(bad)); err == nil || !strings.Contains(err.Error(), "m.txt:") {
+			t.Errorf("%q: want a positioned error, got %v", bad, err)
+		}
+	}
+}
+
 func TestManifestBounds(t *testing.T) {
 	lim := inputlimit.Limits{Bytes: 1 << 10, Line: 40, Records: 2}
 	ok := "# two entries\nid:a -- one\nclause:STEP-2 -- two\n"

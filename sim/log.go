@@ -145,6 +145,15 @@ func Canonical(data json.RawMessage) json.RawMessage {
 	if len(data) == 0 {
 		return json.RawMessage("null")
 	}
+	if out, ok := canonicalBytes(make([]byte, 0, len(data)), data); ok {
+		return out
+	}
+	return canonicalSlow(data)
+}
+
+// canonicalSlow is Canonical through a decoded value: the definition the
+// byte-level path must match (TestCanonicalMatchesDecodeEncode).
+func canonicalSlow(data json.RawMessage) json.RawMessage {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -50,6 +50,27 @@ type Port interface {
 	Stop() error
 }
 
+// Restarter is a Port that can be told a stop is a restart: Start follows
+// at once, with the whole durable logs. The runtime calls StopForRestart
+// instead of Stop for the restart and load actions. A port may then keep
+// its process and reset it at Start, when the implementation promises that
+// a reset leaves nothing a new process would not have (the adapter's reuse
+// capability and restart policy); otherwise it behaves as Stop.
+type Restarter interface {
+	StopForRestart() error
+}
+
+// Check names the check a port is built for, so that a port factory can
+// treat checks differently: the adapter restarts a process for real only
+// for checks about process-local state and a fixed sample of the others.
+type Check struct {
+	// ID is stable across runs and worker counts: a scenario's id, a
+	// property case's label.
+	ID string
+	// ProcessLocal marks a check about what a restart loses (PEND-8).
+	ProcessLocal bool
+}
+
 // Identity is what an implementation says about itself at start.
 type Identity struct {
 	Name     string `json:"name"`

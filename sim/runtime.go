@@ -81,6 +81,9 @@ type agentState struct {
 	awaitingRetry bool
 	retries       int
 	lastAssembly  *AssembleReply
+	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
+	// next request's with.
+	lastAssemblyJSON json.RawMessage
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
 	lastRequest Request
@@ -284,7 +287,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 	case json.RawMessage:
 		raw = d
 	default:
-		raw = JSON(d)
+		raw = mustJSON(d) // Append makes it canonical
 	}
 	e := a.log.Append(typ, raw)
 	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
@@ -417,10 +420,18 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 	if l.Services != nil {
 		r.opts.Services = *l.Services
 	}
-	if err := r.port.Stop(); err != nil {
+	if err := r.stopForRestart(); err != nil {
 		return &ImplError{Op: "stop", Err: err}
 	}
 	return r.restartWith(res)
+}
+
+// stopForRestart stops the implementation before an immediate Start.
+func (r *Runtime) stopForRestart() error {
+	if rs, ok := r.port.(Restarter); ok {
+		return rs.StopForRestart()
+	}
+	return r.port.Stop()
 }
 
 func (r *Runtime) restartWith(res *Result) error {
@@ -465,7 +476,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
-	r.hostAppend(res, a, spec.TypeTurnStart, map[string]any{"turn": a.turn})
+	r.hostAppend(res, a, spec.TypeTurnStart, turnData{Turn: a.turn})
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -549,7 +560,7 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, spec.TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	}
 	a.awaitingRetry = false
 	a.retries = 0
@@ -571,7 +582,7 @@ func (r *Runtime) doIdle(i *AgentAction) error {
 
 func (r *Runtime) doRestart(res *Result) error {
 	if r.port != nil {
-		if err := r.port.Stop(); err != nil {
+		if err := r.stopForRestart(); err != nil {
 			return &ImplError{Op: "stop", Err: err}
 		}
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -223,7 +224,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, spec.TypeStepStart, map[string]any{"turn": a.turn, "step": a.step})
+		r.hostAppend(res, a, spec.TypeStepStart, stepData{Turn: a.turn, Step: a.step})
 	}
 	for _, m := range dec.Messages {
 		r.hostAppend(res, a, spec.TypeUserMessage, MessageData(m))
@@ -277,19 +278,19 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	if tools == nil {
 		tools = []Tool{}
 	}
+	header := AssembleReply{Sections: sections, Tools: tools}
+	headerJSON := JSON(header)
 	reason := "initial"
 	if a.lastAssembly != nil {
 		reason = "resume"
-		if string(JSON(a.lastAssembly)) != string(JSON(AssembleReply{Sections: sections, Tools: tools})) {
+		if !bytes.Equal(a.lastAssemblyJSON, headerJSON) {
 			reason = "change"
 		}
 	}
-	header := AssembleReply{Sections: sections, Tools: tools}
-	a.lastAssembly = &header
-	r.hostAppend(res, a, spec.TypeRequestHeader, map[string]any{
-		"header": map[string]any{"system": sections, "tools": tools},
-		"reason": reason,
-	})
+	a.lastAssembly, a.lastAssemblyJSON = &header, headerJSON
+	var hd headerData
+	hd.Header.System, hd.Header.Tools, hd.Reason = sections, tools, reason
+	r.hostAppend(res, a, spec.TypeRequestHeader, hd)
 	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)}
 	res.Requests = append(res.Requests, q)
 	return q
@@ -308,16 +309,18 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	if m == nil {
 		m = &Model{Text: "OK."}
 	}
-	content := []map[string]any{}
+	content := []any{}
 	if m.Text != "" {
-		content = append(content, map[string]any{"type": "text", "text": m.Text})
+		content = append(content, textContent{Type: "text", Text: m.Text})
 	}
 	ids := make([]string, len(m.Calls))
 	for i, c := range m.Calls {
 		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
 		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 	}
-	r.hostAppend(res, a, spec.TypeAssistant, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{"role": "assistant", "content": content}})
+	var ad assistantData
+	ad.Turn, ad.Step, ad.Message.Role, ad.Message.Content = a.turn, a.step, "assistant", content
+	r.hostAppend(res, a, spec.TypeAssistant, ad)
 	for i, c := range m.Calls {
 		if r.hostTool(c.Name) {
 			if h := r.opts.Hooks; h != nil && h.HostTool != nil {
@@ -349,7 +352,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 			}
 		}
 	}
-	r.hostAppend(res, a, spec.TypeStepEnd, map[string]any{"turn": a.turn, "step": a.step})
+	r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
 	return nil
 }
 
@@ -364,6 +367,37 @@ func (r *Runtime) toolResult(res *Result, a *agentState, id string, out ToolOutc
 		"content": []map[string]any{{"type": "tool-result", "toolCallId": id, "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
 	}})
 }
+
+// Data shapes of the events a step appends most often, encoded without
+// maps (the log stores them canonical either way).
+type (
+	turnData struct {
+		Turn int `json:"turn"`
+	}
+	stepData struct {
+		Step int `json:"step"`
+		Turn int `json:"turn"`
+	}
+	headerData struct {
+		Header struct {
+			System []Section `json:"system"`
+			Tools  []Tool    `json:"tools"`
+		} `json:"header"`
+		Reason string `json:"reason"`
+	}
+	textContent struct {
+		Text string `json:"text"`
+		Type string `json:"type"`
+	}
+	assistantData struct {
+		Message struct {
+			Content []any  `json:"content"`
+			Role    string `json:"role"`
+		} `json:"message"`
+		Step int `json:"step"`
+		Turn int `json:"turn"`
+	}
+)
 
 func argsOf(c ToolCall) json.RawMessage {
 	if len(c.Args) == 0 {

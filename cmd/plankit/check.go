@@ -66,6 +66,7 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 		},
 	}
 	o.impl.register(cmd)
+	o.impl.registerJobs(cmd)
 	o.level.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
@@ -93,6 +94,12 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	case o.fix && o.expect == "":
 		return usageErr("--fix needs --expect FILE")
 	}
+	if o.impl.jobs == 0 {
+		o.impl.jobs = 1
+	}
+	if err := o.impl.checkJobs(); err != nil {
+		return err
+	}
 	if err := o.limits.validate(); err != nil {
 		return err
 	}
@@ -101,7 +108,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return err
 	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
-		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today()}
+		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
 	if o.expect != "" {
 		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
 		if o.fix && errors.Is(err, os.ErrNotExist) {
@@ -133,6 +140,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 			return err
 		}
 		opts.NewPort = newPort
+		opts.PortFor = o.impl.portFor()
+		if o.impl.pool != nil {
+			opts.Discard = func(c sim.Check) { o.impl.pool.Forget(c.ID) }
+		}
 	}
 	started := false
 	opts.Started = func(id sim.Identity) {
@@ -146,6 +157,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	rep.Restarts = o.impl.restartReport()
 	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
 	}

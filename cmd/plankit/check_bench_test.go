@@ -9,10 +9,12 @@ import (
 )
 
 // BenchmarkCheckInProcessVsServe runs the full check (features and
-// properties, default settings) against the reference in-process and
-// through `plankit serve` in the same iteration, and reports both wall
-// times and their ratio. Run it with -benchtime 1x: an iteration takes
-// about a minute. Figures: docs/performance.md.
+// properties, default settings) against the reference in-process, through
+// `plankit serve` (default restart policy and workers, then real restarts,
+// then one worker) and through the Python example, in the same iteration,
+// and reports the wall times and their ratios to in-process. Run it with
+// -benchtime 1x: an iteration takes a few minutes. Figures:
+// docs/performance.md.
 func BenchmarkCheckInProcessVsServe(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "plankit")
@@ -29,13 +31,31 @@ func BenchmarkCheckInProcessVsServe(b *testing.B) {
 		}
 		return time.Since(t0)
 	}
-	var in, served time.Duration
+	py, err := filepath.Abs("../../examples/adapters/python")
+	if err != nil {
+		b.Fatal(err)
+	}
+	runs := []struct {
+		name string
+		args []string
+	}{
+		{"in-process", nil},
+		{"served", []string{"--adapter", bin + " serve"}},
+		{"served-real-restarts", []string{"--adapter", bin + " serve", "--restarts", "real"}},
+		{"served-jobs1", []string{"--adapter", bin + " serve", "--jobs", "1"}},
+		{"python", []string{"--adapter", "python3 adapter.py", "--adapter-dir", py}},
+	}
+	total := make([]time.Duration, len(runs))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		in += check()
-		served += check("--adapter", bin+" serve")
+		for j, r := range runs {
+			total[j] += check(r.args...)
+		}
 	}
-	b.ReportMetric(in.Seconds()/float64(b.N), "s-in-process")
-	b.ReportMetric(served.Seconds()/float64(b.N), "s-served")
-	b.ReportMetric(served.Seconds()/in.Seconds(), "ratio")
+	for j, r := range runs {
+		b.ReportMetric(total[j].Seconds()/float64(b.N), "s-"+r.name)
+		if j > 0 {
+			b.ReportMetric(total[j].Seconds()/total[0].Seconds(), "ratio-"+r.name)
+		}
+	}
 }

@@ -38,7 +38,8 @@ steps (selections, plain turns, selections while the model streams, an
 approved exit, a failed append, /plan off, a restart), each on a fresh
 runtime, judging each with the runtime-level invariants; the first violation
 is written as a runtime trace (plankit sim --level runtime replays it).`,
-		Example: `  plankit explore --depth 6
+		Example: `  plankit explore
+  plankit explore --depth 6 --adapter "plankit serve"
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,6 +55,9 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
 				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
 			}
+			if err := impl.checkJobs(); err != nil {
+				return err
+			}
 			if out != "" {
 				if err := pathcheck.OutputDir("--out", out); err != nil {
 					return usageErr("%v", err)
@@ -64,7 +68,7 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return err
 			}
 			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries}
-			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup})
+			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs})
 			if ie := interruption(cmd.Context()); ie != nil {
 				// No verdict: the depth was not explored to the end.
 				return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, depth)
@@ -96,10 +100,11 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with plankit sim %s", len(res.Violation.Actions), path))
 		},
 	}
-	cmd.Flags().IntVar(&depth, "depth", 6, "longest action sequence explored")
+	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	impl.register(cmd)
+	impl.registerJobs(cmd)
 	level.register(cmd)
 	return cmd
 }

@@ -9,7 +9,9 @@ import (
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/internal/pathcheck"
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +28,13 @@ type implFlags struct {
 	timeout    time.Duration
 	startTO    time.Duration
 	validate   bool
+	restarts   string
+	// jobs is --jobs where the command has it (check, explore): ports used
+	// at once, so the pool parks as many processes for reuse.
+	jobs int
+
+	// pool runs the adapter's processes once factory made it.
+	pool *adapter.Pool
 }
 
 func (f *implFlags) register(cmd *cobra.Command) {
@@ -36,6 +45,20 @@ func (f *implFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.timeout, "timeout", adapter.DefaultTimeout, "per-request timeout of the adapter")
 	cmd.Flags().DurationVar(&f.startTO, "start-timeout", adapter.DefaultStartTimeout, "timeout of the adapter's start request, the handshake that waits for its runtime to boot (at least --timeout)")
 	cmd.Flags().BoolVar(&f.validate, "validate-protocol", false, "check every adapter request and reply against the protocol's JSON Schemas, unknown fields included")
+	cmd.Flags().StringVar(&f.restarts, "restarts", string(adapter.RestartAuto), "how an adapter is restarted within a check: real (a new process), reset (start on the same process, if it declares reuse) or auto (real for checks about what a restart loses and a fixed sample, reset elsewhere; docs/adapter-protocol.md)")
+}
+
+// registerJobs adds --jobs to a command that runs checks in parallel.
+func (f *implFlags) registerJobs(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&f.jobs, "jobs", workers.Default(), "checks run at once, each against its own implementation instance (adapter process); the output is the same for any number")
+}
+
+// checkJobs validates --jobs.
+func (f *implFlags) checkJobs() error {
+	if f.jobs < 1 {
+		return usageErr("--jobs %d: want at least 1", f.jobs)
+	}
+	return nil
 }
 
 // factory returns a function that builds a fresh port for each run.
@@ -45,6 +68,9 @@ func (f *implFlags) factory() (func() sim.Port, error) {
 	}
 	if f.adapterDir != "" || f.validate {
 		return nil, usageErr("--adapter-dir and --validate-protocol need --adapter")
+	}
+	if _, err := f.restartMode(); err != nil {
+		return nil, err
 	}
 	opts := reference.Options{}
 	if f.mutant != "" {
@@ -104,12 +130,51 @@ func (f *implFlags) adapterFactory() (func() sim.Port, error) {
 			return nil, usageErr("%v", err)
 		}
 	}
-	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, StartTimeout: f.startTO, Validate: f.validate})
+	mode, err := f.restartMode()
+	if err != nil {
+		return nil, err
+	}
+	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, StartTimeout: f.startTO, Validate: f.validate, Restarts: mode, MaxIdle: f.jobs})
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}
 	pools.add(pool)
+	f.pool = pool
 	return func() sim.Port { return pool.Port() }, nil
+}
+
+// restartMode is --restarts (auto when unset).
+func (f *implFlags) restartMode() (adapter.RestartMode, error) {
+	if f.restarts == "" {
+		return adapter.RestartAuto, nil
+	}
+	m, err := adapter.ParseRestartMode(f.restarts)
+	if err != nil {
+		return "", usageErr("--restarts %v", err)
+	}
+	return m, nil
+}
+
+// portFor builds ports that know their check, for the restart policy;
+// nil for the in-process reference, whose restarts are always fresh
+// instances.
+func (f *implFlags) portFor() func(sim.Check) sim.Port {
+	if f.pool == nil {
+		return nil
+	}
+	pool := f.pool
+	return func(c sim.Check) sim.Port { return pool.PortFor(c) }
+}
+
+// restartReport is the JSON report's account of restarts; nil without an
+// adapter.
+func (f *implFlags) restartReport() *report.Restarts {
+	if f.pool == nil {
+		return nil
+	}
+	n := f.pool.Restarts()
+	mode, _ := f.restartMode()
+	return &report.Restarts{Policy: string(mode), Real: n.Real, Reset: n.Reset}
 }
 
 // pools are the adapter pools of this invocation; Main ends their

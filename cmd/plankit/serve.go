@@ -33,7 +33,8 @@ interrupted (SIGINT, SIGTERM).
 A start request resets the served reference, so serve declares the
 "reuse" capability. The mutant pending-survives-restart keeps its pending
 selections in the reference's memory across a stop; a restart through the
-protocol is a new process, so served, that mutant behaves as the reference.
+protocol is a new process, or a start that resets the process without a
+stop, so served, that mutant behaves as the reference.
 
 With --level runtime it serves the built-in runtime (plankit's loop around
 the reference) over the runtime protocol (docs/runtime-protocol.md).`,

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/lockstep"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+	"github.com/spf13/cobra"
+)
+
+// diffOptions are the flags of plankit diff.
+type diffOptions struct {
+	impl   implFlags
+	depth  int
+	cases  int
+	steps  int
+	seed   int64
+	out    string
+	assume []string
+	expect string
+	files  report.Files
+}
+
+func newDiffCmd() *cobra.Command {
+	o := &diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff",
+		Short: "Run an implementation and the reference in lockstep and find the first divergence",
+		Long: `diff runs the implementation and the reference side by side, each in its own
+simulated runtime, on the same generated action sequences: --cases random
+sequences of --steps actions, then every sequence up to --depth over the
+exploration alphabet. After every action it compares every observation (set
+outcome, get, appended events, notices, steered and injected text, each
+request's sections and tools, the pre-step decision, tool and command
+results, folds) and stops at the first difference. The difference is shrunk,
+written as a trace whose diverging action carries the reference's
+observation as its expectation, attributed to the clauses of that
+observation (docs/lockstep.md), and classified by the smallest set of known
+variants (plankit mutants) under which the reference does the same, or
+"new".
+
+The reference runs with the implementation's declared choices and with the
+assumed variants (--assume, and assume: lines of the --expect manifest), so
+the search goes on past known deviations.
+
+Exit codes: 0 no divergence; 1 a divergence (none is assumed: assumed
+variants are part of the reference); 2 usage or input error; 3 the
+implementation could not be run.`,
+		Example: `  plankit diff --adapter "plankit serve" --cases 10000 --depth 6
+  plankit diff --mutant noop-queues --out counterexamples
+  plankit diff --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDiff(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	o.impl.register(cmd)
+	f := cmd.Flags()
+	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none)")
+	f.IntVar(&o.cases, "cases", 1000, "number of random sequences (0: none)")
+	f.IntVar(&o.steps, "steps", 40, "actions per random sequence")
+	f.Int64Var(&o.seed, "seed", 1, "seed of the random sequences")
+	f.StringVar(&o.out, "out", "", "directory for the divergence's trace file (default: a new temporary directory)")
+	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation, as the name of a reference variant the reference then follows (repeatable; see plankit mutants)")
+	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions")
+	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
+	f.StringVar(&o.files.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
+	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
+	return cmd
+}
+
+func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch {
+	case o.depth < 0:
+		return usageErr("--depth %d: want 0 or more", o.depth)
+	case o.cases < 0:
+		return usageErr("--cases %d: want 0 or more", o.cases)
+	case o.cases == 0 && o.depth == 0:
+		return usageErr("--cases 0 and --depth 0: nothing to search")
+	case o.steps < 1:
+		return usageErr("--steps %d: want at least 1", o.steps)
+	case o.seed < 0:
+		return usageErr("--seed %d: want a number >= 0", o.seed)
+	}
+	assume := slices.Clone(o.assume)
+	if o.expect != "" {
+		m, err := report.ReadManifest(o.expect)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		for _, a := range m.Assume {
+			if _, err := reference.LookupMutant(a.Name); err != nil {
+				return usageErr("%s:%d: %v", o.expect, a.Line, err)
+			}
+			assume = append(assume, a.Name)
+		}
+	}
+	var uniq []string
+	for _, a := range assume {
+		if _, err := reference.LookupMutant(a); err != nil {
+			return usageErr("--assume: %v", err)
+		}
+		if !slices.Contains(uniq, a) {
+			uniq = append(uniq, a)
+		}
+	}
+	newPort, err := o.impl.factory()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: uniq, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout})
+	rep := report.Run{Suite: "plankit diff", SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
+	if len(uniq) > 0 {
+		rep.Filter = "assume " + strings.Join(uniq, ", ")
+	}
+	if res != nil {
+		rep.Implementation = res.Implementation
+	}
+	if err != nil {
+		code := ExitImpl
+		rep.Verdict = report.VerdictImpl
+		var ie *sim.ImplError
+		switch {
+		case errors.As(err, &ie):
+		case ctx.Err() != nil:
+			code, rep.Verdict, err = ExitFail, report.VerdictFail, errors.New("the run was interrupted before it finished")
+		default:
+			code, rep.Verdict = ExitUsage, report.VerdictFail
+		}
+		rep.Error = err.Error()
+		rep.Clauses = report.Table(nil, spec.ClauseIDs())
+		if werr := o.files.Write(rep); werr != nil {
+			return usageErr("%v", werr)
+		}
+		return withCode(code, err)
+	}
+	rep.Cases = res.ReportCases()
+	rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
+	rep.Verdict = report.VerdictPass
+	if res.Divergence != nil {
+		rep.Verdict = report.VerdictFail
+	}
+	if err := o.files.Write(rep); err != nil {
+		return usageErr("%v", err)
+	}
+	if d := res.Divergence; d != nil {
+		fmt.Fprintf(stdout, "\nfirst divergence at action %d of %d (%s)\n", d.Index+1, len(d.Actions), d.Actions[d.Index])
+		fmt.Fprintf(stdout, "  observation: %s\n  clauses:     %s\n  reference:      %s\n  implementation: %s\n",
+			d.Observation, strings.Join(d.Clauses, " "), d.Reference, d.Implementation)
+		if d.New() {
+			fmt.Fprintln(stdout, "  class:       new (no known variant explains it)")
+		} else {
+			var sets []string
+			for _, set := range d.ExplainedBy {
+				sets = append(sets, strings.Join(set, " + "))
+			}
+			fmt.Fprintf(stdout, "  class:       known, explained by %s\n", strings.Join(sets, " or "))
+		}
+		fmt.Fprintf(stdout, "  trace:       %s\n", d.Trace)
+		switch {
+		case !d.Stated:
+			fmt.Fprintln(stdout, "  note: no trace expectation can state this observation; the trace replays the sequence")
+		case !d.Reproduced:
+			fmt.Fprintln(stdout, "  note: replaying the trace does not fail at its last action")
+		}
+		if !d.PassesReference {
+			fmt.Fprintln(stdout, "  note: the reference does not pass the trace either")
+		}
+		return withCode(ExitFail, fmt.Errorf("divergence on %s [%s]; replay with plankit sim %s", d.Observation, strings.Join(d.Clauses, " "), d.Trace))
+	}
+	return nil
+}

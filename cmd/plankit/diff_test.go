@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/report"
+)
+
+func TestDiffReferenceFindsNothing(t *testing.T) {
+	code, out, errs := run(t, "diff", "--cases", "300", "--depth", "4")
+	if code != ExitPass || !strings.Contains(out, "no divergence") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestDiffThroughServe: the reference behind the adapter protocol agrees
+// with the in-process reference.
+func TestDiffThroughServe(t *testing.T) {
+	plankit := goBuild(t, t.TempDir(), ".")
+	code, out, errs := run(t, "diff", "--adapter", plankit+" serve", "--cases", "100", "--depth", "3")
+	if code != ExitPass || !strings.Contains(out, "no divergence") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestDiffMutantDivergence: a mutant is found, the report names the
+// observation's clause, and the trace fails against the mutant and
+// passes against the reference.
+func TestDiffMutantDivergence(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "report.json")
+	code, out, errs := run(t, "diff", "--mutant", "noop-queues", "--out", dir, "--json", js)
+	if code != ExitFail || !strings.Contains(out, "clauses:     PEND-3") || !strings.Contains(out, "explained by noop-queues") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var rep report.Run
+	b, err := os.ReadFile(js)
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	if rep.Verdict != report.VerdictFail || len(rep.Cases) != 2 || rep.Cases[0].Status != report.Failed || !slices.Equal(rep.Cases[0].Clauses, []string{"PEND-3"}) {
+		t.Fatalf("report cases: %+v", rep.Cases)
+	}
+	for _, row := range rep.Clauses {
+		if row.Clause != "PEND-3" && row.Failed > 0 {
+			t.Errorf("clause %s counted as failing: %+v", row.Clause, row)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if len(files) != 1 {
+		t.Fatalf("traces: %v", files)
+	}
+	if code, o, e := run(t, "sim", "--mutant", "noop-queues", files[0]); code != ExitFail {
+		t.Fatalf("the trace passes against the mutant: %d\n%s\n%s", code, o, e)
+	}
+	if code, o, e := run(t, "sim", files[0]); code != ExitPass {
+		t.Fatalf("the trace fails against the reference: %d\n%s\n%s", code, o, e)
+	}
+}
+
+// TestDiffAssume: an assumed deviation is part of the reference, from the
+// flag or from the manifest's assume: line.
+func TestDiffAssume(t *testing.T) {
+	if code, out, errs := run(t, "diff", "--mutant", "listener-appended", "--assume", "listener-appended", "--cases", "200", "--depth", "3"); code != ExitPass {
+		t.Fatalf("--assume: exit %d\n%s\n%s", code, out, errs)
+	}
+	manifest := filepath.Join(t.TempDir(), "expected-failures.txt")
+	os.WriteFile(manifest, []byte("assume: listener-appended -- known STEP-1 deviation\n"), 0o644)
+	if code, out, errs := run(t, "diff", "--mutant", "listener-appended", "--expect", manifest, "--cases", "200", "--depth", "3"); code != ExitPass {
+		t.Fatalf("assume: line: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, out, _ := run(t, "diff", "--mutant", "listener-appended", "--cases", "200", "--depth", "0", "--out", t.TempDir()); code != ExitFail || !strings.Contains(out, "STEP-1") {
+		t.Fatalf("without the assumption: exit %d\n%s", code, out)
+	}
+}
+
+// TestDiffDeterministic: the same seed gives the same report and trace
+// byte for byte.
+func TestDiffDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var outs [2][]byte
+	for i := range outs {
+		js := filepath.Join(dir, "r.json")
+		if code, _, errs := run(t, "diff", "--mutant", "narrate-twice", "--seed", "9", "--out", dir, "--json", js); code != ExitFail {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		r, _ := os.ReadFile(js)
+		tr, _ := os.ReadFile(files[0])
+		outs[i] = append(r, tr...)
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Fatalf("two runs differ:\n%s\n---\n%s", outs[0], outs[1])
+	}
+}
+
+func TestDiffUsage(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(bad, []byte("assume: no-such-variant\n"), 0o644)
+	for _, args := range [][]string{
+		{"diff", "--assume", "no-such"},
+		{"diff", "--cases", "0", "--depth", "0"},
+		{"diff", "--expect", bad},
+		{"diff", "--steps", "0"},
+		{"diff", "extra"},
+	} {
+		if code, _, errs := run(t, args...); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, ExitUsage, errs)
+		}
+	}
+	if code, _, errs := run(t, "diff", "--adapter", "/nonexistent/adapter", "--cases", "1", "--depth", "0"); code != ExitImpl {
+		t.Errorf("missing adapter: exit %d, want %d (%s)", code, ExitImpl, errs)
+	}
+}
+
+func TestMutantsList(t *testing.T) {
+	code, out, errs := run(t, "mutants")
+	if code != ExitPass || !strings.Contains(out, "noop-queues") || !strings.Contains(out, "cancelled-selection-narrated STEP-6  variant") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, _ := run(t, "mutants", "--out", "x.md"); code != ExitUsage {
+		t.Fatalf("--out without --matrix: exit %d", code)
+	}
+}
+
+// TestMutantsDocIsFresh: docs/mutants.md is the kill matrix plankit
+// mutants --matrix computes now, and every mutant is killed in every
+// column, lockstep naming its own clause.
+func TestMutantsDocIsFresh(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "mutants.md")
+	code, stdout, errs := run(t, "mutants", "--matrix", "--out", out)
+	if code != ExitPass {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, _ := os.ReadFile("../../docs/mutants.md")
+	if !bytes.Equal(have, want) {
+		t.Fatalf("docs/mutants.md is stale; run plankit mutants --matrix --out docs/mutants.md")
+	}
+}

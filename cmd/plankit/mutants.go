@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/lockstep"
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
+	"github.com/spf13/cobra"
+)
+
+// Settings of the kill matrix, fixed so docs/mutants.md is reproducible.
+const (
+	matrixPropertySeed   = 7
+	matrixPropertyChecks = 100
+	matrixLockstepSeed   = 1
+	matrixLockstepCases  = 3000
+)
+
+func newMutantsCmd() *cobra.Command {
+	var matrix bool
+	var out string
+	cmd := &cobra.Command{
+		Use:   "mutants",
+		Short: "List the reference's mutants and variants, or run their kill matrix",
+		Long: `mutants lists every mutant of the reference (one deliberate deviation from one
+clause of SPEC.md) and every variant (a deviation of a published
+implementation that shows only under a silent-point choice): name, clause,
+and what it does. Any of them can be run with --mutant NAME or assumed by
+plankit diff --assume NAME.
+
+With --matrix it runs the kill matrix: each mutant against the Gherkin
+scenarios, the properties (seed 7, 100 checks, the first
+that kills it in catalog order) and lockstep (plankit diff,
+seed 1, 1000 sequences), and prints which checks fail and the clauses of
+lockstep's first divergence. --out writes it as the Markdown page
+docs/mutants.md. Exit 1 when some mutant survives a column or lockstep names
+another clause than the mutant's own.`,
+		Example: `  plankit mutants
+  plankit mutants --matrix --out docs/mutants.md`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			if !matrix {
+				if out != "" {
+					return usageErr("--out needs --matrix")
+				}
+				for _, m := range lockstep.Known() {
+					kind := "mutant"
+					if _, ok := variantChoices(m.Name); ok {
+						kind = "variant"
+					}
+					fmt.Fprintf(w, "%-28s %-7s %-7s %s\n", m.Name, m.Clause, kind, m.What)
+				}
+				return nil
+			}
+			rows, err := killMatrix(cmd.Context(), w)
+			if err != nil {
+				return err
+			}
+			page := mutantsPage(rows)
+			if out != "" {
+				if err := atomicfile.Write(out, page); err != nil {
+					return usageErr("%v", err)
+				}
+				fmt.Fprintf(w, "wrote %s\n", out)
+			} else {
+				w.Write(page)
+			}
+			if n := len(rows) - countOwn(rows); n > 0 {
+				return withCode(ExitFail, fmt.Errorf("%d of %d mutants are not killed in every column with their own clause", n, len(rows)))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&matrix, "matrix", false, "run the kill matrix (scenarios, properties, lockstep)")
+	cmd.Flags().StringVar(&out, "out", "", "write the matrix as Markdown to `FILE` (docs/mutants.md)")
+	return cmd
+}
+
+// variantChoices returns the choices a variant needs, if name is a variant.
+func variantChoices(name reference.Mutant) (map[string]string, bool) {
+	for _, v := range reference.Variants {
+		if v.Name == name {
+			return v.Choices, true
+		}
+	}
+	return nil, false
+}
+
+// matrixRow is what every suite did to one mutant.
+type matrixRow struct {
+	info reference.MutantInfo
+	// choices the mutant runs with (variants only), name=value.
+	choices []string
+	// own and other: failing scenarios tagged with the mutant's clause, and
+	// the number of other failing scenarios.
+	own   []string
+	other int
+	// props are the failing properties.
+	props []string
+	// diff is lockstep's first divergence (nil: none found).
+	diff *lockstep.Divergence
+}
+
+func (r matrixRow) lockstepOwn() bool {
+	return r.diff != nil && slices.Contains(r.diff.Clauses, r.info.Clause)
+}
+
+func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	tmp, err := os.MkdirTemp("", "plankit-mutants-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var rows []matrixRow
+	for _, m := range lockstep.Known() {
+		opts := reference.Options{Mutants: reference.Mutants{m.Name}}
+		row := matrixRow{info: m}
+		if ch, ok := variantChoices(m.Name); ok {
+			if opts.Choices, err = reference.ParseChoices(ch); err != nil {
+				return nil, err
+			}
+			for k, v := range ch {
+				row.choices = append(row.choices, k+"="+v)
+			}
+			slices.Sort(row.choices)
+		}
+		newPort := reference.Factory(opts)
+		fres, err := features.Run(ctx, features.Options{NewPort: newPort})
+		if err == nil {
+			err = fres.Impl
+		}
+		if err != nil {
+			return nil, fmt.Errorf("scenarios against %s: %w", m.Name, err)
+		}
+		for _, c := range fres.Cases {
+			if c.Status != report.Failed {
+				continue
+			}
+			if slices.Contains(c.Clauses, m.Clause) {
+				row.own = append(row.own, c.ID)
+			} else {
+				row.other++
+			}
+		}
+		// Properties run one at a time in catalog order, stopping at the
+		// first that kills the mutant, as TestEveryMutantIsKilled does.
+		for _, info := range properties.Catalog() {
+			cases, err := properties.Run(ctx, properties.Options{NewPort: newPort, Seed: matrixPropertySeed, Checks: matrixPropertyChecks, Only: []string{info.Name}, CounterexampleDir: tmp})
+			if err != nil {
+				return nil, fmt.Errorf("properties against %s: %w", m.Name, err)
+			}
+			if cases[0].Status == report.Failed {
+				row.props = append(row.props, cases[0].ID)
+				break
+			}
+		}
+		res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Seed: matrixLockstepSeed, Cases: matrixLockstepCases, Out: tmp})
+		if err != nil {
+			return nil, fmt.Errorf("lockstep against %s: %w", m.Name, err)
+		}
+		row.diff = res.Divergence
+		rows = append(rows, row)
+		found := "not found"
+		if row.diff != nil {
+			found = strings.Join(row.diff.Clauses, " ")
+		}
+		fmt.Fprintf(progress, "%-28s %-7s scenarios %d, properties %d, lockstep %s\n", m.Name, m.Clause, len(row.own), len(row.props), found)
+	}
+	return rows, nil
+}
+
+func countOwn(rows []matrixRow) int {
+	n := 0
+	for _, r := range rows {
+		_, variant := variantChoices(r.info.Name)
+		if len(r.own) > 0 && (len(r.props) > 0 || variant) && r.lockstepOwn() {
+			n++
+		}
+	}
+	return n
+}
+
+func mutantsPage(rows []matrixRow) []byte {
+	var b bytes.Buffer
+	b.WriteString("<!-- Code generated by `plankit mutants --matrix`; DO NOT EDIT. -->\n\n")
+	fmt.Fprintf(&b, `# Mutants: proof that the checks bite
+
+Regenerate with `+"`plankit mutants --matrix --out docs/mutants.md`"+` (a test keeps this page
+fresh).
+
+Each mutant is the reference implementation with one deliberate deviation from one
+clause of SPEC.md, the way a real implementation might get it wrong
+(reference/mutants.go); a variant reproduces a deviation of a published
+implementation that shows only under a silent-point choice. Run one by hand with
+`+"`plankit check --mutant NAME`"+` or `+"`plankit diff --mutant NAME`"+`; assume one with
+`+"`plankit diff --assume NAME`"+` (docs/lockstep.md).
+
+Columns: the failing scenarios tagged with the mutant's own clause (and how many
+other scenarios fail), the first property that kills it in catalog order (seed %d,
+%d checks; variants need not be killed by the properties, which run with the default
+choices' generators), and the clauses lockstep names for its first divergence, the
+most specific first, with the observation (seed %d, %d random sequences, the mutant
+run as if it were an external implementation).
+
+`, matrixPropertySeed, matrixPropertyChecks, matrixLockstepSeed, matrixLockstepCases)
+	own := 0
+	for _, r := range rows {
+		if r.lockstepOwn() {
+			own++
+		}
+	}
+	fmt.Fprintf(&b, "%d mutants and variants; %d killed in every column (lockstep with their own clause); lockstep finds %d and names the mutant's own clause for %d.\n\n",
+		len(rows), countOwn(rows), countFound(rows), own)
+	b.WriteString("| mutant | clause | deviation | killing scenarios (own clause) | other failing scenarios | killed by property | lockstep: first divergence |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		what := r.info.What
+		if len(r.choices) > 0 {
+			what += " (variant; " + strings.Join(r.choices, ", ") + ")"
+		}
+		ls := "not found"
+		if d := r.diff; d != nil {
+			ls = fmt.Sprintf("%s: %s", strings.Join(d.Clauses, " "), d.Observation)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s |\n", r.info.Name, r.info.Clause, strings.ReplaceAll(what, "|", "\\|"), codeList(r.own), r.other, codeList(r.props), ls)
+	}
+	return b.Bytes()
+}
+
+func countFound(rows []matrixRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.diff != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func codeList(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, id := range ids {
+		out = append(out, "`"+id+"`")
+	}
+	return strings.Join(out, "<br>")
+}

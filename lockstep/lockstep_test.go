@@ -1,0 +1,139 @@
+package lockstep
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
+)
+
+func TestReferenceAgreesWithItself(t *testing.T) {
+	for _, ch := range []reference.Choices{{}, reference.AlternativeChoices()} {
+		res, err := Run(context.Background(), Options{NewImpl: reference.Factory(reference.Options{Choices: ch}), Seed: 1, Cases: 300, Depth: 3, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Divergence != nil {
+			t.Fatalf("the reference (%v) diverges from itself: %s", ch.Map(), res.Divergence.Summary())
+		}
+	}
+}
+
+// implFor is the reference with one known variant, declaring the choices
+// the variant needs, as an implementation under test.
+func implFor(m reference.MutantInfo) func() sim.Port {
+	opts := reference.Options{Mutants: reference.Mutants{m.Name}}
+	for _, v := range reference.Variants {
+		if v.Name == m.Name {
+			opts.Choices, _ = reference.ParseChoices(v.Choices)
+		}
+	}
+	return reference.Factory(opts)
+}
+
+// TestMutantsAreFound runs every known variant as an implementation:
+// lockstep must find it, name the variant's own clause, classify it as
+// explained by the variant, and write a trace that fails against the
+// variant and passes against the reference.
+func TestMutantsAreFound(t *testing.T) {
+	for _, m := range Known() {
+		t.Run(string(m.Name), func(t *testing.T) {
+			res, err := Run(context.Background(), Options{NewImpl: implFor(m), Seed: 1, Cases: 3000, Out: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := res.Divergence
+			if d == nil {
+				t.Fatalf("%s not found in %d sequences", m.Name, res.Sequences)
+			}
+			if !slices.Contains(d.Clauses, m.Clause) {
+				t.Errorf("%s (%s): the divergence names %v: %s", m.Name, m.Clause, d.Clauses, d.Summary())
+			}
+			if !slices.ContainsFunc(d.ExplainedBy, func(set []string) bool { return slices.Equal(set, []string{string(m.Name)}) }) {
+				t.Errorf("%s: classified as %v", m.Name, d.ExplainedBy)
+			}
+			if d.Stated && !d.Reproduced || !d.PassesReference {
+				t.Errorf("%s: trace %s reproduces %v, passes the reference %v", m.Name, d.Trace, d.Reproduced, d.PassesReference)
+			}
+		})
+	}
+}
+
+// TestDivergenceShowsInTheLog: an injected notice no trace can state is
+// followed until the log shows it.
+func TestDivergenceShowsInTheLog(t *testing.T) {
+	res, err := Run(context.Background(), Options{NewImpl: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}}), Seed: 1, Cases: 100, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Divergence
+	if d == nil || d.Observation != ObsInject || !d.Stated || !d.Reproduced {
+		t.Fatalf("want an injected notice divergence stated by a follow-up, got %+v", d)
+	}
+}
+
+// TestAssumedVariantIsNotADivergence: with the variant assumed, the
+// search goes on past it and finds nothing.
+func TestAssumedVariantIsNotADivergence(t *testing.T) {
+	m, _ := reference.LookupMutant(string(reference.ListenerAppended))
+	res, err := Run(context.Background(), Options{NewImpl: implFor(m), Assume: []string{string(m.Name)}, Seed: 1, Cases: 300, Depth: 3, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Divergence != nil {
+		t.Fatalf("assumed %s still diverges: %s", m.Name, res.Divergence.Summary())
+	}
+}
+
+// TestTwoDeviationsOneAssumed: an implementation with two deviations,
+// one assumed, is reported with the other, explained by its variant.
+func TestTwoDeviationsOneAssumed(t *testing.T) {
+	impl := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.ListenerAppended, reference.NoopQueues}})
+	res, err := Run(context.Background(), Options{NewImpl: impl, Assume: []string{string(reference.ListenerAppended)}, Seed: 1, Cases: 300, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Divergence
+	if d == nil || !slices.Equal(d.Clauses, []string{"PEND-3"}) || len(d.ExplainedBy) != 1 || d.ExplainedBy[0][0] != string(reference.NoopQueues) {
+		t.Fatalf("want the PEND-3 divergence explained by noop-queues, got %+v", d)
+	}
+}
+
+// TestSameSeedSameTrace: the same seed writes the same trace byte for
+// byte.
+func TestSameSeedSameTrace(t *testing.T) {
+	var traces [2][]byte
+	for i := range traces {
+		dir := t.TempDir()
+		res, err := Run(context.Background(), Options{NewImpl: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.NarrateTwice}}), Seed: 5, Cases: 300, Out: dir})
+		if err != nil || res.Divergence == nil {
+			t.Fatal(err, res.Divergence)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.Base(res.Divergence.Trace)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces[i] = b
+	}
+	if !bytes.Equal(traces[0], traces[1]) {
+		t.Fatalf("two runs wrote different traces:\n%s\n---\n%s", traces[0], traces[1])
+	}
+}
+
+// TestDocsCarryTheTable: docs/lockstep.md prints the attribution table as
+// declared.
+func TestDocsCarryTheTable(t *testing.T) {
+	page, err := os.ReadFile("../docs/lockstep.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), TableMarkdown()) {
+		t.Fatalf("docs/lockstep.md does not carry the current attribution table; paste:\n%s", TableMarkdown())
+	}
+}

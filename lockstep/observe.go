@@ -1,0 +1,874 @@
+package lockstep
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+	"github.com/plankit/plankit/trace"
+)
+
+// Observation kinds: every thing lockstep compares after an action, in the
+// order it compares them. The first kind whose values differ is the
+// divergence.
+const (
+	ObsLoadError = "load error"
+	ObsError     = "error"
+	ObsOutcome   = "set outcome"
+	ObsCommand   = "command result"
+	ObsDecision  = "pre-step decision"
+	ObsTool      = "tool result"
+	ObsOrder     = "pre-step effect order"
+	ObsSteer     = "steered text"
+	ObsInject    = "injected text"
+	ObsPlanMode  = "appended plan/mode"
+	ObsAttempts  = "plan/mode append attempts"
+	ObsNotices   = "notices"
+	ObsEvents    = "appended events"
+	ObsRequest   = "request"
+	ObsGet       = "get"
+	ObsFold      = "fold"
+)
+
+// Rule is one line of the attribution table: an observation kind, the
+// situation, and the clauses a divergence there names.
+type Rule struct {
+	Observation string
+	When        string
+	Clauses     []string
+}
+
+// Table is the declared attribution table, in the order lockstep consults
+// it. docs/lockstep.md prints it; attribute implements it.
+var Table = []Rule{
+	{ObsLoadError, "a config is accepted or refused differently", []string{"CFG-1"}},
+	{ObsError, "foldPlanMode reports an error or not", []string{"LOG-2"}},
+	{ObsError, "an idle set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
+	{ObsOutcome, "the reference returned noop", []string{"PEND-3"}},
+	{ObsOutcome, "the reference returned queued", []string{"PEND-4"}},
+	{ObsOutcome, "the reference returned cancelled in an open turn", []string{"PEND-5"}},
+	{ObsOutcome, "the reference returned committed, or cancelled between turns", []string{"PEND-6"}},
+	{ObsCommand, "/plan is registered or not", []string{"CMD-1"}},
+	{ObsCommand, "its selection was appended on one side only: as set in an open turn, or between turns (then the command's clause)", []string{"PEND-4", "PEND-6"}},
+	{ObsCommand, "bare /plan", []string{"CMD-2"}},
+	{ObsCommand, "/plan <message>", []string{"CMD-3"}},
+	{ObsCommand, "/plan off", []string{"CMD-4"}},
+	{ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
+	{ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
+	{ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
+	{ObsSteer, "a /plan <message> command", []string{"CMD-3"}},
+	{ObsSteer, "anything else", []string{"PEND-2"}},
+	{ObsInject, "an idle commit's notice", []string{"STEP-6"}},
+	{ObsPlanMode, "same values, different data", []string{"LOG-1"}},
+	{ObsPlanMode, "the implementation repeats a value", []string{"LOG-4"}},
+	{ObsPlanMode, "a step the downstream listeners rejected or aborted", []string{"STEP-3"}},
+	{ObsPlanMode, "a request-recovery retry", []string{"STEP-2"}},
+	{ObsPlanMode, "an accepted step with an armed append fault", []string{"STEP-5"}},
+	{ObsPlanMode, "an accepted step", []string{"PEND-1", "STEP-1"}},
+	{ObsPlanMode, "set: the reference committed", []string{"PEND-6"}},
+	{ObsPlanMode, "set: the reference queued", []string{"PEND-4"}},
+	{ObsPlanMode, "a /plan command that appends a state other than the one it selects", []string{"CMD-2", "CMD-3", "CMD-4"}},
+	{ObsPlanMode, "a /plan command that selects the right state: as set (then the command's clause)", []string{"PEND-4", "PEND-6"}},
+	{ObsPlanMode, "a prompt", []string{"STEP-4"}},
+	{ObsPlanMode, "anything else", []string{"LOG-4"}},
+	{ObsAttempts, "an append attempted on one side only, failed (the logs agree): as a plan/mode append", []string{"STEP-3", "STEP-5", "PEND-1"}},
+	{ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
+	{ObsNotices, "otherwise", []string{"STEP-6"}},
+	{ObsGet, "active (compared before the tool results, which follow from it), when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
+	{ObsGet, "active (compared before the tool results)", []string{"LOG-3"}},
+	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
+	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
+	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
+	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
+	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
+	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
+	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},
+	{ObsEvents, "the same events in another order around a notice", []string{"STEP-1"}},
+	{ObsEvents, "a request/header's sections differ", []string{"CFG-2"}},
+	{ObsEvents, "a request/header's tool catalog differs", []string{"EXIT-1"}},
+	{ObsEvents, "a set or idle action appends more than the reference", []string{"PEND-2"}},
+	{ObsEvents, "anything else", []string{"STEP-7"}},
+	{ObsRequest, "sections", []string{"CFG-2"}},
+	{ObsRequest, "tool catalog", []string{"EXIT-1"}},
+	{ObsRequest, "messages", []string{"STEP-7"}},
+	{ObsGet, "pending hidden where the reference shows it (not after a restart or reload)", []string{"PEND-7"}},
+	{ObsGet, "pending after a restart", []string{"PEND-8"}},
+	{ObsGet, "pending after set, by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
+	{ObsGet, "pending left after /plan or /plan <message> cancelled the opposite selection in an open turn", []string{"PEND-5"}},
+	{ObsGet, "pending after a /plan command", []string{"CMD-2", "CMD-3", "CMD-4"}},
+	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending, and a user's exit was pending before", []string{"EXIT-6", "EXIT-5"}},
+	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending", []string{"EXIT-6"}},
+	{ObsGet, "pending after a step", []string{"STEP-3", "PEND-1"}},
+	{ObsGet, "anything else", []string{"PEND-7"}},
+	{ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
+}
+
+// Clauses is every clause an observation can name, in table order.
+func Clauses() []string {
+	var out []string
+	for _, r := range Table {
+		for _, c := range r.Clauses {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// situation is what attribution knows besides the two results.
+type situation struct {
+	services sim.Services
+	// open: the agent's turn was open before the action.
+	open bool
+	// exitPending: the reference approved an exit for the agent that is
+	// not appended yet.
+	exitPending bool
+	// userExitPending: a user's selection of inactive was pending before
+	// the action (an approval must replace it, EXIT-5).
+	userExitPending bool
+	// faults: append faults were armed before the action.
+	faults bool
+}
+
+// Diff is the first observation on which the two results differ.
+type Diff struct {
+	Observation string
+	Agent       string
+	// Reference and Implementation render the observation on each side.
+	Reference, Implementation string
+	// Clauses are the clauses the observation belongs to, the most
+	// specific first.
+	Clauses []string
+	// Expect is the reference's observation as a trace expectation the
+	// implementation misses; Expressible is false when the trace format
+	// cannot state it.
+	Expect      trace.Expect
+	Expressible bool
+}
+
+func (d *Diff) String() string {
+	who := ""
+	if d.Agent != "" {
+		who = " of " + d.Agent
+	}
+	return fmt.Sprintf("%s%s [%s]: reference %s, implementation %s", d.Observation, who, strings.Join(d.Clauses, " "), d.Reference, d.Implementation)
+}
+
+func show(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// compare returns the first observation on which the implementation's
+// result differs from the reference's, or nil.
+func compare(cx situation, act sim.Action, ref, imp sim.Result) *Diff {
+	return compareSkipping(cx, act, ref, imp, nil)
+}
+
+// expressible returns the first differing observation of the action that
+// a trace expectation can state, or nil.
+func expressible(cx situation, act sim.Action, ref, imp sim.Result) *Diff {
+	skip := map[string]bool{}
+	for {
+		d := compareSkipping(cx, act, ref, imp, skip)
+		if d == nil || d.Expressible {
+			return d
+		}
+		skip[d.Observation] = true
+	}
+}
+
+func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map[string]bool) *Diff {
+	d := func(obs, agent string, r, i any, clauses []string, x trace.Expect) *Diff {
+		return &Diff{Observation: obs, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: clauses, Expect: x, Expressible: true}
+	}
+	agent := act.Agent()
+	if (ref.Error != "") != (imp.Error != "") && !skip[ObsError] && !skip[ObsLoadError] {
+		obs, cl := ObsError, []string{"PEND-6", "STEP-5"}
+		switch {
+		case act.Load != nil:
+			obs, cl = ObsLoadError, []string{"CFG-1"}
+		case act.Fold != nil:
+			cl = []string{"LOG-2"}
+		case act.Command != nil:
+			cl = commandClauses(act.Command.Input)
+		}
+		return d(obs, agent, ref.Error != "", imp.Error != "", cl, trace.Expect{Error: ptr(ref.Error != "")})
+	}
+	if ref.Outcome != imp.Outcome && !skip[ObsOutcome] {
+		var cl []string
+		switch ref.Outcome {
+		case spec.Noop:
+			cl = []string{"PEND-3"}
+		case spec.Queued:
+			cl = []string{"PEND-4"}
+		case spec.Cancelled:
+			cl = []string{"PEND-6"}
+			if cx.open {
+				cl = []string{"PEND-5"}
+			}
+		default:
+			cl = []string{"PEND-6"}
+		}
+		return d(ObsOutcome, agent, ref.Outcome, imp.Outcome, cl, trace.Expect{Outcome: ref.Outcome})
+	}
+	if x := commandOf(ref); x != commandOf(imp) && !skip[ObsCommand] {
+		cl := commandClauses(act.Command.Input)
+		switch {
+		case ref.Command != nil && imp.Command != nil && ref.Command.Registered != imp.Command.Registered:
+			cl = []string{"CMD-1"}
+		case appends(ref) != appends(imp) && !selectsOther(act.Command.Input, imp):
+			// The command's selection was appended where the
+			// reference's was not, or the other way round: the set's
+			// rule, then the command's.
+			if cx.open {
+				cl = append([]string{"PEND-4"}, cl...)
+			} else {
+				cl = append([]string{"PEND-6"}, cl...)
+			}
+		}
+		want := trace.Expect{}
+		if ref.Command != nil {
+			want.Command = &trace.CommandExpect{Registered: ptr(ref.Command.Registered), Kind: ref.Command.Kind}
+		}
+		return d(ObsCommand, agent, x, commandOf(imp), cl, want)
+	}
+	if ref.Decision != imp.Decision && !skip[ObsDecision] {
+		cl := []string{"SVC-3", "STEP-3"}
+		if failedAppend(ref) || failedAppend(imp) {
+			cl = []string{"STEP-5"}
+		}
+		return d(ObsDecision, agent, ref.Decision, imp.Decision, cl, trace.Expect{Decision: ref.Decision})
+	}
+	for _, a := range agentsOf(ref, imp) {
+		if r, i := downstreamAt(ref, a), downstreamAt(imp, a); r != i && r >= 0 && i >= 0 && !skip[ObsOrder] && appends(ref) == appends(imp) {
+			return &Diff{Observation: ObsOrder, Agent: a, Reference: fmt.Sprintf("next() after %d appends", r), Implementation: fmt.Sprintf("next() after %d appends", i), Clauses: []string{"STEP-3"}}
+		}
+	}
+	for _, kind := range []string{sim.EffectSteer, sim.EffectInject} {
+		for _, a := range agentsOf(ref, imp) {
+			r, i := effectTexts(ref, a, kind), effectTexts(imp, a, kind)
+			same := show(r) == show(i)
+			if kind == sim.EffectInject {
+				same = len(r) == len(i) // injected notices: whether, not their words
+			}
+			if same || skip[ObsSteer] && kind == sim.EffectSteer || skip[ObsInject] && kind == sim.EffectInject {
+				continue
+			}
+			if kind == sim.EffectInject {
+				return &Diff{Observation: ObsInject, Agent: a, Reference: show(r), Implementation: show(i), Clauses: []string{"STEP-6"}}
+			}
+			cl := []string{"PEND-2"}
+			if act.Command != nil {
+				cl = []string{"CMD-3"}
+			}
+			return &Diff{Observation: ObsSteer, Agent: a, Reference: show(r), Implementation: show(i), Clauses: cl}
+		}
+	}
+	for _, a := range agentsOf(ref, imp) {
+		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[ObsPlanMode] {
+			return df
+		}
+	}
+	for _, a := range agentsOf(ref, imp) {
+		if df := compareAttempts(cx, act, a, ref, imp); df != nil && !skip[ObsAttempts] {
+			return df
+		}
+	}
+	for _, a := range agentsOf(ref, imp) {
+		r, i := ref.Notices(a), imp.Notices(a)
+		if len(r) != len(i) && !skip[ObsNotices] {
+			cl := []string{"STEP-6"}
+			if cx.exitPending && len(ref.PlanEvents(a)) > 0 {
+				cl = []string{"EXIT-5"}
+			}
+			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
+			return d(ObsNotices, a, texts(r), texts(i), cl, x)
+		}
+	}
+	// The state in force decides what the exit tool does, so a state that
+	// differs is named before the tool results it leads to.
+	for _, a := range agentsOf(ref, imp) {
+		r, rok := ref.StateOf(a)
+		i, iok := imp.StateOf(a)
+		if rok && iok && r.Active != i.Active && !skip[ObsGet] {
+			return d(ObsGet, a, r, i, []string{"LOG-3"}, trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
+		}
+	}
+	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
+		return toolDiff(cx, act, ref, r, i)
+	}
+	for _, a := range agentsOf(ref, imp) {
+		if df := compareEvents(act, a, ref, imp); df != nil && !skip[ObsEvents] {
+			return df
+		}
+	}
+	if df := compareRequests(ref, imp); df != nil && !skip[ObsRequest] {
+		return df
+	}
+	for _, a := range agentsOf(ref, imp) {
+		r, rok := ref.StateOf(a)
+		i, iok := imp.StateOf(a)
+		if rok != iok || show(r) == show(i) || skip[ObsGet] {
+			continue
+		}
+		x := trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}}
+		if r.Active != i.Active {
+			return d(ObsGet, a, r, i, []string{"LOG-3"}, x)
+		}
+		return d(ObsGet, a, r, i, pendingClauses(cx, act, ref, r, i), x)
+	}
+	if show(ref.Fold) != show(imp.Fold) && !skip[ObsFold] {
+		return d(ObsFold, agent, ref.Fold, imp.Fold, []string{"LOG-2"}, trace.Expect{Fold: ref.Fold})
+	}
+	return nil
+}
+
+func pendingJSON(p *bool) json.RawMessage {
+	if p == nil {
+		return json.RawMessage(`"none"`)
+	}
+	return json.RawMessage(fmt.Sprint(*p))
+}
+
+func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetReply) []string {
+	switch {
+	case act.Restart != nil:
+		return []string{"PEND-8"}
+	case act.Get != nil:
+		return []string{"PEND-7"}
+	case r.Pending != nil && i.Pending == nil && act.Reload == nil:
+		return []string{"PEND-7"}
+	case act.Set != nil:
+		switch ref.Outcome {
+		case spec.Noop:
+			return []string{"PEND-3"}
+		case spec.Queued:
+			return []string{"PEND-4"}
+		case spec.Cancelled:
+			if cx.open {
+				return []string{"PEND-5"}
+			}
+		}
+		return []string{"PEND-6"}
+	case act.Command != nil:
+		cmd := commandClauses(act.Command.Input)
+		if cmd[0] != "CMD-4" && cx.open && r.Pending == nil && i.Pending != nil {
+			// Selecting the logged state again while the opposite was
+			// pending: the cancellation left an entry.
+			return append([]string{"PEND-5"}, cmd...)
+		}
+		return cmd
+	case act.Step != nil || act.Retry != nil:
+		if keptPlanningAfterApproval(cx, ref) {
+			if cx.userExitPending {
+				// The exit left pending is the approval's (kept by
+				// keep planning) or the user's (not replaced by the
+				// approval): the log cannot tell which yet.
+				return []string{"EXIT-6", "EXIT-5"}
+			}
+			return []string{"EXIT-6"}
+		}
+		return []string{"STEP-3", "PEND-1"}
+	}
+	return []string{"PEND-7"}
+}
+
+// keptPlanningAfterApproval reports whether, in the reference's result, a
+// review the user did not approve followed an approval whose exit was still
+// pending (earlier in the same batch, or before the action): EXIT-6 then
+// withdraws that exit.
+func keptPlanningAfterApproval(cx situation, ref sim.Result) bool {
+	approved := cx.exitPending
+	for _, t := range ref.Tools {
+		switch {
+		case t.OK && string(t.Result) == `{"approved":true}`:
+			approved = true
+		case approved && t.Asked && !t.OK:
+			return true
+		}
+	}
+	return false
+}
+
+func commandClauses(input string) []string {
+	arg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(input), "/plan"))
+	switch arg {
+	case "":
+		return []string{"CMD-2"}
+	case "off":
+		return []string{"CMD-4"}
+	}
+	return []string{"CMD-3"}
+}
+
+// selectsOther reports whether the implementation tried to append a
+// state other than the one the command selects (failed appends count).
+func selectsOther(input string, imp sim.Result) bool {
+	target := commandClauses(input)[0] != "CMD-4"
+	for _, e := range imp.Effects {
+		if e.Effect.Kind != sim.EffectAppend || e.Effect.Type != spec.TypePlanMode {
+			continue
+		}
+		var v struct {
+			Active bool `json:"active"`
+		}
+		if json.Unmarshal(e.Effect.Data, &v) == nil && v.Active != target {
+			return true
+		}
+	}
+	return false
+}
+
+func commandOf(r sim.Result) string {
+	if r.Command == nil {
+		return ""
+	}
+	return fmt.Sprintf("registered=%v kind=%s", r.Command.Registered, r.Command.Kind)
+}
+
+// appends counts the implementation's append effects.
+func appends(r sim.Result) int {
+	n := 0
+	for _, e := range r.Effects {
+		if e.Effect.Kind == sim.EffectAppend {
+			n++
+		}
+	}
+	return n
+}
+
+// downstreamAt is how many of the agent's appends came before the
+// implementation called next() (-1: it did not call it).
+func downstreamAt(r sim.Result, agent string) int {
+	n := 0
+	for _, e := range r.Effects {
+		if e.Agent != agent {
+			continue
+		}
+		switch e.Effect.Kind {
+		case sim.EffectAppend:
+			n++
+		case sim.EffectDownstream:
+			return n
+		}
+	}
+	return -1
+}
+
+func failedAppend(r sim.Result) bool {
+	for _, e := range r.Effects {
+		if e.Effect.Kind == sim.EffectAppend && e.Effect.Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// toolView is what a tool call's result shows, independent of how an
+// implementation words its errors.
+type toolView struct {
+	Name     string `json:"name"`
+	OK       bool   `json:"ok"`
+	Approved bool   `json:"approved,omitempty"`
+	Asked    bool   `json:"asked,omitempty"`
+	Feedback bool   `json:"feedback,omitempty"`
+}
+
+func tools(act sim.Action, r sim.Result) []toolView {
+	var calls []sim.ToolCall
+	if s := stepOf(act); s != nil && s.Model != nil {
+		calls = s.Model.Calls
+	}
+	var out []toolView
+	for k, t := range r.Tools {
+		v := toolView{Name: t.Name, OK: t.OK, Asked: t.Asked}
+		v.Approved = t.OK && string(t.Result) == `{"approved":true}`
+		if k < len(calls) && calls[k].Review != nil && calls[k].Review.Feedback != "" {
+			v.Feedback = !t.OK && strings.Contains(t.Error, calls[k].Review.Feedback)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func stepOf(act sim.Action) *sim.StepAction {
+	if act.Step != nil {
+		return act.Step
+	}
+	return act.Retry
+}
+
+var completePlan = regexp.MustCompile(`^#\s+\S`)
+
+func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Diff {
+	k := 0
+	for k < len(r) && k < len(i) && r[k] == i[k] {
+		k++
+	}
+	var call sim.ToolCall
+	if s := stepOf(act); s != nil && s.Model != nil && k < len(s.Model.Calls) {
+		call = s.Model.Calls[k]
+	}
+	var args struct {
+		Plan string `json:"plan"`
+	}
+	_ = json.Unmarshal(call.Args, &args)
+	review := sim.Review{}
+	if call.Review != nil {
+		review = *call.Review
+	}
+	active := false
+	if g, ok := ref.StateOf(act.Agent()); ok {
+		active = g.Active
+	}
+	var cl []string
+	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
+	switch {
+	case !active:
+		cl = []string{"EXIT-2"}
+	case !completePlan.MatchString(strings.TrimSpace(args.Plan)):
+		cl = []string{"EXIT-3"}
+	case !cx.services.UserQuestions || review.Reload:
+		cl = []string{"EXIT-7"}
+	case asked && r[k].Asked && !i[k].OK:
+		// The reference presented the plan; the implementation refused
+		// it without presenting, as if outside plan mode.
+		cl = []string{"EXIT-2", "EXIT-3"}
+	case asked:
+		cl = []string{"EXIT-4"}
+	case review.Answer == sim.Approve && review.Feedback == "":
+		cl = []string{"EXIT-5"}
+	default:
+		cl = []string{"EXIT-6"}
+	}
+	// A trace's tool expectation reads the action's last call: it states
+	// the divergence when that call differs too.
+	x := trace.Expect{}
+	if last := len(r) - 1; last >= k && last < len(i) && r[last] != i[last] {
+		v := r[last]
+		x.Tool = &trace.ToolExpect{OK: ptr(v.OK), Approved: ptr(v.Approved), Asked: ptr(v.Asked)}
+		if v.Feedback {
+			if s := stepOf(act); s != nil && s.Model != nil && last < len(s.Model.Calls) && s.Model.Calls[last].Review != nil {
+				x.Tool.Feedback = s.Model.Calls[last].Review.Feedback
+			}
+		}
+	}
+	return &Diff{Observation: ObsTool, Agent: act.Agent(), Reference: show(r), Implementation: show(i), Clauses: cl, Expect: x, Expressible: x.Tool != nil}
+}
+
+func agentsOf(rs ...sim.Result) []string {
+	var out []string
+	add := func(a string) {
+		if a != "" && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	for _, r := range rs {
+		for _, a := range r.Appended {
+			add(a.Agent)
+		}
+		for _, s := range r.After {
+			add(s.Agent)
+		}
+		for _, e := range r.Effects {
+			add(e.Agent)
+		}
+	}
+	return out
+}
+
+func planData(r sim.Result, agent string) []string {
+	var out []string
+	for _, a := range r.Appended {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
+			out = append(out, string(a.Event.Data))
+		}
+	}
+	return out
+}
+
+// planValues reads the active value of each plan/mode event appended for
+// agent, whatever else its data carries.
+func planValues(r sim.Result, agent string) []bool {
+	out := []bool{}
+	for _, a := range r.Appended {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
+			var v struct {
+				Active bool `json:"active"`
+			}
+			_ = json.Unmarshal(a.Event.Data, &v)
+			out = append(out, v.Active)
+		}
+	}
+	return out
+}
+
+func appended(r sim.Result, agent string) []trace.EventExpect {
+	out := []trace.EventExpect{}
+	for _, a := range r.Appended {
+		if a.Agent != agent {
+			continue
+		}
+		x := trace.EventExpect{Type: a.Event.Type, Data: a.Event.Data}
+		if eventKey(a.Event) != a.Event.Type+" "+string(a.Event.Data) {
+			x.Data = nil // its wording is the implementation's
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *Diff {
+	rv, iv := planValues(ref, a), planValues(imp, a)
+	rd, id := planData(ref, a), planData(imp, a)
+	if show(rd) == show(id) {
+		return nil
+	}
+	mk := func(cl []string, x trace.Expect) *Diff {
+		return &Diff{Observation: ObsPlanMode, Agent: a, Reference: show(rd), Implementation: show(id), Clauses: cl, Expect: x, Expressible: true}
+	}
+	if show(rv) == show(iv) {
+		return mk([]string{"LOG-1"}, trace.Expect{Agent: a, Appended: appended(ref, a)})
+	}
+	x := trace.Expect{Agent: a, Plan: append([]bool{}, rv...)}
+	if len(iv) > len(rv) && show(slices.Compact(slices.Clone(iv))) == show(slices.Compact(slices.Clone(rv))) {
+		return mk([]string{"LOG-4"}, x)
+	}
+	switch {
+	case act.Step != nil || act.Retry != nil:
+		switch {
+		case ref.Decision != sim.Accept && ref.Decision != "":
+			return mk([]string{"STEP-3"}, x)
+		case act.Retry != nil && len(rv) > len(iv):
+			return mk([]string{"STEP-2"}, x)
+		case cx.faults:
+			return mk([]string{"STEP-5"}, x)
+		}
+		return mk([]string{"PEND-1", "STEP-1"}, x)
+	case act.Set != nil:
+		if ref.Outcome == spec.Queued || ref.Outcome == spec.Cancelled {
+			return mk([]string{"PEND-4"}, x)
+		}
+		return mk([]string{"PEND-6"}, x)
+	case act.Command != nil:
+		cmd := commandClauses(act.Command.Input)
+		target := cmd[0] != "CMD-4"
+		for _, v := range iv {
+			if v != target {
+				return mk(cmd, x)
+			}
+		}
+		// The command selected the right state; what the selection did
+		// with it (append at once or wait) is the set's rule.
+		if cx.open {
+			return mk(append([]string{"PEND-4"}, cmd...), x)
+		}
+		return mk(append([]string{"PEND-6"}, cmd...), x)
+	case act.Prompt != nil:
+		return mk([]string{"STEP-4"}, x)
+	}
+	return mk([]string{"LOG-4"}, x)
+}
+
+// attempts lists the plan/mode appends the implementation attempted for
+// agent, failed ones included (an armed fault fails them, so the log
+// does not show them, but each consumes the fault).
+func attempts(r sim.Result, agent string) []string {
+	out := []string{}
+	for _, e := range r.Effects {
+		if e.Agent == agent && e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode {
+			out = append(out, fmt.Sprintf("%s failed=%v", e.Effect.Data, e.Effect.Failed))
+		}
+	}
+	return out
+}
+
+// compareAttempts compares the attempted plan/mode appends when the logs
+// agree: an append that failed on one side only. The clauses are those of
+// the append as if it had succeeded.
+func compareAttempts(cx situation, act sim.Action, a string, ref, imp sim.Result) *Diff {
+	r, i := attempts(ref, a), attempts(imp, a)
+	if show(r) == show(i) {
+		return nil
+	}
+	as := func(res sim.Result) sim.Result {
+		out := res
+		out.Appended = nil
+		for _, e := range res.Effects {
+			if e.Agent == a && e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode {
+				out.Appended = append(out.Appended, sim.Appended{Agent: a, Event: sim.Event{Type: spec.TypePlanMode, Data: e.Effect.Data}, ByPlugin: true})
+			}
+		}
+		return out
+	}
+	d := comparePlan(cx, act, a, as(ref), as(imp))
+	if d == nil {
+		return nil
+	}
+	return &Diff{Observation: ObsAttempts, Agent: a, Reference: show(r), Implementation: show(i), Clauses: d.Clauses}
+}
+
+func texts(ms []sim.Message) []string {
+	out := []string{}
+	for _, m := range ms {
+		out = append(out, m.Text)
+	}
+	return out
+}
+
+// eventKey is an event as compared. A failed tool call's text, a
+// command's reply text and a notice's text are how the implementation
+// words them, which the specification leaves open, so only the failure,
+// the reply's kind and that a notice is there are compared.
+func eventKey(e sim.Event) string {
+	switch {
+	case e.Type == spec.TypeToolResult && bytes.Contains(e.Data, []byte(`"isError":true`)),
+		e.Type == spec.TypeCommandDone,
+		e.Type == spec.TypeUserMessage && isNotice(e):
+		return e.Type + " " + toolErrorText.ReplaceAllString(string(e.Data), `"text":"(text)"`)
+	}
+	return e.Type + " " + string(e.Data)
+}
+
+func isNotice(e sim.Event) bool {
+	m, err := sim.MessageOf(e.Data)
+	return err == nil && m.IsPlanNotice()
+}
+
+var toolErrorText = regexp.MustCompile(`"text":"(?:[^"\\]|\\.)*"`)
+
+func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
+	var r, i []sim.Event
+	for _, x := range ref.Appended {
+		if x.Agent == a {
+			r = append(r, x.Event)
+		}
+	}
+	for _, x := range imp.Appended {
+		if x.Agent == a {
+			i = append(i, x.Event)
+		}
+	}
+	if show(keys(r)) == show(keys(i)) {
+		return nil
+	}
+	k := 0
+	for k < len(r) && k < len(i) && eventKey(r[k]) == eventKey(i[k]) {
+		k++
+	}
+	cl := []string{"STEP-7"}
+	rk, ik := keys(r), keys(i)
+	slices.Sort(rk)
+	slices.Sort(ik)
+	switch {
+	case show(rk) == show(ik):
+		cl = []string{"STEP-1"}
+	case k < len(r) && k < len(i) && r[k].Type == spec.TypeRequestHeader && i[k].Type == spec.TypeRequestHeader:
+		cl = headerClauses(r[k].Data, i[k].Data)
+	case (act.Set != nil || act.Idle != nil || act.Command != nil) && len(i) > len(r):
+		cl = []string{"PEND-2"}
+	}
+	rs, is := "(end)", "(end)"
+	if k < len(r) {
+		rs = eventKey(r[k])
+	}
+	if k < len(i) {
+		is = eventKey(i[k])
+	}
+	return &Diff{Observation: ObsEvents, Agent: a, Reference: fmt.Sprintf("[%d] %s", k, rs), Implementation: fmt.Sprintf("[%d] %s", k, is),
+		Clauses: cl, Expect: trace.Expect{Agent: a, Appended: appended(ref, a)}, Expressible: true}
+}
+
+func keys(es []sim.Event) []string {
+	out := []string{}
+	for _, e := range es {
+		out = append(out, eventKey(e))
+	}
+	return out
+}
+
+func headerClauses(r, i json.RawMessage) []string {
+	type header struct {
+		Header struct {
+			System json.RawMessage `json:"system"`
+			Tools  json.RawMessage `json:"tools"`
+		} `json:"header"`
+	}
+	var rh, ih header
+	_ = json.Unmarshal(r, &rh)
+	_ = json.Unmarshal(i, &ih)
+	switch {
+	case string(rh.Header.System) != string(ih.Header.System):
+		return []string{"CFG-2"}
+	case string(rh.Header.Tools) != string(ih.Header.Tools):
+		return []string{"EXIT-1"}
+	}
+	return []string{"STEP-7"}
+}
+
+func compareRequests(ref, imp sim.Result) *Diff {
+	for k := 0; k < max(len(ref.Requests), len(imp.Requests)); k++ {
+		if k >= len(ref.Requests) || k >= len(imp.Requests) {
+			return &Diff{Observation: ObsRequest, Reference: fmt.Sprintf("%d requests", len(ref.Requests)), Implementation: fmt.Sprintf("%d requests", len(imp.Requests)), Clauses: []string{"STEP-7"}}
+		}
+		r, i := ref.Requests[k], imp.Requests[k]
+		x := trace.Expect{Agent: r.Agent}
+		switch {
+		case show(r.Sections) != show(i.Sections):
+			x.Sections = sectionNames(r)
+			_, has := r.Section("plan:policy")
+			x.Section = ptr(has)
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "sections " + show(r.Sections), Implementation: "sections " + show(i.Sections), Clauses: []string{"CFG-2"}, Expect: x, Expressible: k == len(ref.Requests)-1}
+		case show(r.Tools) != show(i.Tools):
+			x.Tools = []string{}
+			for _, t := range r.Tools {
+				x.Tools = append(x.Tools, t.Name)
+			}
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "tools " + show(r.Tools), Implementation: "tools " + show(i.Tools), Clauses: []string{"EXIT-1"}, Expect: x, Expressible: k == len(ref.Requests)-1}
+		case show(r.Messages) != show(i.Messages):
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "messages " + show(r.Messages), Implementation: "messages " + show(i.Messages), Clauses: []string{"STEP-7"}}
+		}
+	}
+	return nil
+}
+
+func sectionNames(q sim.Request) []string {
+	out := []string{}
+	for _, s := range q.Sections {
+		out = append(out, fmt.Sprintf("%s@%d", s.Name, s.Order))
+	}
+	return out
+}
+
+func effectTexts(r sim.Result, agent, kind string) []string {
+	out := []string{}
+	for _, e := range r.Effects {
+		if e.Agent == agent && e.Effect.Kind == kind && e.Effect.Message != nil {
+			out = append(out, e.Effect.Message.Text)
+		}
+	}
+	return out
+}
+
+// TableMarkdown renders Table as the Markdown table docs/lockstep.md
+// carries (a test keeps the page's copy true).
+func TableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| observation | when | clauses |\n|---|---|---|\n")
+	for _, r := range Table {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Observation, r.When, strings.Join(r.Clauses, " "))
+	}
+	return b.String()
+}

@@ -1,0 +1,619 @@
+package lockstep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/trace"
+)
+
+// Kind is the report.Case kind of a lockstep search.
+const Kind = report.KindLockstep
+
+// Options configure a lockstep search.
+type Options struct {
+	// NewImpl builds a fresh instance of the implementation under test.
+	NewImpl func() sim.Port
+	// Assume names reference variants (mutants) the reference runs with:
+	// the implementation's known deviations, so the search goes on past
+	// them.
+	Assume []string
+	// Seed fixes every random choice.
+	Seed int64
+	// Cases is the number of random sequences; Steps their length
+	// (default 40).
+	Cases int
+	Steps int
+	// Depth, when positive, also searches every sequence of the
+	// exploration alphabet up to this depth.
+	Depth int
+	// Out receives the trace of a divergence (default: a new temporary
+	// directory).
+	Out string
+	// Output receives progress lines (nil: discarded).
+	Output io.Writer
+}
+
+// Divergence is the first observation on which the implementation and
+// the reference differ, shrunk, with its attribution and classification.
+type Divergence struct {
+	Diff
+	// Search is "random" or "depth N"; Case the random case's number.
+	Search  string
+	Case    int
+	Setup   properties.Setup
+	Actions []sim.Action
+	// Index is the diverging action in Actions (the last one).
+	Index int
+	// ExplainedBy lists the smallest sets of known variants (beyond the
+	// assumed ones) under which the reference does what the
+	// implementation did, each one alone enough; empty when none does: a
+	// new deviation.
+	ExplainedBy [][]string
+	// Trace is the written trace; Reproduced says replaying it fails at
+	// the diverging action, and PassesReference that the reference (with
+	// the assumptions) passes it.
+	Trace string
+	// Stated says the trace carries an expectation (some observation of
+	// the divergence, or of a follow-up, can be stated in a trace).
+	Stated          bool
+	Reproduced      bool
+	PassesReference bool
+}
+
+// New reports whether no known variant explains the divergence.
+func (d *Divergence) New() bool { return len(d.ExplainedBy) == 0 }
+
+// Result is what a search covered and found.
+type Result struct {
+	Implementation sim.Identity
+	Assume         []string
+	Seed           int64
+	Cases, Steps   int
+	Depth          int
+	// Sequences is the number of random sequences compared; States and
+	// Transitions what the exhaustive search covered.
+	Sequences   int
+	States      int
+	Transitions int
+	Divergence  *Divergence
+}
+
+// Run searches for the first divergence: Cases random sequences, then
+// (if Depth > 0) every sequence up to Depth. An error means the
+// implementation could not be run (it wraps a *sim.ImplError), a variant
+// or choice is unknown, or ctx was cancelled.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Steps <= 0 {
+		opts.Steps = 40
+	}
+	out := opts.Output
+	if out == nil {
+		out = io.Discard
+	}
+	port := opts.NewImpl()
+	id, err := port.Start()
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := port.Stop(); err != nil {
+		return nil, &sim.ImplError{Op: "stop", Err: err}
+	}
+	res := &Result{Implementation: id, Assume: opts.Assume, Seed: opts.Seed, Cases: opts.Cases, Steps: opts.Steps, Depth: opts.Depth}
+	newRef, err := ReferenceFor(id.Choices, opts.Assume)
+	if err != nil {
+		return res, err
+	}
+	assumed := "nothing assumed"
+	if len(opts.Assume) > 0 {
+		assumed = "assuming " + strings.Join(opts.Assume, ", ")
+	}
+	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
+	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices}
+	var d *Divergence
+	if opts.Cases > 0 {
+		d, err = s.random(ctx, res)
+		if err != nil {
+			return res, err
+		}
+		fmt.Fprintf(out, "random: %d sequences of up to %d actions compared\n", res.Sequences, opts.Steps)
+	}
+	if d == nil && opts.Depth > 0 {
+		d, err = s.exhaustive(ctx, res)
+		if err != nil {
+			return res, err
+		}
+		fmt.Fprintf(out, "depth %d: %d distinct states, %d transitions compared\n", opts.Depth, res.States, res.Transitions)
+	}
+	if d == nil {
+		fmt.Fprintln(out, "no divergence")
+		return res, nil
+	}
+	d.ExplainedBy = s.classify(d)
+	if err := s.write(d); err != nil {
+		return res, err
+	}
+	res.Divergence = d
+	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
+	return res, nil
+}
+
+// Summary is the divergence in one line.
+func (d *Divergence) Summary() string {
+	class := "new"
+	if !d.New() {
+		var sets []string
+		for _, set := range d.ExplainedBy {
+			sets = append(sets, strings.Join(set, " + "))
+		}
+		class = "explained by " + strings.Join(sets, " or ")
+	}
+	return fmt.Sprintf("%s, action %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Actions), d.Actions[d.Index].Name(), d.Diff.String(), class, d.Trace)
+}
+
+// ReferenceFor returns the reference as the implementation would be if it
+// were faithful: its declared choices, plus the assumed variants.
+func ReferenceFor(choices map[string]string, assume []string) (func() sim.Port, error) {
+	ch, err := reference.ParseChoices(choices)
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: fmt.Errorf("the implementation declares a choice the reference does not know: %w", err)}
+	}
+	var ms reference.Mutants
+	for _, name := range assume {
+		m, err := reference.LookupMutant(name)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m.Name)
+	}
+	return reference.Factory(reference.Options{Choices: ch, Mutants: ms}), nil
+}
+
+type searcher struct {
+	opts    Options
+	newRef  func() sim.Port
+	choices map[string]string
+}
+
+// failure is a divergence before shrinking.
+type failure struct {
+	setup properties.Setup
+	acts  []sim.Action
+	imp   []sim.Result
+	diff  *Diff
+	expr  *Diff
+}
+
+// run replays a fixed sequence side by side. ok is false when the model
+// finds an action invalid (a shrink candidate that no longer fits).
+func (s *searcher) run(setup properties.Setup, acts []sim.Action) (f *failure, ok bool, err error) {
+	return s.runFrom(setup, acts, 0)
+}
+
+// runFrom is run, except that it goes on past divergences before action
+// from, and from there on stops only at one a trace can state.
+func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
+	p, d, err := startPair(s.newRef, s.opts.NewImpl, setup, s.choices)
+	if err != nil {
+		return nil, true, err
+	}
+	if d != nil {
+		return &failure{setup: setup, acts: p.acts, diff: d, expr: d}, true, nil
+	}
+	defer p.close()
+	for k, act := range acts {
+		if act.Load != nil {
+			if k != 0 {
+				return nil, false, nil
+			}
+		} else if !p.model.Valid(act) {
+			return nil, false, nil
+		}
+		if act.Load == nil {
+			p.model.Apply(act)
+		}
+		d, err := p.do(act)
+		if errors.Is(err, errRefused) {
+			return nil, true, nil
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		if d != nil && (from == 0 || k >= from && p.expr != nil) {
+			return &failure{setup: setup, acts: slices.Clone(p.acts), imp: slices.Clone(p.impResults), diff: d, expr: p.expr}, true, nil
+		}
+		if act.Load != nil && !p.imp.Plugin() {
+			return nil, true, nil
+		}
+	}
+	return nil, true, nil
+}
+
+func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error) {
+	configs := properties.Configs()
+	for i := 0; i < s.opts.Cases; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
+		setup := properties.DrawSetup(c)
+		m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+		var acts []sim.Action
+		if c.Intn("config-case", 8) == 0 {
+			svc := setup.Services
+			acts = append(acts, sim.Action{Load: &sim.LoadAction{Config: []byte(configs[c.Intn("config", len(configs))]), Services: &svc}})
+		}
+		for range s.opts.Steps {
+			act := properties.Draw(m, c, weights)
+			m.Apply(act)
+			acts = append(acts, act)
+		}
+		res.Sequences++
+		f, _, err := s.run(setup, acts)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			continue
+		}
+		f, err = s.shrink(f, 1000)
+		if err != nil {
+			return nil, err
+		}
+		return s.divergence(f, "random", i), nil
+	}
+	return nil, nil
+}
+
+func (s *searcher) divergence(f *failure, search string, i int) *Divergence {
+	return &Divergence{Diff: *f.diff, Search: search, Case: i, Setup: f.setup, Actions: f.acts, Index: len(f.acts) - 1}
+}
+
+// shrink removes and simplifies actions while a divergence of the same
+// observation kind remains, so the trace is short; the clauses are then
+// judged on the shrunk sequence, whose last action is the simplest
+// witness. budget bounds the replays.
+func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
+	best := f
+	try := func(setup properties.Setup, acts []sim.Action) (bool, error) {
+		if budget <= 0 {
+			return false, nil
+		}
+		budget--
+		g, ok, err := s.run(setup, acts)
+		if err != nil || !ok || g == nil || g.diff.Observation != best.diff.Observation {
+			return false, err
+		}
+		best = g
+		return true, nil
+	}
+	if def := (properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.setup != def {
+		if _, err := try(def, best.acts); err != nil {
+			return best, err
+		}
+	}
+	for changed := true; changed && budget > 0; {
+		changed = false
+		for size := max(len(best.acts)/2, 1); size >= 1; size /= 2 {
+			for i := 0; i+size <= len(best.acts); {
+				cand := append(slices.Clone(best.acts[:i]), best.acts[i+size:]...)
+				ok, err := try(best.setup, cand)
+				if err != nil {
+					return best, err
+				}
+				if ok {
+					changed = true
+					continue
+				}
+				i++
+			}
+			if size == 1 {
+				break
+			}
+		}
+		for i := range best.acts {
+			for _, simpler := range simplify(best.acts[i]) {
+				cand := slices.Clone(best.acts)
+				cand[i] = simpler
+				ok, err := try(best.setup, cand)
+				if err != nil {
+					return best, err
+				}
+				if ok {
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return best, nil
+}
+
+// simplify returns simpler variants of an action: a /plan command as the
+// set it stands for, a step without its extras.
+func simplify(act sim.Action) []sim.Action {
+	if c := act.Command; c != nil {
+		return []sim.Action{{Set: &sim.SetAction{Agent: c.Agent, Active: commandClauses(c.Input)[0] != "CMD-4"}}}
+	}
+	st := stepOf(act)
+	if st == nil {
+		return nil
+	}
+	var out []sim.Action
+	add := func(change func(*sim.StepAction)) {
+		c := *st
+		change(&c)
+		if c.Decision == st.Decision && c.Model == st.Model && c.Request == st.Request && len(c.Listeners) == len(st.Listeners) {
+			return
+		}
+		if act.Retry != nil {
+			out = append(out, sim.Action{Retry: &c})
+		} else {
+			out = append(out, sim.Action{Step: &c})
+		}
+	}
+	add(func(c *sim.StepAction) { c.Model = nil })
+	add(func(c *sim.StepAction) { c.Listeners = nil })
+	add(func(c *sim.StepAction) { c.Decision = "" })
+	add(func(c *sim.StepAction) { c.Request = "" })
+	return out
+}
+
+type node struct {
+	prefix []sim.Action
+	model  *properties.Model
+}
+
+// exhaustive compares every sequence of properties.Alphabet up to Depth,
+// breadth first, merging sequences that reach the same model state; the
+// first divergence is a shortest one.
+func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, error) {
+	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	search := fmt.Sprintf("depth %d", s.opts.Depth)
+	alphabet := properties.Alphabet()
+	start := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	if f, _, err := s.run(setup, nil); err != nil || f != nil {
+		if f != nil {
+			return s.divergence(f, search, 0), nil
+		}
+		return nil, err
+	}
+	seen := map[string]bool{start.Key(): true}
+	frontier := []node{{model: start}}
+	res.States = 1
+	for depth := 0; depth < s.opts.Depth && len(frontier) > 0; depth++ {
+		var next []node
+		for _, n := range frontier {
+			for _, act := range alphabet {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if !n.model.Valid(act) {
+					continue
+				}
+				acts := append(slices.Clone(n.prefix), act)
+				res.Transitions++
+				f, _, err := s.run(setup, acts)
+				if err != nil {
+					return nil, err
+				}
+				if f != nil {
+					return s.divergence(f, search, 0), nil
+				}
+				m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+				for _, a := range acts {
+					m.Apply(a)
+				}
+				if key := m.Key(); !seen[key] {
+					seen[key] = true
+					res.States++
+					next = append(next, node{prefix: acts, model: m})
+				}
+			}
+		}
+		frontier = next
+	}
+	return nil, nil
+}
+
+// Known lists the names of every known variant: the mutant catalogue and
+// the variants of published deviations.
+func Known() []reference.MutantInfo {
+	out := slices.Clone(reference.Catalogue)
+	for _, v := range reference.Variants {
+		out = append(out, v.MutantInfo)
+	}
+	return out
+}
+
+// classify finds the smallest set of known variants (one, then two),
+// beyond the assumed ones, under which the reference does exactly what
+// the implementation did over the diverging sequence.
+func (s *searcher) classify(d *Divergence) [][]string {
+	f, _, err := s.run(d.Setup, d.Actions)
+	if err != nil || f == nil || len(f.imp) < len(d.Actions) {
+		return nil
+	}
+	var candidates []string
+	for _, m := range Known() {
+		if !slices.Contains(s.opts.Assume, string(m.Name)) && s.applies(string(m.Name)) {
+			candidates = append(candidates, string(m.Name))
+		}
+	}
+	explains := func(set ...string) bool {
+		newRef, err := ReferenceFor(s.choices, append(slices.Clone(s.opts.Assume), set...))
+		return err == nil && replayRef(newRef, d.Setup, d.Actions, f.imp)
+	}
+	var out [][]string
+	for _, a := range candidates {
+		if explains(a) {
+			out = append(out, []string{a})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for i, a := range candidates {
+		for _, b := range candidates[i+1:] {
+			if explains(a, b) {
+				out = append(out, []string{a, b})
+			}
+		}
+	}
+	return out
+}
+
+// applies says whether a variant can show under the implementation's
+// declared choices.
+func (s *searcher) applies(name string) bool {
+	for _, v := range reference.Variants {
+		if string(v.Name) != name {
+			continue
+		}
+		for k, want := range v.Choices {
+			if s.choices[k] != want {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// followups are actions appended to a witness whose divergence no trace
+// expectation can state (an effect such as a steered or injected message),
+// so that it shows in the log a later action appends.
+func followups(agent string) [][]sim.Action {
+	step := sim.Action{Step: &sim.StepAction{Agent: agent}}
+	prompt := sim.Action{Prompt: &sim.TextAction{Agent: agent, Text: "Go on."}}
+	end := sim.Action{EndTurn: &sim.EndTurnAction{Agent: agent}}
+	return [][]sim.Action{{step}, {prompt, step}, {end, prompt, step}}
+}
+
+// witness returns the actions of the trace and the expectation on its
+// last action: the divergence's own observation when a trace can state
+// it, else another observation of the same action, else one of a
+// follow-up that makes the divergence visible in the log.
+func (s *searcher) witness(d *Divergence) ([]sim.Action, *trace.Expect, string) {
+	if d.Expressible {
+		x := d.Expect
+		return d.Actions, &x, ""
+	}
+	f, _, err := s.run(d.Setup, d.Actions)
+	if err == nil && f != nil && f.expr != nil {
+		x := f.expr.Expect
+		return d.Actions, &x, fmt.Sprintf(" A trace cannot state that observation; the expectation states another of the same action: %s.", f.expr.String())
+	}
+	agent := d.Agent
+	if agent == "" {
+		agent = d.Actions[d.Index].Agent()
+	}
+	for _, fu := range followups(agent) {
+		acts := append(slices.Clone(d.Actions), fu...)
+		g, ok, err := s.runFrom(d.Setup, acts, len(d.Actions))
+		if err != nil || !ok || g == nil || g.expr == nil {
+			continue
+		}
+		x := g.expr.Expect
+		return g.acts, &x, fmt.Sprintf(" A trace cannot state that observation; the trace goes on until it shows in the log: %s at action %d.", g.expr.String(), len(g.acts))
+	}
+	return d.Actions, nil, " No trace expectation can state this observation; the trace only replays the sequence."
+}
+
+// write writes the divergence as a trace: the shrunk actions, with the
+// reference's observation as the expectation on the diverging action.
+// It then replays the file against the implementation (it must fail
+// there) and the reference with the assumptions (it must pass).
+func (s *searcher) write(d *Divergence) error {
+	dir := s.opts.Out
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "plankit-lockstep-")
+		if err != nil {
+			return err
+		}
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	acts, x, note := s.witness(d)
+	var script []trace.Entry
+	for k, act := range acts {
+		e := trace.Entry{Action: act}
+		if k == len(acts)-1 && x != nil {
+			e.Expect = x
+		}
+		script = append(script, e)
+	}
+	assumed := ""
+	if len(s.opts.Assume) > 0 {
+		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
+	}
+	desc := fmt.Sprintf("Lockstep divergence (%s, seed %d, case %d) shrunk to %d actions: at action %d the implementation and the reference%s differ on %s.%s",
+		d.Search, s.opts.Seed, d.Case, len(d.Actions), d.Index+1, assumed, d.Diff.String(), note)
+	t := d.Setup.Trace("lockstep divergence: "+d.Observation, desc, d.Clauses, script)
+	b, err := trace.Marshal(t)
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("lockstep-seed%d-case%d.yaml", s.opts.Seed, d.Case)
+	if d.Search != "random" {
+		name = fmt.Sprintf("lockstep-%s.yaml", strings.ReplaceAll(d.Search, " ", ""))
+	}
+	path := filepath.Join(dir, name)
+	if err := atomicfile.Write(path, b); err != nil {
+		return err
+	}
+	d.Trace = path
+	d.Stated = x != nil
+	back, err := trace.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("the written trace does not parse: %w", err)
+	}
+	run := trace.Execute(back, s.opts.NewImpl())
+	fail, ok := run.FirstFailure()
+	d.Reproduced = run.Err == nil && ok && fail.Index == len(script)-1 && script[len(script)-1].Expect != nil
+	pass := trace.Execute(back, s.newRef())
+	d.PassesReference = pass.Err == nil && !pass.Failed()
+	return nil
+}
+
+// ReportCases turns a search into report cases: one for the random search and
+// one for the exhaustive one. A failing case names only the clauses of
+// the observation that diverged.
+func (r *Result) ReportCases() []report.Case {
+	var out []report.Case
+	add := func(id, name, search string) {
+		c := report.Case{ID: id, Kind: Kind, Name: name, Clauses: Clauses(), Status: report.Passed}
+		if d := r.Divergence; d != nil && (d.Search == search || (search == "depth" && strings.HasPrefix(d.Search, "depth"))) {
+			c.Status = report.Failed
+			c.Clauses = slices.Clone(d.Clauses)
+			c.Counterexample = d.Trace
+			c.Message = d.Summary()
+		} else if r.Divergence != nil && search == "depth" {
+			c.Status = report.Skipped
+			c.Message = "not run: the random search diverged first"
+		}
+		out = append(out, c)
+	}
+	if r.Cases > 0 {
+		add("lockstep-random", fmt.Sprintf("lockstep: %d random sequences of %d actions", r.Cases, r.Steps), "random")
+	}
+	if r.Depth > 0 {
+		add(fmt.Sprintf("lockstep-depth%d", r.Depth), fmt.Sprintf("lockstep: every sequence up to depth %d", r.Depth), "depth")
+	}
+	return out
+}
+
+// weights bias the random draw toward the actions that move plan state:
+// selections, steps and retries.
+var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
