@@ -35,7 +35,6 @@ var logVisible = []struct {
 	{reference.AppendBeforeDownstream, "reject-abort.yaml", "STEP-3"},
 	{reference.PlanWithoutHeading, "exit.yaml", "EXIT-3"},
 	{reference.ExitOutsidePlan, "exit.yaml", "EXIT-2"},
-	{reference.NarrateExit, "exit.yaml", "EXIT-5"},
 	{reference.PlanMessageNotSteered, "command.yaml", "CMD-3"},
 	// A resumed process that ignores the log renders a request the log
 	// contradicts (its restart happens at a load).
@@ -58,6 +57,7 @@ var logInvisible = map[reference.Mutant]string{
 	reference.ApproveWithFeedback:     "review answers are not logged",
 	reference.KeepPlanningKeepsExit:   "review answers are not logged; the kept exit's append reads as an approval's",
 	reference.ApprovalKeepsUserExit:   "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
+	reference.NarrateExit:             "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
 	reference.ExitGateReadsPending:    "a tool failure's wording is not fixed, so a refused call reads as any failed call",
 	reference.NoChannelApproves:       "the composed services are not logged",
 	reference.ReloadApproves:          "a reload is not logged",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -110,6 +111,28 @@ func TestTheBuiltinRuntimeRunsTheHostActionsOfARetriedResponse(t *testing.T) {
 				t.Fatal(err)
 			}
 			if fs := loop.Verdict(tr, rec); len(fs) > 0 {
+				t.Fatal(loop.Describe(fs))
+			}
+		})
+	}
+}
+
+// A log where an approval's exit is cancelled by the user (its append had
+// failed) and the user then leaves plan mode is right by the specification:
+// the user's exit is narrated. No invariant, the lint rules included, may
+// call it an approval's narrated exit.
+func TestAUserExitAfterACancelledApprovalIsNarrated(t *testing.T) {
+	tr, err := rtrace.ReadFile("testdata/cancelled-approval-then-user-exit.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, retry := range []string{loop.RetryPreStep, loop.RetrySameStep} {
+		t.Run(retry, func(t *testing.T) {
+			rec, err := loop.Run(builtin(t, retry), *tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := append(loop.Verdict(*tr, rec), loop.Invariants(*tr, rec)...); len(fs) > 0 {
 				t.Fatal(loop.Describe(fs))
 			}
 		})
