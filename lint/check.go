@@ -101,6 +101,17 @@ func (c *checker) findf(line int, clause, format string, args ...any) {
 	c.add(Entry{Line: line, Level: LevelFinding, Clause: clause, Message: fmt.Sprintf(format, args...)})
 }
 
+// sentBetween returns the first line in [from, to) after which a request
+// was seen sent, when the caller observed the requests.
+func (c *checker) sentBetween(from, to int) (int, bool) {
+	for _, l := range c.opts.SentAfter {
+		if l >= from && l < to {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
 // startSession begins the fold of a new session. Whatever the previous
 // session left open is not a finding: a log may stop mid-turn or mid-step.
 func (c *checker) startSession(id string) {
@@ -131,7 +142,11 @@ func (c *checker) event(r row) {
 		// step may have been accepted, and the steer queue is lost (PEND-8).
 		reason := reasonKind(r.data)
 		if s.pendingAt != 0 && reason != "interrupted" {
-			c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
+				c.findf(s.pendingAt, "STEP-6", "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
+			} else {
+				c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+			}
 		}
 		if reason == "interrupted" {
 			s.steer = ""
