@@ -51,6 +51,8 @@ echo "== plankit sim --level runtime: the runtime examples"
 echo "== plankit explore --level runtime --depth 3"
 "$pk" explore --level runtime --depth 3 --out "$work/explore-rt"
 
+# Measured at 10-20 s on the 2-core CI machine with the default number of
+# cases (one property x 100 scripts); the bound is 90 s.
 echo "== plankit check --level runtime: the real dsh agent loop 0.1.0-rc.8 with plan mode (manifest of known deviations)"
 report=docs/conformance/dsh-runtime-0.1.0-rc.8.json
 "$pk" check --level runtime --format summary --adapter "node adapter/dsh-runtime/host.mjs" \
