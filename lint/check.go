@@ -32,12 +32,16 @@ const (
 
 // change is a plan/mode that changed the folded state since the last header.
 type change struct {
-	line     int
-	to       bool
-	user     bool // false: it applies an approved exit_plan_mode
-	eligible bool // a notice is due: a user's change and the last header showed the other state
+	line int
+	to   bool
+	// eligible: the last header showed the other state, so one notice may
+	// narrate the change. A change that follows an approved exit_plan_mode
+	// is eligible too: set calls are not logged, and a user who cancels the
+	// approval (set back to the logged state, PEND-5) and then leaves plan
+	// mode makes the same plan/mode, which is narrated (STEP-6). So a log
+	// cannot show the approval's exit narrated (EXIT-5).
+	eligible bool
 	noticed  int
-	exitLine int // the approved exit_plan_mode result a non-user change applies
 }
 
 // session is the fold of one session's log so far.
@@ -61,11 +65,7 @@ type session struct {
 	// exit_plan_mode, and the state then; nil before such a header.
 	prevTools *[2]bool
 	changes   []change
-	// exitApproved: an exit_plan_mode call succeeded while active and no
-	// plan/mode or /plan command came since.
-	exitApproved bool
-	exitLine     int
-	calls        map[string]call
+	calls     map[string]call
 	// malformed: a plan/mode the fold ignores came since the last header; a
 	// notice may narrate it, so notices are not judged until the next header.
 	malformed bool
@@ -101,6 +101,17 @@ func (c *checker) findf(line int, clause, format string, args ...any) {
 	c.add(Entry{Line: line, Level: LevelFinding, Clause: clause, Message: fmt.Sprintf(format, args...)})
 }
 
+// sentBetween returns the first line in [from, to) after which a request
+// was seen sent, when the caller observed the requests.
+func (c *checker) sentBetween(from, to int) (int, bool) {
+	for _, l := range c.opts.SentAfter {
+		if l >= from && l < to {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
 // startSession begins the fold of a new session. Whatever the previous
 // session left open is not a finding: a log may stop mid-turn or mid-step.
 func (c *checker) startSession(id string) {
@@ -131,7 +142,11 @@ func (c *checker) event(r row) {
 		// step may have been accepted, and the steer queue is lost (PEND-8).
 		reason := reasonKind(r.data)
 		if s.pendingAt != 0 && reason != "interrupted" {
-			c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
+				c.findf(s.pendingAt, "STEP-6", "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
+			} else {
+				c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+			}
 		}
 		if reason == "interrupted" {
 			s.steer = ""
@@ -183,7 +198,6 @@ func (c *checker) event(r row) {
 			Args string `json:"args"`
 		}
 		if json.Unmarshal(r.data, &d) == nil && d.Name == spec.Command {
-			s.exitApproved = false
 			if msg := strings.TrimSpace(d.Args); msg != "" && msg != spec.CommandOff {
 				s.steer, s.steerLine = msg, r.line
 			}
@@ -228,17 +242,10 @@ func (c *checker) planMode(r row) {
 		}
 		c.findf(r.line, "LOG-4", "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
 	} else {
-		user := !(s.phase != idle && s.exitApproved && !active)
-		eligible := user && s.header != nil && *s.header != active
-		ch := change{line: r.line, to: active, user: user, eligible: eligible}
-		if !user {
-			ch.exitLine = s.exitLine
-		}
-		s.changes = append(s.changes, ch)
+		s.changes = append(s.changes, change{line: r.line, to: active, eligible: s.header != nil && *s.header != active})
 	}
 	s.active = active
 	s.seenPlan = true
-	s.exitApproved = false
 }
 
 // header reports the state at a request header and checks what the header
@@ -362,12 +369,6 @@ func (c *checker) userMessage(r row) {
 			return
 		}
 	}
-	for _, ch := range s.changes {
-		if !ch.user {
-			c.findf(r.line, "EXIT-5", "a plan-mode notice narrates the change at line %d, which applies an approved exit_plan_mode (line %d): the exit is never narrated; the tool result reports it", ch.line, ch.exitLine)
-			return
-		}
-	}
 	switch {
 	case len(s.changes) == 0 && s.header == nil:
 		c.findf(r.line, "STEP-6", "a plan-mode notice with no plan-mode change and no request header before it")
@@ -415,8 +416,7 @@ func (c *checker) assistantCalls(r row) {
 	}
 }
 
-// toolResult checks a tool result of exit_plan_mode (EXIT-2, EXIT-3) and
-// notes an approval (EXIT-5).
+// toolResult checks a tool result of exit_plan_mode (EXIT-2, EXIT-3).
 func (c *checker) toolResult(r row) {
 	var d struct {
 		Message struct {
@@ -455,8 +455,6 @@ func (c *checker) toolResult(r row) {
 	if json.Unmarshal([]byte(cl.args), &args) == nil && args.Plan != nil && !planHeading.MatchString(strings.TrimSpace(*args.Plan)) {
 		c.findf(r.line, "EXIT-3", "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
 	}
-	s.exitApproved = true
-	s.exitLine = r.line
 }
 
 // transcript checks that a transcript message carries no plan/mode (LOG-1).

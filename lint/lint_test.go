@@ -213,3 +213,34 @@ func TestSessionsFoldApart(t *testing.T) {
 		t.Fatalf("the state line does not name its session:\n%s", text(r))
 	}
 }
+
+// When the requests sent are known (the runtime level observes them), a step
+// that appended plan/mode and sent its request without logging a header is
+// a missing header, not a step that sent nothing.
+func TestObservedRequestsDecideWhetherAStepSentOne(t *testing.T) {
+	log := head + `{"type":"turn/start","data":{"turn":1}}
+{"type":"plan/mode","data":{"active":true}}
+{"type":"step/start","data":{"turn":1,"step":1}}
+{"type":"assistant/message","data":{"turn":1,"step":1,"message":{"role":"assistant","content":[]}}}
+{"type":"step/end","data":{"turn":1,"step":1}}
+{"type":"turn/end","data":{"turn":1,"reason":{"kind":"completed"}}}
+`
+	for _, c := range []struct {
+		name   string
+		sent   []int
+		clause string
+	}{
+		{"recording alone", nil, "STEP-3"},
+		{"no request seen", []int{}, "STEP-3"},
+		{"a request before the append", []int{2}, "STEP-3"},
+		{"a request after the append", []int{4}, "STEP-6"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := lint.Bytes("x.jsonl", []byte(log), lint.Options{SentAfter: c.sent})
+			f := r.Findings()
+			if len(f) != 1 || f[0].Clause != c.clause || f[0].Line != 3 {
+				t.Fatalf("want one %s finding at line 3:\n%s", c.clause, text(r))
+			}
+		})
+	}
+}

@@ -35,7 +35,6 @@ var logVisible = []struct {
 	{reference.AppendBeforeDownstream, "reject-abort.yaml", "STEP-3"},
 	{reference.PlanWithoutHeading, "exit.yaml", "EXIT-3"},
 	{reference.ExitOutsidePlan, "exit.yaml", "EXIT-2"},
-	{reference.NarrateExit, "exit.yaml", "EXIT-5"},
 	{reference.PlanMessageNotSteered, "command.yaml", "CMD-3"},
 	// A resumed process that ignores the log renders a request the log
 	// contradicts (its restart happens at a load).
@@ -60,6 +59,7 @@ var logInvisible = map[reference.Mutant]string{
 	reference.ApprovalKeepsUserExit:   "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
 	reference.CommandUntrimmed:        "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
 	reference.ReplyAnnouncesEntering:  "the outcome a reply announces is not logged, only its wording, which checks never read",
+	reference.NarrateExit:             "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
 	reference.ExitGateReadsPending:    "a tool failure's wording is not fixed, so a refused call reads as any failed call",
 	reference.NoChannelApproves:       "the composed services are not logged",
 	reference.ReloadApproves:          "a reload is not logged",

@@ -33,6 +33,14 @@ type Options struct {
 	// a selection that is not yet logged (when its append failed), so a
 	// header's section is not compared with the log's state.
 	SectionSource string
+	// SentAfter, when not nil, are the lines after which a request was
+	// seen sent (a runtime-level check observes them; a recording alone
+	// does not). The rules then judge whether a step sent its request by
+	// these, not by a logged request/header: a step that appended plan/mode
+	// and sent a request without logging its header is not a step that
+	// sent none (STEP-3) but a header missing for a request sent (the
+	// glossary's request header, which STEP-6 reads).
+	SentAfter []int
 	// Limits bound what is read; zero means inputlimit.Log.
 	Limits inputlimit.Limits
 }

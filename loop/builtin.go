@@ -37,7 +37,10 @@ type Builtin struct {
 	script  *Script
 	resp    int // responses consumed in this turn
 	current *Response
-	err     error
+	// resending: the step being played is a same-step retry, which sends
+	// the step's request again.
+	resending bool
+	err       error
 }
 
 var _ Runtime = (*Builtin)(nil)
@@ -189,19 +192,14 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 				}
 			}
 		}
-		before := len(obs.Requests)
+		b.resending = retrying && b.retry == RetrySameStep
 		res, err := b.do(act)
+		b.resending = false
 		if err != nil {
 			return *obs, err
 		}
 		if b.err != nil {
 			return *obs, b.err
-		}
-		if retrying && b.retry == RetrySameStep && len(obs.Requests) == before && len(obs.Requests) > 0 {
-			// The shipped loop resends the step's request as it was.
-			q := obs.Requests[len(obs.Requests)-1]
-			q.At = len(b.rt.Log(agent))
-			obs.Requests = append(obs.Requests, q)
 		}
 		retrying = false
 		switch {
@@ -240,7 +238,14 @@ func (b *Builtin) requested(agent string, q sim.Request, failed bool) error {
 	if b.obs == nil {
 		return nil
 	}
-	b.obs.Requests = append(b.obs.Requests, b.modelRequest(agent, q))
+	if b.resending && len(b.obs.Requests) > 0 {
+		// A same-step retry sends the step's request again as it was.
+		again := b.obs.Requests[len(b.obs.Requests)-1]
+		again.At = len(b.rt.Log(agent))
+		b.obs.Requests = append(b.obs.Requests, again)
+	} else {
+		b.obs.Requests = append(b.obs.Requests, b.modelRequest(agent, q))
+	}
 	if b.current != nil {
 		return b.host(agent, b.current.During)
 	}

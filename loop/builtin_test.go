@@ -6,6 +6,7 @@ import (
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -84,6 +85,55 @@ func TestTheBuiltinRuntimePassesTheTour(t *testing.T) {
 			if fs := loop.Verdict(tr, rec); len(fs) > 0 {
 				b, _ := json.MarshalIndent(rec.Logs["main"], "", " ")
 				t.Fatalf("%s\n%s", loop.Describe(fs), b)
+			}
+		})
+	}
+}
+
+// A response that a retry consumes streams like any other: its host
+// actions run whichever way the runtime retries, and the retried request
+// is observed.
+func TestTheBuiltinRuntimeRunsTheHostActionsOfARetriedResponse(t *testing.T) {
+	for _, retry := range []string{loop.RetryPreStep, loop.RetrySameStep} {
+		t.Run(retry, func(t *testing.T) {
+			tr := loop.Trace{
+				Config:   json.RawMessage(`{"section":"Plan first."}`),
+				Services: &sim.Services{Commands: true, UserQuestions: true},
+				Steps: []loop.Step{
+					{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Go.", Script: loop.Script{Responses: []loop.Response{
+						{Fail: true},
+						{Text: "Done.", During: []loop.HostAction{{ID: "h1", Set: &loop.ActiveArg{Active: true}}}},
+					}}}, Expect: &loop.Expect{Results: map[string]string{"h1": "queued"}, Requests: intp(2), PlanMode: []bool{}}},
+				},
+			}
+			rec, err := loop.Run(builtin(t, retry), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := loop.Verdict(tr, rec); len(fs) > 0 {
+				t.Fatal(loop.Describe(fs))
+			}
+		})
+	}
+}
+
+// A log where an approval's exit is cancelled by the user (its append had
+// failed) and the user then leaves plan mode is right by the specification:
+// the user's exit is narrated. No invariant, the lint rules included, may
+// call it an approval's narrated exit.
+func TestAUserExitAfterACancelledApprovalIsNarrated(t *testing.T) {
+	tr, err := rtrace.ReadFile("testdata/cancelled-approval-then-user-exit.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, retry := range []string{loop.RetryPreStep, loop.RetrySameStep} {
+		t.Run(retry, func(t *testing.T) {
+			rec, err := loop.Run(builtin(t, retry), *tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := append(loop.Verdict(*tr, rec), loop.Invariants(*tr, rec)...); len(fs) > 0 {
+				t.Fatal(loop.Describe(fs))
 			}
 		})
 	}

@@ -103,7 +103,7 @@ func Invariants(t Trace, rec Record) []Finding {
 			tools = q.Tools
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, rec.Identity.Choices[spec.ChoiceSectionSource])...)
+		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices[spec.ChoiceSectionSource])...)
 	}
 	return out
 }
@@ -140,8 +140,11 @@ func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Fin
 	return out
 }
 
-// lintLog runs the plankit lint rules over an observed log.
-func lintLog(agent string, log []sim.Event, sectionSource string) []Finding {
+// lintLog runs the plankit lint rules over an observed log, telling them
+// which requests were seen sent: the log's first line is the session line,
+// so event i is line i+2, and a request sent when the log held n events
+// was sent after line n+1.
+func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource string) []Finding {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
 	for _, e := range log {
@@ -149,7 +152,11 @@ func lintLog(agent string, log []sim.Event, sectionSource string) []Finding {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: sectionSource})
+	after := []int{}
+	for _, q := range sent {
+		after = append(after, q.At+1)
+	}
+	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: sectionSource, SentAfter: after})
 	var out []Finding
 	for _, e := range rep.Entries {
 		switch e.Level {

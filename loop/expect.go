@@ -28,6 +28,26 @@ type Expect struct {
 	Requests  *int              `json:"requests,omitempty"`
 }
 
+// MarshalJSON keeps an empty PlanMode or Sections list: "appends nothing"
+// is an expectation, and omitempty would drop it from a written trace, so
+// the replay would no longer check it. A nil list (no expectation) is
+// still left out.
+func (x Expect) MarshalJSON() ([]byte, error) {
+	type plain Expect
+	out := struct {
+		plain
+		PlanMode *[]bool `json:"planMode,omitempty"`
+		Sections *[]bool `json:"sections,omitempty"`
+	}{plain: plain(x)}
+	if x.PlanMode != nil {
+		out.PlanMode = &x.PlanMode
+	}
+	if x.Sections != nil {
+		out.Sections = &x.Sections
+	}
+	return json.Marshal(out)
+}
+
 // over returns x with the members it does not set taken from base.
 func (x Expect) over(base *Expect) Expect {
 	if base == nil {

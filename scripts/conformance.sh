@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The conformance gate as CI runs it, with a freshly built binary: the
-# reference in-process and through `plankit serve` (same results required),
-# the second-language example, the bounded exploration, and clause coverage.
+# The conformance gate as CI runs it, with a freshly built binary, at both
+# levels: the reference (plugin level) and the built-in runtime (runtime
+# level) in-process and through `plankit serve` (same results required), the
+# second-language examples, the bounded explorations, clause coverage, and
+# the published dsh package and runtime against their manifests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -36,3 +38,26 @@ go test -count=1 -run '^TestGeneratedFilesAreFresh$' ./cmd/plankit
 git diff --exit-code --stat -- "$report" || { echo "$report differs from this run: refresh it (see the conformance page's header)"; exit 1; }
 echo "== plankit explore --depth 2: the published package (depth 3 reaches the known EXIT-6 deviation, depth 4 the STEP-1 one)"
 "$pk" explore --depth 2 --adapter "node adapter/dsh/host.mjs" --out "$work/explore-dsh"
+
+echo "== plankit check --level runtime: the built-in runtime, in-process"
+"$pk" check --level runtime --format summary --json "$work/rt-inproc.json" --counterexamples "$work/cex"
+echo "== plankit check --level runtime: the built-in runtime through plankit serve --level runtime"
+"$pk" check --level runtime --format summary --adapter "$pk serve --level runtime" --json "$work/rt-serve.json" --counterexamples "$work/cex"
+python3 scripts/same-results.py "$work/rt-inproc.json" "$work/rt-serve.json"
+echo "== plankit check --level runtime: the Python example runtime"
+"$pk" check --level runtime --format summary --adapter "python3 examples/runtimes/python/runtime.py" --counterexamples "$work/cex"
+echo "== plankit sim --level runtime: the runtime examples"
+"$pk" sim --level runtime examples/runtime/*.yaml > /dev/null
+echo "== plankit explore --level runtime --depth 3"
+"$pk" explore --level runtime --depth 3 --out "$work/explore-rt"
+
+# Measured at 10-20 s on the 2-core CI machine with the default number of
+# cases (one property x 100 scripts); the bound is 90 s.
+echo "== plankit check --level runtime: the real dsh agent loop 0.1.0-rc.8 with plan mode (manifest of known deviations)"
+report=docs/conformance/dsh-runtime-0.1.0-rc.8.json
+"$pk" check --level runtime --format summary --adapter "node adapter/dsh-runtime/host.mjs" \
+  --expect adapter/dsh-runtime/expected-failures.txt --json "$report" --counterexamples plankit-counterexamples/dsh-runtime
+go test -count=1 -run '^TestGeneratedFilesAreFresh$' ./cmd/plankit
+git diff --exit-code --stat -- "$report" || { echo "$report differs from this run: refresh it (see the conformance page's header)"; exit 1; }
+echo "== the dsh runtime's deviation traces: each fails against the real runtime and passes against the built-in one"
+adapter/dsh-runtime/replay-traces.sh "$pk"

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 go mod download
 # The published dsh-plan-mode package and its host, pinned by the lock file.
 npm ci --prefix adapter/dsh --no-audit --no-fund
+# The real dsh agent loop with plan mode and its services, pinned likewise.
+npm ci --prefix adapter/dsh-runtime --no-audit --no-fund
 go test ./...
 node --test adapter/dsh/test/
+node --test adapter/dsh-runtime/test/
 bash scripts/conformance.sh

@@ -10,6 +10,8 @@ import "encoding/json"
 type Hooks struct {
 	// Requested runs after a request was sent (its header logged), before
 	// the model's output is played; failed tells whether the request fails.
+	// A same-step retry sends the step's request again without a header;
+	// Requested runs for it too, with that request.
 	Requested func(agent string, q Request, failed bool) error
 	// HostTool runs while the call-th (0-based) tool call of the step, a
 	// host tool, executes.

@@ -84,8 +84,11 @@ type agentState struct {
 	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
 	// next request's with.
 	lastAssemblyJSON json.RawMessage
-	queue            []Message
-	commands         int
+	// lastRequest: the step's request as sent, which a same-step retry
+	// sends again.
+	lastRequest Request
+	queue       []Message
+	commands    int
 }
 
 // Runtime is the simulated agent runtime around one implementation. It owns

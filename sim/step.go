@@ -185,6 +185,11 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 			// The shipped loop repeats the request with its assembly: no
 			// pre-step, no new header.
 			a.awaitingRetry = false
+			if h := r.opts.Hooks; h != nil && h.Requested != nil {
+				if err := h.Requested(a.name, a.lastRequest, s.Request == "fail"); err != nil {
+					return err
+				}
+			}
 			return r.finishStep(res, a, s)
 		}
 	}
@@ -231,6 +236,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		}
 	}
 	q := r.request(res, a, asm, dec.Messages)
+	a.lastRequest = q
 	if h := r.opts.Hooks; h != nil && h.Requested != nil {
 		if err := h.Requested(a.name, q, s.Request == "fail"); err != nil {
 			return err

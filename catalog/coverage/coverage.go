@@ -36,6 +36,9 @@ type Check struct {
 const (
 	Scenario = "scenario"
 	Property = "property"
+	// Runtime is a runtime-level scenario (loop/suite/*.feature): the
+	// clause seen from outside a whole runtime.
+	Runtime = "runtime scenario"
 )
 
 // Row is one clause and the checks that cite it.
@@ -43,6 +46,9 @@ type Row struct {
 	Clause     string   `json:"clause"`
 	Scenarios  []string `json:"scenarios"`
 	Properties []string `json:"properties"`
+	// Runtime are the runtime-level scenarios citing the clause, when
+	// runtime checks were added (AddRuntime).
+	Runtime []string `json:"runtime,omitempty"`
 }
 
 // Problem kinds.
@@ -92,13 +98,64 @@ func (p Problem) String() string {
 	return p.Kind
 }
 
-// Matrix is the clause × {scenarios, properties} coverage and its problems.
+// Matrix is the clause × {scenarios, properties, runtime scenarios}
+// coverage and its problems.
 type Matrix struct {
 	Rows     []Row     `json:"rows"`
 	Problems []Problem `json:"problems"`
 	// Scenarios and Properties count the checks given.
 	Scenarios  int `json:"scenarios"`
 	Properties int `json:"properties"`
+	// RuntimeScenarios counts the runtime-level scenarios added; the
+	// runtime column is shown only when some were.
+	RuntimeScenarios int `json:"runtimeScenarios,omitempty"`
+}
+
+// AddRuntime adds the runtime-level scenarios as a third column. A clause
+// no runtime scenario cites is not a problem (some clauses, such as the
+// fold's own arguments, are not observable from outside a runtime); a
+// runtime scenario without a stable ID, citing no clause or an unknown one,
+// or sharing an ID with another is. Its problems come after the others.
+func (m *Matrix) AddRuntime(checks []Check) {
+	m.RuntimeScenarios += len(checks)
+	index := map[string]int{}
+	for i, r := range m.Rows {
+		index[r.Clause] = i
+		if m.Rows[i].Runtime == nil {
+			m.Rows[i].Runtime = []string{}
+		}
+	}
+	seen := map[string]bool{} // the IDs added before count too
+	for _, r := range m.Rows {
+		for _, id := range r.Runtime {
+			seen[id] = true
+		}
+	}
+	for _, ch := range checks {
+		if ch.ID == "" {
+			m.Problems = append(m.Problems, Problem{Kind: NoID, Check: ch.Name, CheckKind: Runtime, Where: ch.Where})
+			ch.ID = ch.Where
+		}
+		if seen[ch.ID] {
+			m.Problems = append(m.Problems, Problem{Kind: DuplicateID, Check: ch.ID, CheckKind: Runtime, Where: ch.Where})
+		}
+		seen[ch.ID] = true
+		if len(ch.Clauses) == 0 {
+			m.Problems = append(m.Problems, Problem{Kind: NoClause, Check: ch.ID, CheckKind: Runtime, Where: ch.Where})
+		}
+		for _, c := range ch.Clauses {
+			i, ok := index[c]
+			if !ok {
+				m.Problems = append(m.Problems, Problem{Kind: UnknownClause, Clause: c, Check: ch.ID, CheckKind: Runtime, Where: ch.Where})
+				continue
+			}
+			m.Rows[i].Runtime = append(m.Rows[i].Runtime, ch.ID)
+		}
+	}
+	for i := range m.Rows {
+		slices.Sort(m.Rows[i].Runtime)
+		m.Rows[i].Runtime = slices.Compact(m.Rows[i].Runtime)
+	}
 }
 
 // OK reports whether coverage holds in both directions.
@@ -212,10 +269,19 @@ func (m Matrix) WriteText(w io.Writer) error {
 	for _, r := range m.Rows {
 		width = max(width, len(r.Clause))
 	}
-	fmt.Fprintf(&b, "%-*s  %9s  %10s  checks\n", width, "clause", "scenarios", "properties")
+	rt := m.RuntimeScenarios > 0
+	if rt {
+		fmt.Fprintf(&b, "%-*s  %9s  %10s  %7s  checks\n", width, "clause", "scenarios", "properties", "runtime")
+	} else {
+		fmt.Fprintf(&b, "%-*s  %9s  %10s  checks\n", width, "clause", "scenarios", "properties")
+	}
 	for _, r := range m.Rows {
 		ids := append(slices.Clone(r.Scenarios), r.Properties...)
 		line := fmt.Sprintf("%-*s  %9d  %10d  %s", width, r.Clause, len(r.Scenarios), len(r.Properties), strings.Join(ids, " "))
+		if rt {
+			ids = append(ids, r.Runtime...)
+			line = fmt.Sprintf("%-*s  %9d  %10d  %7d  %s", width, r.Clause, len(r.Scenarios), len(r.Properties), len(r.Runtime), strings.Join(ids, " "))
+		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	b.WriteString("\n")
@@ -226,7 +292,11 @@ func (m Matrix) WriteText(w io.Writer) error {
 	if !m.OK() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "%s %d clauses, %d scenarios, %d properties, %d problems\n", verdict, len(m.Rows), m.Scenarios, m.Properties, len(m.Problems))
+	if rt {
+		fmt.Fprintf(&b, "%s %d clauses, %d scenarios, %d properties, %d runtime scenarios, %d problems\n", verdict, len(m.Rows), m.Scenarios, m.Properties, m.RuntimeScenarios, len(m.Problems))
+	} else {
+		fmt.Fprintf(&b, "%s %d clauses, %d scenarios, %d properties, %d problems\n", verdict, len(m.Rows), m.Scenarios, m.Properties, len(m.Problems))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -234,7 +304,12 @@ func (m Matrix) WriteText(w io.Writer) error {
 // WriteMarkdown writes the matrix as a Markdown table and problem list.
 func (m Matrix) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("| Clause | Scenarios | Properties |\n|---|---|---|\n")
+	rt := m.RuntimeScenarios > 0
+	if rt {
+		b.WriteString("| Clause | Scenarios | Properties | Runtime scenarios |\n|---|---|---|---|\n")
+	} else {
+		b.WriteString("| Clause | Scenarios | Properties |\n|---|---|---|\n")
+	}
 	code := func(ids []string) string {
 		if len(ids) == 0 {
 			return "—"
@@ -246,7 +321,11 @@ func (m Matrix) WriteMarkdown(w io.Writer) error {
 		return strings.Join(q, "<br>")
 	}
 	for _, r := range m.Rows {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Clause, code(r.Scenarios), code(r.Properties))
+		if rt {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Clause, code(r.Scenarios), code(r.Properties), code(r.Runtime))
+		} else {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Clause, code(r.Scenarios), code(r.Properties))
+		}
 	}
 	if len(m.Problems) > 0 {
 		b.WriteString("\nProblems:\n\n")

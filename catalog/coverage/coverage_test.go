@@ -184,3 +184,35 @@ FAIL 3 clauses, 1 scenarios, 1 properties, 2 problems
 		t.Errorf("json round trip: %v\n%s", err, js.String())
 	}
 }
+
+// Runtime scenarios fill a third column; a clause none cites is no gap,
+// but a runtime scenario citing an unknown clause or repeating an ID is a
+// problem, and the column shows only when runtime scenarios were added.
+func TestAddRuntime(t *testing.T) {
+	clauses := []string{"LOG-1", "LOG-2"}
+	all := []Check{{ID: "s", Clauses: clauses}}
+	props := []Check{{ID: "p", Clauses: clauses}}
+	m := Compute(clauses, all, props)
+	var before strings.Builder
+	if err := m.WriteText(&before); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(before.String(), "runtime") {
+		t.Fatalf("no runtime scenarios added, but the text shows the column:\n%s", before.String())
+	}
+	m.AddRuntime([]Check{{ID: "rt-b", Clauses: []string{"LOG-1"}}, {ID: "rt-a", Clauses: []string{"LOG-1"}}})
+	if !m.OK() || !slices.Equal(m.Rows[0].Runtime, []string{"rt-a", "rt-b"}) || len(m.Rows[1].Runtime) != 0 {
+		t.Fatalf("rows %+v, problems %v", m.Rows, m.Problems)
+	}
+	var text strings.Builder
+	if err := m.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "runtime") || !strings.Contains(text.String(), "2 runtime scenarios") {
+		t.Fatalf("text lacks the runtime column:\n%s", text.String())
+	}
+	m.AddRuntime([]Check{{ID: "rt-a", Clauses: []string{"NOPE-1"}}})
+	if len(m.Problems) != 2 || m.Problems[0].Kind != DuplicateID || m.Problems[1].Kind != UnknownClause || m.Problems[1].CheckKind != Runtime {
+		t.Fatalf("problems %v, want a duplicate ID and an unknown clause of a runtime scenario", m.Problems)
+	}
+}

@@ -83,13 +83,15 @@ that every check cites known clauses, and exits 1 when it fails.`,
 }
 
 func newCatalogCoverageCmd() *cobra.Command {
-	var root, features, format string
+	var root, features, runtimeFeatures, format string
 	cmd := &cobra.Command{
 		Use:   "coverage",
-		Short: "Print the clause × {scenarios, properties} matrix; fail on gaps or unknown clauses",
+		Short: "Print the clause × {scenarios, properties, runtime scenarios} matrix; fail on gaps or unknown clauses",
 		Long: `coverage relates every clause to the checks that cite it: scenarios are read
 from the clause tags (@PEND-5) and ID tags (@id:...) of features/*.feature,
-properties from the property registry.
+properties from the property registry, and the runtime-level scenarios (the
+runtime column) from loop/suite/*.feature. A clause no runtime scenario cites
+is not a gap: not every clause is observable from outside a runtime.
 
 Exit 0 when every clause has at least one scenario and one property and every
 check cites only known clauses, depends only on known choices (@choice:NAME=VALUE)
@@ -102,6 +104,7 @@ and has a stable ID; 1 listing each problem;
 			if format != "text" && format != "md" && format != "json" {
 				return usageErr("unknown --format %q (one of text, md, json)", format)
 			}
+			explicit := features != ""
 			if features == "" {
 				dir, err := moduleRoot(root)
 				if err != nil {
@@ -112,11 +115,30 @@ and has a stable ID; 1 listing each problem;
 			if st, err := os.Stat(features); err != nil || !st.IsDir() {
 				return usageErr("features directory %s not found (--features DIR)", features)
 			}
+			if runtimeFeatures == "" && !explicit {
+				// A --features directory is coverage of its own: the
+				// runtime column then comes only from --runtime-features.
+				dir, err := moduleRoot(root)
+				if err != nil {
+					return err
+				}
+				runtimeFeatures = filepath.Join(dir, "loop", "suite")
+			}
 			scenarios, err := scenarioChecks(features)
 			if err != nil {
 				return withCode(ExitUsage, err)
 			}
+			var runtimeScenarios []coverage.Check
+			if runtimeFeatures != "" {
+				if st, err := os.Stat(runtimeFeatures); err != nil || !st.IsDir() {
+					return usageErr("runtime features directory %s not found (--runtime-features DIR)", runtimeFeatures)
+				}
+				if runtimeScenarios, err = scenarioChecks(runtimeFeatures); err != nil {
+					return withCode(ExitUsage, err)
+				}
+			}
 			m := coverage.ComputeWithChoices(spec.ClauseIDs(), knownChoices(), scenarios, propertyChecks())
+			m.AddRuntime(runtimeScenarios)
 			var buf bytes.Buffer
 			switch format {
 			case "md":
@@ -138,6 +160,7 @@ and has a stable ID; 1 listing each problem;
 	}
 	cmd.Flags().StringVar(&root, "root", "", "module root (default: found from the working directory)")
 	cmd.Flags().StringVar(&features, "features", "", "directory of .feature files (default: the module's features/)")
+	cmd.Flags().StringVar(&runtimeFeatures, "runtime-features", "", "directory of runtime-level .feature files (default: the module's loop/suite/, unless --features is given)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text, md or json")
 	return cmd
 }

@@ -53,7 +53,7 @@ func newDocsCmd() *cobra.Command {
 
 // generatedFiles is every generated file of the module under root, in a
 // fixed order: the CLI reference, the trace-format reference, the catalogs,
-// the conformance page of the published package, the examples' golden
+// the conformance pages of the published package and runtime, the examples' golden
 // pictures, and the scripts that run the documentation's commands.
 func generatedFiles(root string) (generated.Set, error) {
 	set := generated.Set{Owned: append([]string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, examples.Owned...)}
@@ -70,11 +70,13 @@ func generatedFiles(root string) (generated.Set, error) {
 		return set, err
 	}
 	set.Files = append(set.Files, cat...)
-	page, err := dshconformance.Page(root)
-	if err != nil {
-		return set, err
+	for _, sub := range []dshconformance.Subject{dshconformance.PluginSubject, dshconformance.RuntimeSubject} {
+		page, err := dshconformance.PageOf(root, sub)
+		if err != nil {
+			return set, err
+		}
+		set.Files = append(set.Files, page)
 	}
-	set.Files = append(set.Files, page)
 	pictures, err := examples.Goldens(root)
 	if err != nil {
 		return set, err

@@ -30,7 +30,7 @@ func TestLintSimMutantLog(t *testing.T) {
 	for _, c := range []struct {
 		mutant, clause string
 		code           int
-	}{{"", "", ExitPass}, {"narrate-exit", "EXIT-5", ExitFail}} {
+	}{{"", "", ExitPass}, {"exit-outside-plan", "EXIT-2", ExitFail}} {
 		args := []string{"sim", "--format", "jsonl", trace}
 		if c.mutant != "" {
 			args = append(args, "--mutant", c.mutant)

@@ -118,3 +118,49 @@ Feature: EXIT at runtime level — exit_plan_mode called by the model
     Then result "c1" is "failed"
     And the step appends plan/mode nothing
     And the requests show plan:policy as on, on
+
+  @EXIT-6 @EXIT-5 @id:rt-exit-keep-planning-after-approval-same-batch
+  Scenario: keep planning after an approval in the same tool batch withdraws the approved exit
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls:
+            - {id: c1, name: exit_plan_mode, args: {plan: "# Plan v1"}, review: {answer: approve}}
+            - {id: c2, name: exit_plan_mode, args: {plan: "# Plan v2"}, review: {answer: keep-planning, feedback: "Cover rollback."}}
+        - text: Revising.
+      """
+    Then result "c1" is "ok"
+    And result "c2" is "failed"
+    And result "c2" carries "Cover rollback."
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+    And get shows active true with nothing pending
+
+  @EXIT-2 @PEND-4 @id:rt-exit-gate-ignores-queued-entry
+  Scenario: a user's entry queued while the model calls exit_plan_mode does not open its gate
+    When the user sends "Edit the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan"}, review: {answer: approve}}]
+        - text: Planning.
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode true
+    And the requests show plan:policy as off, on
+
+  @EXIT-5 @STEP-6 @id:rt-exit-approval-replaces-queued-user-exit
+  Scenario: an approval replaces the user's queued exit, so plan mode is left without a notice
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: false}}]
+          calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan"}, review: {answer: approve}}]
+        - text: Editing now.
+      """
+    Then result "c1" is "ok"
+    And the step appends plan/mode false
+    And the step logs 0 plan-mode notices
+    And the requests show plan:policy as on, off

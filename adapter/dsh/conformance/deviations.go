@@ -40,6 +40,33 @@ type Deviation struct {
 	// Where points at the package code responsible.
 	Where     string `yaml:"where"`
 	Reasoning string `yaml:"reasoning"`
+	// Belongs says, for a whole runtime, which part the deviation belongs
+	// to: BelongsLoop, BelongsPlugin or BelongsMeeting.
+	Belongs string `yaml:"belongs,omitempty"`
+}
+
+// Where a runtime's deviation belongs.
+const (
+	BelongsLoop    = "loop"
+	BelongsPlugin  = "plugin"
+	BelongsMeeting = "meeting"
+)
+
+// belongsText is how the page says where a deviation belongs.
+var belongsText = map[string]string{
+	BelongsLoop:    "the loop",
+	BelongsPlugin:  "the plugin",
+	BelongsMeeting: "where the loop and the plugin meet",
+}
+
+// Observation is a way the subject differs from the reference that is not
+// a deviation, with the reason.
+type Observation struct {
+	ID     string `yaml:"id"`
+	Check  string `yaml:"check,omitempty"`
+	Clause string `yaml:"clause"`
+	Choice string `yaml:"choice,omitempty"`
+	Note   string `yaml:"note"`
 }
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -49,13 +76,14 @@ var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 type Notes struct {
 	// Choices explains each declared choice by name; the text starts with
 	// the declared value and a colon ("keep-equal: ...").
-	Choices    map[string]string `yaml:"choices"`
-	Deviations []Deviation       `yaml:"deviations"`
+	Choices      map[string]string `yaml:"choices"`
+	Deviations   []Deviation       `yaml:"deviations"`
+	Observations []Observation     `yaml:"observations"`
 }
 
 // readNotes reads and validates the deviations file. Problems name the
 // file, the entry and the field.
-func readNotes(path string) (Notes, error) {
+func readNotes(path string, needBelongs bool) (Notes, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Notes{}, err
@@ -70,13 +98,13 @@ func readNotes(path string) (Notes, error) {
 			return Notes{}, fmt.Errorf("%s: choices.%s: start with the declared value and a colon, like \"keep-equal: ...\"", path, name)
 		}
 	}
-	if err := validDeviations(path, n.Deviations); err != nil {
+	if err := validDeviations(path, n.Deviations, needBelongs); err != nil {
 		return Notes{}, err
 	}
 	return n, nil
 }
 
-func validDeviations(path string, devs []Deviation) error {
+func validDeviations(path string, devs []Deviation, needBelongs bool) error {
 	seenID := map[string]int{}
 	seenCheck := map[string]string{}
 	for i, d := range devs {
@@ -102,6 +130,10 @@ func validDeviations(path string, devs []Deviation) error {
 			return errf("where", "missing")
 		case strings.TrimSpace(d.Reasoning) == "":
 			return errf("reasoning", "missing")
+		case needBelongs && belongsText[d.Belongs] == "":
+			return errf("belongs", "want %s, %s or %s, got %q", BelongsLoop, BelongsPlugin, BelongsMeeting, d.Belongs)
+		case !needBelongs && d.Belongs != "":
+			return errf("belongs", "only a runtime's deviations say where they belong; leave belongs out")
 		}
 		if prev, dup := seenID[d.ID]; dup {
 			return errf("id", "%q is already used by entry %d", d.ID, prev)

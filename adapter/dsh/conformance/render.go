@@ -14,6 +14,7 @@ import (
 // Inputs are what the conformance page is generated from, and the paths
 // the page names them by.
 type Inputs struct {
+	Subject        Subject
 	Run            report.Run
 	RunPath        string
 	Notes          Notes
@@ -121,7 +122,11 @@ func render(in Inputs) ([]byte, error) {
 	b.WriteString(generated.MarkdownNote)
 	p("# Conformance of %s %s\n\n", id.Name, id.Version)
 	p("<!-- Rendered from %s, %s and the manifest; refresh it as below. -->\n\n", in.RunPath, in.DeviationsPath)
-	p("This page says how the published npm package `%s@%s` conforms to the clauses of SPEC.md, ", id.Name, id.Version)
+	if in.Subject.Level == "runtime" {
+		p("This page says how the published runtime `%s@%s` — its loop and plan mode together — conforms to the clauses of SPEC.md, ", id.Name, id.Version)
+	} else {
+		p("This page says how the published npm package `%s@%s` conforms to the clauses of SPEC.md, ", id.Name, id.Version)
+	}
 	kinds := map[string]int{}
 	for _, c := range run.Cases {
 		kinds[c.Kind]++
@@ -130,13 +135,20 @@ func render(in Inputs) ([]byte, error) {
 	if kinds[report.KindProperty] == 0 {
 		p(", the properties not being part of this run")
 	}
-	p(") through the host in `adapter/dsh/host.mjs`, which runs the real package inside a real `@deepseek-ai/cordis` Context. Refresh it with:\n\n")
-	p("```sh\nnpm ci --prefix adapter/dsh\n")
+	p(") %s. Refresh it with:\n\n", in.Subject.What)
+	p("```sh\n%s\n", in.Subject.Install)
 	manifestFlag := ""
 	if in.Manifest != nil {
 		manifestFlag = " --expect " + in.Manifest.Path
 	}
-	p("go run ./cmd/plankit check --checks 25 --adapter %q%s --counterexamples plankit-counterexamples/dsh --json %s\n", in.Adapter, manifestFlag, in.RunPath)
+	flags := ""
+	if in.Subject.Level != "" {
+		flags += " --level " + in.Subject.Level
+	}
+	if in.Subject.CheckFlags != "" {
+		flags += " " + in.Subject.CheckFlags
+	}
+	p("go run ./cmd/plankit check%s --adapter %q%s --counterexamples %s --json %s\n", flags, in.Adapter, manifestFlag, in.Subject.Counterexamples, in.RunPath)
 	p("%s\n```\n\n", generated.Regenerate)
 
 	counts := map[string]int{}
@@ -167,7 +179,7 @@ func render(in Inputs) ([]byte, error) {
 	if len(id.Choices) > 0 {
 		p("\n## Silent points\n\n")
 		p("Where SPEC.md is silent, the package's reading is a declared choice, not a deviation: checks asserting another reading are skipped, ")
-		p("and the checks of its own reading run. The host declares these at start; each is verified by running the package (`adapter/dsh/test/choices.test.mjs`).\n\n")
+		p("and the checks of its own reading run. The host declares these at start; %s.\n\n", in.Subject.ChoicesVerified)
 		p("| Choice | Declared | Where the package makes it | Checks skipped |\n|---|---|---|---:|\n")
 		names := make([]string, 0, len(id.Choices))
 		for n := range id.Choices {
@@ -233,10 +245,21 @@ func render(in Inputs) ([]byte, error) {
 		p("| %s | %s | %d | %d | %d | %d | %s |\n", r.Clause, result, r.Passed, r.Failed, r.ExpectedFailed, r.Skipped, strings.Join(links, ", "))
 	}
 
+	levelFlag := ""
+	if in.Subject.Level != "" {
+		levelFlag = " --level " + in.Subject.Level
+	}
 	p("\n## Deviations\n\n")
-	p("Each deviation has a trace in `examples/dsh/` whose expectations state the specified behaviour: ")
-	p("`plankit sim --adapter %q TRACE` exits 1 against the package, and `plankit sim TRACE` exits 0 against the reference ", in.Adapter)
-	p("(`adapter/dsh/conformance/traces_test.go` keeps both true).\n")
+	if in.Subject.Level == "runtime" {
+		p("Each deviation has a trace in `adapter/dsh-runtime/traces/` whose expectations state the specified behaviour: ")
+		p("`plankit sim%s --adapter %q TRACE` exits 1 against the runtime, and `plankit sim%s TRACE` exits 0 against plankit's built-in runtime ", levelFlag, in.Adapter, levelFlag)
+		p("(%s).", in.Subject.TracesKept)
+		p(" Each also says where it belongs: to the loop (dsh-agent-loop and its services), to the plugin (dsh-plan-mode), or to where the two meet (each does something defensible alone; together they break the clause).\n")
+	} else {
+		p("Each deviation has a trace in `examples/dsh/` whose expectations state the specified behaviour: ")
+		p("`plankit sim --adapter %q TRACE` exits 1 against the package, and `plankit sim TRACE` exits 0 against the reference ", in.Adapter)
+		p("(%s).\n", in.Subject.TracesKept)
+	}
 	byID := map[string]report.Case{}
 	for _, c := range run.Cases {
 		byID[c.ID] = c
@@ -249,6 +272,9 @@ func render(in Inputs) ([]byte, error) {
 		}
 		p("- Clause: %s\n", d.Clause)
 		p("- Classification: %s\n", class)
+		if d.Belongs != "" {
+			p("- Belongs to: %s\n", belongsText[d.Belongs])
+		}
 		if len(d.Checks) == 0 {
 			p("- Checks: none — the suite does not detect it; found by reading the package and reproduced by the trace\n")
 		} else {
@@ -258,9 +284,18 @@ func render(in Inputs) ([]byte, error) {
 			}
 			p("- Checks: %s\n", strings.Join(cs, ", "))
 		}
-		p("- Trace: [`%s`](%s) — `plankit sim --adapter %q %s`\n", d.Trace, relative(in.Output, d.Trace), in.Adapter, d.Trace)
+		p("- Trace: [`%s`](%s) — `plankit sim%s --adapter %q %s`\n", d.Trace, relative(in.Output, d.Trace), levelFlag, in.Adapter, d.Trace)
 		p("- Where: %s\n\n", strings.TrimSpace(d.Where))
 		p("%s\n", strings.TrimSpace(d.Reasoning))
+	}
+
+	if len(in.Notes.Observations) > 0 {
+		p("\n## Observations\n\n")
+		p("Differences from plankit's own runtime that are not deviations, and why.\n\n")
+		p("| Observation | Clause | Note |\n|---|---|---|\n")
+		for _, o := range in.Notes.Observations {
+			p("| `%s` | %s | %s |\n", o.ID, o.Clause, cell(o.Note))
+		}
 	}
 
 	var skipped []report.Case

@@ -20,7 +20,7 @@ const repoRoot = "../../.."
 // --prefix adapter/dsh) its expectations fail, which is the deviation.
 func TestDeviationTraces(t *testing.T) {
 	t.Chdir(repoRoot)
-	notes, err := readNotes(DeviationsPath)
+	notes, err := readNotes(PluginSubject.DeviationsPath, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestDeviationTraces(t *testing.T) {
 				t.Fatalf("the package could not run %s: %v", d.Trace, real.Err)
 			}
 			if !real.Failed() {
-				t.Errorf("%s passes against the package: the deviation is gone, remove it from %s", d.Trace, DeviationsPath)
+				t.Errorf("%s passes against the package: the deviation is gone, remove it from %s", d.Trace, PluginSubject.DeviationsPath)
 			}
 		})
 	}
