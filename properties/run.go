@@ -54,6 +54,9 @@ type Options struct {
 	// failing case may have run ahead. A PortFor that keeps counts drops
 	// the case's there.
 	Discard func(sim.Check)
+	// Assume names known deviations the model predicts instead of SPEC.md
+	// (Assumable lists those it can); any other name is an error.
+	Assume []string
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
@@ -98,10 +101,16 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(names(), ", "))
 		}
 	}
+	dev, err := ParseDeviations(opts.Assume)
+	if err != nil {
+		return nil, fmt.Errorf("--assume: %w", err)
+	}
 	var selected []*property
 	for i := range props {
 		if len(opts.Only) == 0 || contains(opts.Only, props[i].Name) {
-			selected = append(selected, &props[i])
+			p := props[i]
+			p.assume = dev
+			selected = append(selected, &p)
 		}
 	}
 	port := opts.NewPort()

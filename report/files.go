@@ -32,7 +32,11 @@ type Run struct {
 	Implementation sim.Identity `json:"implementation"`
 	Seed           int64        `json:"seed"`
 	// Filter describes a filtered run (--tags, --only); empty when complete.
-	Filter   string      `json:"filter,omitempty"`
+	Filter string `json:"filter,omitempty"`
+	// Assume names the known deviations the run assumed (--assume and
+	// the manifest's assume: lines): the properties' model, or the
+	// lockstep reference, predicted them instead of SPEC.md.
+	Assume   []string    `json:"assume,omitempty"`
 	Manifest string      `json:"manifest,omitempty"`
 	Verdict  string      `json:"verdict"`
 	Error    string      `json:"error,omitempty"`

@@ -138,6 +138,9 @@ func render(in Inputs) ([]byte, error) {
 	}
 	p("go run ./cmd/plankit check --checks 25 --adapter %q%s --counterexamples plankit-counterexamples/dsh --json %s\n", in.Adapter, manifestFlag, in.RunPath)
 	p("%s\n```\n\n", generated.Regenerate)
+	if len(run.Assume) > 0 {
+		p("The properties ran with the package's known deviations assumed (%s: the manifest's `assume:` lines), so their model predicts those and they check everything else; the scenarios are not affected and list their failures in the manifest ([docs/lockstep.md](../lockstep.md#assumptions-in-check-and-explore)).\n\n", "`"+strings.Join(run.Assume, "`, `")+"`")
+	}
 
 	counts := map[string]int{}
 	for _, c := range run.Cases {
