@@ -104,6 +104,9 @@ type Options struct {
 	// are an error). Scenarios are not affected: their failures stay
 	// listed in the manifest. The report records them.
 	Assume []string
+	// Attribute, when set, names the clauses of the observation a failing
+	// property diverged on (properties.Options.Attribute).
+	Attribute func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
@@ -268,7 +271,7 @@ func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 
 func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume})
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute})
 }
 
 // runSuites runs each suite in turn and collects its cases. It stops at a

@@ -57,6 +57,14 @@ type Options struct {
 	// Assume names known deviations the model predicts instead of SPEC.md
 	// (Assumable lists those it can); any other name is an error.
 	Assume []string
+	// Attribute, when set, names the clauses of the first observation on
+	// which a failing case diverges (given its instances, setup and
+	// actions up to the failing one) and that observation; the case then
+	// reports those as its Attributed clauses. Nil clauses or an error
+	// leave the property's tags. The model stays independent: the caller
+	// decides how (plankit check replays the case in lockstep against the
+	// reference).
+	Attribute func(newPort func() sim.Port, setup Setup, acts []sim.Action) (clauses []string, observation string, err error)
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
@@ -342,6 +350,12 @@ func judge(ctx context.Context, p *property, i int, r caseResult, opts Options, 
 	}
 	if !reproduced {
 		c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
+	}
+	if opts.Attribute != nil && p.kind != "without-package" && len(f.Actions) > 0 {
+		if cl, obs, err := opts.Attribute(newPort, f.Setup, f.Actions[:min(f.Index+1, len(f.Actions))]); err == nil && len(cl) > 0 {
+			c.Attributed = cl
+			c.Message += fmt.Sprintf(" (first differing observation: %s)", obs)
+		}
 	}
 	return c, nil
 }

@@ -129,6 +129,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
 	}
 	opts.Assume = assume
+	opts.Attribute = attributeInLockstep(assume)
 	if o.fix {
 		opts.UpdateManifest = func(raw []report.Case) (*report.Manifest, error) {
 			if err := atomicfile.Write(o.expect, opts.Manifest.Fix(raw)); err != nil {
