@@ -11,7 +11,7 @@ func TestForScenario(t *testing.T) {
 		tags []string
 		want []string
 	}{
-		{ObsListener, []string{"CFG-1"}, []string{"STEP-1"}},            // one clause: the observation's
+		{ObsListener, []string{"CFG-1"}, []string{"STEP-1"}},           // one clause: the observation's
 		{ObsNotices, []string{"PEND-5", "STEP-6"}, []string{"STEP-6"}}, // the tags the observation names
 		{ObsGet, []string{"EXIT-6", "STEP-5"}, []string{"EXIT-6"}},
 		{ObsNotices, []string{"CMD-3"}, []string{"CMD-3"}}, // nothing in common: the tags
