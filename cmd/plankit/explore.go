@@ -119,6 +119,11 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return usageErr("writing the counterexample: %v", err)
 			}
 			fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
+			if cl, obs, err := attributeInLockstep(assumed)(newPort, res.Violation.Setup, res.Violation.Actions[:min(res.Violation.Index+1, len(res.Violation.Actions))]); err == nil && len(cl) > 0 {
+				// The clauses of the observation that diverged (lockstep's
+				// table), not the whole model's.
+				fmt.Fprintf(w, "clauses: %s (first differing observation: %s)\n", strings.Join(cl, " "), obs)
+			}
 			if !reproduced {
 				fmt.Fprintln(w, "note: the trace replays the sequence, but its expectation cannot express this failure")
 			}
