@@ -99,6 +99,14 @@ type Options struct {
 	// implementation is, and NewPort is not used.
 	Suites []Suite
 	Probe  func() (sim.Identity, error)
+	// Assume names known deviations the properties' model predicts
+	// instead of SPEC.md (properties.Assumable lists those it can; others
+	// are an error). Scenarios are not affected: their failures stay
+	// listed in the manifest. The report records them.
+	Assume []string
+	// Attribute, when set, names the clauses of the observation a failing
+	// property diverged on (properties.Options.Attribute).
+	Attribute func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
@@ -118,7 +126,7 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 		return report.Run{}, err
 	}
 	filters := opts.filters()
-	rep := report.Run{Suite: "plankit", SuiteVersion: spec.SuiteVersion, Seed: opts.Seed}
+	rep := report.Run{Suite: "plankit", SuiteVersion: spec.SuiteVersion, Seed: opts.Seed, Assume: opts.Assume}
 
 	probeID := func() (sim.Identity, error) { return probe(opts.NewPort) }
 	if opts.Probe != nil {
@@ -263,7 +271,7 @@ func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 
 func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard})
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute})
 }
 
 // runSuites runs each suite in turn and collects its cases. It stops at a
@@ -319,6 +327,12 @@ func (o *Options) validate() ([]Suite, error) {
 	}
 	if err := checkChoices(o.Choices); err != nil {
 		return nil, err
+	}
+	if _, err := properties.ParseDeviations(o.Assume); err != nil {
+		return nil, fmt.Errorf("assume: %w", err)
+	}
+	if len(o.Assume) > 0 && o.Suites != nil {
+		return nil, errors.New("assume: assumptions apply to the plugin level's properties, not to the runtime level")
 	}
 	suites := allSuites
 	if o.Suites != nil {

@@ -24,6 +24,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/plankit/plankit/attribution"
 	"io"
 	"io/fs"
 	"regexp"
@@ -233,6 +234,9 @@ type record struct {
 	skip    string
 	steps   []report.Step
 	failure string
+	// observation is the kind the first failing step compares (empty:
+	// not told), which attributes the failure (attribution.ForScenario).
+	observation string
 	// implErr: the implementation could not be run during the scenario,
 	// so it was not judged.
 	implErr string
@@ -419,6 +423,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 				s.Error = err.Error()
 				if r.failure == "" {
 					r.failure = fmt.Sprintf("step %q: %v", st.Text, err)
+					r.observation = stepObservation(st.Text, err)
 				}
 			}
 			if status != godog.StepPassed && status != godog.StepSkipped && r.failure == "" {
@@ -491,6 +496,9 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
 			c.Status, c.Message = report.Failed, r.failure
+			if r.observation != "" {
+				c.Attributed = attribution.ForScenario(r.observation, c.Clauses)
+			}
 		case len(r.steps) == 0:
 			c.Status, c.Message = report.Failed, "no step ran"
 		default:

@@ -3,6 +3,7 @@ package features
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/plankit/plankit/attribution"
 	"regexp"
 	"slices"
 	"strconv"
@@ -932,7 +933,7 @@ func (w *world) registersAll() error {
 	case !slices.Contains(reg.Sections, spec.SectionName):
 		return fmt.Errorf("the plugin registered sections %v, want plan:policy", reg.Sections)
 	case reg.Listener != sim.Prepend:
-		return fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", reg.Listener)
+		return &observedError{attribution.ObsListener, fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", reg.Listener)}
 	}
 	return nil
 }

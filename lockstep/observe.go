@@ -8,119 +8,42 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
-// Observation kinds: every thing lockstep compares after an action, in the
-// order it compares them. The first kind whose values differ is the
-// divergence.
+// The observation kinds and the attribution table are declared once, in
+// package attribution, so that scenarios and properties attribute their
+// failures by the same table; lockstep consults it in order.
 const (
-	ObsLoadError = "load error"
-	ObsError     = "error"
-	ObsOutcome   = "set outcome"
-	ObsCommand   = "command result"
-	ObsDecision  = "pre-step decision"
-	ObsTool      = "tool result"
-	ObsOrder     = "pre-step effect order"
-	ObsSteer     = "steered text"
-	ObsInject    = "injected text"
-	ObsPlanMode  = "appended plan/mode"
-	ObsAttempts  = "plan/mode append attempts"
-	ObsNotices   = "notices"
-	ObsEvents    = "appended events"
-	ObsRequest   = "request"
-	ObsGet       = "get"
-	ObsFold      = "fold"
+	ObsLoadError = attribution.ObsLoadError
+	ObsError     = attribution.ObsError
+	ObsOutcome   = attribution.ObsOutcome
+	ObsCommand   = attribution.ObsCommand
+	ObsDecision  = attribution.ObsDecision
+	ObsTool      = attribution.ObsTool
+	ObsOrder     = attribution.ObsOrder
+	ObsSteer     = attribution.ObsSteer
+	ObsInject    = attribution.ObsInject
+	ObsPlanMode  = attribution.ObsPlanMode
+	ObsAttempts  = attribution.ObsAttempts
+	ObsNotices   = attribution.ObsNotices
+	ObsEvents    = attribution.ObsEvents
+	ObsRequest   = attribution.ObsRequest
+	ObsGet       = attribution.ObsGet
+	ObsFold      = attribution.ObsFold
 )
 
-// Rule is one line of the attribution table: an observation kind, the
-// situation, and the clauses a divergence there names.
-type Rule struct {
-	Observation string
-	When        string
-	Clauses     []string
-}
+// Rule is one line of the attribution table.
+type Rule = attribution.Rule
 
-// Table is the declared attribution table, in the order lockstep consults
-// it. docs/lockstep.md prints it; attribute implements it.
-var Table = []Rule{
-	{ObsLoadError, "a config is accepted or refused differently", []string{"CFG-1"}},
-	{ObsError, "foldPlanMode reports an error or not", []string{"LOG-2"}},
-	{ObsError, "an idle set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
-	{ObsOutcome, "the reference returned noop", []string{"PEND-3"}},
-	{ObsOutcome, "the reference returned queued", []string{"PEND-4"}},
-	{ObsOutcome, "the reference returned cancelled in an open turn", []string{"PEND-5"}},
-	{ObsOutcome, "the reference returned committed, or cancelled between turns", []string{"PEND-6"}},
-	{ObsCommand, "/plan is registered or not", []string{"CMD-1"}},
-	{ObsCommand, "its selection was appended on one side only: as set in an open turn, or between turns (then the command's clause)", []string{"PEND-4", "PEND-6"}},
-	{ObsCommand, "bare /plan", []string{"CMD-2"}},
-	{ObsCommand, "/plan <message>", []string{"CMD-3"}},
-	{ObsCommand, "/plan off", []string{"CMD-4"}},
-	{ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes): the outcomes, then the command's clause", []string{"SVC-1"}},
-	{ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
-	{ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
-	{ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
-	{ObsSteer, "a /plan <message> command", []string{"CMD-3"}},
-	{ObsSteer, "anything else", []string{"PEND-2"}},
-	{ObsInject, "an idle commit's notice", []string{"STEP-6"}},
-	{ObsPlanMode, "same values, different data", []string{"LOG-1"}},
-	{ObsPlanMode, "the implementation repeats a value", []string{"LOG-4"}},
-	{ObsPlanMode, "a step the downstream listeners rejected or aborted", []string{"STEP-3"}},
-	{ObsPlanMode, "a request-recovery retry", []string{"STEP-2"}},
-	{ObsPlanMode, "an accepted step with an armed append fault", []string{"STEP-5"}},
-	{ObsPlanMode, "an accepted step", []string{"PEND-1", "STEP-1"}},
-	{ObsPlanMode, "set: the reference committed", []string{"PEND-6"}},
-	{ObsPlanMode, "set: the reference queued", []string{"PEND-4"}},
-	{ObsPlanMode, "a /plan command that appends a state other than the one it selects", []string{"CMD-2", "CMD-3", "CMD-4"}},
-	{ObsPlanMode, "a /plan command that selects the right state: as set (then the command's clause)", []string{"PEND-4", "PEND-6"}},
-	{ObsPlanMode, "a prompt", []string{"STEP-4"}},
-	{ObsPlanMode, "anything else", []string{"LOG-4"}},
-	{ObsAttempts, "an append attempted on one side only, failed (the logs agree): as a plan/mode append", []string{"STEP-3", "STEP-5", "PEND-1"}},
-	{ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
-	{ObsNotices, "otherwise", []string{"STEP-6"}},
-	{ObsGet, "active (compared before the tool results, which follow from it), when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
-	{ObsGet, "active (compared before the tool results)", []string{"LOG-3"}},
-	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
-	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
-	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
-	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
-	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
-	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
-	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},
-	{ObsEvents, "the same events in another order around a notice", []string{"STEP-1"}},
-	{ObsEvents, "a request/header's sections differ", []string{"CFG-2"}},
-	{ObsEvents, "a request/header's tool catalog differs", []string{"EXIT-1"}},
-	{ObsEvents, "a set or idle action appends more than the reference", []string{"PEND-2"}},
-	{ObsEvents, "anything else", []string{"STEP-7"}},
-	{ObsRequest, "sections", []string{"CFG-2"}},
-	{ObsRequest, "tool catalog", []string{"EXIT-1"}},
-	{ObsRequest, "messages", []string{"STEP-7"}},
-	{ObsGet, "pending hidden where the reference shows it (not after a restart or reload)", []string{"PEND-7"}},
-	{ObsGet, "pending after a restart", []string{"PEND-8"}},
-	{ObsGet, "pending after set, by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
-	{ObsGet, "pending left after /plan or /plan <message> cancelled the opposite selection in an open turn", []string{"PEND-5"}},
-	{ObsGet, "pending after a /plan command", []string{"CMD-2", "CMD-3", "CMD-4"}},
-	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending, and a user's exit was pending before", []string{"EXIT-6", "EXIT-5"}},
-	{ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending", []string{"EXIT-6"}},
-	{ObsGet, "pending after a step", []string{"STEP-3", "PEND-1"}},
-	{ObsGet, "anything else", []string{"PEND-7"}},
-	{ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
-}
+// Table is the declared attribution table (attribution.Table).
+var Table = attribution.Table
 
 // Clauses is every clause an observation can name, in table order.
-func Clauses() []string {
-	var out []string
-	for _, r := range Table {
-		for _, c := range r.Clauses {
-			if !slices.Contains(out, c) {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
+func Clauses() []string { return attribution.Clauses() }
 
 // situation is what attribution knows besides the two results.
 type situation struct {

@@ -617,3 +617,30 @@ func (r *Result) ReportCases() []report.Case {
 // weights bias the random draw toward the actions that move plan state:
 // selections, steps and retries.
 var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
+
+// Attribute runs a fixed sequence side by side — the implementation and
+// the reference with the implementation's declared choices and the
+// assumed variants — and returns the first observation on which they
+// differ, named by the same table as a divergence (nil when none does).
+// It is how a failing property is attributed to the clauses of the
+// observation that diverged rather than to the property's tags.
+func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup, acts []sim.Action) (*Diff, error) {
+	port := newImpl()
+	id, err := sim.Start(port)
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := port.Stop(); err != nil {
+		return nil, &sim.ImplError{Op: "stop", Err: err}
+	}
+	newRef, err := ReferenceFor(id.Choices, assume)
+	if err != nil {
+		return nil, err
+	}
+	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices}
+	f, _, err := s.run(setup, acts)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	return f.diff, nil
+}

@@ -34,6 +34,8 @@ type property struct {
 	// implementation behind an adapter is restarted for real in every case
 	// (sim.Check.ProcessLocal).
 	processLocal bool
+	// assume is the known deviations the model predicts in this run.
+	assume Deviations
 }
 
 // Property names.

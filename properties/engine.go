@@ -42,7 +42,7 @@ func startSession(prop *property, newPort func() sim.Port, setup Setup) (*sessio
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &session{prop: prop, setup: setup, rt: rt, model: NewModel(setup, ChoicesOf(rt.Identity().Choices))}
+	s := &session{prop: prop, setup: setup, rt: rt, model: NewModel(setup, prop.choicesOf(rt.Identity().Choices))}
 	if load.Error != "" {
 		rt.Close()
 		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}
@@ -91,7 +91,7 @@ func replay(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Act
 		if err != nil {
 			var in *sim.InputError
 			if errors.As(err, &in) {
-				return diverged(newPort, setup, s.acts, in)
+				return diverged(prop, newPort, setup, s.acts, in)
 			}
 			return nil, true, err
 		}
@@ -105,8 +105,8 @@ func replay(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Act
 // diverged explains an action the runtime refused although the model
 // allowed it: the implementation took the runtime off the model's path
 // earlier. The full model check finds where.
-func diverged(newPort func() sim.Port, setup Setup, acts []sim.Action, in *sim.InputError) (*Failure, bool, error) {
-	full := &props[0]
+func diverged(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Action, in *sim.InputError) (*Failure, bool, error) {
+	full := prop.full()
 	s, f, err := startSession(full, newPort, setup)
 	if err != nil || f != nil {
 		return f, true, err
@@ -130,7 +130,7 @@ func diverged(newPort func() sim.Port, setup Setup, acts []sim.Action, in *sim.I
 func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*Failure, error) {
 	setup := DrawSetup(c)
 	if prop.kind == "determinism" {
-		choices, err := declaredChoices(newPort)
+		choices, err := declaredChoices(prop, newPort)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +156,7 @@ func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*F
 		if err != nil {
 			var in *sim.InputError
 			if errors.As(err, &in) {
-				f, _, err := diverged(newPort, setup, s.acts, in)
+				f, _, err := diverged(prop, newPort, setup, s.acts, in)
 				return f, err
 			}
 			return nil, err
@@ -171,7 +171,7 @@ func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*F
 // replayTwice runs acts against two fresh instances in lockstep and
 // compares every result byte for byte.
 func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []sim.Action) (*Failure, bool, error) {
-	choices, err := declaredChoices(newPort)
+	choices, err := declaredChoices(prop, newPort)
 	if err != nil {
 		return nil, true, err
 	}
@@ -197,7 +197,7 @@ func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []si
 			r, err := rt.Do(act)
 			var in *sim.InputError
 			if errors.As(err, &in) {
-				return diverged(newPort, setup, acts[:i+1], in)
+				return diverged(prop, newPort, setup, acts[:i+1], in)
 			}
 			if err != nil {
 				return nil, true, err
@@ -219,8 +219,23 @@ func replayTwice(prop *property, newPort func() sim.Port, setup Setup, acts []si
 	return nil, true, nil
 }
 
+// choicesOf is what the model honours in this property's run: the
+// declared choices and the assumed deviations.
+func (p *property) choicesOf(declared map[string]string) Choices {
+	c := ChoicesOf(declared)
+	c.Assume = p.assume
+	return c
+}
+
+// full is the whole-model property with this run's assumptions.
+func (p *property) full() *property {
+	f := props[0]
+	f.assume = p.assume
+	return &f
+}
+
 // declaredChoices starts an instance to read the choices it declares.
-func declaredChoices(newPort func() sim.Port) (Choices, error) {
+func declaredChoices(prop *property, newPort func() sim.Port) (Choices, error) {
 	port := newPort()
 	id, err := sim.Start(port)
 	if err != nil {
@@ -229,7 +244,7 @@ func declaredChoices(newPort func() sim.Port) (Choices, error) {
 	if err := port.Stop(); err != nil {
 		return Choices{}, &sim.ImplError{Op: "stop", Err: err}
 	}
-	return ChoicesOf(id.Choices), nil
+	return prop.choicesOf(id.Choices), nil
 }
 
 // observed turns one run's result into expectations another run must meet.

@@ -22,6 +22,9 @@ type ExploreOptions struct {
 	// implementation instance (<= 1: one at a time). The result is the
 	// same for any number.
 	Jobs int
+	// Assume names known deviations the model predicts instead of SPEC.md
+	// (Assumable lists those it can); any other name is an error.
+	Assume []string
 }
 
 // ExploreResult is what an exploration covered.
@@ -106,7 +109,12 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 	}
 	alphabet := Alphabet()
 	res := ExploreResult{Depth: opts.Depth, Alphabet: len(alphabet)}
-	full := &props[0]
+	dev, err := ParseDeviations(opts.Assume)
+	if err != nil {
+		return res, fmt.Errorf("--assume: %w", err)
+	}
+	full := props[0].full()
+	full.assume = dev
 	start, f, err := startSession(full, opts.NewPort, setup)
 	if err != nil {
 		return res, err

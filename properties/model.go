@@ -21,6 +21,82 @@ type Choices struct {
 	SectionSource     string // log | pending
 	ReloadPending     string // drop | keep
 	IdleAppendFailure string // error | pending
+	// Assume is the known deviations the model predicts instead of
+	// SPEC.md (none by default).
+	Assume Deviations
+}
+
+// Deviations are known deviations of an implementation that the model can
+// be told to predict, so a run goes on past them to other deviations. Each
+// is named like the reference variant that reproduces it (plankit
+// mutants), but restated here from its description: the model shares no
+// code with the reference.
+type Deviations struct {
+	// ListenerAppended: the plugin's pre-step listener is registered
+	// without prepend, so listeners registered before it wrap it (STEP-1).
+	ListenerAppended bool
+	// CancelledNarrated: a selection cancelled within a turn and kept as
+	// an entry equal to the log (cancel-pending=keep-equal) is narrated at
+	// the next accepted pre-step (STEP-6).
+	CancelledNarrated bool
+	// KeepPlanningKeepsExit: keep planning leaves an earlier approval's
+	// pending exit in force (EXIT-6).
+	KeepPlanningKeepsExit bool
+	// ReplyAnnouncesEntering: every /plan that does not commit announces
+	// queued, as does a repeated /plan off while plan mode is logged on
+	// (SVC-1).
+	ReplyAnnouncesEntering bool
+}
+
+// Assumable lists the known deviations the model can predict: the name
+// (as plankit mutants lists it), its clause and what it does.
+var Assumable = []struct{ Name, Clause, What string }{
+	{"listener-appended", "STEP-1", "the pre-step listener is registered without prepend"},
+	{"cancelled-selection-narrated", "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
+	{"keep-planning-keeps-exit", "EXIT-6", "keep planning leaves an earlier approval's pending exit in force"},
+	{"plan-reply-announces-entering", "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+}
+
+// ParseDeviations reads assumed deviations by name. Names the model cannot
+// predict are refused, all of them named in the error.
+func ParseDeviations(names []string) (Deviations, error) {
+	var d Deviations
+	var unknown []string
+	for _, n := range names {
+		switch n {
+		case Assumable[0].Name:
+			d.ListenerAppended = true
+		case Assumable[1].Name:
+			d.CancelledNarrated = true
+		case Assumable[2].Name:
+			d.KeepPlanningKeepsExit = true
+		case Assumable[3].Name:
+			d.ReplyAnnouncesEntering = true
+		default:
+			if !slices.Contains(unknown, n) {
+				unknown = append(unknown, n)
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		known := make([]string, len(Assumable))
+		for i, a := range Assumable {
+			known[i] = a.Name
+		}
+		return Deviations{}, fmt.Errorf("the model cannot predict %s; it can assume %s", strings.Join(unknown, ", "), strings.Join(known, ", "))
+	}
+	return d, nil
+}
+
+// Names lists the assumed deviations in Assumable order.
+func (d Deviations) Names() []string {
+	var out []string
+	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering} {
+		if on {
+			out = append(out, Assumable[i].Name)
+		}
+	}
+	return out
 }
 
 // ChoicesOf reads the declared choices, defaulting the missing ones.
@@ -479,6 +555,9 @@ func (x *pred) command(a *agent, input string) {
 		out, failed := x.set(a, target)
 		if !failed {
 			kind, outcome = "success", out
+			if x.m.Choices.Assume.ReplyAnnouncesEntering && (target && out != spec.Committed || !target && out == spec.Noop && a.logged) {
+				outcome = spec.Queued
+			}
 			if target && msg != "" { // CMD-3: steered even when the selection changes nothing
 				a.queue = append(a.queue, qmsg{text: msg})
 				steered = append(steered, msg)
@@ -505,17 +584,21 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 			return
 		}
 	}
-	ap.PreStep = true
-	decision := s.Decision
-	if decision == "" {
-		decision = sim.Accept
-	}
+	// The plugin is outermost (STEP-1), unless it is assumed to be
+	// registered without prepend: then the audit listener, registered
+	// before it, wraps it, and a rejecting audit never reaches it.
+	wrapped := x.m.Choices.Assume.ListenerAppended
 	audit := s.Listeners[AuditListener]
 	if audit == "" {
 		audit = sim.Accept
 	}
-	// The plugin is outermost (STEP-1): the audit listener and the
-	// step's own listener run downstream of it.
+	ap.PreStep = !(wrapped && audit == sim.Reject)
+	decision := s.Decision
+	if decision == "" {
+		decision = sim.Accept
+	}
+	// Either way the step's decision is the same: an aborting audit
+	// fires the signal before or after the plugin, which appends nothing.
 	switch {
 	case audit == sim.Reject || (audit == sim.Accept && decision == sim.Reject):
 		decision = sim.Reject
@@ -532,16 +615,22 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	a.queue = nil
 	var msgs []qmsg
 	msgs = append(msgs, claimed...)
-	if audit == sim.Accept {
-		msgs = append(msgs, qmsg{text: AuditMessage, notice: false})
+	auditAt := -1
+	addAudit := func() {
+		if audit == sim.Accept {
+			msgs = append(msgs, qmsg{text: AuditMessage, notice: false})
+			auditAt = len(msgs) - 1
+		}
 	}
-	auditAt := len(msgs) - 1
-	if audit != sim.Accept {
-		auditAt = -1
+	if !wrapped {
+		addAudit() // inside the plugin: its message comes first
 	}
 	if p := a.pending; p != nil {
 		if p.active == a.logged {
 			a.pending = nil
+			if x.m.Choices.Assume.CancelledNarrated && !p.silent && a.header != nil && *a.header != p.active {
+				msgs = append(msgs, qmsg{notice: true})
+			}
 		} else {
 			narrate := !p.silent && a.header != nil && *a.header != p.active
 			if x.appendPlan(a, p.active) { // STEP-5: a failed append keeps it pending
@@ -551,6 +640,9 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 				}
 			}
 		}
+	}
+	if wrapped {
+		addAudit() // outside the plugin: its message comes after the notice
 	}
 	if !retry {
 		x.host(a, spec.TypeStepStart, nil)
@@ -652,7 +744,7 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 		// Plan mode stays on: an approved exit still pending (earlier in
 		// the batch, or behind a failed append) is withdrawn. A user's
 		// queued selection stays pending (PEND-1).
-		if a.pending != nil && a.pending.silent {
+		if a.pending != nil && a.pending.silent && !x.m.Choices.Assume.KeepPlanningKeepsExit {
 			a.pending = nil
 		}
 	}

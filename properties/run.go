@@ -54,6 +54,17 @@ type Options struct {
 	// failing case may have run ahead. A PortFor that keeps counts drops
 	// the case's there.
 	Discard func(sim.Check)
+	// Assume names known deviations the model predicts instead of SPEC.md
+	// (Assumable lists those it can); any other name is an error.
+	Assume []string
+	// Attribute, when set, names the clauses of the first observation on
+	// which a failing case diverges (given its instances, setup and
+	// actions up to the failing one) and that observation; the case then
+	// reports those as its Attributed clauses. Nil clauses or an error
+	// leave the property's tags. The model stays independent: the caller
+	// decides how (plankit check replays the case in lockstep against the
+	// reference).
+	Attribute func(newPort func() sim.Port, setup Setup, acts []sim.Action) (clauses []string, observation string, err error)
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
@@ -98,10 +109,16 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 			return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(names(), ", "))
 		}
 	}
+	dev, err := ParseDeviations(opts.Assume)
+	if err != nil {
+		return nil, fmt.Errorf("--assume: %w", err)
+	}
 	var selected []*property
 	for i := range props {
 		if len(opts.Only) == 0 || contains(opts.Only, props[i].Name) {
-			selected = append(selected, &props[i])
+			p := props[i]
+			p.assume = dev
+			selected = append(selected, &p)
 		}
 	}
 	port := opts.NewPort()
@@ -333,6 +350,12 @@ func judge(ctx context.Context, p *property, i int, r caseResult, opts Options, 
 	}
 	if !reproduced {
 		c.Message += " (the trace replays the sequence, but its expectation cannot express this failure)"
+	}
+	if opts.Attribute != nil && p.kind != "without-package" && len(f.Actions) > 0 {
+		if cl, obs, err := opts.Attribute(newPort, f.Setup, f.Actions[:min(f.Index+1, len(f.Actions))]); err == nil && len(cl) > 0 {
+			c.Attributed = cl
+			c.Message += fmt.Sprintf(" (first differing observation: %s)", obs)
+		}
 	}
 	return c, nil
 }

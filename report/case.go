@@ -40,6 +40,11 @@ type Case struct {
 	Name    string   `json:"name"`
 	Feature string   `json:"feature,omitempty"`
 	Clauses []string `json:"clauses"`
+	// Attributed are the clauses of the first failing observation of a
+	// failing check, when they can be told (empty: its Clauses). The
+	// per-clause table counts a failure under these; Clauses, the
+	// check's tags, still say what it covers.
+	Attributed []string `json:"attributed,omitempty"`
 	// Choices are the silent-point choices the check depends on, name=value.
 	Choices []string `json:"choices,omitempty"`
 	Status  string   `json:"status"`
@@ -64,6 +69,15 @@ type Step struct {
 	// ambiguous.
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+}
+
+// FailedClauses are the clauses a failure of the case counts under: the
+// attributed ones when known, else its tags.
+func (c Case) FailedClauses() []string {
+	if len(c.Attributed) > 0 {
+		return c.Attributed
+	}
+	return c.Clauses
 }
 
 // Failing reports whether the case fails the run.

@@ -32,7 +32,11 @@ type Run struct {
 	Implementation sim.Identity `json:"implementation"`
 	Seed           int64        `json:"seed"`
 	// Filter describes a filtered run (--tags, --only); empty when complete.
-	Filter   string      `json:"filter,omitempty"`
+	Filter string `json:"filter,omitempty"`
+	// Assume names the known deviations the run assumed (--assume and
+	// the manifest's assume: lines): the properties' model, or the
+	// lockstep reference, predicted them instead of SPEC.md.
+	Assume   []string    `json:"assume,omitempty"`
 	Manifest string      `json:"manifest,omitempty"`
 	Verdict  string      `json:"verdict"`
 	Error    string      `json:"error,omitempty"`
@@ -126,6 +130,15 @@ type JUnitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
+// failedText is a failure's message led by the clauses it counts under
+// (those of the first failing observation, when known).
+func failedText(c Case) string {
+	if c.Status == UnexpectedPass {
+		return c.Message
+	}
+	return "clauses " + strings.Join(c.FailedClauses(), " ") + ": " + c.Message
+}
+
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
@@ -159,7 +172,7 @@ func JUnit(r Run) ([]byte, error) {
 		s := &root.Suites[i]
 		switch c.Status {
 		case Failed, UnexpectedPass:
-			tc.Failure = &JUnitFailure{Message: firstLine(c.Message), Type: c.Status, Text: c.Message}
+			tc.Failure = &JUnitFailure{Message: firstLine(c.Message), Type: c.Status, Text: failedText(c)}
 			s.Failures++
 		case Errored:
 			tc.Error = &JUnitFailure{Message: firstLine(c.Message), Type: "implementation", Text: c.Message}
@@ -168,7 +181,7 @@ func JUnit(r Run) ([]byte, error) {
 			tc.Skipped = &JUnitSkipped{Message: c.Message}
 			s.Skipped++
 		case ExpectedFailed:
-			tc.Skipped = &JUnitSkipped{Message: "expected failure: " + c.Message}
+			tc.Skipped = &JUnitSkipped{Message: "expected failure: " + failedText(c)}
 			s.Skipped++
 		}
 		s.Tests++
@@ -312,6 +325,11 @@ func Cucumber(r Run) ([]byte, error) {
 		}
 		for _, ch := range c.Choices {
 			tags = append(tags, "@choice:"+ch)
+		}
+		if c.Status == Failed || c.Status == ExpectedFailed {
+			for _, cl := range c.FailedClauses() {
+				tags = append(tags, "@failed:"+cl)
+			}
 		}
 		sort.Strings(tags)
 		for _, t := range tags {

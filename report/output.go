@@ -20,9 +20,9 @@ func Summary(w io.Writer, r Run) error {
 	for _, c := range r.Cases {
 		switch c.Status {
 		case Failed, UnexpectedPass:
-			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), safetext.Text(c.Message))
+			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.FailedClauses(), " "), safetext.Text(c.Message))
 		case ExpectedFailed:
-			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.Clauses, " "), safetext.Text(c.Message))
+			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.FailedClauses(), " "), safetext.Text(c.Message))
 		case Errored:
 			if errored == 0 {
 				firstError = c.ID

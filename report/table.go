@@ -13,7 +13,9 @@ import (
 var GroupOrder = []string{"LOG", "PEND", "STEP", "CFG", "EXIT", "CMD", "SVC"}
 
 // ClauseRow counts the checks of one clause by final status. A check
-// tagged with several clauses counts in each. Only Failed counts
+// tagged with several clauses counts in each, except that a failure
+// (expected or not) counts only under the clauses of its first failing
+// observation when they are known (Case.FailedClauses). Only Failed counts
 // deviations; Errors (the implementation could not be run) and NotRun (the
 // run was interrupted) are checks that were not judged.
 type ClauseRow struct {
@@ -64,7 +66,13 @@ func Table(cases []Case, clauses []string) []ClauseRow {
 		rows[c] = &ClauseRow{Clause: c}
 	}
 	for _, c := range cases {
-		for _, cl := range c.Clauses {
+		clauses := c.Clauses
+		if c.Status == Failed || c.Status == ExpectedFailed {
+			// A failure counts under the clauses of the observation that
+			// failed, when known: not every clause the check is tagged with.
+			clauses = c.FailedClauses()
+		}
+		for _, cl := range clauses {
 			r := rows[cl]
 			if r == nil {
 				r = &ClauseRow{Clause: cl}

@@ -32,6 +32,7 @@ type checkOptions struct {
 	today                              func() string
 	factory                            func(*implFlags) (func() sim.Port, error)
 	limits                             inputFlags
+	assume                             []string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -74,7 +75,8 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 	f.StringVar(&o.files.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
 	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
 	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
-	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md)")
+	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md); its assume: lines add assumptions")
+	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation the properties' model predicts instead of SPEC.md (repeatable: listener-appended, cancelled-selection-narrated, keep-planning-keeps-exit); scenarios are not affected")
 	f.BoolVar(&o.fix, "fix", false, "rewrite the --expect manifest from this run (refused for filtered runs)")
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
@@ -119,6 +121,15 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		}
 		opts.Manifest = m
 	}
+	assume, err := modelAssumptions(o.assume, opts.Manifest)
+	if err != nil {
+		return err
+	}
+	if len(assume) > 0 && o.level.runtime() {
+		return usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
+	}
+	opts.Assume = assume
+	opts.Attribute = attributeInLockstep(assume)
 	if o.fix {
 		opts.UpdateManifest = func(raw []report.Case) (*report.Manifest, error) {
 			if err := atomicfile.Write(o.expect, opts.Manifest.Fix(raw)); err != nil {

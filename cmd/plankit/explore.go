@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
 )
@@ -17,6 +19,8 @@ func newExploreCmd() *cobra.Command {
 		retries string
 		impl    implFlags
 		level   levelFlags
+		assume  []string
+		expect  string
 	)
 	cmd := &cobra.Command{
 		Use:   "explore",
@@ -32,6 +36,10 @@ The first violation (a shortest one) is written as a trace file that
 plankit sim replays to the same failure. Exit 0 when no violation exists up to
 the depth, 1 on a violation, 2 on a usage error, 3 when the implementation
 could not be run or the exploration was interrupted (SIGINT, SIGTERM).
+
+--assume NAME (repeatable) and the assume: lines of --expect FILE name known
+deviations the model then predicts instead of SPEC.md, so the exploration goes
+on past them (docs/lockstep.md#assumptions-in-check-and-explore).
 
 With --level runtime it enumerates every sequence of up to --depth runtime
 steps (selections, plain turns, selections while the model streams, an
@@ -49,7 +57,21 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if err := level.validate(cmd); err != nil {
 				return err
 			}
+			var m *report.Manifest
+			if expect != "" {
+				var err error
+				if m, err = report.ReadManifest(expect); err != nil {
+					return usageErr("%v", err)
+				}
+			}
+			assumed, err := modelAssumptions(assume, m)
+			if err != nil {
+				return err
+			}
 			if level.runtime() {
+				if len(assumed) > 0 {
+					return usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
+				}
 				return exploreRuntime(cmd, &impl, &level, depth, out)
 			}
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
@@ -68,7 +90,7 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return err
 			}
 			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries}
-			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs})
+			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs, Assume: assumed})
 			if ie := interruption(cmd.Context()); ie != nil {
 				// No verdict: the depth was not explored to the end.
 				return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, depth)
@@ -81,6 +103,9 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if len(assumed) > 0 {
+				fmt.Fprintf(w, "assuming %s\n", strings.Join(assumed, ", "))
+			}
 			fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d transitions checked (%d-action alphabet, %d actions run)\n",
 				res.Depth, res.States, res.Transitions, res.Alphabet, res.Actions)
 			if res.Violation == nil {
@@ -94,6 +119,11 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return usageErr("writing the counterexample: %v", err)
 			}
 			fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
+			if cl, obs, err := attributeInLockstep(assumed)(newPort, res.Violation.Setup, res.Violation.Actions[:min(res.Violation.Index+1, len(res.Violation.Actions))]); err == nil && len(cl) > 0 {
+				// The clauses of the observation that diverged (lockstep's
+				// table), not the whole model's.
+				fmt.Fprintf(w, "clauses: %s (first differing observation: %s)\n", strings.Join(cl, " "), obs)
+			}
 			if !reproduced {
 				fmt.Fprintln(w, "note: the trace replays the sequence, but its expectation cannot express this failure")
 			}
@@ -103,6 +133,8 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
+	cmd.Flags().StringArrayVar(&assume, "assume", nil, "a known deviation the model predicts instead of SPEC.md (repeatable: listener-appended, cancelled-selection-narrated, keep-planning-keeps-exit)")
+	cmd.Flags().StringVar(&expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions (its other entries are not used)")
 	impl.register(cmd)
 	impl.registerJobs(cmd)
 	level.register(cmd)

@@ -150,6 +150,9 @@ func render(in Inputs) ([]byte, error) {
 	}
 	p("go run ./cmd/plankit check%s --adapter %q%s --counterexamples %s --json %s\n", flags, in.Adapter, manifestFlag, in.Subject.Counterexamples, in.RunPath)
 	p("%s\n```\n\n", generated.Regenerate)
+	if len(run.Assume) > 0 {
+		p("The properties ran with the package's known deviations assumed (%s: the manifest's `assume:` lines), so their model predicts those and they check everything else; the scenarios are not affected and list their failures in the manifest ([docs/lockstep.md](../lockstep.md#assumptions-in-check-and-explore)).\n\n", "`"+strings.Join(run.Assume, "`, `")+"`")
+	}
 
 	counts := map[string]int{}
 	for _, c := range run.Cases {
@@ -207,7 +210,7 @@ func render(in Inputs) ([]byte, error) {
 	devsOf := map[string][]string{}
 	caseClauses := map[string][]string{}
 	for _, c := range run.Cases {
-		caseClauses[c.ID] = c.Clauses
+		caseClauses[c.ID] = c.FailedClauses()
 	}
 	addDev := func(clause, dev string) {
 		if !slices.Contains(devsOf[clause], dev) {
@@ -223,7 +226,7 @@ func render(in Inputs) ([]byte, error) {
 		}
 	}
 	p("\n## Per clause\n\n")
-	p("A check tagged with several clauses counts in each. *Deviates*: a check of the clause fails (listed in the manifest, or not); *conforms*: every check of the clause that ran passed; *skipped*: its only checks depend on a choice the package declares otherwise.\n\n")
+	p("A check tagged with several clauses counts in each when it passes; a failing check counts only under the clauses of its first failing observation (the check's `attributed` clauses in the JSON report; [docs/lockstep.md](../lockstep.md#attribution-the-clauses-of-the-observation)). *Deviates*: an observation of the clause diverged in a check (listed in the manifest, or not); *conforms*: every check of the clause that ran passed; *skipped*: its only checks depend on a choice the package declares otherwise.\n\n")
 	p("| Clause | Result | Passed | Failed | Expected-failed | Skipped | Deviations |\n|---|---|---:|---:|---:|---:|---|\n")
 	for _, r := range run.Clauses {
 		result := "not checked"
