@@ -38,6 +38,14 @@ Feature: CMD at runtime level — /plan typed by the user
     And the step appends plan/mode nothing
     And the requests show plan:policy as off, off
 
+  @CMD-4 @id:rt-cmd-off-padded
+  Scenario: /plan off with surrounding whitespace leaves plan mode: the argument is trimmed
+    When the user selects plan mode
+    And the user types "/plan  off "
+    Then the command reports "success"
+    And the step appends plan/mode false
+    And get shows active false with nothing pending
+
   @CMD-1 @id:rt-cmd-not-composed
   Scenario: without the commands service /plan is not a command
     Given the commands service is not composed
