@@ -19,7 +19,7 @@ import (
 // the runtime-level suite.
 var notObservable = map[reference.Mutant]string{
 	reference.ReplyAnnouncesEntering: "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked",
-	reference.ListenerAppended: "where the plan-mode listener sits in the chain shows only in what host listeners see or add to a decision, which protocol v1 does not script; a selection made by a listener on either side is applied by the same accepted step",
+	reference.ListenerAppended:       "where the plan-mode listener sits in the chain shows only in what host listeners see or add to a decision, which protocol v1 does not script; a selection made by a listener on either side is applied by the same accepted step",
 }
 
 // killedBy runs the runtime-level scenarios against the built-in runtime
