@@ -5,7 +5,9 @@ import (
 	"io"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/report"
 )
 
 // printAdapterHint tells the author of an adapter, as its check starts, how
@@ -15,15 +17,22 @@ func printAdapterHint(w io.Writer, o *checkOptions) {
 	if o.impl.adapter == "" {
 		return
 	}
+	// The level's suites: the plugin level's features and properties, or
+	// the runtime level's scenarios and properties.
+	listScenarios := features.Scenarios
+	props := len(properties.Catalog())
+	if o.level.runtime() {
+		listScenarios = func(tags string) ([]report.Case, error) { return suite.Scenarios(tags) }
+		props = len(suite.PropertyCases())
+	}
 	scenarios := 0
 	if o.only != "properties" {
-		if cases, err := features.Scenarios(o.tags); err == nil {
+		if cases, err := listScenarios(o.tags); err == nil {
 			scenarios = len(cases)
 		}
 	}
-	props := 0
-	if o.only != "features" && o.tags == "" {
-		props = len(properties.Catalog())
+	if o.only == "features" || o.tags != "" {
+		props = 0
 	}
 	starts := scenarios + props*o.checks
 	fmt.Fprintf(w, "plankit check: this run starts the adapter about %d times (%d scenarios, %d properties × %d cases, plus restarts); "+

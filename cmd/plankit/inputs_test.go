@@ -151,4 +151,11 @@ func TestAdapterHint(t *testing.T) {
 	if !strings.Contains(b.String(), "properties × 25 cases") || !strings.Contains(b.String(), "--checks") {
 		t.Fatalf("hint %q", b.String())
 	}
+	// At runtime level it counts the runtime suite: one property.
+	b.Reset()
+	o.level.level = levelRuntime
+	printAdapterHint(&b, o)
+	if !strings.Contains(b.String(), " 1 properties × 25 cases") {
+		t.Fatalf("runtime-level hint %q", b.String())
+	}
 }
