@@ -37,6 +37,9 @@ const (
 	// listener saw in next()'s decision); lockstep sees its effect as the
 	// order of appended events.
 	ObsListener = "listener position"
+	// ObsReply is the selection outcome a /plan reply announces, as a
+	// scenario checks it; lockstep compares it within the command result.
+	ObsReply = "announced outcome"
 )
 
 // Rule is one line of the attribution table: an observation kind, the
@@ -114,6 +117,7 @@ var Table = []Rule{
 	{ObsGet, "anything else", []string{"PEND-7"}},
 	{ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
 	{ObsListener, "the plugin's pre-step listener is not prepended, or does not wrap the listeners registered before it (scenarios)", []string{"STEP-1"}},
+	{ObsReply, "a /plan reply announces another selection outcome than the one its selection had (scenarios)", []string{"SVC-1"}},
 }
 
 // Clauses is every clause an observation can name, in table order.

@@ -237,6 +237,8 @@ type record struct {
 	// observation is the kind the first failing step compares (empty:
 	// not told), which attributes the failure (attribution.ForScenario).
 	observation string
+	// attributed: the clauses the failing step's error names, if any.
+	attributed []string
 	// implErr: the implementation could not be run during the scenario,
 	// so it was not judged.
 	implErr string
@@ -424,6 +426,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 				if r.failure == "" {
 					r.failure = fmt.Sprintf("step %q: %v", st.Text, err)
 					r.observation = stepObservation(st.Text, err)
+					r.attributed = stepAttributed(err)
 				}
 			}
 			if status != godog.StepPassed && status != godog.StepSkipped && r.failure == "" {
@@ -496,7 +499,10 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
 			c.Status, c.Message = report.Failed, r.failure
-			if r.observation != "" {
+			switch {
+			case len(r.attributed) > 0:
+				c.Attributed = r.attributed
+			case r.observation != "":
 				c.Attributed = attribution.ForScenario(r.observation, c.Clauses)
 			}
 		case len(r.steps) == 0:

@@ -18,6 +18,23 @@ type observedError struct {
 func (e *observedError) Error() string { return e.err.Error() }
 func (e *observedError) Unwrap() error { return e.err }
 
+// clauseError is a step error that knows the clauses of the observation
+// it found diverging (the runtime level's findings, loop.Findings); a
+// failing scenario counts under those.
+type clauseError interface {
+	error
+	AttributedClauses() []string
+}
+
+// stepAttributed is the clauses a failing step's error names, or nil.
+func stepAttributed(err error) []string {
+	var ce clauseError
+	if errors.As(err, &ce) {
+		return ce.AttributedClauses()
+	}
+	return nil
+}
+
 // stepObservations names the observation each checking step compares, as
 // the attribution table's kinds, so a failing scenario counts under the
 // clauses of that observation (first match wins). A step not listed
@@ -32,6 +49,7 @@ var stepObservations = []struct {
 	{regexp.MustCompile(`^the step carries .* plan-mode notices?$`), attribution.ObsNotices},
 	{regexp.MustCompile(`^the request renders the plan:policy section|^the request has no plan:policy section$|^the request shows plan mode`), attribution.ObsRequest},
 	{regexp.MustCompile(`^the plugin's listener is registered with prepend$|^the plugin saw the message "[^"]*" in the downstream decision$`), attribution.ObsListener},
+	{regexp.MustCompile(`^the reply announces `), attribution.ObsReply},
 	{regexp.MustCompile(`^exit_plan_mode |^call \d+ of the batch |^the plan is (not )?presented for review`), attribution.ObsTool},
 }
 

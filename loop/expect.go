@@ -295,6 +295,21 @@ func Verdict(t Trace, rec Record) []Finding {
 	return append(Expectations(rec), Invariants(t, rec)...)
 }
 
+// Findings is an error made of findings, the first being the observation
+// that diverged first.
+type Findings []Finding
+
+func (fs Findings) Error() string { return Describe(fs) }
+
+// AttributedClauses is the clause of the first finding: reports count a
+// failure under the clause of the observation that diverged.
+func (fs Findings) AttributedClauses() []string {
+	if len(fs) == 0 || fs[0].Clause == "" {
+		return nil
+	}
+	return []string{fs[0].Clause}
+}
+
 // Describe renders findings one per line.
 func Describe(fs []Finding) string {
 	lines := make([]string, len(fs))

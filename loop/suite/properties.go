@@ -81,17 +81,17 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 	for i, p := range properties {
 		c := &cases[i]
 		if err := ctx.Err(); err != nil {
-			c.Status, c.Message = report.Skipped, "not run: the run was interrupted"
+			c.Status, c.Message = report.NotRun, "not run: the run was interrupted"
 			continue
 		}
 		skipped, failing, findings, err := check(ctx, o, id, p)
 		switch {
 		case err != nil:
-			c.Status, c.Message = report.Skipped, "not run: the runtime could not be run"
+			c.Status, c.Message = report.Errored, "not run: the runtime could not be run"
 			return cases, fmt.Errorf("property %s: %w", p.id, err)
 		case failing != nil:
 			path, werr := writeCounterexample(o.CounterexampleDir, p.id, *failing)
-			c.Status = report.Failed
+			c.Status, c.Attributed = report.Failed, loop.Findings(findings[:1]).AttributedClauses()
 			c.Message = fmt.Sprintf("%s (seed %d); shrunk to %d steps", loop.Describe(findings[:1]), o.Seed, len(failing.Steps))
 			if werr != nil {
 				c.Message += "; the counterexample could not be written: " + werr.Error()

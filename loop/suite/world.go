@@ -333,7 +333,7 @@ func (w *world) do(st loop.Step) error {
 		return err
 	}
 	if fs := loop.Invariants(w.session.Trace(), w.session.Record()); len(fs) > 0 {
-		return w.failed(errors.New(loop.Describe(fs)))
+		return w.failed(loop.Findings(fs))
 	}
 	return nil
 }
@@ -348,7 +348,7 @@ func (w *world) expect(x loop.Expect) error {
 	x.Clause = w.clause
 	w.session.Expect(x)
 	if fs := x.Check(*d); len(fs) > 0 {
-		return w.failed(errors.New(loop.Describe(fs)))
+		return w.failed(loop.Findings(fs))
 	}
 	return nil
 }
