@@ -387,7 +387,7 @@ func (w *world) exitToolBatch(table *godog.Table) error {
 		if !ok {
 			return fmt.Errorf("scenario bug: unknown answer %q (approves, keeps planning, dismisses the review)", row.Cells[cols["answer"]].Value)
 		}
-		calls = append(calls, sim.ToolCall{Name: "exit_plan_mode", Args: sim.JSON(map[string]string{"plan": unescape(row.Cells[cols["plan"]].Value)}),
+		calls = append(calls, sim.ToolCall{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": unescape(row.Cells[cols["plan"]].Value)}),
 			Review: &sim.Review{Answer: answer, Feedback: row.Cells[cols["feedback"]].Value}})
 	}
 	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{Calls: calls}}})

@@ -761,7 +761,7 @@ func compareRequests(ref, imp sim.Result) *Diff {
 		switch {
 		case show(r.Sections) != show(i.Sections):
 			x.Sections = sectionNames(r)
-			_, has := r.Section("plan:policy")
+			_, has := r.Section(spec.SectionName)
 			x.Section = ptr(has)
 			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "sections " + show(r.Sections), Implementation: "sections " + show(i.Sections), Clauses: []string{"CFG-2"}, Expect: x, Expressible: k == len(ref.Requests)-1}
 		case show(r.Tools) != show(i.Tools):

@@ -82,7 +82,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		var tools []string
 		for i, q := range requests[agent] {
 			want := Fold(log, q.At)
-			s, has := q.Section("plan:policy")
+			s, has := q.Section(spec.SectionName)
 			has = has && s.Text != ""
 			where := fmt.Sprintf("request %d (sent after %d events)", i+1, q.At)
 			if sectionFromLog && has != want {
@@ -94,7 +94,7 @@ func Invariants(t Trace, rec Record) []Finding {
 			if has && s.Order != nil && *s.Order != 50 {
 				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy at order %d, not 50", where, *s.Order)})
 			}
-			if !slices.Contains(q.Tools, "exit_plan_mode") {
+			if !slices.Contains(q.Tools, spec.ExitTool) {
 				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})
 			}
 			if i > 0 && !slices.Equal(q.Tools, tools) {

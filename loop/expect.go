@@ -183,7 +183,7 @@ func pendingText(p *bool) string {
 func Sections(d StepDone) []bool {
 	out := []bool{}
 	for _, q := range d.Obs.Requests {
-		s, ok := q.Section("plan:policy")
+		s, ok := q.Section(spec.SectionName)
 		out = append(out, ok && s.Text != "")
 	}
 	return out

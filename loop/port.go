@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Runtime is an agent runtime with plan mode, under test. Every method is
@@ -288,7 +289,7 @@ type Message struct {
 
 // IsPlanNotice reports whether m is a plan-mode notice.
 func (m Message) IsPlanNotice() bool {
-	return m.Source != nil && m.Source.Kind == "plugin" && m.Source.Plugin == "plan-mode"
+	return m.Source != nil && m.Source.Kind == "plugin" && m.Source.Plugin == spec.PluginName
 }
 
 // Section returns the named section of the request.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // ExploreOptions configure Explore.
@@ -34,7 +35,7 @@ func Alphabet(caps loop.Capabilities) []loop.Step {
 		return loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: prompt, Script: loop.Script{Responses: rs}}}
 	}
 	read := loop.Call{ID: "r", Name: "read_file", Args: json.RawMessage(`{"path":"a.go"}`)}
-	exit := loop.Call{ID: "x", Name: "exit_plan_mode", Args: json.RawMessage(`{"plan":"# Plan\n1. edit"}`), Review: &sim.Review{Answer: sim.Approve}}
+	exit := loop.Call{ID: "x", Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n1. edit"}`), Review: &sim.Review{Answer: sim.Approve}}
 	out := []loop.Step{
 		{Set: &loop.SetRequest{Agent: "main", Active: true}},
 		{Set: &loop.SetRequest{Agent: "main", Active: false}},

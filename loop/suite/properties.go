@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // PropertyOptions configure Properties.
@@ -299,7 +300,7 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 							c.Name, c.Args = "read_file", json.RawMessage(`{"path":"a.go"}`)
 							c.During = actions(2)
 						} else {
-							c.Name = "exit_plan_mode"
+							c.Name = spec.ExitTool
 							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(2)]})
 							c.Review = &sim.Review{Answer: answers[r.IntN(3)]}
 						}

@@ -187,7 +187,7 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 		if err != nil {
 			return err
 		}
-		s, ok := q.Section("plan:policy")
+		s, ok := q.Section(spec.SectionName)
 		switch {
 		case !ok:
 			return w.fail("request %d has no plan:policy section", n)
@@ -204,7 +204,7 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 			return w.fail("the step sent no request")
 		}
 		for i, q := range d.Obs.Requests {
-			if !slices.Contains(q.Tools, "exit_plan_mode") {
+			if !slices.Contains(q.Tools, spec.ExitTool) {
 				return w.fail("request %d offers %v, without exit_plan_mode", i+1, q.Tools)
 			}
 		}
