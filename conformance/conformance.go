@@ -192,7 +192,7 @@ func Run(ctx context.Context, opts Options) (report.Run, error) {
 		// The failures judged before the implementation broke stay listed.
 		rep.Verdict, rep.Error = report.VerdictImpl, implErr.Error()
 	case runErr != nil:
-		rep.Verdict, rep.Error = report.VerdictFail, runErr.Error()
+		rep.Verdict, rep.Error, rep.Cause = report.VerdictFail, runErr.Error(), runErr
 	case len(findings) > 0 || slices.ContainsFunc(final, report.Case.Failing):
 		rep.Verdict = report.VerdictFail
 	}

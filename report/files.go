@@ -36,10 +36,13 @@ type Run struct {
 	// Assume names the known deviations the run assumed (--assume and
 	// the manifest's assume: lines): the properties' model, or the
 	// lockstep reference, predicted them instead of SPEC.md.
-	Assume   []string    `json:"assume,omitempty"`
-	Manifest string      `json:"manifest,omitempty"`
-	Verdict  string      `json:"verdict"`
-	Error    string      `json:"error,omitempty"`
+	Assume   []string `json:"assume,omitempty"`
+	Manifest string   `json:"manifest,omitempty"`
+	Verdict  string   `json:"verdict"`
+	Error    string   `json:"error,omitempty"`
+	// Cause is the error behind Error, kept for callers that ask
+	// errors.Is of it; it is not part of any report.
+	Cause    error       `json:"-"`
 	Findings []string    `json:"findings,omitempty"`
 	Clauses  []ClauseRow `json:"clauses"`
 	Cases    []Case      `json:"cases"`

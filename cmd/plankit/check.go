@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/plankit/plankit/conformance"
@@ -181,11 +180,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 			failed++
 		}
 	}
-	if rep.Verdict == report.VerdictFail && strings.Contains(rep.Error, atomicfile.ErrSymlink.Error()) {
+	if rep.Verdict == report.VerdictFail && errors.Is(rep.Cause, atomicfile.ErrSymlink) {
 		// A link planted where a counterexample goes stopped the run: an
-		// input error, not a verdict on the implementation. (The report
-		// carries the run's error as text, with atomicfile's own wording.)
-		return withCode(ExitUsage, errors.New(rep.Error))
+		// input error, not a verdict on the implementation.
+		return withCode(ExitUsage, rep.Cause)
 	}
 	switch rep.Verdict {
 	case report.VerdictPass:
