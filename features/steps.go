@@ -129,6 +129,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(re(`^foldPlanMode returns (active|inactive)$`), w.foldReturns)
 	sc.Step(re(`^foldPlanMode reports an error$`), w.foldErrors)
 	sc.Step(re(`^the log has no plan/mode event$`), w.logClean)
+	w.registerReview(sc)
 }
 
 // ---- configuration ----

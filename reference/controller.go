@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -21,8 +22,9 @@ type host interface {
 	Inject(agent string, m sim.Message)
 	// Next runs the downstream pre-step listeners and returns their decision.
 	Next() sim.Decision
-	// Ask presents a plan for review and returns the user's answer; ok is
-	// false when the review ended without an answer (dismissed).
+	// Ask presents a plan for review and returns the user's answer as the
+	// trace scripted it: a reply (sim.Review.Structured), a dismissal, or
+	// the seam failing (sim.Review.Fail).
 	Ask(agent string, question json.RawMessage) (sim.Review, error)
 }
 
@@ -44,6 +46,9 @@ type Controller struct {
 	choices  Choices
 	mutants  Mutants
 	disposed bool
+	// renarrated: the notice each agent's current step carried (mutant
+	// retry-renarrates only).
+	renarrated map[string]*sim.Message
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
@@ -163,6 +168,9 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	if req.Retry > 0 && c.mutants.Has(RetryNotObserved) {
 		return h.Next()
 	}
+	if c.mutants.Has(RetryRenarrates) {
+		return c.renarrating(h, agent, req)
+	}
 	if c.mutants.Has(AppendBeforeDownstream) && has && p.active != s.active {
 		if c.append(h, agent, p.active) == nil {
 			delete(c.pending, agent)
@@ -206,6 +214,34 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		if c.mutants.Has(NarrateTwice) {
 			decision.Messages = append(decision.Messages, notice)
 		}
+	}
+	return decision
+}
+
+// renarrating is the pre-step of the mutant retry-renarrates: it keeps the
+// notice a step carried and adds it again when the step is retried, as if
+// the failed request had lost it, so the change is narrated twice.
+func (c *Controller) renarrating(h host, agent string, req sim.PreStepRequest) sim.Decision {
+	if c.renarrated == nil {
+		c.renarrated = map[string]*sim.Message{}
+	}
+	if req.Retry == 0 {
+		delete(c.renarrated, agent)
+	}
+	owed := c.renarrated[agent]
+	c.mutants = slices.DeleteFunc(slices.Clone(c.mutants), func(m Mutant) bool { return m == RetryRenarrates })
+	decision := c.PreStep(h, agent, req)
+	c.mutants = append(c.mutants, RetryRenarrates)
+	if decision.Kind != sim.Enter {
+		return decision
+	}
+	for _, m := range decision.Messages {
+		if m.Source.Kind == "plugin" && m.Source.Plugin == spec.PluginName {
+			c.renarrated[agent] = &m
+		}
+	}
+	if owed != nil && req.Retry > 0 {
+		decision.Messages = append(decision.Messages, *owed)
 	}
 	return decision
 }
@@ -295,19 +331,47 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 	if c.disposed && !c.mutants.Has(ReloadApproves) {
 		return nil, errReloaded
 	}
-	switch answer.Answer {
-	case sim.Dismiss:
+	if answer.Fail != "" {
+		// The seam failed (it threw, the step aborted, it refused the
+		// agent, it had no way to ask): nothing was decided (EXIT-7).
+		return nil, fmt.Errorf("the plan review could not be completed (%s); plan mode stays on", answer.Fail)
+	}
+	reply, ok := answer.Structured()
+	if !ok {
 		return nil, errDismissed
-	case sim.Approve:
-		if answer.Feedback == "" || c.mutants.Has(ApproveWithFeedback) {
-			return c.approve(agent), nil
-		}
+	}
+	approved, feedback := c.readReview(reply)
+	if approved {
+		return c.approve(agent), nil
 	}
 	c.keepPlanning(agent)
-	if answer.Feedback == "" {
+	if feedback == "" {
 		return nil, errors.New("the user chose to keep planning; revise the plan and present it again")
 	}
-	return nil, fmt.Errorf("the user chose to keep planning; their feedback: %s", answer.Feedback)
+	return nil, fmt.Errorf("the user chose to keep planning; their feedback: %s", feedback)
+}
+
+// readReview reads the seam's reply (EXIT-5, EXIT-6, EXIT-7): only the
+// answers to the review question count; the plan is approved exactly when
+// there is one, selecting the approve option alone, with no free text.
+// Anything else is keep planning, carrying the free text of the one answer
+// when there is one: plan mode is never left implicitly.
+func (c *Controller) readReview(reply sim.ReviewReply) (approved bool, feedback string) {
+	var mine []sim.ReviewAnswer
+	for _, a := range reply.Answers {
+		if a.Question == "" || a.Question == spec.ReviewQuestionID || c.mutants.Has(ReviewReadsAnyQuestion) {
+			mine = append(mine, a)
+		}
+	}
+	if len(mine) != 1 {
+		return false, ""
+	}
+	a := mine[0]
+	selectsApprove := len(a.Selected) == 1 && a.Selected[0] == sim.Approve
+	if c.mutants.Has(MultiSelectApproves) {
+		selectsApprove = slices.Contains(a.Selected, sim.Approve)
+	}
+	return selectsApprove && (a.Custom == "" || c.mutants.Has(ApproveWithFeedback)), a.Custom
 }
 
 // keepPlanning keeps plan mode on (EXIT-6): an exit an earlier approval

@@ -61,6 +61,9 @@ const (
 	CancelledNarrated       Mutant = "cancelled-selection-narrated"
 	CommandUntrimmed        Mutant = "command-untrimmed"
 	ReplyAnnouncesEntering  Mutant = "plan-reply-announces-entering"
+	ReviewReadsAnyQuestion  Mutant = "review-reads-any-question"
+	MultiSelectApproves     Mutant = "review-multi-select-approves"
+	RetryRenarrates         Mutant = "retry-renarrates"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -88,6 +91,7 @@ var Catalogue = []MutantInfo{
 	{FailedAppendBlocks, "STEP-5", "a failed append rejects the step"},
 	{NarrateAlways, "STEP-6", "every user selection is narrated, whatever the last header showed"},
 	{NarrateTwice, "STEP-6", "a narrated change gets two notices"},
+	{RetryRenarrates, "STEP-6", "a retried step carries its notice again, so a change applied before a failed request is narrated twice"},
 	{ConfigUnknownKeyIgnored, "CFG-1", "unknown config keys are silently ignored"},
 	{SectionWhileInactive, "CFG-2", "the plan:policy section renders while plan mode is inactive"},
 	{SectionWrongOrder, "CFG-2", "the plan:policy section renders at order 40"},
@@ -98,6 +102,8 @@ var Catalogue = []MutantInfo{
 	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
 	{ApprovalKeepsUserExit, "EXIT-5", "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
 	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
+	{ReviewReadsAnyQuestion, "EXIT-6", "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan"},
+	{MultiSelectApproves, "EXIT-6", "a review answer that selects the approve option among others approves the plan"},
 	{KeepPlanningKeepsExit, "EXIT-6", "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
 	{NoChannelApproves, "EXIT-7", "with no user-questions channel the exit is approved"},
 	{ReloadApproves, "EXIT-7", "a reload during the review does not fail the call"},

@@ -220,6 +220,11 @@ type Review struct {
 	Feedback string `json:"feedback,omitempty"`
 	// Reload reloads the plan-mode service while the review is open.
 	Reload bool `json:"reload,omitempty"`
+	// Reply is the structured reply the user-questions seam returns, given
+	// as it is instead of Answer and Feedback (see review.go).
+	Reply *ReviewReply `json:"reply,omitempty"`
+	// Fail makes the seam fail instead of answering (see review.go).
+	Fail string `json:"fail,omitempty"`
 }
 
 // ExitToolRequest executes exit_plan_mode.
