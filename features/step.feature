@@ -279,3 +279,15 @@ Feature: STEP — the pre-step append
     When a step is accepted
     Then no plan/mode event is appended
     And the turn carries exactly one plan-mode notice
+
+  @STEP-2 @STEP-6 @id:step-retry-undo-narrated-against-failed-header
+  Scenario: A failed request's header counts: undoing its change before the retry is narrated once more
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step's request fails
+    Then the step carries one plan-mode notice
+    When the user selects the default mode
+    And the request is retried
+    Then plan/mode inactive is appended before the request header
+    And the step carries one plan-mode notice
+    And the turn carries exactly two plan-mode notices

@@ -120,7 +120,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
-	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices}
+	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
 	var d *Divergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
@@ -184,6 +184,9 @@ type searcher struct {
 	opts    Options
 	newRef  func() sim.Port
 	choices map[string]string
+	// reviewReplies: the implementation takes reviews scripted as the
+	// seam's reply or failure, so the search may draw them.
+	reviewReplies bool
 }
 
 // failure is a divergence before shrinking.
@@ -248,7 +251,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 		}
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
-		m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+		m := s.model(setup)
 		var acts []sim.Action
 		if c.Intn("config-case", 8) == 0 {
 			svc := setup.Services
@@ -382,7 +385,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
 	search := fmt.Sprintf("depth %d", s.opts.Depth)
 	alphabet := properties.Alphabet()
-	start := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	start := s.model(setup)
 	if f, _, err := s.run(setup, nil); err != nil || f != nil {
 		if f != nil {
 			return s.divergence(f, search, 0), nil
@@ -411,7 +414,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 				if f != nil {
 					return s.divergence(f, search, 0), nil
 				}
-				m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+				m := s.model(setup)
 				for _, a := range acts {
 					m.Apply(a)
 				}
@@ -637,10 +640,17 @@ func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup,
 	if err != nil {
 		return nil, err
 	}
-	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices}
+	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
 	f, _, err := s.run(setup, acts)
 	if err != nil || f == nil {
 		return nil, err
 	}
 	return f.diff, nil
+}
+
+// model is the model of a fresh run of the searched implementation.
+func (s *searcher) model(setup properties.Setup) *properties.Model {
+	m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	m.ReviewReplies = s.reviewReplies
+	return m
 }

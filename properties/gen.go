@@ -53,7 +53,34 @@ var reviews = []sim.Review{
 	{Answer: sim.Approve, Reload: true},
 }
 
-func drawStep(c Chooser, retry bool) *sim.StepAction {
+// replies are reviews scripted as the seam's structured reply or its
+// failure, drawn only for implementations that take them
+// (Model.ReviewReplies): every kind of reply EXIT-5..7 must read, and
+// every way the seam fails.
+var replies = []sim.Review{
+	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Question: "scope-check", Selected: []string{sim.KeepPlanning}}, {Selected: []string{sim.Approve}}}}},
+	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Question: "scope-check", Selected: []string{sim.Approve}}}}},
+	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Selected: []string{sim.Approve, sim.KeepPlanning}}}}},
+	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Selected: []string{sim.Approve}}, {Selected: []string{sim.Approve}}}}},
+	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Custom: "cover the rollback"}}}},
+	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{}}},
+	{Fail: sim.ReviewThrows},
+	{Fail: sim.ReviewAborted},
+	{Fail: sim.ReviewRefused},
+	{Fail: sim.ReviewUnavailable},
+}
+
+// drawReview draws a scripted review: mostly the answers every
+// implementation takes, a third of the time a reply or failure when the
+// implementation takes those.
+func drawReview(m *Model, c Chooser, label string, from []sim.Review) sim.Review {
+	if m.ReviewReplies && c.Intn(label+"-reply", 3) == 0 {
+		return oneOf(c, label+"-replies", replies...)
+	}
+	return oneOf(c, label, from...)
+}
+
+func drawStep(m *Model, c Chooser, retry bool) *sim.StepAction {
 	s := &sim.StepAction{}
 	switch c.Intn("decision", 10) {
 	case 0:
@@ -70,7 +97,7 @@ func drawStep(c Chooser, retry bool) *sim.StepAction {
 		if c.Intn("plan", 4) == 0 {
 			plan = oneOf(c, "badplan", plans[1:]...)
 		}
-		r := oneOf(c, "review", reviews...)
+		r := drawReview(m, c, "review", reviews)
 		s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plan}), Review: &r}}}
 	}
 	_ = retry
@@ -100,7 +127,7 @@ var Kinds = []Kind{
 		if !ok {
 			return sim.Action{}, false
 		}
-		s := drawStep(c, false)
+		s := drawStep(m, c, false)
 		s.Agent = a
 		return sim.Action{Step: s}, true
 	}},
@@ -113,13 +140,13 @@ var Kinds = []Kind{
 		}
 		r := sim.Review{Answer: sim.Approve}
 		if c.Intn("approve", 3) == 0 {
-			r = oneOf(c, "review", reviews[1:]...)
+			r = drawReview(m, c, "review", reviews[1:])
 		}
 		calls := []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r}}
 		if c.Intn("batch", 3) == 0 {
 			// A second call in the same tool batch, after the first one's
 			// answer (EXIT-5, EXIT-6): the logged state still gates it.
-			r2 := oneOf(c, "review2", reviews...)
+			r2 := drawReview(m, c, "review2", reviews)
 			calls = append(calls, sim.ToolCall{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": plans[0]}), Review: &r2})
 		}
 		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: calls}}}, true
@@ -129,7 +156,7 @@ var Kinds = []Kind{
 		if !ok {
 			return sim.Action{}, false
 		}
-		s := drawStep(c, true)
+		s := drawStep(m, c, true)
 		s.Agent = a
 		return sim.Action{Retry: s}, true
 	}},

@@ -202,6 +202,9 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		return decision
 	}
 	notice, narrate := c.narration(s, p.active)
+	if req.Retry > 0 && c.mutants.Has(RetryIgnoresFailedHeader) {
+		narrate = headerBeforeLast(s.events) != nil && *headerBeforeLast(s.events) != p.active
+	}
 	if err := c.append(h, agent, p.active); err != nil {
 		if c.mutants.Has(FailedAppendBlocks) {
 			return sim.Decision{Kind: sim.Reject}
@@ -216,6 +219,22 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		}
 	}
 	return decision
+}
+
+// headerBeforeLast is the fold at the request header before the last one
+// (nil when there is none): what the mutant retry-ignores-failed-header
+// takes for the last header the model saw, skipping the failed request's.
+func headerBeforeLast(events []sim.Event) *bool {
+	seen := 0
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == spec.TypeRequestHeader {
+			if seen++; seen == 2 {
+				v := FoldPlanMode(events, i)
+				return &v
+			}
+		}
+	}
+	return nil
 }
 
 // renarrating is the pre-step of the mutant retry-renarrates: it keeps the

@@ -87,6 +87,10 @@ type Identity struct {
 	// selection outcome it announces (CommandReply.Outcome), so plankit can
 	// check what the reply means against what happened.
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// ReviewReplies says that the implementation takes a review scripted as
+	// the seam's structured reply or as the seam failing (Review.Reply,
+	// Review.Fail), so checks may script them.
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 }
 
 // Services says which optional host services are composed.
