@@ -53,29 +53,12 @@ var reviews = []sim.Review{
 	{Answer: sim.Approve, Reload: true},
 }
 
-// replies are reviews scripted as the seam's structured reply or its
-// failure, drawn only for implementations that take them
-// (Model.ReviewReplies): every kind of reply EXIT-5..7 must read, and
-// every way the seam fails.
-var replies = []sim.Review{
-	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Question: "scope-check", Selected: []string{sim.KeepPlanning}}, {Selected: []string{sim.Approve}}}}},
-	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Question: "scope-check", Selected: []string{sim.Approve}}}}},
-	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Selected: []string{sim.Approve, sim.KeepPlanning}}}}},
-	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Selected: []string{sim.Approve}}, {Selected: []string{sim.Approve}}}}},
-	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Custom: "cover the rollback"}}}},
-	{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{}}},
-	{Fail: sim.ReviewThrows},
-	{Fail: sim.ReviewAborted},
-	{Fail: sim.ReviewRefused},
-	{Fail: sim.ReviewUnavailable},
-}
-
 // drawReview draws a scripted review: mostly the answers every
 // implementation takes, a third of the time a reply or failure when the
 // implementation takes those.
 func drawReview(m *Model, c Chooser, label string, from []sim.Review) sim.Review {
 	if m.ReviewReplies && c.Intn(label+"-reply", 3) == 0 {
-		return oneOf(c, label+"-replies", replies...)
+		return oneOf(c, label+"-replies", sim.ExtendedReviews...)
 	}
 	return oneOf(c, label, from...)
 }

@@ -25,6 +25,24 @@ const (
 // ReviewFailures lists the values of Review.Fail.
 var ReviewFailures = []string{ReviewThrows, ReviewAborted, ReviewRefused, ReviewUnavailable}
 
+// ExtendedReviews holds one review of each kind Reply and Fail can state,
+// for generators to draw from: a reply whose own answer approves beside an
+// answer to another question, an approval of another question only, both
+// options selected, two answers to the review, free text alone, no answer,
+// and every way the seam fails.
+var ExtendedReviews = []Review{
+	{Reply: &ReviewReply{Answers: []ReviewAnswer{{Question: "scope-check", Selected: []string{KeepPlanning}}, {Selected: []string{Approve}}}}},
+	{Reply: &ReviewReply{Answers: []ReviewAnswer{{Question: "scope-check", Selected: []string{Approve}}}}},
+	{Reply: &ReviewReply{Answers: []ReviewAnswer{{Selected: []string{Approve, KeepPlanning}}}}},
+	{Reply: &ReviewReply{Answers: []ReviewAnswer{{Selected: []string{Approve}}, {Selected: []string{Approve}}}}},
+	{Reply: &ReviewReply{Answers: []ReviewAnswer{{Custom: "cover the rollback"}}}},
+	{Reply: &ReviewReply{Answers: []ReviewAnswer{}}},
+	{Fail: ReviewThrows},
+	{Fail: ReviewAborted},
+	{Fail: ReviewRefused},
+	{Fail: ReviewUnavailable},
+}
+
 // ReviewReply is what the user-questions seam returns for the plan review:
 // the answers, in order, as the user gave them. A reply may answer the
 // review question more than once, select several options, answer another
