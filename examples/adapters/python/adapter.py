@@ -16,7 +16,7 @@ import sys
 import planmode
 
 PROTOCOL = 1
-PROTOCOL_MINOR = 1  # minor 1: command replies say which outcome they announce
+PROTOCOL_MINOR = 2  # minor 1: command replies say which outcome they announce; 2: review replies
 DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
 
 
@@ -57,10 +57,33 @@ class Host:
         return dict(self.downstream or {"kind": "enter"})
 
     def ask(self, agent, question):
+        """The user-questions seam: returns the reply {"answers": [...]}
+        the review scripts, or raises as the seam does when the user
+        dismisses the question or the seam itself fails."""
         self.effects.append({"kind": "ask", "question": question})
-        if self.review.get("reload"):
+        review = self.review
+        if review.get("reload"):
             self.adapter.reload()
-        return self.review
+        if review.get("fail"):
+            raise planmode.ReviewFailed(review["fail"])
+        if review.get("answer") == "dismiss":
+            raise planmode.ReviewDismissed()
+        labels = {"approve": question["options"][0], "keep-planning": question["options"][1]}
+        if "reply" in review:
+            scripted = review["reply"]["answers"]
+        elif review.get("answer") in labels:
+            scripted = [{"selected": [review["answer"]], "custom": review.get("feedback", "")}]
+        elif review.get("feedback"):
+            scripted = [{"custom": review["feedback"]}]
+        else:
+            scripted = []
+        answers = []
+        for a in scripted:
+            item = {"id": a.get("question", question["id"]), "selected": [labels[s] for s in a.get("selected", [])]}
+            if a.get("custom"):
+                item["custom"] = a["custom"]
+            answers.append(item)
+        return {"answers": answers}
 
 
 class Adapter:
@@ -83,7 +106,7 @@ class Adapter:
             "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
             "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
-                             "commandOutcomes": True, "unload": True},
+                             "commandOutcomes": True, "unload": True, "reviewReplies": True},
         }
 
     def load(self, params):
