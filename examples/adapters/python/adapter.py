@@ -14,6 +14,7 @@ import os
 import sys
 
 import planmode
+import scripted
 
 PROTOCOL = 1
 PROTOCOL_MINOR = 2  # minor 1: command replies say which outcome they announce; 2: review replies
@@ -61,29 +62,9 @@ class Host:
         the review scripts, or raises as the seam does when the user
         dismisses the question or the seam itself fails."""
         self.effects.append({"kind": "ask", "question": question})
-        review = self.review
-        if review.get("reload"):
+        if self.review.get("reload"):
             self.adapter.reload()
-        if review.get("fail"):
-            raise planmode.ReviewFailed(review["fail"])
-        if review.get("answer") == "dismiss":
-            raise planmode.ReviewDismissed()
-        labels = {"approve": question["options"][0], "keep-planning": question["options"][1]}
-        if "reply" in review:
-            scripted = review["reply"]["answers"]
-        elif review.get("answer") in labels:
-            scripted = [{"selected": [review["answer"]], "custom": review.get("feedback", "")}]
-        elif review.get("feedback"):
-            scripted = [{"custom": review["feedback"]}]
-        else:
-            scripted = []
-        answers = []
-        for a in scripted:
-            item = {"id": a.get("question", question["id"]), "selected": [labels[s] for s in a.get("selected", [])]}
-            if a.get("custom"):
-                item["custom"] = a["custom"]
-            answers.append(item)
-        return {"answers": answers}
+        return scripted.ask_reply(self.review, question)
 
 
 class Adapter:
