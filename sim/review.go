@@ -92,6 +92,25 @@ func (r Review) Structured() (reply ReviewReply, ok bool) {
 	return ReviewReply{Answers: []ReviewAnswer{}}, true
 }
 
+// FreeText is the user's free text the review gives the question asked:
+// Feedback, or the Custom of a reply's one answer to that question. An
+// implementation that keeps planning carries it (EXIT-6).
+func (r Review) FreeText() string {
+	if r.Reply == nil {
+		return r.Feedback
+	}
+	text, n := "", 0
+	for _, a := range r.Reply.Answers {
+		if a.Question == "" {
+			text, n = a.Custom, n+1
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return text
+}
+
 // Validate reports a review a trace cannot mean.
 func (r Review) Validate() error {
 	switch r.Answer {
