@@ -36,6 +36,9 @@ type property struct {
 	processLocal bool
 	// assume is the known deviations the model predicts in this run.
 	assume Deviations
+	// replies: the property draws reviews scripted as the seam's reply or
+	// failure, for implementations that take them (Model.ReviewReplies).
+	replies bool
 }
 
 // Property names.
@@ -52,6 +55,7 @@ const (
 	NameService       = "service-surface-SVC-1-SVC-4"
 	NameSoftGuidance  = "soft-guidance-SVC-3"
 	NameOptional      = "optional-package-SVC-2"
+	NameReviews       = "review-outcomes-EXIT-4-EXIT-7"
 	defaultChecks     = 100
 	defaultSteps      = 40
 	explorationPrefix = "explore"
@@ -205,6 +209,14 @@ var props = []property{
 		Info: Info{NameOptional, []string{"SVC-2"},
 			"Without the plan-mode package the agent loop still runs every turn and step, and no plan/mode event, plan:policy section, exit_plan_mode tool or /plan command ever exists."},
 		kind: "without-package",
+	},
+	{
+		Info: Info{NameReviews, []string{"EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7"},
+			"Random sequences weighted to the exit tool, whose reviews, for an implementation that declares reviewReplies, include every kind of seam reply (another question answered, both options, several answers, free text alone, none) and every way the seam fails (throws, aborted, refused, unavailable); after every action everything the model predicts holds: only one answer to the review question selecting the approving option alone approves, anything else keeps planning or fails, and plan mode is never left implicitly."},
+		weights: Weights{"step-exit": 10, "step": 5, "set": 3, "prompt": 3, "end-turn": 2, "retry": 2, "command": 1, "fold": 0},
+		expect:  fullExpect,
+		choices: []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		replies: true,
 	},
 }
 

@@ -122,6 +122,7 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 	}
 	full := props[0].full()
 	full.assume = dev
+	full.replies = true // explore every action the implementation takes
 	start, f, err := startSession(full, opts.NewPort, setup)
 	if err != nil {
 		return res, err
