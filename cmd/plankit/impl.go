@@ -107,10 +107,9 @@ func parseChoiceFlags(choices []string) (reference.Choices, error) {
 	return ch, nil
 }
 
-func (f *implFlags) adapterFactory() (func() sim.Port, error) {
-	if f.mutant != "" || len(f.choices) > 0 {
-		return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the adapter (e.g. --adapter \"plankit serve --mutant NAME\")")
-	}
+// adapterCommand is --adapter as words, with the --timeout every request
+// to it gets checked.
+func (f *implFlags) adapterCommand() ([]string, error) {
 	words, err := shlex.Split(f.adapter)
 	if err != nil {
 		return nil, usageErr("--adapter %q: %v", f.adapter, err)
@@ -120,6 +119,17 @@ func (f *implFlags) adapterFactory() (func() sim.Port, error) {
 	}
 	if f.timeout <= 0 {
 		return nil, usageErr("--timeout must be positive, not %v", f.timeout)
+	}
+	return words, nil
+}
+
+func (f *implFlags) adapterFactory() (func() sim.Port, error) {
+	if f.mutant != "" || len(f.choices) > 0 {
+		return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the adapter (e.g. --adapter \"plankit serve --mutant NAME\")")
+	}
+	words, err := f.adapterCommand()
+	if err != nil {
+		return nil, err
 	}
 	if f.startTO <= 0 {
 		return nil, usageErr("--start-timeout must be positive, not %v", f.startTO)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/inputlimit"
@@ -65,15 +64,9 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		if f.mutant != "" || len(f.choices) > 0 {
 			return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the runtime (e.g. --adapter \"plankit serve --level runtime --mutant NAME\")")
 		}
-		words, err := shlex.Split(f.adapter)
+		words, err := f.adapterCommand()
 		if err != nil {
-			return nil, usageErr("--adapter %q: %v", f.adapter, err)
-		}
-		if len(words) == 0 {
-			return nil, usageErr("--adapter: empty command line")
-		}
-		if f.timeout <= 0 {
-			return nil, usageErr("--timeout must be positive, not %v", f.timeout)
+			return nil, err
 		}
 		pool, err := adapter.NewRuntimePool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate})
 		if err != nil {
