@@ -312,30 +312,27 @@ func (m *Model) Fold(name string, end int) bool {
 // Valid reports whether act fits the state: the runtime would accept it
 // (no *sim.InputError).
 func (m *Model) Valid(act sim.Action) bool {
-	name := act.Agent()
-	if name != "" && m.agent(name) == nil {
-		return false
+	return modelled[act.Name()] && act.Ready(m)
+}
+
+// modelled are the actions the model predicts (Apply); it finds any other
+// action invalid, so generators never draw it.
+var modelled = map[string]bool{
+	"prompt": true, "set": true, "get": true, "command": true, "step": true, "retry": true,
+	"end-turn": true, "idle": true, "fault": true, "restart": true, "reload": true,
+	"fork": true, "compact": true, "fold": true,
+}
+
+// Pending reports whether a selection waits for the agent.
+func (m *Model) Pending(name string) bool { a := m.agent(name); return a != nil && a.pending != nil }
+
+// Listeners names the run's scripted pre-step listeners.
+func (m *Model) Listeners() []string {
+	var out []string
+	for _, l := range m.Setup.Options().Listeners {
+		out = append(out, l.Name)
 	}
-	switch {
-	case act.Prompt != nil, act.Idle != nil:
-		return !m.agent(name).open
-	case act.Step != nil:
-		a := m.agent(name)
-		return a.open && !a.retry
-	case act.Retry != nil:
-		a := m.agent(name)
-		return a.open && a.retry
-	case act.EndTurn != nil:
-		return m.agent(name).open
-	case act.Fork != nil:
-		return act.Fork.As != "" && m.agent(act.Fork.As) == nil
-	case act.Fault != nil:
-		return act.Fault.Appends >= 0
-	case act.Set != nil, act.Get != nil, act.Command != nil, act.Compact != nil,
-		act.Restart != nil, act.Reload != nil, act.Fold != nil:
-		return true
-	}
-	return false
+	return out
 }
 
 // AgentPrediction is what one agent must show after an action.

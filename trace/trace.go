@@ -11,7 +11,6 @@ package trace
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,11 +29,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
-
-// Schema is the trace format's JSON Schema.
-//
-//go:embed schema.json
-var Schema []byte
 
 // DefaultSection is the plan guidance used when a trace gives no config.
 const DefaultSection = "Plan before you act: explore, then present a plan with exit_plan_mode."
@@ -440,7 +434,7 @@ func (t *Trace) check(f *ast.File) error {
 	for i, e := range t.Script {
 		loc := []string{"script", strconv.Itoa(i)}
 		if e.Action.Name() == "" {
-			return locate(t.File, f, loc, "entry has no action (one of load, prompt, steer, inject, set, get, command, step, retry, end-turn, idle, fault, restart, reload, unload, fork, compact, fold)")
+			return locate(t.File, f, loc, "entry has no action (one of "+strings.Join(sim.ActionNames(), ", ")+")")
 		}
 		if n := countActions(e.Action); n > 1 {
 			return locate(t.File, f, loc, fmt.Sprintf("entry has %d actions; write one action per entry", n))
