@@ -17,7 +17,8 @@ type Kind = sim.Draw
 // Kinds is every generated action kind, from sim's action table.
 var Kinds = sim.Draws()
 
-// Weights bias the draw of kinds; a missing kind has weight 1.
+// Weights bias the draw of kinds; a missing kind has weight 1, or 0 when
+// the kind is drawn only where weighted (Kind.Explicit).
 type Weights map[string]int
 
 // Draw picks a valid action from the weighted kinds.
@@ -25,11 +26,11 @@ func Draw(m *Model, c Chooser, w Weights) sim.Action {
 	for {
 		total := 0
 		for _, k := range Kinds {
-			total += weight(w, k.Name)
+			total += weight(w, k)
 		}
 		n := c.Intn("kind", total)
 		for _, k := range Kinds {
-			n -= weight(w, k.Name)
+			n -= weight(w, k)
 			if n < 0 {
 				if act, ok := k.Make(m, c); ok && m.Valid(act) {
 					return act
@@ -40,9 +41,12 @@ func Draw(m *Model, c Chooser, w Weights) sim.Action {
 	}
 }
 
-func weight(w Weights, name string) int {
-	if v, ok := w[name]; ok {
+func weight(w Weights, k Kind) int {
+	if v, ok := w[k.Name]; ok {
 		return v
+	}
+	if k.Explicit {
+		return 0
 	}
 	return 1
 }

@@ -30,9 +30,11 @@ type Action struct {
 	EndTurn *EndTurnAction `json:"end-turn,omitempty"`
 	Idle    *AgentAction   `json:"idle,omitempty"`
 	Fault   *FaultAction   `json:"fault,omitempty"`
+	Append  *AppendAction  `json:"append,omitempty"`
 	Restart *struct{}      `json:"restart,omitempty"`
 	Reload  *struct{}      `json:"reload,omitempty"`
 	Unload  *UnloadAction  `json:"unload,omitempty"`
+	Open    *OpenAction    `json:"open,omitempty"`
 	Fork    *ForkAction    `json:"fork,omitempty"`
 	Compact *AgentAction   `json:"compact,omitempty"`
 	Fold    *FoldAction    `json:"fold,omitempty"`
@@ -65,6 +67,7 @@ type ActionKind interface {
 	field() int
 	in(Action) bool
 	agent(Action) string
+	introduces(Action) string
 	apply(*Runtime, *Result, Action) error
 	touches(*Runtime, Action) []string
 	ready(World, Action) bool
@@ -78,6 +81,8 @@ type kind[T any] struct {
 	of func(*Action) **T
 	// agent is the agent the action concerns (nil: runtime-wide).
 	agent_ func(*T) string
+	// introduces is the agent the action creates (nil: none).
+	introduces_ func(*T) string
 	// apply performs the action on the runtime.
 	apply_ func(*Runtime, *Result, *T) error
 	// touches lists the agents whose get() is observed after the action
@@ -107,6 +112,13 @@ func (k kind[T]) agent(a Action) string {
 		return ""
 	}
 	return k.agent_(*k.of(&a))
+}
+
+func (k kind[T]) introduces(a Action) string {
+	if k.introduces_ == nil {
+		return ""
+	}
+	return k.introduces_(*k.of(&a))
 }
 
 func (k kind[T]) apply(r *Runtime, res *Result, a Action) error {
@@ -204,15 +216,28 @@ func (a Action) Agent() string {
 	return ""
 }
 
+// Introduces is the agent the action creates (fork's as, open's agent), or
+// "" for none.
+func (a Action) Introduces() string {
+	if k := kindOf(a); k != nil {
+		return k.introduces(a)
+	}
+	return ""
+}
+
 // Ready reports whether the runtime would accept the action in the state w
-// shows: its agent exists and the action's own precondition holds (a step
-// needs an open turn, a retry a failed request, …).
+// shows: its agent exists, an agent it creates does not, and the action's
+// own precondition holds (a step needs an open turn, a retry a failed
+// request, …).
 func (a Action) Ready(w World) bool {
 	k := kindOf(a)
 	if k == nil {
 		return false
 	}
-	if n := k.agent(a); n != "" && !slices.Contains(w.Agents(), n) {
+	if n := k.agent(a); n != "" && n != k.introduces(a) && !slices.Contains(w.Agents(), n) {
+		return false
+	}
+	if n := k.introduces(a); n != "" && slices.Contains(w.Agents(), n) {
 		return false
 	}
 	return k.ready(w, a)
@@ -247,6 +272,9 @@ type World interface {
 	Pending(agent string) bool
 	// LogLen is the length of the agent's log.
 	LogLen(agent string) int
+	// Plugin reports whether the plan-mode plugin is composed (not
+	// unloaded).
+	Plugin() bool
 	// Listeners names the scripted pre-step listeners.
 	Listeners() []string
 }
@@ -256,6 +284,9 @@ type World interface {
 type Draw struct {
 	Name string
 	Make func(w World, c Chooser) (Action, bool)
+	// Explicit: drawn only by generators that give it a weight (otherwise
+	// a kind without a weight is drawn with weight 1).
+	Explicit bool
 }
 
 // MaxDrawnAgents bounds the agents generators create by forking.

@@ -13,21 +13,15 @@ type ForkAction struct {
 }
 
 var _ = declare(kind[ForkAction]{
-	name:     "fork",
-	of:       func(a *Action) **ForkAction { return &a.Fork },
-	agent_:   func(f *ForkAction) string { return f.Agent },
-	apply_:   func(r *Runtime, res *Result, f *ForkAction) error { return r.doFork(res, f) },
-	touches_: func(_ *Runtime, f *ForkAction) []string { return []string{f.Agent, f.As} },
-	ready_: func(w World, f *ForkAction) bool {
-		for _, n := range w.Agents() {
-			if n == f.As {
-				return false
-			}
-		}
-		return f.As != ""
-	},
-	schema: `{"type": "object", "additionalProperties": false, "required": ["agent", "as"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "as": {"$ref": "#/$defs/agent"}}}`,
-	draws: []Draw{{"fork", func(w World, c Chooser) (Action, bool) {
+	name:        "fork",
+	of:          func(a *Action) **ForkAction { return &a.Fork },
+	agent_:      func(f *ForkAction) string { return f.Agent },
+	apply_:      func(r *Runtime, res *Result, f *ForkAction) error { return r.doFork(res, f) },
+	touches_:    func(_ *Runtime, f *ForkAction) []string { return []string{f.Agent, f.As} },
+	introduces_: func(f *ForkAction) string { return f.As },
+	ready_:      func(_ World, f *ForkAction) bool { return f.As != "" },
+	schema:      `{"type": "object", "additionalProperties": false, "required": ["agent", "as"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "as": {"$ref": "#/$defs/agent"}}}`,
+	draws: []Draw{{Name: "fork", Make: func(w World, c Chooser) (Action, bool) {
 		n := len(w.Agents())
 		if n >= MaxDrawnAgents {
 			return Action{}, false

@@ -16,5 +16,10 @@ var _ = declare(kind[LoadAction]{
 	of:       func(a *Action) **LoadAction { return &a.Load },
 	apply_:   func(r *Runtime, res *Result, l *LoadAction) error { return r.doLoad(res, l) },
 	touches_: allAgents[LoadAction],
-	schema:   `{"type": "object", "additionalProperties": false, "properties": {"config": {}, "services": {"type": "object", "additionalProperties": false, "properties": {"commands": {"type": "boolean"}, "userQuestions": {"type": "boolean"}}}}}`,
+	draws: []Draw{{Name: "load", Explicit: true, Make: func(w World, _ Chooser) (Action, bool) {
+		// The plugin loaded again after an unload, as configured at start:
+		// it starts clean from the logs (PEND-8, SVC-2).
+		return Action{Load: &LoadAction{}}, !w.Plugin()
+	}}},
+	schema: `{"type": "object", "additionalProperties": false, "properties": {"config": {}, "services": {"type": "object", "additionalProperties": false, "properties": {"commands": {"type": "boolean"}, "userQuestions": {"type": "boolean"}}}}}`,
 })

@@ -103,7 +103,7 @@ var _ = declare(kind[StepAction]{
 	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
 	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{
-		{"step", func(w World, c Chooser) (Action, bool) {
+		{Name: "step", Make: func(w World, c Chooser) (Action, bool) {
 			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
 			if !ok {
 				return Action{}, false
@@ -112,7 +112,7 @@ var _ = declare(kind[StepAction]{
 			s.Agent = a
 			return Action{Step: s}, true
 		}},
-		{"step-exit", func(w World, c Chooser) (Action, bool) {
+		{Name: "step-exit", Make: func(w World, c Chooser) (Action, bool) {
 			// A step whose model presents a complete plan, mostly approved:
 			// the exit tool's path through review to the silent exit.
 			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })

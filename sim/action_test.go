@@ -58,7 +58,12 @@ func TestActionAgents(t *testing.T) {
 // TestDrawnActionsAreTheirOwn: every draw makes an action of the kind that
 // declares it.
 func TestDrawnActionsAreTheirOwn(t *testing.T) {
-	w := fakeWorld{agents: []string{"main", "side"}, open: map[string]bool{"main": true}, retry: map[string]bool{}}
+	for _, plugin := range []bool{true, false} {
+		drawOwn(t, fakeWorld{agents: []string{"main", "side"}, open: map[string]bool{"main": true}, retry: map[string]bool{}, plugin: plugin})
+	}
+}
+
+func drawOwn(t *testing.T, w fakeWorld) {
 	for _, k := range Actions() {
 		for _, d := range k.Draws() {
 			for seed := range 20 {
@@ -77,6 +82,7 @@ func TestDrawnActionsAreTheirOwn(t *testing.T) {
 type fakeWorld struct {
 	agents      []string
 	open, retry map[string]bool
+	plugin      bool
 }
 
 func (w fakeWorld) Agents() []string            { return w.agents }
@@ -84,6 +90,7 @@ func (w fakeWorld) Open(a string) bool          { return w.open[a] }
 func (w fakeWorld) AwaitingRetry(a string) bool { return w.retry[a] }
 func (w fakeWorld) Pending(a string) bool       { return a == "main" }
 func (w fakeWorld) LogLen(string) int           { return 3 }
+func (w fakeWorld) Plugin() bool                { return w.plugin }
 func (w fakeWorld) Listeners() []string         { return []string{"audit"} }
 
 // counter is a Chooser that walks through choices deterministically.
