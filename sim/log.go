@@ -101,14 +101,29 @@ func PlanModeOf(e Event) (active bool, ok bool) {
 	return false, false
 }
 
-// Log is one agent's durable, append-only session log.
+// Log is one agent's durable, append-only session log. Event data lives in
+// chunks the log owns (an arena): appending an event copies its canonical
+// bytes into the current chunk instead of allocating a slice per event.
+// Data slices are capped at their length, so no caller can append into a
+// neighbour's bytes.
 type Log struct {
 	events []Event
+	chunk  []byte
 }
+
+// Chunk sizes of a log's data arena: the first chunk is small (most logs
+// of a check are short), later ones double up to the maximum.
+const (
+	minChunk = 1 << 10
+	maxChunk = 1 << 16
+)
 
 // NewLog returns a log holding a copy of events, renumbered from 0.
 func NewLog(events []Event) *Log {
 	l := &Log{}
+	if len(events) > 0 {
+		l.events = make([]Event, 0, len(events))
+	}
 	for _, e := range events {
 		l.Append(e.Type, e.Data)
 	}
@@ -119,7 +134,45 @@ func NewLog(events []Event) *Log {
 // canonical JSON (sorted keys, no insignificant space) so that equal values
 // compare equal byte for byte.
 func (l *Log) Append(typ string, data json.RawMessage) Event {
-	e := Event{Seq: len(l.events), Type: typ, Data: Canonical(data)}
+	if len(data) > 0 {
+		if out, ok := canonicalBytes(l.reserve(len(data)), data); ok {
+			return l.push(typ, out)
+		}
+	}
+	c := Canonical(data) // the slow path: invalid JSON, escaped keys
+	return l.push(typ, append(l.reserve(len(c)), c...))
+}
+
+// reserve returns the arena's current chunk, with room for about n more
+// bytes; the caller appends one event's canonical data to it and hands
+// the result to push.
+func (l *Log) reserve(n int) []byte {
+	if cap(l.chunk)-len(l.chunk) < n || l.chunk == nil {
+		l.newChunk(n)
+	}
+	return l.chunk
+}
+
+func (l *Log) newChunk(n int) {
+	size := min(max(2*cap(l.chunk), minChunk), maxChunk)
+	l.chunk = make([]byte, 0, max(size, 2*n))
+}
+
+// push records the event whose data is buf[len(l.chunk):], where buf is
+// l.chunk with bytes appended (possibly moved by growing it).
+func (l *Log) push(typ string, buf []byte) Event {
+	start := len(l.chunk)
+	if cap(buf) != cap(l.chunk) && start > 0 {
+		// The chunk overflowed: move this event's bytes to a fresh chunk
+		// of their own size class rather than keep a copy of the old
+		// events' bytes alive.
+		data := buf[start:]
+		l.newChunk(len(data))
+		buf = append(l.chunk, data...)
+		start = 0
+	}
+	l.chunk = buf
+	e := Event{Seq: len(l.events), Type: typ, Data: json.RawMessage(buf[start:len(buf):len(buf)])}
 	l.events = append(l.events, e)
 	return e
 }
@@ -130,12 +183,13 @@ func (l *Log) Len() int { return len(l.events) }
 // Events returns the log's events; callers must not modify them.
 func (l *Log) Events() []Event { return l.events }
 
-// Since returns the events from seq n on.
+// Since returns the events from seq n on. The slice is capped, so
+// appending to it never writes into the log.
 func (l *Log) Since(n int) []Event {
 	if n >= len(l.events) {
 		return nil
 	}
-	return l.events[n:]
+	return l.events[n:len(l.events):len(l.events)]
 }
 
 // Canonical re-encodes JSON with sorted object keys and no insignificant

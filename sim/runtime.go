@@ -80,9 +80,9 @@ type agentState struct {
 	// awaitingRetry: the step's request failed and waits for a retry.
 	awaitingRetry bool
 	retries       int
-	lastAssembly  *AssembleReply
-	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
-	// next request's with.
+	// assembled: a request was derived; lastAssemblyJSON is its
+	// assembly's canonical JSON, to compare the next request's with.
+	assembled        bool
 	lastAssemblyJSON json.RawMessage
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
@@ -292,7 +292,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 		raw = mustJSON(d) // Append makes it canonical
 	}
 	e := a.log.Append(typ, raw)
-	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
+	r.record(res, a, e, false)
 	return e
 }
 
@@ -310,8 +310,7 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 			if ef.Failed {
 				continue
 			}
-			e := a.log.Append(ef.Type, ef.Data)
-			res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: true})
+			r.record(res, a, a.log.Append(ef.Type, ef.Data), true)
 		case EffectSteer:
 			if ef.Message != nil {
 				a.queue = append(a.queue, *ef.Message)
@@ -490,7 +489,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
-	r.hostAppend(res, a, spec.TypeTurnStart, turnData{Turn: a.turn})
+	r.logTurnStart(res, a)
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -597,12 +596,12 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+		r.logStep(res, a, spec.TypeStepEnd)
 	}
 	a.awaitingRetry = false
 	a.retries = 0
 	a.turnOpen = false
-	r.hostAppend(res, a, spec.TypeTurnEnd, map[string]any{"turn": a.turn, "reason": map[string]any{"kind": reason}})
+	r.logTurnEnd(res, a, reason)
 }
 
 func (r *Runtime) doIdle(i *AgentAction) error {

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -224,10 +223,10 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, spec.TypeStepStart, stepData{Turn: a.turn, Step: a.step})
+		r.logStep(res, a, spec.TypeStepStart)
 	}
 	for _, m := range dec.Messages {
-		r.hostAppend(res, a, spec.TypeUserMessage, MessageData(m))
+		r.logMessage(res, a, m)
 	}
 	asm := early
 	if asm == nil {
@@ -278,19 +277,8 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	if tools == nil {
 		tools = []Tool{}
 	}
-	header := AssembleReply{Sections: sections, Tools: tools}
-	headerJSON := JSON(header)
-	reason := "initial"
-	if a.lastAssembly != nil {
-		reason = "resume"
-		if !bytes.Equal(a.lastAssemblyJSON, headerJSON) {
-			reason = "change"
-		}
-	}
-	a.lastAssembly, a.lastAssemblyJSON = &header, headerJSON
-	var hd headerData
-	hd.Header.System, hd.Header.Tools, hd.Reason = sections, tools, reason
-	r.hostAppend(res, a, spec.TypeRequestHeader, hd)
+	a.lastAssemblyJSON, _ = r.logHeader(res, a, sections, tools)
+	a.assembled = true
 	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)}
 	res.Requests = append(res.Requests, q)
 	return q
@@ -309,18 +297,14 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	if m == nil {
 		m = &Model{Text: "OK."}
 	}
-	content := []any{}
-	if m.Text != "" {
-		content = append(content, textContent{Type: "text", Text: m.Text})
+	var ids []string
+	if len(m.Calls) > 0 {
+		ids = make([]string, len(m.Calls))
 	}
-	ids := make([]string, len(m.Calls))
-	for i, c := range m.Calls {
+	for i := range m.Calls {
 		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
-		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 	}
-	var ad assistantData
-	ad.Turn, ad.Step, ad.Message.Role, ad.Message.Content = a.turn, a.step, "assistant", content
-	r.hostAppend(res, a, spec.TypeAssistant, ad)
+	r.logAssistant(res, a, m.Text, m.Calls, ids)
 	for i, c := range m.Calls {
 		if r.hostTool(c.Name) {
 			if h := r.opts.Hooks; h != nil && h.HostTool != nil {
@@ -328,7 +312,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 					return err
 				}
 			}
-			r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+			r.logToolCall(res, a, ids[i], c)
 			out := ToolOutcome{Name: c.Name, OK: true, Result: JSON("ok")}
 			r.toolResult(res, a, ids[i], out)
 			res.Tools = append(res.Tools, out)
@@ -343,7 +327,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 		if err != nil {
 			return err
 		}
-		r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+		r.logToolCall(res, a, ids[i], c)
 		r.toolResult(res, a, ids[i], out)
 		res.Tools = append(res.Tools, out)
 		if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
@@ -352,7 +336,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 			}
 		}
 	}
-	r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+	r.logStep(res, a, spec.TypeStepEnd)
 	return nil
 }
 
@@ -362,42 +346,8 @@ func (r *Runtime) toolResult(res *Result, a *agentState, id string, out ToolOutc
 	if out.OK {
 		text = string(out.Result)
 	}
-	r.hostAppend(res, a, spec.TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
-		"role": "user", "source": map[string]any{"kind": "tool", "callId": id},
-		"content": []map[string]any{{"type": "tool-result", "toolCallId": id, "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
-	}})
+	r.record(res, a, a.log.push(spec.TypeToolResult, appendToolResultJSON(a.log.reserve(192+len(text)), a.turn, a.step, id, text, !out.OK)), false)
 }
-
-// Data shapes of the events a step appends most often, encoded without
-// maps (the log stores them canonical either way).
-type (
-	turnData struct {
-		Turn int `json:"turn"`
-	}
-	stepData struct {
-		Step int `json:"step"`
-		Turn int `json:"turn"`
-	}
-	headerData struct {
-		Header struct {
-			System []Section `json:"system"`
-			Tools  []Tool    `json:"tools"`
-		} `json:"header"`
-		Reason string `json:"reason"`
-	}
-	textContent struct {
-		Text string `json:"text"`
-		Type string `json:"type"`
-	}
-	assistantData struct {
-		Message struct {
-			Content []any  `json:"content"`
-			Role    string `json:"role"`
-		} `json:"message"`
-		Step int `json:"step"`
-		Turn int `json:"turn"`
-	}
-)
 
 func argsOf(c ToolCall) json.RawMessage {
 	if len(c.Args) == 0 {
