@@ -84,6 +84,12 @@ type PlanModeData struct {
 // PlanModeOf returns the active flag of a plan/mode event and whether its
 // data is exactly {active: boolean}.
 func PlanModeOf(e Event) (active bool, ok bool) {
+	switch string(e.Data) { // the canonical forms, as logs hold them
+	case `{"active":true}`:
+		return true, true
+	case `{"active":false}`:
+		return false, true
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(e.Data, &raw); err != nil || len(raw) != 1 {
 		return false, false

@@ -106,6 +106,7 @@ type Runtime struct {
 	agents   map[string]*agentState
 	order    []string
 	fail     int // armed append faults
+	links    []chainLink
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -277,7 +278,9 @@ func (r *Runtime) agent(name string) (*agentState, error) {
 // call builds the shared part of an agent-scoped request, syncing the
 // host's events and arming faults.
 func (r *Runtime) call(a *agentState) Call {
-	c := Call{Agent: a.name, Sync: slices.Clone(a.log.Since(a.seen)), FailAppends: r.fail}
+	// Since is capped and logged events never change, so the port may
+	// keep the slice.
+	c := Call{Agent: a.name, Sync: a.log.Since(a.seen), FailAppends: r.fail}
 	a.seen = a.log.Len()
 	return c
 }
@@ -300,6 +303,9 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 // order (the implementation already holds them), steer and inject queue
 // messages. It returns whether a steer asked to wake the agent.
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
+	if res.Effects == nil && len(effects) > 0 {
+		res.Effects = make([]AgentEffect, 0, len(effects))
+	}
 	for _, ef := range effects {
 		res.Effects = append(res.Effects, AgentEffect{Agent: a.name, Effect: ef})
 		switch ef.Kind {
@@ -391,13 +397,19 @@ func (r *Runtime) observe(res *Result, act Action) error {
 		return nil
 	}
 	var names []string
+	var two [2]string // on the stack: most actions touch one agent
 	switch {
 	case act.Restart != nil, act.Reload != nil, act.Load != nil:
 		names = r.order
 	case act.Fork != nil:
-		names = []string{act.Fork.Agent, act.Fork.As}
+		two[0], two[1] = act.Fork.Agent, act.Fork.As
+		names = two[:]
 	case act.Agent() != "":
-		names = []string{act.Agent()}
+		two[0] = act.Agent()
+		names = two[:1]
+	}
+	if len(names) > 0 && res.After == nil {
+		res.After = make([]AgentState, 0, len(names))
 	}
 	for _, n := range names {
 		a := r.agents[n]

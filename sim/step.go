@@ -36,25 +36,14 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 		}
 		return b, nil
 	}
-	for _, name := range slices.Sorted(maps.Keys(s.Listeners)) {
+	for _, name := range sortedKeys(s.Listeners) {
 		if !slices.ContainsFunc(r.opts.Listeners, func(l ListenerSpec) bool { return l.Name == name }) {
 			return nil, inputf("step names listener %q, which the trace does not declare", name)
 		}
 	}
-	var before, after []chainLink
 	for _, l := range r.opts.Listeners {
-		b, err := behaviour(l)
-		if err != nil {
+		if _, err := behaviour(l); err != nil {
 			return nil, err
-		}
-		link := chainLink{name: l.Name, behaviour: b}
-		for _, m := range l.Messages {
-			link.messages = append(link.messages, Message{Role: "user", Text: m, Source: Source{Kind: "plugin", Plugin: l.Name}})
-		}
-		if l.Registered == "before" {
-			before = append(before, link)
-		} else {
-			after = append(after, link)
 		}
 	}
 	d := s.Decision
@@ -64,17 +53,31 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 	if d != Accept && d != Reject && d != Abort {
 		return nil, inputf("decision must be accept, reject or abort, not %q", d)
 	}
-	downstream := chainLink{name: "downstream", behaviour: d}
-	var links []chainLink
+	// The links go into the runtime's buffer, reused step after step (a
+	// step's dispatch ends before the next chain is built).
+	links := r.links[:0]
 	plugin := chainLink{name: spec.PluginName, plugin: true}
-	switch {
-	case !r.Plugin():
-		links = append(append(before, after...), downstream)
-	case r.reg.Listener == Prepend:
-		links = append(append(append([]chainLink{plugin}, before...), after...), downstream)
-	default:
-		links = append(append(append(before, plugin), after...), downstream)
+	if r.Plugin() && r.reg.Listener == Prepend {
+		links = append(links, plugin)
 	}
+	for _, registered := range []string{"before", "after"} {
+		if registered == "after" && r.Plugin() && r.reg.Listener != Prepend {
+			links = append(links, plugin)
+		}
+		for _, l := range r.opts.Listeners {
+			if (l.Registered == "before") != (registered == "before") {
+				continue
+			}
+			b, _ := behaviour(l) // checked above
+			link := chainLink{name: l.Name, behaviour: b}
+			for _, m := range l.Messages {
+				link.messages = append(link.messages, Message{Role: "user", Text: m, Source: Source{Kind: "plugin", Plugin: l.Name}})
+			}
+			links = append(links, link)
+		}
+	}
+	links = append(links, chainLink{name: "downstream", behaviour: d})
+	r.links = links
 	return links, nil
 }
 
@@ -205,7 +208,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		a.queue = claimed
 		return err
 	}
-	d := &dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry)}
+	d := dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry)}
 	dec := d.run(0)
 	if d.err != nil {
 		return d.err
@@ -279,7 +282,7 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	}
 	a.lastAssemblyJSON, _ = r.logHeader(res, a, sections, tools)
 	a.assembled = true
-	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)}
+	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: msgs[:len(msgs):len(msgs)]}
 	res.Requests = append(res.Requests, q)
 	return q
 }
@@ -389,4 +392,13 @@ func (r *Runtime) toolCall(res *Result, a *agentState, c ToolCall) (ToolOutcome,
 		out.Result = nil
 	}
 	return out, nil
+}
+
+// sortedKeys returns m's keys in order (nil, without allocating, for an
+// empty map: most steps name no listener).
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }
