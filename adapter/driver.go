@@ -177,7 +177,7 @@ func (p *Pool) PortFor(c sim.Check) *Port {
 	if p.opts.Restarts == RestartAuto {
 		real = RealRestarts(c)
 	}
-	return &Port{pool: p, realRestarts: real, check: c.ID}
+	return &Port{pool: p, realRestarts: real, check: c.ID, whenPending: p.opts.Restarts == RestartAuto && c.ProcessLocal}
 }
 
 // Restarts counts the restarts done so far, by kind.
@@ -462,6 +462,30 @@ type Port struct {
 	held *process
 	// check is the ID of the check the port was made for (PortFor).
 	check string
+	// whenPending: the port's first restart is real, and every later one
+	// made while the implementation holds a pending selection (the auto
+	// policy for checks about process-local state; see RealRestarts);
+	// pending is what its last get() of each agent reported, restarted
+	// whether the port restarted before.
+	whenPending bool
+	pending     map[string]bool
+	restarted   bool
+}
+
+// restartsReal says whether the next restart ends the process.
+func (p *Port) restartsReal() bool {
+	if !p.whenPending {
+		return p.realRestarts
+	}
+	if !p.restarted {
+		return true
+	}
+	for _, held := range p.pending {
+		if held {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -509,6 +533,7 @@ func (p *Port) acquire() (*process, error) {
 	p.end()
 	restart := p.started
 	p.started = true
+	p.pending = nil // a new or reset process holds nothing until it says so
 	if p.parked != nil {
 		if p.pool.unpark(p.parked) {
 			p.parked.kill()
@@ -528,6 +553,7 @@ func (p *Port) acquire() (*process, error) {
 	}
 	if restart {
 		p.pool.countRestart(p.check, pr != nil)
+		p.restarted = true
 	}
 	if pr == nil && !restart && !p.pool.opts.NoReuse {
 		pr = p.pool.takeIdle()
@@ -577,7 +603,7 @@ func (p *Port) Stop() error {
 // kept process belongs to this port alone, so which restarts are resets
 // does not depend on other ports running at the same time.
 func (p *Port) StopForRestart() error {
-	if p.proc != nil && p.broken == nil && !p.realRestarts && p.proc.reuse && !p.pool.opts.NoReuse && p.proc.alive() {
+	if p.proc != nil && p.broken == nil && !p.restartsReal() && p.proc.reuse && !p.pool.opts.NoReuse && p.proc.alive() {
 		p.held, p.proc = p.proc, nil
 		return nil
 	}
@@ -755,7 +781,14 @@ func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
 // Get implements sim.Port.
 func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
 	var out sim.GetReply
-	return out, p.call(MethodGet, c, &out)
+	err := p.call(MethodGet, c, &out)
+	if p.whenPending && err == nil {
+		if p.pending == nil {
+			p.pending = map[string]bool{}
+		}
+		p.pending[c.Agent] = out.Pending != nil
+	}
+	return out, err
 }
 
 // PreStep implements sim.Port.
