@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/plankit/plankit/spec"
 )
@@ -224,14 +225,47 @@ func canonicalSlow(data json.RawMessage) json.RawMessage {
 }
 
 func mustJSON(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("sim: encoding %T: %v", v, err)) // only plain data is encoded
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
+	e := getEncoder(v)
+	defer e.put()
+	return append(json.RawMessage(nil), e.bytes()...)
 }
 
 // JSON encodes v as canonical JSON.
-func JSON(v any) json.RawMessage { return Canonical(mustJSON(v)) }
+func JSON(v any) json.RawMessage {
+	e := getEncoder(v)
+	defer e.put()
+	return Canonical(e.bytes())
+}
+
+// encoder is an encoding/json encoder (HTML escaping off) with its
+// buffer, pooled: encoding a value costs no encoder and no buffer growth.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// getEncoder returns a pooled encoder holding v's encoding.
+func getEncoder(v any) *encoder {
+	e := encoders.Get().(*encoder)
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("sim: encoding %T: %v", v, err)) // only plain data is encoded
+	}
+	return e
+}
+
+// bytes is the encoding, valid until put.
+func (e *encoder) bytes() []byte { return bytes.TrimRight(e.buf.Bytes(), "\n") }
+
+func (e *encoder) put() {
+	if e.buf.Cap() <= 64<<10 { // a rare huge value does not stay pinned
+		encoders.Put(e)
+	}
+}

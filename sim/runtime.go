@@ -287,14 +287,15 @@ func (r *Runtime) call(a *agentState) Call {
 
 // hostAppend appends a runtime event.
 func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) Event {
-	var raw json.RawMessage
+	var e Event
 	switch d := data.(type) {
 	case json.RawMessage:
-		raw = d
+		e = a.log.Append(typ, d)
 	default:
-		raw = mustJSON(d) // Append makes it canonical
+		enc := getEncoder(d) // Append makes it canonical, in the log's arena
+		e = a.log.Append(typ, enc.bytes())
+		enc.put()
 	}
-	e := a.log.Append(typ, raw)
 	r.record(res, a, e, false)
 	return e
 }

@@ -197,8 +197,10 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	claimed := a.queue
 	a.queue = nil
-	var early *AssembleReply
+	var early AssembleReply
+	assembled := false
 	if r.Plugin() && r.opts.Assembly == AssemblyBefore {
+		assembled = true
 		if early, err = r.assemble(a); err != nil {
 			return err
 		}
@@ -232,12 +234,12 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		r.logMessage(res, a, m)
 	}
 	asm := early
-	if asm == nil {
+	if !assembled {
 		if asm, err = r.assemble(a); err != nil {
 			return err
 		}
 	}
-	q := r.request(res, a, asm, dec.Messages)
+	q := r.request(res, a, &asm, dec.Messages)
 	a.lastRequest = q
 	if h := r.opts.Hooks; h != nil && h.Requested != nil {
 		if err := h.Requested(a.name, q, s.Request == "fail"); err != nil {
@@ -260,15 +262,15 @@ func decisionName(d Decision, aborted bool) string {
 
 // assemble asks the plugin for its sections and tools; without a plugin the
 // request has only the runtime's own section and no tools.
-func (r *Runtime) assemble(a *agentState) (*AssembleReply, error) {
+func (r *Runtime) assemble(a *agentState) (AssembleReply, error) {
 	if !r.Plugin() {
-		return &AssembleReply{}, nil
+		return AssembleReply{}, nil
 	}
 	asm, err := r.port.Assemble(r.call(a))
 	if err != nil {
-		return nil, &ImplError{Op: "assemble", Err: err}
+		return AssembleReply{}, &ImplError{Op: "assemble", Err: err}
 	}
-	return &asm, nil
+	return asm, nil
 }
 
 // request logs the request header: the rendered sections in order and the
@@ -276,7 +278,9 @@ func (r *Runtime) assemble(a *agentState) (*AssembleReply, error) {
 func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs []Message) Request {
 	sections := append([]Section{BaseSection}, asm.Sections...)
 	slices.SortStableFunc(sections, func(x, y Section) int { return x.Order - y.Order })
-	tools := slices.Clone(asm.Tools)
+	// The reply is the runtime's: its tools are shared, capped, never
+	// changed.
+	tools := asm.Tools[:len(asm.Tools):len(asm.Tools)]
 	if tools == nil {
 		tools = []Tool{}
 	}
