@@ -180,6 +180,13 @@ func (l *Log) push(typ string, buf []byte) Event {
 	}
 	l.chunk = buf
 	e := Event{Seq: len(l.events), Type: typ, Data: json.RawMessage(buf[start:len(buf):len(buf)])}
+	if len(l.events) == cap(l.events) {
+		// Double, where append grows a large slice by a quarter: a log
+		// of a million events is then copied about once, not four times.
+		grown := make([]Event, len(l.events), max(64, 2*cap(l.events)))
+		copy(grown, l.events)
+		l.events = grown
+	}
 	l.events = append(l.events, e)
 	return e
 }
