@@ -139,6 +139,8 @@ type Pool struct {
 	byCheck map[string]RestartCounts
 	// ending are processes Close or Abort is ending.
 	ending []*process
+	// valid remembers replies that passed the schema check.
+	valid validReplies
 }
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -720,8 +722,31 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))
 	}
-	// One generic parse serves the seq check and the schema check.
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(ev.data))
+	rest, fast := p.pool.valid.lookup(method, seq, ev.data)
+	if !fast {
+		if err := p.checkReply(method, seq, ev.data, protocol); err != nil {
+			return err
+		}
+		p.pool.valid.add(method, rest)
+	}
+	// One typed decoding, straight into out.
+	r := replyInto{Result: out}
+	if err := json.Unmarshal(ev.data, &r); err != nil {
+		return protocol("the reply does not decode: " + err.Error())
+	}
+	switch {
+	case r.Error != nil:
+		return &RequestError{Method: method, Seq: seq, Kind: KindReported, Detail: "the implementation failed to handle the request: " + r.Error.Message}
+	case r.Unsupported != nil:
+		return &UnsupportedError{Method: method, Seq: seq, Message: r.Unsupported.Message}
+	}
+	return nil
+}
+
+// checkReply checks a reply's seq and its shape against the protocol's
+// schemas, from one generic parse.
+func (p *Port) checkReply(method string, seq int, data []byte, protocol func(string) error) error {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return protocol("the reply is not valid JSON: " + err.Error())
 	}
@@ -734,17 +759,6 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	}
 	if err := checkReplyValue(p.pool.schemas, method, v); err != nil {
 		return protocol("the reply does not match the protocol schema: " + err.Error())
-	}
-	// One typed decoding, straight into out.
-	r := replyInto{Result: out}
-	if err := json.Unmarshal(ev.data, &r); err != nil {
-		return protocol("the reply does not decode: " + err.Error())
-	}
-	switch {
-	case r.Error != nil:
-		return &RequestError{Method: method, Seq: seq, Kind: KindReported, Detail: "the implementation failed to handle the request: " + r.Error.Message}
-	case r.Unsupported != nil:
-		return &UnsupportedError{Method: method, Seq: seq, Message: r.Unsupported.Message}
 	}
 	return nil
 }
