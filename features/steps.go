@@ -27,5 +27,6 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerGiven(sc)
 	w.registerWhen(sc)
 	w.registerThen(sc)
+	w.registerOutside(sc)
 	w.registerReview(sc)
 }

@@ -43,7 +43,7 @@ func startSession(prop *property, newPort func() sim.Port, setup Setup) (*sessio
 		return nil, nil, err
 	}
 	s := &session{prop: prop, setup: setup, rt: rt, model: NewModel(setup, prop.choicesOf(rt.Identity().Choices))}
-	s.model.ReviewReplies = prop.replies && rt.Identity().ReviewReplies
+	s.model.ReviewReplies = rt.Identity().ReviewReplies
 	if load.Error != "" {
 		rt.Close()
 		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}
@@ -231,7 +231,7 @@ func (p *property) choicesOf(declared map[string]string) Choices {
 // full is the whole-model property with this run's assumptions.
 func (p *property) full() *property {
 	f := props[0]
-	f.assume, f.replies = p.assume, p.replies
+	f.assume = p.assume
 	return &f
 }
 
