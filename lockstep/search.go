@@ -258,7 +258,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 			acts = append(acts, sim.Action{Load: &sim.LoadAction{Config: []byte(configs[c.Intn("config", len(configs))]), Services: &svc}})
 		}
 		for range s.opts.Steps {
-			act := properties.Draw(m, c, weights)
+			act := properties.Draw(m, c, weightsOf(i))
 			m.Apply(act)
 			acts = append(acts, act)
 		}
@@ -614,6 +614,19 @@ func (r *Result) ReportCases() []report.Case {
 // weights bias the random draw toward the actions that move plan state:
 // selections, steps and retries.
 var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
+
+// replyWeights also draw the review seam's replies and failures (for an
+// implementation that takes them); every eighth random sequence uses them,
+// so the others stay the sequences they always were.
+var replyWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-reply": 2}
+
+// weightsOf is the weights of the i-th random sequence.
+func weightsOf(i int) properties.Weights {
+	if i%8 == 7 {
+		return replyWeights
+	}
+	return weights
+}
 
 // Attribute runs a fixed sequence side by side — the implementation and
 // the reference with the implementation's declared choices and the
