@@ -245,7 +245,7 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				fail("command.kind", x.Command.Kind, c.Kind)
 			}
 			if x.Command.Outcome != "" && c.Reported && x.Command.Outcome != c.Outcome {
-				fail("command.outcome", x.Command.Outcome, orNone(c.Outcome))
+				fail("command.outcome", x.Command.Outcome, fmt.Sprintf("%s (reply %q)", orNone(c.Outcome), c.Text))
 			}
 			if x.Command.Steered != nil {
 				if got := Steered(r); !slices.Equal(got, x.Command.Steered) {
