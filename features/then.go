@@ -267,25 +267,7 @@ func (w *world) stepBlocked() error {
 }
 
 func (w *world) downstreamFirst() error {
-	down, app := -1, -1
-	for i, e := range w.last.Effects {
-		if e.Effect.Kind == sim.EffectDownstream && down < 0 {
-			down = i
-		}
-		if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode && app < 0 {
-			app = i
-		}
-	}
-	if down < 0 {
-		return fmt.Errorf("the plugin never called the downstream listeners")
-	}
-	if app < 0 {
-		return fmt.Errorf("the plugin appended no plan/mode event")
-	}
-	if app < down {
-		return fmt.Errorf("the plugin appended plan/mode before calling the downstream listeners")
-	}
-	return nil
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{DownstreamFirst: ptr(true)}})
 }
 
 func (w *world) prepended() error {
@@ -298,43 +280,18 @@ func (w *world) prepended() error {
 	return nil
 }
 
+// sawMessage expects the message in the downstream decision the plugin's
+// listener saw: it wraps every other listener.
 func (w *world) sawMessage(text string) error {
-	if w.last.PreStep == nil {
-		return fmt.Errorf("the plugin's listener did not run for the step")
-	}
-	for _, m := range w.last.PreStep.Downstream.Messages {
-		if m.Text == text {
-			return nil
-		}
-	}
-	return fmt.Errorf("the plugin's listener saw the downstream decision %s without the message %q: it did not wrap every other listener", sim.JSON(w.last.PreStep.Downstream), text)
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{Saw: []string{text}}})
 }
 
 func (w *world) listenerRan(ran string) error {
-	if (w.last.PreStep != nil) != (ran == "ran") {
-		return fmt.Errorf("the plugin's listener ran: %v, want %s", w.last.PreStep != nil, ran)
-	}
-	return nil
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{Ran: ptr(ran == "ran")}})
 }
 
 func (w *world) decisionPassed() error {
-	p := w.last.PreStep
-	if p == nil {
-		return fmt.Errorf("the plugin's listener did not run for the step")
-	}
-	if p.Decision.Kind != p.Downstream.Kind {
-		return fmt.Errorf("the downstream decided %q but the plugin returned %q", p.Downstream.Kind, p.Decision.Kind)
-	}
-	var extra []sim.Message
-	for _, m := range p.Decision.Messages {
-		if !slices.Contains(p.Downstream.Messages, m) && !m.IsPlanNotice() {
-			extra = append(extra, m)
-		}
-	}
-	if len(extra) > 0 {
-		return fmt.Errorf("the plugin added messages that are not notices: %s", sim.JSON(extra))
-	}
-	return nil
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{Passed: ptr(true)}})
 }
 
 func (w *world) onlyPlanAppends() error {

@@ -41,7 +41,9 @@ type Expect struct {
 	Reviews *int           `json:"reviews,omitempty"`
 	Tool    *ToolExpect    `json:"tool,omitempty"`
 	Command *CommandExpect `json:"command,omitempty"`
-	Fold    *bool          `json:"fold,omitempty"`
+	// Listener is what the plugin's pre-step listener did in a step.
+	Listener *ListenerExpect `json:"listener,omitempty"`
+	Fold     *bool           `json:"fold,omitempty"`
 }
 
 // StateExpect is get() after the action. Pending is true, false, or "none"
@@ -89,6 +91,17 @@ type ToolExpect struct {
 	Approved *bool  `json:"approved,omitempty"`
 	Asked    *bool  `json:"asked,omitempty"`
 	Feedback string `json:"feedback,omitempty"`
+}
+
+// ListenerExpect is what the plugin's pre-step listener did in a step:
+// whether it ran, messages it saw in the downstream decision next()
+// returned, whether it passed that decision on (adding only plan-mode
+// notices), whether it called next() before appending plan/mode.
+type ListenerExpect struct {
+	Ran             *bool    `json:"ran,omitempty"`
+	Saw             []string `json:"saw,omitempty"`
+	Passed          *bool    `json:"passed,omitempty"`
+	DownstreamFirst *bool    `json:"downstreamFirst,omitempty"`
 }
 
 // CommandExpect is a command's result.
@@ -253,6 +266,9 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				}
 			}
 		}
+	}
+	if x.Listener != nil {
+		out = append(out, checkListener(x.Listener, agent, r)...)
 	}
 	if x.Fold != nil {
 		if r.Fold == nil {
@@ -422,6 +438,61 @@ func checkTool(x *ToolExpect, r sim.Result) []string {
 	}
 	if x.Feedback != "" && (t.OK || !strings.Contains(t.Error, x.Feedback)) {
 		out = append(out, fmt.Sprintf("tool.feedback: expected a failure carrying %q, got %s", x.Feedback, toolText(t)))
+	}
+	return out
+}
+
+func checkListener(x *ListenerExpect, agent string, r sim.Result) []string {
+	p := r.PreStep
+	var out []string
+	if x.Ran != nil && *x.Ran != (p != nil) {
+		out = append(out, fmt.Sprintf("listener.ran: expected %v, got %v", *x.Ran, p != nil))
+	}
+	if (x.Saw != nil || x.Passed != nil) && p == nil {
+		return append(out, "listener: the plugin's listener did not run for the step")
+	}
+	for _, text := range x.Saw {
+		if !slices.ContainsFunc(p.Downstream.Messages, func(m sim.Message) bool { return m.Text == text }) {
+			out = append(out, fmt.Sprintf("listener.saw: expected %q in the downstream decision, got %s", text, sim.JSON(p.Downstream)))
+		}
+	}
+	if x.Passed != nil {
+		var extra []sim.Message
+		for _, m := range p.Decision.Messages {
+			if !slices.Contains(p.Downstream.Messages, m) && !m.IsPlanNotice() {
+				extra = append(extra, m)
+			}
+		}
+		passed := p.Decision.Kind == p.Downstream.Kind && len(extra) == 0
+		switch {
+		case passed == *x.Passed:
+		case p.Decision.Kind != p.Downstream.Kind:
+			out = append(out, fmt.Sprintf("listener.passed: expected %v, got %v (the downstream decided %s, the plugin returned %s)", *x.Passed, passed, p.Downstream.Kind, p.Decision.Kind))
+		default:
+			out = append(out, fmt.Sprintf("listener.passed: expected %v, got %v (the plugin added messages that are not notices: %s)", *x.Passed, passed, sim.JSON(extra)))
+		}
+	}
+	if x.DownstreamFirst != nil {
+		down, app := -1, -1
+		for i, e := range r.Effects {
+			if e.Agent != agent {
+				continue
+			}
+			if e.Effect.Kind == sim.EffectDownstream && down < 0 {
+				down = i
+			}
+			if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode && app < 0 {
+				app = i
+			}
+		}
+		switch {
+		case down < 0:
+			out = append(out, "listener.downstreamFirst: the plugin never called the downstream listeners")
+		case app < 0:
+			out = append(out, "listener.downstreamFirst: the plugin appended no plan/mode event")
+		case (down < app) != *x.DownstreamFirst:
+			out = append(out, fmt.Sprintf("listener.downstreamFirst: expected %v, got %v", *x.DownstreamFirst, down < app))
+		}
 	}
 	return out
 }

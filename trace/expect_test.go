@@ -84,3 +84,37 @@ func TestPlanDataMustBeExactlyActive(t *testing.T) {
 		t.Errorf("exact data: got %q", got)
 	}
 }
+
+func TestListenerExpectations(t *testing.T) {
+	note := sim.Message{Role: "user", Text: "Remember the style guide."}
+	r := stepResult()
+	r.PreStep = &sim.PreStepTrace{Downstream: sim.Decision{Kind: sim.Accept, Messages: []sim.Message{note}}, Decision: sim.Decision{Kind: sim.Accept, Messages: []sim.Message{note}}}
+	r.Effects = []sim.AgentEffect{
+		{Agent: "main", Effect: sim.Effect{Kind: sim.EffectDownstream}},
+		{Agent: "main", Effect: sim.Effect{Kind: sim.EffectAppend, Type: spec.TypePlanMode}},
+	}
+	yes, no := true, false
+	holds := Expect{Listener: &ListenerExpect{Ran: &yes, Saw: []string{note.Text}, Passed: &yes, DownstreamFirst: &yes}}
+	if got := holds.Check("main", r); got != nil {
+		t.Errorf("holds: %q", got)
+	}
+	rejected := r
+	rejected.PreStep = &sim.PreStepTrace{Downstream: r.PreStep.Downstream, Decision: sim.Decision{Kind: sim.Reject}}
+	for _, c := range []struct {
+		name string
+		x    ListenerExpect
+		r    sim.Result
+		want string
+	}{
+		{"ran", ListenerExpect{Ran: &no}, r, "listener.ran: expected false, got true"},
+		{"saw", ListenerExpect{Saw: []string{"Other."}}, r, `listener.saw: expected "Other." in the downstream decision, got {"kind":"accept","messages":[{"role":"user","source":{"kind":""},"text":"Remember the style guide."}]}`},
+		{"passed", ListenerExpect{Passed: &yes}, rejected, "listener.passed: expected true, got false (the downstream decided accept, the plugin returned reject)"},
+		{"downstream first", ListenerExpect{DownstreamFirst: &no}, r, "listener.downstreamFirst: expected false, got true"},
+		{"did not run", ListenerExpect{Saw: []string{note.Text}}, stepResult(), "listener: the plugin's listener did not run for the step"},
+	} {
+		got := (&Expect{Listener: &c.x}).Check("main", c.r)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
