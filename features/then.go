@@ -271,13 +271,17 @@ func (w *world) downstreamFirst() error {
 }
 
 func (w *world) prepended() error {
+	return w.registered(trace.RegisteredExpect{Listener: sim.Prepend})
+}
+
+// registered checks the plugin's registration now: at its load, or its
+// last reload.
+func (w *world) registered(x trace.RegisteredExpect) error {
 	if _, err := w.runtime(); err != nil {
 		return err
 	}
-	if l := w.rt.Registration().Listener; l != sim.Prepend {
-		return fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", l)
-	}
-	return nil
+	reg := w.rt.Registration()
+	return expectOf(sim.Result{Load: &reg}, trace.Expect{Registered: &x})
 }
 
 // sawMessage expects the message in the downstream decision the plugin's
@@ -374,27 +378,17 @@ func (w *world) registersAll() error {
 	if err := w.loads(); err != nil {
 		return err
 	}
-	reg := w.rt.Registration()
-	switch {
-	case !containsTool(reg.Tools, spec.ExitTool):
-		return fmt.Errorf("the plugin registered tools %v, want exit_plan_mode", toolNames(reg.Tools))
-	case !slices.Contains(reg.Sections, spec.SectionName):
-		return fmt.Errorf("the plugin registered sections %v, want plan:policy", reg.Sections)
-	case reg.Listener != sim.Prepend:
-		return &observedError{attribution.ObsListener, fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", reg.Listener)}
+	if err := w.registered(trace.RegisteredExpect{Tools: []string{spec.ExitTool}, Sections: []string{spec.SectionName}}); err != nil {
+		return err
+	}
+	if err := w.prepended(); err != nil {
+		return &observedError{attribution.ObsListener, err}
 	}
 	return nil
 }
 
 func (w *world) commandRegistered(want string) error {
-	if _, err := w.runtime(); err != nil {
-		return err
-	}
-	has := slices.Contains(w.rt.Registration().Commands, spec.Command)
-	if has != (want == "registered") {
-		return fmt.Errorf("the plugin registered commands %v; /plan %s is wanted", w.rt.Registration().Commands, want)
-	}
-	return nil
+	return w.registered(trace.RegisteredExpect{Command: ptr(want == "registered")})
 }
 
 func (w *world) commandResult(want string) error {

@@ -3,7 +3,6 @@ package features
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -212,8 +211,4 @@ func toolNames(ts []sim.Tool) []string {
 		out[i] = t.Name
 	}
 	return out
-}
-
-func containsTool(ts []sim.Tool, name string) bool {
-	return slices.ContainsFunc(ts, func(t sim.Tool) bool { return t.Name == name })
 }

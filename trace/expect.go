@@ -41,6 +41,8 @@ type Expect struct {
 	Reviews *int           `json:"reviews,omitempty"`
 	Tool    *ToolExpect    `json:"tool,omitempty"`
 	Command *CommandExpect `json:"command,omitempty"`
+	// Registered is what the plugin registered at a load or reload.
+	Registered *RegisteredExpect `json:"registered,omitempty"`
 	// Listener is what the plugin's pre-step listener did in a step.
 	Listener *ListenerExpect `json:"listener,omitempty"`
 	Fold     *bool           `json:"fold,omitempty"`
@@ -91,6 +93,16 @@ type ToolExpect struct {
 	Approved *bool  `json:"approved,omitempty"`
 	Asked    *bool  `json:"asked,omitempty"`
 	Feedback string `json:"feedback,omitempty"`
+}
+
+// RegisteredExpect is what the plugin registered at a load or reload: its
+// pre-step listener's position, tools and sections among those it
+// registered, and whether it registered /plan.
+type RegisteredExpect struct {
+	Listener string   `json:"listener,omitempty"`
+	Tools    []string `json:"tools,omitempty"`
+	Sections []string `json:"sections,omitempty"`
+	Command  *bool    `json:"command,omitempty"`
 }
 
 // ListenerExpect is what the plugin's pre-step listener did in a step:
@@ -267,6 +279,9 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 			}
 		}
 	}
+	if x.Registered != nil {
+		out = append(out, checkRegistered(x.Registered, r)...)
+	}
 	if x.Listener != nil {
 		out = append(out, checkListener(x.Listener, agent, r)...)
 	}
@@ -299,6 +314,9 @@ func show(v any) string {
 	case string:
 		return x
 	case []bool, []string:
+		if x, ok := x.([]string); ok && x == nil {
+			return "[]"
+		}
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
@@ -438,6 +456,37 @@ func checkTool(x *ToolExpect, r sim.Result) []string {
 	}
 	if x.Feedback != "" && (t.OK || !strings.Contains(t.Error, x.Feedback)) {
 		out = append(out, fmt.Sprintf("tool.feedback: expected a failure carrying %q, got %s", x.Feedback, toolText(t)))
+	}
+	return out
+}
+
+func checkRegistered(x *RegisteredExpect, r sim.Result) []string {
+	reg := r.Load
+	if reg == nil {
+		return []string{"registered: the action loaded nothing"}
+	}
+	var out []string
+	if x.Listener != "" && x.Listener != reg.Listener {
+		out = append(out, fmt.Sprintf("registered.listener: expected %s, got %s", x.Listener, orNone(reg.Listener)))
+	}
+	tools := make([]string, len(reg.Tools))
+	for i, t := range reg.Tools {
+		tools[i] = t.Name
+	}
+	for _, t := range x.Tools {
+		if !slices.Contains(tools, t) {
+			out = append(out, fmt.Sprintf("registered.tools: expected %s among them, got %s", t, show(tools)))
+		}
+	}
+	for _, s := range x.Sections {
+		if !slices.Contains(reg.Sections, s) {
+			out = append(out, fmt.Sprintf("registered.sections: expected %s among them, got %s", s, show(reg.Sections)))
+		}
+	}
+	if x.Command != nil {
+		if has := slices.Contains(reg.Commands, spec.Command); has != *x.Command {
+			out = append(out, fmt.Sprintf("registered.command: expected %v, got %v (commands %s)", *x.Command, has, show(reg.Commands)))
+		}
 	}
 	return out
 }

@@ -118,3 +118,20 @@ func TestListenerExpectations(t *testing.T) {
 		}
 	}
 }
+
+func TestRegisteredExpectations(t *testing.T) {
+	reg := &sim.LoadReply{Listener: sim.Append, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
+	yes := true
+	x := Expect{Registered: &RegisteredExpect{Listener: sim.Prepend, Tools: []string{spec.ExitTool, "ask"}, Sections: []string{spec.SectionName}, Command: &yes}}
+	want := []string{
+		"registered.listener: expected prepend, got append",
+		`registered.tools: expected ask among them, got ["exit_plan_mode"]`,
+		"registered.command: expected true, got false (commands [])",
+	}
+	if got := x.Check("main", sim.Result{Load: reg}); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := x.Check("main", sim.Result{}); !slices.Equal(got, []string{"registered: the action loaded nothing"}) {
+		t.Errorf("no load: got %q", got)
+	}
+}
