@@ -366,8 +366,10 @@ func checkAppended(want []EventExpect, agent string, r sim.Result) []string {
 }
 
 // planValues is the active value of each plan/mode event appended to
-// agent's log. When an event's data is not exactly {"active": bool}, shown
-// lists the values with that data in its place.
+// agent's log (malformed data reads as false, as the fold reads it). When
+// the implementation appended one whose data is not exactly
+// {"active": bool} (LOG-1), shown lists the values with that data in its
+// place; an outside writer's malformed event is the log's, not a fault.
 func planValues(r sim.Result, agent string) (values []bool, shown string) {
 	values = []bool{}
 	var parts []string
@@ -376,7 +378,7 @@ func planValues(r sim.Result, agent string) (values []bool, shown string) {
 		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
 			v, ok := sim.PlanModeOf(a.Event)
 			values, parts = append(values, v), append(parts, fmt.Sprint(v))
-			if !ok {
+			if !ok && a.ByPlugin {
 				parts[len(parts)-1], malformed = string(a.Event.Data), true
 			}
 		}

@@ -69,12 +69,12 @@ func TestSectionTextOfARequestWithoutTheSection(t *testing.T) {
 	}
 }
 
-// TestPlanDataMustBeExactlyActive: a plan/mode event whose data is not
-// exactly {"active": bool} fails a plan expectation, even one whose values
-// it would otherwise read as.
+// TestPlanDataMustBeExactlyActive: a plan/mode event the implementation
+// appended whose data is not exactly {"active": bool} fails a plan
+// expectation, even one whose values it would otherwise read as.
 func TestPlanDataMustBeExactlyActive(t *testing.T) {
 	r := stepResult()
-	r.Appended[1].Event.Data = json.RawMessage(`{"active":false,"extra":1}`)
+	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{"active":false,"extra":1}`), true
 	want := []string{`plan: expected [false], got [{"active":false,"extra":1}]`}
 	if got := (&Expect{Plan: []bool{false}}).Check("main", r); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -82,6 +82,11 @@ func TestPlanDataMustBeExactlyActive(t *testing.T) {
 	r.Appended[1].Event.Data = json.RawMessage(`{"active":false}`)
 	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
 		t.Errorf("exact data: got %q", got)
+	}
+	// An outside writer's malformed event is the log's: it reads as false.
+	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{}`), false
+	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
+		t.Errorf("an outside writer's malformed event: got %q", got)
 	}
 }
 
