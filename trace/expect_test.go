@@ -14,7 +14,7 @@ import (
 // and two tool calls.
 func stepResult() sim.Result {
 	appended := func(typ, data string) sim.Appended {
-		return sim.Appended{Agent: "main", Event: sim.Event{Type: typ, Data: json.RawMessage(data)}}
+		return sim.Appended{Agent: "main", Event: sim.Event{Type: typ, Data: json.RawMessage(data)}, ByPlugin: typ == spec.TypePlanMode}
 	}
 	return sim.Result{
 		Decision: sim.Accept,
@@ -69,12 +69,12 @@ func TestSectionTextOfARequestWithoutTheSection(t *testing.T) {
 	}
 }
 
-// TestPlanDataMustBeExactlyActive: a plan/mode event the implementation
-// appended whose data is not exactly {"active": bool} fails a plan
-// expectation, even one whose values it would otherwise read as.
+// TestPlanDataMustBeExactlyActive: a plan/mode event whose data is not
+// exactly {"active": bool} fails a plan expectation, even one whose values
+// it would otherwise read as.
 func TestPlanDataMustBeExactlyActive(t *testing.T) {
 	r := stepResult()
-	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{"active":false,"extra":1}`), true
+	r.Appended[1].Event.Data = json.RawMessage(`{"active":false,"extra":1}`)
 	want := []string{`plan: expected [false], got [{"active":false,"extra":1}]`}
 	if got := (&Expect{Plan: []bool{false}}).Check("main", r); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -83,10 +83,11 @@ func TestPlanDataMustBeExactlyActive(t *testing.T) {
 	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
 		t.Errorf("exact data: got %q", got)
 	}
-	// An outside writer's malformed event is the log's: it reads as false.
-	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{}`), false
+	// An outside writer's malformed data is not the implementation's: it
+	// reads as the value it folds to (none, so false) and passes.
+	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{"active":false,"extra":1}`), false
 	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
-		t.Errorf("an outside writer's malformed event: got %q", got)
+		t.Errorf("an outside writer's malformed data: got %q", got)
 	}
 }
 
