@@ -233,26 +233,10 @@ func (w *world) transcriptClean() error {
 }
 
 func (w *world) logsUserMessage(text string) error {
-	for _, a := range w.last.Appended {
-		if a.Agent != mainAgent || a.Event.Type != spec.TypeUserMessage {
-			continue
-		}
-		m, err := sim.MessageOf(a.Event.Data)
-		if err == nil && m.Text == text && m.Source.Kind == "user" {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s logged no user message %q (appended %v)", w.last.Action.Name(), text, appendedTypes(w.last, mainAgent))
+	return w.expect(trace.Expect{UserMessages: []string{text}})
 }
 
-func (w *world) nothingStarted() error {
-	for _, t := range appendedTypes(w.last, mainAgent) {
-		if t == spec.TypeStepStart || t == spec.TypeTurnStart {
-			return fmt.Errorf("%s started a step or turn (appended %v)", w.last.Action.Name(), appendedTypes(w.last, mainAgent))
-		}
-	}
-	return nil
-}
+func (w *world) nothingStarted() error { return w.expect(trace.Expect{Started: ptr(false)}) }
 
 func (w *world) stepSent() error {
 	return w.expect(trace.Expect{Decision: sim.Accept, Requests: ptr(1)})

@@ -188,16 +188,6 @@ func describeEvents(es []sim.Event) string {
 	return strings.Join(parts, ", ")
 }
 
-func appendedTypes(res sim.Result, agent string) []string {
-	var out []string
-	for _, a := range res.Appended {
-		if a.Agent == agent {
-			out = append(out, a.Event.Type)
-		}
-	}
-	return out
-}
-
 func state(b bool) string {
 	if b {
 		return "active"

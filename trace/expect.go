@@ -24,6 +24,11 @@ type Expect struct {
 	State    *StateExpect  `json:"state,omitempty"`
 	Plan     []bool        `json:"plan,omitempty"`
 	Appended []EventExpect `json:"appended,omitempty"`
+	// Started is whether the action started a turn or a step.
+	Started *bool `json:"started,omitempty"`
+	// UserMessages are texts of user messages (from the user) the action
+	// logged, each among them.
+	UserMessages []string `json:"userMessages,omitempty"`
 	// Order lists event types whose first appended events come in this
 	// order, each present (other events may come between).
 	Order    []string `json:"order,omitempty"`
@@ -194,6 +199,9 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 	}
 	if x.Order != nil {
 		out = append(out, checkOrder(x.Order, agent, r)...)
+	}
+	if x.Started != nil || x.UserMessages != nil {
+		out = append(out, checkStarts(x.Started, x.UserMessages, agent, r)...)
 	}
 	if x.Notices != nil {
 		if got := len(r.Notices(agent)); got != *x.Notices {
@@ -407,6 +415,36 @@ func reviewsOf(r sim.Result, agent string) int {
 		}
 	}
 	return n
+}
+
+// checkStarts checks whether the action started a turn or step, and the
+// user messages it logged.
+func checkStarts(started *bool, texts []string, agent string, r sim.Result) []string {
+	var types, said []string
+	for _, a := range r.Appended {
+		if a.Agent != agent {
+			continue
+		}
+		types = append(types, a.Event.Type)
+		if a.Event.Type == spec.TypeUserMessage {
+			if m, err := sim.MessageOf(a.Event.Data); err == nil && m.Source.Kind == "user" {
+				said = append(said, m.Text)
+			}
+		}
+	}
+	var out []string
+	if started != nil {
+		got := slices.Contains(types, spec.TypeTurnStart) || slices.Contains(types, spec.TypeStepStart)
+		if got != *started {
+			out = append(out, fmt.Sprintf("started: expected %v, got %v (appended [%s])", *started, got, strings.Join(types, " ")))
+		}
+	}
+	for _, text := range texts {
+		if !slices.Contains(said, text) {
+			out = append(out, fmt.Sprintf("userMessages: expected %q among them, got %s", text, show(said)))
+		}
+	}
+	return out
 }
 
 // checkOrder checks that the first appended event of each type in want

@@ -141,3 +141,17 @@ func TestRegisteredExpectations(t *testing.T) {
 		t.Errorf("no load: got %q", got)
 	}
 }
+
+func TestStartsAndUserMessages(t *testing.T) {
+	r := stepResult()
+	r.Appended = append(r.Appended, sim.Appended{Agent: "main", Event: sim.Event{Type: spec.TypeUserMessage, Data: sim.MessageData(sim.Message{Role: "user", Source: sim.Source{Kind: "user"}, Text: "Plan it."})}})
+	no := false
+	x := Expect{Started: &no, UserMessages: []string{"Plan it.", "Go."}}
+	want := []string{
+		"started: expected false, got true (appended [step/start plan/mode request/header user/message])",
+		`userMessages: expected "Go." among them, got ["Plan it."]`,
+	}
+	if got := x.Check("main", r); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
