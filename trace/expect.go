@@ -342,7 +342,7 @@ func planValues(r sim.Result, agent string) (values []bool, shown string) {
 		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
 			v, ok := sim.PlanModeOf(a.Event)
 			values, parts = append(values, v), append(parts, fmt.Sprint(v))
-			if !ok {
+			if !ok && a.ByPlugin { // an outside writer's malformed data is its own (LOG-1: it folds as nothing)
 				parts[len(parts)-1], malformed = string(a.Event.Data), true
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // and two tool calls.
 func stepResult() sim.Result {
 	appended := func(typ, data string) sim.Appended {
-		return sim.Appended{Agent: "main", Event: sim.Event{Type: typ, Data: json.RawMessage(data)}}
+		return sim.Appended{Agent: "main", Event: sim.Event{Type: typ, Data: json.RawMessage(data)}, ByPlugin: typ == spec.TypePlanMode}
 	}
 	return sim.Result{
 		Decision: sim.Accept,
@@ -82,5 +82,11 @@ func TestPlanDataMustBeExactlyActive(t *testing.T) {
 	r.Appended[1].Event.Data = json.RawMessage(`{"active":false}`)
 	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
 		t.Errorf("exact data: got %q", got)
+	}
+	// An outside writer's malformed data is not the implementation's: it
+	// reads as the value it folds to (none, so false) and passes.
+	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{"active":false,"extra":1}`), false
+	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
+		t.Errorf("an outside writer's malformed data: got %q", got)
 	}
 }
