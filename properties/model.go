@@ -838,10 +838,8 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 		me.isPlan, me.plan = ok, v
 		if ok {
 			a.logged = v
-			ap.Plan = append(ap.Plan, v)
-		} else {
-			ap.Plan = nil // plan checks well-formed values; appended checks the data as written
 		}
+		ap.Plan = append(ap.Plan, v) // malformed data reads as false; appended checks it as written
 	}
 	a.log = append(a.log, me)
 	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})
