@@ -338,14 +338,16 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 // implementation could not be run.
 func (r *Runtime) Do(act Action) (Result, error) {
 	res := Result{Action: act}
-	err := r.do(act, &res)
+	// The result's copy of the action is the one the kinds read: the
+	// result is on the heap anyway, the action need not be too.
+	err := r.do(&res.Action, &res)
 	if err == nil {
-		err = r.observe(&res, act)
+		err = r.observe(&res, &res.Action)
 	}
 	return res, err
 }
 
-func (r *Runtime) do(act Action, res *Result) error {
+func (r *Runtime) do(act *Action, res *Result) error {
 	k := kindOf(act)
 	if k == nil {
 		return inputf("empty action")
@@ -354,7 +356,7 @@ func (r *Runtime) do(act Action, res *Result) error {
 }
 
 // observe records get() after the action for the agents it touched.
-func (r *Runtime) observe(res *Result, act Action) error {
+func (r *Runtime) observe(res *Result, act *Action) error {
 	if !r.Plugin() {
 		return nil
 	}
