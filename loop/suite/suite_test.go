@@ -3,6 +3,7 @@ package suite_test
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -42,8 +43,9 @@ func TestTheBuiltinRuntimePassesTheSuite(t *testing.T) {
 }
 
 // The shipped loop's retry (same step, no pre-step) breaks STEP-2 and only
-// that scenario; a runtime without retries skips it, naming the
-// capability.
+// that scenario (the other retry scenarios hold for both kinds: one notice
+// per change, wherever the append lands); a runtime without retries skips
+// them, naming the capability.
 func TestRetryBehaviours(t *testing.T) {
 	for _, c := range []struct {
 		retry  string
@@ -55,8 +57,13 @@ func TestRetryBehaviours(t *testing.T) {
 		}
 		for _, cs := range res.Cases {
 			want := report.Passed
-			if cs.ID == "rt-step-retry-observed" {
+			switch {
+			case cs.ID == "rt-step-retry-observed":
 				want = c.status
+			case strings.HasPrefix(cs.ID, "rt-step-retry-") && c.retry == loop.RetryNone:
+				// what a failed request leads to is judged of retrying
+				// runtimes; the other retry scenarios hold for both kinds
+				want = report.Skipped
 			}
 			if cs.Status != want {
 				t.Errorf("retry %s: %s is %s (%s), want %s", c.retry, cs.ID, cs.Status, cs.Message, want)
@@ -135,7 +142,7 @@ func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
 // that failed and passes against the built-in one.
 func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
 	dir := t.TempDir()
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), Tags: "@STEP-2", CounterexampleDir: dir})
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), Tags: "@STEP-2 && @STEP-7", CounterexampleDir: dir})
 	if err != nil || len(res.Cases) != 1 || !strings.Contains(res.Cases[0].Message, "replay: plankit sim --level runtime") {
 		t.Fatalf("%v %+v", err, res.Cases)
 	}
@@ -151,5 +158,60 @@ func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
 		if fs := loop.Verdict(*tr, rec); (len(fs) > 0) != fail {
 			t.Errorf("retry %s: findings %v, want failing=%t", retry, fs, fail)
 		}
+	}
+}
+
+// replayPath is where a failing scenario says its trace was written.
+var replayPath = regexp.MustCompile(`; replay: plankit sim --level runtime (\S+)$`)
+
+// TestScenarioAndTraceFailInTheSameWords: a runtime-level Then-step checks
+// with loop.Expect and records it in the scenario's trace, so the trace a
+// failing scenario writes fails, replayed, on the same expectation in the
+// same words.
+func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		mutant   reference.Mutant
+		words    string
+	}{
+		{"rt-cmd-not-composed", "command-without-service", "command reported: got success, want error"},
+		{"rt-exit-approved", reference.ApproveWithoutReview, "tool call c1 asked the user: got not asked, want asked"},
+		{"rt-exit-keep-planning-after-approval-same-batch", "exit-gate-reads-pending", `want it to carry "Cover rollback."`},
+		{"rt-exit-registered-inactive", "plan-mode-blocks-steps", "requests offering exit_plan_mode: got no request"},
+	} {
+		t.Run(c.scenario, func(t *testing.T) {
+			dir := t.TempDir()
+			res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep, c.mutant), Tags: "@id:" + c.scenario, CounterexampleDir: dir})
+			if err != nil || len(res.Cases) != 1 {
+				t.Fatalf("%v, %d cases", err, len(res.Cases))
+			}
+			got := res.Cases[0]
+			m := replayPath.FindStringSubmatch(got.Message)
+			if got.Status != report.Failed || m == nil || !strings.Contains(got.Message, c.words) {
+				t.Fatalf("mutant %s: %s %q, want a failure saying %q with its trace", c.mutant, got.Status, got.Message, c.words)
+			}
+			tr, err := rtrace.ReadFile(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := loop.Run(builtin(loop.RetryPreStep, c.mutant)(), *tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			findings := loop.Expectations(rec)
+			if len(findings) == 0 {
+				t.Fatalf("the replayed trace passes its expectations; the scenario failed with %q", got.Message)
+			}
+			// The replay names the step ("step 3 (turn): "), the scenario
+			// the Gherkin step; the finding's words are the same.
+			f := findings[0]
+			f.Message = f.Message[strings.Index(f.Message, "): ")+3:]
+			if !strings.Contains(got.Message, ": "+f.String()+"; replay") {
+				t.Errorf("the scenario fails with %q, its replayed trace with %q", got.Message, f.String())
+			}
+			if rec, _ := loop.Run(builtin(loop.RetryPreStep)(), *tr); len(loop.Expectations(rec)) != 0 {
+				t.Errorf("the trace fails against the reference: %v", loop.Expectations(rec))
+			}
+		})
 	}
 }
