@@ -404,7 +404,12 @@ class Host {
     const planMode = this.service()
     const agent = this.begin(params)
     const state = planMode.get(agent)
-    const reply = { active: state.active }
+    // The package's get() returns the raw `active` of the last plan/mode, so
+    // data that is not exactly {active: boolean} (an outside writer's) gives
+    // a string or nothing. The protocol carries a boolean: the host reports
+    // what the package acts on — its truthiness, as the section and the exit
+    // tool's gate read it — and the checks judge that.
+    const reply = { active: Boolean(state.active) }
     if (state.pending !== undefined) reply.pending = state.pending
     return reply
   }
@@ -485,7 +490,7 @@ class Host {
   fold ({ events, end }) {
     const log = (events ?? []).map((e) => ({ type: e.type, data: json(e.data) }))
     try {
-      return { active: end === undefined || end === null ? foldPlanMode(log) : foldPlanMode(log, end) }
+      return { active: Boolean(end === undefined || end === null ? foldPlanMode(log) : foldPlanMode(log, end)) }
     } catch (error) {
       return { active: false, error: error?.message ?? String(error) }
     }
