@@ -151,7 +151,8 @@ func (d *dispatch) plugin(i int) Decision {
 		b.preStep = trace
 		d.res.PreStep = &b.preStep
 	} else {
-		d.res.PreStep = &trace
+		d.res.PreStep = new(PreStepTrace)
+		*d.res.PreStep = trace
 	}
 	d.r.apply(d.res, d.a, reply.Effects)
 	if reply.Decision.Kind != Enter && reply.Decision.Kind != Reject {
