@@ -202,13 +202,3 @@ func toolNames(ts []sim.Tool) []string {
 	}
 	return out
 }
-
-func appendedTypes(res sim.Result, agent string) []string {
-	var out []string
-	for _, a := range res.Appended {
-		if a.Agent == agent {
-			out = append(out, a.Event.Type)
-		}
-	}
-	return out
-}
