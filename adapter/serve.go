@@ -98,9 +98,11 @@ var ErrBadRequest = errors.New("request is not JSON")
 // is an error wrapping ErrBadRequest. The reply is valid until the next
 // call.
 func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
-	var req Request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return nil, false, fmt.Errorf("serve: %w: %v: %s", ErrBadRequest, err, quote(line))
+	req, framed := splitRequest(line)
+	if !framed {
+		if err := json.Unmarshal(line, &req); err != nil {
+			return nil, false, fmt.Errorf("serve: %w: %v: %s", ErrBadRequest, err, quote(line))
+		}
 	}
 	r := Reply{Seq: req.Seq}
 	var result any
@@ -139,6 +141,43 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	}
 	data, err := marshal(r)
 	return data, req.Method == MethodStop, err
+}
+
+// splitRequest reads a request line framed as the kit frames it,
+// {"seq":N,"method":"M","params":P}, without decoding it: the params are
+// decoded once, by the method's handler. ok is false for any other
+// framing, which is decoded the general way; a framed line is taken only
+// when P is valid JSON, so both ways read every line alike.
+func splitRequest(line []byte) (req Request, ok bool) {
+	rest, found := bytes.CutPrefix(line, []byte(`{"seq":`))
+	if !found {
+		return req, false
+	}
+	n := 0
+	for n < len(rest) && n < 18 && rest[n] >= '0' && rest[n] <= '9' {
+		req.Seq = req.Seq*10 + int(rest[n]-'0')
+		n++
+	}
+	if n == 0 || (n > 1 && rest[0] == '0') {
+		return req, false
+	}
+	if rest, found = bytes.CutPrefix(rest[n:], []byte(`,"method":"`)); !found {
+		return req, false
+	}
+	m := 0
+	for m < len(rest) && (rest[m] >= 'a' && rest[m] <= 'z' || rest[m] >= 'A' && rest[m] <= 'Z') {
+		m++
+	}
+	method := rest[:m]
+	if rest, found = bytes.CutPrefix(rest[m:], []byte(`","params":`)); !found {
+		return req, false
+	}
+	params, found := bytes.CutSuffix(rest, []byte("}"))
+	if !found || !json.Valid(params) {
+		return req, false
+	}
+	req.Method, req.Params = string(method), params
+	return req, true
 }
 
 func marshal(v any) ([]byte, error) {

@@ -220,16 +220,26 @@ func (h *callHost) Ask(_ string, question json.RawMessage) (sim.Review, error) {
 // begin syncs the call's host events into the session mirror and returns
 // the call's host.
 func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
+	s, err := p.sync(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &callHost{p: p, fail: c.FailAppends}, s, nil
+}
+
+// sync syncs the call's host events into the session mirror, for a call
+// that needs no host (get, assemble).
+func (p *plugin) sync(c sim.Call) (*session, error) {
 	if p.ctl == nil {
-		return nil, nil, errNotStarted
+		return nil, errNotStarted
 	}
 	s, ok := p.sessions[c.Agent]
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown agent %q", c.Agent)
+		return nil, fmt.Errorf("unknown agent %q", c.Agent)
 	}
 	for _, e := range c.Sync {
 		if e.Seq != len(s.events) {
-			return nil, nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, len(s.events))
+			return nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, len(s.events))
 		}
 		if e.Type == spec.TypePlanMode && !p.hooks.heard.at(e, true) {
 			s.events = append(s.events, e) // logged, but not folded
@@ -237,7 +247,7 @@ func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
 		}
 		s.add(e) // another writer's plan/mode is in force at once (LOG-3)
 	}
-	return &callHost{p: p, fail: c.FailAppends}, s, nil
+	return s, nil
 }
 
 // Set implements sim.Port.
@@ -256,7 +266,7 @@ func (p *plugin) Set(req sim.SetRequest) (sim.SetReply, error) {
 
 // Get implements sim.Port.
 func (p *plugin) Get(c sim.Call) (sim.GetReply, error) {
-	if _, _, err := p.begin(c); err != nil {
+	if _, err := p.sync(c); err != nil {
 		return sim.GetReply{}, err
 	}
 	return p.ctl.Get(c.Agent), nil
@@ -275,7 +285,7 @@ func (p *plugin) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 
 // Assemble implements sim.Port.
 func (p *plugin) Assemble(c sim.Call) (sim.AssembleReply, error) {
-	if _, _, err := p.begin(c); err != nil {
+	if _, err := p.sync(c); err != nil {
 		return sim.AssembleReply{}, err
 	}
 	return sim.AssembleReply{Sections: p.ctl.Sections(c.Agent), Tools: p.ctl.Tools(c.Agent)}, nil

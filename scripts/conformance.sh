@@ -20,8 +20,9 @@ step "plankit check: the reference, in-process"
 step "plankit check: the reference through plankit serve"
 "$pk" check --format summary --adapter "$pk serve" --json "$work/serve.json" --counterexamples "$work/cex"
 python3 scripts/same-results.py "$work/inproc.json" "$work/serve.json"
-# External processes pay a real process start at every restart the
-# properties draw, so they run 25 cases per property instead of 100.
+# External processes pay a process start at every real restart (under the
+# default auto policy about 370 in a full check; docs/performance.md), so
+# they run 25 cases per property instead of 100 to keep CI short.
 step "plankit check: the Python example adapter"
 "$pk" check --format summary --checks 25 --adapter "python3 adapter.py" --adapter-dir examples/adapters/python --counterexamples "$work/cex"
 step "plankit explore --depth 6"

@@ -64,13 +64,16 @@ type ActionKind interface {
 	// Type is the Go type of the action's value.
 	Type() reflect.Type
 
+	// The action is passed by pointer: each method hands it to the kind's
+	// field accessor, and a value would be copied to the heap for that at
+	// every call.
 	field() int
-	in(Action) bool
-	agent(Action) string
-	introduces(Action) string
-	apply(*Runtime, *Result, Action) error
-	touches(*Runtime, Action) []string
-	ready(World, Action) bool
+	in(*Action) bool
+	agent(*Action) string
+	introduces(*Action) string
+	apply(*Runtime, *Result, *Action) error
+	touches(*Runtime, *Action) []string
+	ready(World, *Action) bool
 }
 
 // kind declares one action. T is the type of its field of Action.
@@ -101,33 +104,33 @@ func (k kind[T]) Name() string            { return k.name }
 func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
 func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
-func (k kind[T]) in(a Action) bool        { return *k.of(&a) != nil }
+func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
 func (k kind[T]) field() int              { return fieldIndex(k.name) }
-func (k kind[T]) ready(w World, a Action) bool {
-	return k.ready_ == nil || k.ready_(w, *k.of(&a))
+func (k kind[T]) ready(w World, a *Action) bool {
+	return k.ready_ == nil || k.ready_(w, *k.of(a))
 }
 
-func (k kind[T]) agent(a Action) string {
+func (k kind[T]) agent(a *Action) string {
 	if k.agent_ == nil {
 		return ""
 	}
-	return k.agent_(*k.of(&a))
+	return k.agent_(*k.of(a))
 }
 
-func (k kind[T]) introduces(a Action) string {
+func (k kind[T]) introduces(a *Action) string {
 	if k.introduces_ == nil {
 		return ""
 	}
-	return k.introduces_(*k.of(&a))
+	return k.introduces_(*k.of(a))
 }
 
-func (k kind[T]) apply(r *Runtime, res *Result, a Action) error {
-	return k.apply_(r, res, *k.of(&a))
+func (k kind[T]) apply(r *Runtime, res *Result, a *Action) error {
+	return k.apply_(r, res, *k.of(a))
 }
 
-func (k kind[T]) touches(r *Runtime, a Action) []string {
+func (k kind[T]) touches(r *Runtime, a *Action) []string {
 	if k.touches_ != nil {
-		return k.touches_(r, *k.of(&a))
+		return k.touches_(r, *k.of(a))
 	}
 	if n := k.agent(a); n != "" {
 		return []string{n}
@@ -191,7 +194,7 @@ func ActionNames() []string {
 }
 
 // kindOf is the row of the action's set field, or nil for an empty action.
-func kindOf(a Action) ActionKind {
+func kindOf(a *Action) ActionKind {
 	for _, k := range Actions() {
 		if k.in(a) {
 			return k
@@ -202,7 +205,7 @@ func kindOf(a Action) ActionKind {
 
 // Name is the action's key as written in a trace.
 func (a Action) Name() string {
-	if k := kindOf(a); k != nil {
+	if k := kindOf(&a); k != nil {
 		return k.Name()
 	}
 	return ""
@@ -210,8 +213,8 @@ func (a Action) Name() string {
 
 // Agent is the agent the action is about, or "" for runtime-wide actions.
 func (a Action) Agent() string {
-	if k := kindOf(a); k != nil {
-		return k.agent(a)
+	if k := kindOf(&a); k != nil {
+		return k.agent(&a)
 	}
 	return ""
 }
@@ -219,8 +222,8 @@ func (a Action) Agent() string {
 // Introduces is the agent the action creates (fork's as, open's agent), or
 // "" for none.
 func (a Action) Introduces() string {
-	if k := kindOf(a); k != nil {
-		return k.introduces(a)
+	if k := kindOf(&a); k != nil {
+		return k.introduces(&a)
 	}
 	return ""
 }
@@ -230,17 +233,17 @@ func (a Action) Introduces() string {
 // own precondition holds (a step needs an open turn, a retry a failed
 // request, …).
 func (a Action) Ready(w World) bool {
-	k := kindOf(a)
+	k := kindOf(&a)
 	if k == nil {
 		return false
 	}
-	if n := k.agent(a); n != "" && n != k.introduces(a) && !slices.Contains(w.Agents(), n) {
+	if n := k.agent(&a); n != "" && n != k.introduces(&a) && !slices.Contains(w.Agents(), n) {
 		return false
 	}
-	if n := k.introduces(a); n != "" && slices.Contains(w.Agents(), n) {
+	if n := k.introduces(&a); n != "" && slices.Contains(w.Agents(), n) {
 		return false
 	}
-	return k.ready(w, a)
+	return k.ready(w, &a)
 }
 
 // String renders the action compactly, as in a trace, for messages.

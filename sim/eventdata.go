@@ -192,7 +192,11 @@ func appendToolResultJSON(dst []byte, turn, step int, id, text string, isError b
 // record notes an event the runtime appended in the action's result.
 func (r *Runtime) record(res *Result, a *agentState, e Event, byPlugin bool) {
 	if res.Appended == nil {
-		res.Appended = make([]Appended, 0, 8)
+		if b := r.boxOf(res); b != nil {
+			res.Appended = b.appended[:0]
+		} else {
+			res.Appended = make([]Appended, 0, 8)
+		}
 	}
 	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: byPlugin})
 }

@@ -143,3 +143,25 @@ func (r Result) StateOf(agent string) (GetReply, bool) {
 	}
 	return GetReply{}, false
 }
+
+// resultBox holds an action's Result together with room for what a
+// typical action records, so that one allocation serves the result and
+// its usual slices (Runtime.Do). A result that outgrows the room grows
+// its slices out of the box as any slice grows.
+type resultBox struct {
+	res      Result
+	appended [8]Appended
+	effects  [4]AgentEffect
+	after    [2]AgentState
+	requests [1]Request
+	preStep  PreStepTrace
+}
+
+// boxOf is the box of the result the runtime is recording, when res is
+// that result (nil otherwise: a result not made by Do).
+func (r *Runtime) boxOf(res *Result) *resultBox {
+	if b := r.box; b != nil && res == &b.res {
+		return b
+	}
+	return nil
+}

@@ -107,6 +107,8 @@ type Runtime struct {
 	order    []string
 	fail     int // armed append faults
 	links    []chainLink
+	// box holds the result the current Do records (nil outside Do).
+	box *resultBox
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -305,7 +307,11 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 // messages. It returns whether a steer asked to wake the agent.
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
 	if res.Effects == nil && len(effects) > 0 {
-		res.Effects = make([]AgentEffect, 0, len(effects))
+		if b := r.boxOf(res); b != nil {
+			res.Effects = b.effects[:0]
+		} else {
+			res.Effects = make([]AgentEffect, 0, len(effects))
+		}
 	}
 	for _, ef := range effects {
 		res.Effects = append(res.Effects, AgentEffect{Agent: a.name, Effect: ef})
@@ -337,15 +343,22 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 // the action does not fit the runtime's state; an *ImplError means the
 // implementation could not be run.
 func (r *Runtime) Do(act Action) (Result, error) {
-	res := Result{Action: act}
-	err := r.do(act, &res)
+	// One allocation for the result and its usual slices; the result's
+	// copy of the action is the one the kinds read. Hooks may call Do
+	// inside a step: the outer action's box comes back after.
+	box := &resultBox{res: Result{Action: act}}
+	outer := r.box
+	r.box = box
+	defer func() { r.box = outer }()
+	res := &box.res
+	err := r.do(&res.Action, res)
 	if err == nil {
-		err = r.observe(&res, act)
+		err = r.observe(res, &res.Action)
 	}
-	return res, err
+	return *res, err
 }
 
-func (r *Runtime) do(act Action, res *Result) error {
+func (r *Runtime) do(act *Action, res *Result) error {
 	k := kindOf(act)
 	if k == nil {
 		return inputf("empty action")
@@ -354,7 +367,7 @@ func (r *Runtime) do(act Action, res *Result) error {
 }
 
 // observe records get() after the action for the agents it touched.
-func (r *Runtime) observe(res *Result, act Action) error {
+func (r *Runtime) observe(res *Result, act *Action) error {
 	if !r.Plugin() {
 		return nil
 	}
@@ -364,7 +377,11 @@ func (r *Runtime) observe(res *Result, act Action) error {
 	}
 	names := k.touches(r, act)
 	if len(names) > 0 && res.After == nil {
-		res.After = make([]AgentState, 0, len(names))
+		if b := r.boxOf(res); b != nil {
+			res.After = b.after[:0]
+		} else {
+			res.After = make([]AgentState, 0, len(names))
+		}
 	}
 	for _, n := range names {
 		a := r.agents[n]

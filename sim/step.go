@@ -146,7 +146,14 @@ func (d *dispatch) plugin(i int) Decision {
 		d.err = &ImplError{Op: "pre-step", Err: err}
 		return Decision{Kind: Reject}
 	}
-	d.res.PreStep = &PreStepTrace{Downstream: down, Decision: reply.Decision, AbortedBefore: abortedBefore, Aborted: d.aborted}
+	trace := PreStepTrace{Downstream: down, Decision: reply.Decision, AbortedBefore: abortedBefore, Aborted: d.aborted}
+	if b := d.r.boxOf(d.res); b != nil && d.res.PreStep == nil {
+		b.preStep = trace
+		d.res.PreStep = &b.preStep
+	} else {
+		d.res.PreStep = new(PreStepTrace)
+		*d.res.PreStep = trace
+	}
 	d.r.apply(d.res, d.a, reply.Effects)
 	if reply.Decision.Kind != Enter && reply.Decision.Kind != Reject {
 		d.err = &ImplError{Op: "pre-step", Err: fmt.Errorf("decision kind %q is neither enter nor reject", reply.Decision.Kind)}
@@ -290,6 +297,9 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	a.lastAssemblyJSON, _ = r.logHeader(res, a, sections, tools)
 	a.assembled = true
 	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: msgs[:len(msgs):len(msgs)]}
+	if b := r.boxOf(res); b != nil && res.Requests == nil {
+		res.Requests = b.requests[:0]
+	}
 	res.Requests = append(res.Requests, q)
 	return q
 }
