@@ -41,6 +41,9 @@ var logVisible = []struct {
 	{reference.ResumeIgnoresLog, "resume.yaml", "CFG-2"},
 	// A mid-turn selection committed at once lands inside a step.
 	{reference.QueuedCommitsNow, "queued.yaml", "STEP-3"},
+	// A plugin that ignores another writer's plan/mode renders a request
+	// the log contradicts.
+	{reference.OutsideWritesIgnored, "outside.yaml", "CFG-2"},
 }
 
 // logInvisible lists the mutants no log can show, and why.
@@ -69,6 +72,7 @@ var logInvisible = map[reference.Mutant]string{
 	reference.ApproveWithoutReview:    "review questions are not logged; the approval reads as the user's",
 	reference.BarePlanToggles:         "the linter judges /plan arguments only for CMD-3 (a message is steered); a bare /plan leaving plan mode reads like a /plan off",
 	reference.PlanModeBlocksSteps:     "a rejected step reads as another listener's rejection",
+	reference.UnloadKeepsPending:      "an unload and a load are not logged; the restored selection's append reads as a new selection",
 }
 
 // simLog runs a trace against the reference (with mutants) and returns its
@@ -117,9 +121,10 @@ func TestEveryMutantIsClassified(t *testing.T) {
 // contradicts (CFG-2); a selection committed mid-turn lands inside a step
 // (STEP-3).
 var seenThroughAnotherClause = map[reference.Mutant]bool{
-	reference.FoldFirst:        true,
-	reference.ResumeIgnoresLog: true,
-	reference.QueuedCommitsNow: true,
+	reference.FoldFirst:            true,
+	reference.ResumeIgnoresLog:     true,
+	reference.QueuedCommitsNow:     true,
+	reference.OutsideWritesIgnored: true,
 }
 
 func TestMutantLogsHaveFindings(t *testing.T) {
