@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
@@ -286,58 +287,22 @@ func (s *searcher) divergence(f *failure, search string, i int) *Divergence {
 // witness. budget bounds the replays.
 func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
 	best := f
-	try := func(setup properties.Setup, acts []sim.Action) (bool, error) {
-		if budget <= 0 {
-			return false, nil
-		}
-		budget--
+	try := func(setup properties.Setup, acts []sim.Action) ([]sim.Action, bool, error) {
 		g, ok, err := s.run(setup, acts)
 		if err != nil || !ok || g == nil || g.diff.Observation != best.diff.Observation {
-			return false, err
+			return nil, false, err
 		}
 		best = g
-		return true, nil
+		return g.acts, true, nil
 	}
 	if def := (properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.setup != def {
-		if _, err := try(def, best.acts); err != nil {
+		budget--
+		if _, _, err := try(def, best.acts); err != nil {
 			return best, err
 		}
 	}
-	for changed := true; changed && budget > 0; {
-		changed = false
-		for size := max(len(best.acts)/2, 1); size >= 1; size /= 2 {
-			for i := 0; i+size <= len(best.acts); {
-				cand := append(slices.Clone(best.acts[:i]), best.acts[i+size:]...)
-				ok, err := try(best.setup, cand)
-				if err != nil {
-					return best, err
-				}
-				if ok {
-					changed = true
-					continue
-				}
-				i++
-			}
-			if size == 1 {
-				break
-			}
-		}
-		for i := range best.acts {
-			for _, simpler := range simplify(best.acts[i]) {
-				cand := slices.Clone(best.acts)
-				cand[i] = simpler
-				ok, err := try(best.setup, cand)
-				if err != nil {
-					return best, err
-				}
-				if ok {
-					changed = true
-					break
-				}
-			}
-		}
-	}
-	return best, nil
+	_, err := shrinker.Sequence(best.acts, budget, func(acts []sim.Action) ([]sim.Action, bool, error) { return try(best.setup, acts) }, simplify)
+	return best, err
 }
 
 // simplify returns simpler variants of an action: a /plan command as the
@@ -346,28 +311,7 @@ func simplify(act sim.Action) []sim.Action {
 	if c := act.Command; c != nil {
 		return []sim.Action{{Set: &sim.SetAction{Agent: c.Agent, Active: commandClauses(c.Input)[0] != "CMD-4"}}}
 	}
-	st := stepOf(act)
-	if st == nil {
-		return nil
-	}
-	var out []sim.Action
-	add := func(change func(*sim.StepAction)) {
-		c := *st
-		change(&c)
-		if c.Decision == st.Decision && c.Model == st.Model && c.Request == st.Request && len(c.Listeners) == len(st.Listeners) {
-			return
-		}
-		if act.Retry != nil {
-			out = append(out, sim.Action{Retry: &c})
-		} else {
-			out = append(out, sim.Action{Step: &c})
-		}
-	}
-	add(func(c *sim.StepAction) { c.Model = nil })
-	add(func(c *sim.StepAction) { c.Listeners = nil })
-	add(func(c *sim.StepAction) { c.Decision = "" })
-	add(func(c *sim.StepAction) { c.Request = "" })
-	return out
+	return properties.Simpler(act)
 }
 
 type node struct {
