@@ -340,50 +340,11 @@ func (r *Runtime) Do(act Action) (Result, error) {
 }
 
 func (r *Runtime) do(act Action, res *Result) error {
-	switch {
-	case act.Load != nil:
-		return r.doLoad(res, act.Load)
-	case act.Prompt != nil:
-		return r.doPrompt(res, act.Prompt)
-	case act.Steer != nil:
-		return r.doQueue(res, act.Steer, true)
-	case act.Inject != nil:
-		return r.doQueue(res, act.Inject, false)
-	case act.Set != nil:
-		return r.doSet(res, act.Set)
-	case act.Get != nil:
-		_, err := r.agent(act.Get.Agent)
-		return err
-	case act.Command != nil:
-		return r.doCommand(res, act.Command)
-	case act.Step != nil:
-		return r.doStep(res, act.Step, false)
-	case act.Retry != nil:
-		return r.doStep(res, act.Retry, true)
-	case act.EndTurn != nil:
-		return r.doEndTurn(res, act.EndTurn)
-	case act.Idle != nil:
-		return r.doIdle(act.Idle)
-	case act.Fault != nil:
-		if act.Fault.Appends < 0 {
-			return inputf("fault appends must not be negative")
-		}
-		r.fail += act.Fault.Appends
-		return nil
-	case act.Restart != nil:
-		return r.doRestart(res)
-	case act.Reload != nil:
-		return r.doReload(res)
-	case act.Unload != nil:
-		return r.doUnload(res)
-	case act.Fork != nil:
-		return r.doFork(res, act.Fork)
-	case act.Compact != nil:
-		return r.doCompact(res, act.Compact)
-	case act.Fold != nil:
-		return r.doFold(res, act.Fold)
+	k := kindOf(act)
+	if k == nil {
+		return inputf("empty action")
 	}
-	return inputf("empty action")
+	return k.apply(r, res, act)
 }
 
 // observe records get() after the action for the agents it touched.
@@ -391,16 +352,11 @@ func (r *Runtime) observe(res *Result, act Action) error {
 	if !r.Plugin() {
 		return nil
 	}
-	var names []string
-	switch {
-	case act.Restart != nil, act.Reload != nil, act.Load != nil:
-		names = r.order
-	case act.Fork != nil:
-		names = []string{act.Fork.Agent, act.Fork.As}
-	case act.Agent() != "":
-		names = []string{act.Agent()}
+	k := kindOf(act)
+	if k == nil {
+		return nil
 	}
-	for _, n := range names {
+	for _, n := range k.touches(r, act) {
 		a := r.agents[n]
 		if a == nil {
 			continue
