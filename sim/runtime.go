@@ -80,9 +80,9 @@ type agentState struct {
 	// awaitingRetry: the step's request failed and waits for a retry.
 	awaitingRetry bool
 	retries       int
-	lastAssembly  *AssembleReply
-	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
-	// next request's with.
+	// assembled: a request was derived; lastAssemblyJSON is its
+	// assembly's canonical JSON, to compare the next request's with.
+	assembled        bool
 	lastAssemblyJSON json.RawMessage
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
@@ -106,6 +106,7 @@ type Runtime struct {
 	agents   map[string]*agentState
 	order    []string
 	fail     int // armed append faults
+	links    []chainLink
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -277,22 +278,25 @@ func (r *Runtime) agent(name string) (*agentState, error) {
 // call builds the shared part of an agent-scoped request, syncing the
 // host's events and arming faults.
 func (r *Runtime) call(a *agentState) Call {
-	c := Call{Agent: a.name, Sync: slices.Clone(a.log.Since(a.seen)), FailAppends: r.fail}
+	// Since is capped and logged events never change, so the port may
+	// keep the slice.
+	c := Call{Agent: a.name, Sync: a.log.Since(a.seen), FailAppends: r.fail}
 	a.seen = a.log.Len()
 	return c
 }
 
 // hostAppend appends a runtime event.
 func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) Event {
-	var raw json.RawMessage
+	var e Event
 	switch d := data.(type) {
 	case json.RawMessage:
-		raw = d
+		e = a.log.Append(typ, d)
 	default:
-		raw = mustJSON(d) // Append makes it canonical
+		enc := getEncoder(d) // Append makes it canonical, in the log's arena
+		e = a.log.Append(typ, enc.bytes())
+		enc.put()
 	}
-	e := a.log.Append(typ, raw)
-	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
+	r.record(res, a, e, false)
 	return e
 }
 
@@ -300,6 +304,9 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 // order (the implementation already holds them), steer and inject queue
 // messages. It returns whether a steer asked to wake the agent.
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
+	if res.Effects == nil && len(effects) > 0 {
+		res.Effects = make([]AgentEffect, 0, len(effects))
+	}
 	for _, ef := range effects {
 		res.Effects = append(res.Effects, AgentEffect{Agent: a.name, Effect: ef})
 		switch ef.Kind {
@@ -310,8 +317,7 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 			if ef.Failed {
 				continue
 			}
-			e := a.log.Append(ef.Type, ef.Data)
-			res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: true})
+			r.record(res, a, a.log.Append(ef.Type, ef.Data), true)
 		case EffectSteer:
 			if ef.Message != nil {
 				a.queue = append(a.queue, *ef.Message)
@@ -356,7 +362,11 @@ func (r *Runtime) observe(res *Result, act Action) error {
 	if k == nil {
 		return nil
 	}
-	for _, n := range k.touches(r, act) {
+	names := k.touches(r, act)
+	if len(names) > 0 && res.After == nil {
+		res.After = make([]AgentState, 0, len(names))
+	}
+	for _, n := range names {
 		a := r.agents[n]
 		if a == nil {
 			continue
@@ -446,7 +456,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
-	r.hostAppend(res, a, spec.TypeTurnStart, turnData{Turn: a.turn})
+	r.logTurnStart(res, a)
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -553,12 +563,12 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+		r.logStep(res, a, spec.TypeStepEnd)
 	}
 	a.awaitingRetry = false
 	a.retries = 0
 	a.turnOpen = false
-	r.hostAppend(res, a, spec.TypeTurnEnd, map[string]any{"turn": a.turn, "reason": map[string]any{"kind": reason}})
+	r.logTurnEnd(res, a, reason)
 }
 
 func (r *Runtime) doIdle(i *AgentAction) error {
