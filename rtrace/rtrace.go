@@ -6,16 +6,13 @@
 package rtrace
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -23,7 +20,6 @@ import (
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/loop"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Schema is the JSON Schema of a runtime trace.
@@ -46,9 +42,9 @@ type File struct {
 // Error is a trace that cannot be read: file, line, column and field.
 type Error = schemafile.Error
 
-// compiled is the runtime trace schema with the runtime protocol's schemas
-// it refers to, compiled once.
-var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
+// schema is the runtime trace schema with the runtime protocol's schemas
+// it refers to.
+var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]schemafile.Resource, error) {
 	var rs []schemafile.Resource
 	err := fs.WalkDir(adapter.Schemas, "schema/runtime", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -58,10 +54,7 @@ var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 		rs = append(rs, schemafile.Resource{ID: adapter.RuntimeSchemaBase + d.Name(), Data: data})
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return schemafile.Compile(SchemaID, append(rs, schemafile.Resource{ID: SchemaID, Data: Schema})...)
+	return append(rs, schemafile.Resource{ID: SchemaID, Data: Schema}), err
 })
 
 // ReadFile reads and parses a runtime trace file.
@@ -94,24 +87,13 @@ func Parse(file string, data []byte) (*loop.Trace, error) {
 	if err != nil {
 		return nil, schemafile.Syntax(file, err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
-	if err != nil {
-		return nil, &Error{File: file, Msg: err.Error()}
-	}
-	sch, err := compiled()
-	if err != nil {
-		return nil, fmt.Errorf("runtime trace schema: %w", err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			loc, msg, extra := schemafile.Deepest(ve)
-			if extra != "" {
-				loc = append(loc, extra)
-			}
-			return nil, located(file, f, loc, msg)
+	if err := schema.Check(file, js, func(loc []string, msg, extra string) error {
+		if extra != "" {
+			loc = append(loc, extra)
 		}
-		return nil, &Error{File: file, Msg: err.Error()}
+		return located(file, f, loc, msg)
+	}); err != nil {
+		return nil, err
 	}
 	var out File
 	if err := json.Unmarshal(js, &out); err != nil {

@@ -18,7 +18,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -27,7 +26,6 @@ import (
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/sim"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // DefaultSection is the plan guidance used when a trace gives no config.
@@ -113,9 +111,8 @@ type Pos struct {
 // Error is a problem in a trace file, with where it is and which field.
 type Error = schemafile.Error
 
-// compiled is the trace schema, compiled once.
-var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	return schemafile.Compile("trace.json", schemafile.Resource{ID: "trace.json", Data: Schema})
+var schema = schemafile.NewSchema("trace schema", "trace.json", func() ([]schemafile.Resource, error) {
+	return []schemafile.Resource{{ID: "trace.json", Data: Schema}}, nil
 })
 
 // ReadFile reads and parses a trace file within the default bounds
@@ -176,25 +173,14 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, e
 	if err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
-	if err != nil {
-		return nil, &Error{File: file, Msg: err.Error()}
-	}
-	sch, err := compiled()
-	if err != nil {
-		return nil, fmt.Errorf("trace schema: %w", err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			loc, msg, extra := schemafile.Deepest(ve)
-			if extra != "" {
-				pos := find(f, append(loc, extra), true)
-				return nil, &Error{File: file, Line: pos.Line, Column: pos.Column, Field: schemafile.FieldPath(append(loc, extra)), Msg: msg}
-			}
-			return nil, locate(file, f, loc, msg)
+	if err := schema.Check(file, js, func(loc []string, msg, extra string) error {
+		if extra != "" {
+			pos := find(f, append(loc, extra), true)
+			return &Error{File: file, Line: pos.Line, Column: pos.Column, Field: schemafile.FieldPath(append(loc, extra)), Msg: msg}
 		}
-		return nil, &Error{File: file, Msg: err.Error()}
+		return locate(file, f, loc, msg)
+	}); err != nil {
+		return nil, err
 	}
 	t := &Trace{File: file}
 	if err := json.Unmarshal(js, t); err != nil {

@@ -1,7 +1,7 @@
 // Package schemafile holds what plankit's YAML file formats (traces and
 // runtime traces) share: their positioned error, the reading of a YAML
-// syntax error, the compiling of their JSON Schemas and the choice of the
-// one schema complaint to report.
+// syntax error, and their JSON Schemas, compiled once, with the one
+// complaint reported when a file does not validate.
 package schemafile
 
 import (
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -62,9 +63,25 @@ type Resource struct {
 	Data []byte
 }
 
-// Compile compiles the schema root from resources (root among them, and
-// the schemas it refers to).
-func Compile(root string, resources ...Resource) (*jsonschema.Schema, error) {
+// Schema is a file format's JSON Schema, compiled at its first use.
+type Schema struct {
+	name     string
+	compiled func() (*jsonschema.Schema, error)
+}
+
+// NewSchema is the schema root among the documents resources returns (root
+// and the schemas it refers to); name names it in errors ("trace schema").
+func NewSchema(name, root string, resources func() ([]Resource, error)) *Schema {
+	return &Schema{name: name, compiled: sync.OnceValues(func() (*jsonschema.Schema, error) {
+		rs, err := resources()
+		if err != nil {
+			return nil, err
+		}
+		return compile(root, rs)
+	})}
+}
+
+func compile(root string, resources []Resource) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	for _, r := range resources {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Data))
@@ -78,14 +95,37 @@ func Compile(root string, resources ...Resource) (*jsonschema.Schema, error) {
 	return c.Compile(root)
 }
 
+// Check validates js, a file's content as JSON, against the schema. The
+// complaint reported is the deepest one, which locate turns into the
+// file's error given its instance location, its message and, for an
+// unknown field, the field's name (extra).
+func (s *Schema) Check(file string, js []byte, locate func(loc []string, msg, extra string) error) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		return &Error{File: file, Msg: err.Error()}
+	}
+	sch, err := s.compiled()
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return locate(deepest(ve))
+		}
+		return &Error{File: file, Msg: err.Error()}
+	}
+	return nil
+}
+
 var printer = message.NewPrinter(language.English)
 
-// Deepest picks the schema error at the deepest instance location: the
+// deepest picks the schema error at the deepest instance location: the
 // most specific complaint. The validator collects causes in map order, so
 // ties are broken by the text of the location and message, which makes the
 // choice stable. For an unknown property it also returns the (first, in
 // sorted order) property's name, so the error can point at the key.
-func Deepest(ve *jsonschema.ValidationError) (loc []string, msg, extra string) {
+func deepest(ve *jsonschema.ValidationError) (loc []string, msg, extra string) {
 	bestLoc, bestMsg := ve.InstanceLocation, ve.Error()
 	found := false
 	key := func(l []string, m string) string { return strings.Join(l, "/") + "\x00" + m }

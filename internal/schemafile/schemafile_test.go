@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/goccy/go-yaml/parser"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestErrorNamesFileLineColumnAndField(t *testing.T) {
@@ -38,27 +37,30 @@ func TestSyntaxIsPositioned(t *testing.T) {
 	}
 }
 
-func TestDeepestComplaintAndUnknownField(t *testing.T) {
-	sch, err := Compile("s.json", Resource{ID: "s.json", Data: []byte(`{"type":"object","additionalProperties":false,
-		"properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestCheckReportsTheDeepestComplaint(t *testing.T) {
+	sch := NewSchema("test schema", "s.json", func() ([]Resource, error) {
+		return []Resource{{ID: "s.json", Data: []byte(`{"type":"object","additionalProperties":false,
+			"properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`)}}, nil
+	})
 	for doc, want := range map[string]string{
 		`{"a":{"b":1}}`:   "a/b: got number, want string ()",
 		`{"zz":1,"yy":2}`: ": unknown field \"yy\" (yy)",
 	} {
-		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(doc))
-		var ve *jsonschema.ValidationError
-		if !errors.As(sch.Validate(inst), &ve) {
-			t.Fatalf("%s validates", doc)
-		}
-		loc, msg, extra := Deepest(ve)
-		if got := strings.Join(loc, "/") + ": " + msg + " (" + extra + ")"; got != want {
-			t.Errorf("%s: got %q, want %q", doc, got, want)
+		err := sch.Check("f.json", []byte(doc), func(loc []string, msg, extra string) error {
+			return errors.New(strings.Join(loc, "/") + ": " + msg + " (" + extra + ")")
+		})
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", doc, err, want)
 		}
 	}
-	if _, err := Compile("x.json", Resource{ID: "x.json", Data: []byte("{")}); err == nil || !strings.HasPrefix(err.Error(), "x.json: ") {
+	if err := sch.Check("f.json", []byte(`{"a":{}}`), nil); err != nil {
+		t.Errorf("a valid document: %v", err)
+	}
+	if err := sch.Check("f.json", []byte(`{`), nil); err == nil || !strings.HasPrefix(err.Error(), "f.json: ") {
+		t.Errorf("bad JSON: %v", err)
+	}
+	broken := NewSchema("test schema", "x.json", func() ([]Resource, error) { return []Resource{{ID: "x.json", Data: []byte("{")}}, nil })
+	if err := broken.Check("f.json", []byte(`{}`), nil); err == nil || !strings.HasPrefix(err.Error(), "test schema: x.json: ") {
 		t.Errorf("a broken schema: %v", err)
 	}
 }
