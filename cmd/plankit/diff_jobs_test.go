@@ -17,24 +17,7 @@ func TestDiffJobsSameOutput(t *testing.T) {
 	plankit := goBuild(t, dir, ".")
 	run := func(name string, args ...string) (int, string, map[string][]byte) {
 		t.Helper()
-		out := filepath.Join(dir, name)
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "--out", filepath.Join(out, "traces"), "--json", filepath.Join(out, "report.json"),
-			"--junit", filepath.Join(out, "junit.xml"), "--cucumber", filepath.Join(out, "cucumber.json"))
-		var stdout bytes.Buffer
-		code := Main(args, &stdout, &bytes.Buffer{})
-		files := map[string][]byte{}
-		filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				b, _ := os.ReadFile(path)
-				rel, _ := filepath.Rel(out, path)
-				files[rel] = bytes.ReplaceAll(b, []byte(out), []byte("OUT"))
-			}
-			return nil
-		})
-		return code, strings.ReplaceAll(stdout.String(), out, "OUT"), files
+		return runWithReports(t, filepath.Join(dir, name), "--out", args...)
 	}
 	for _, c := range []struct {
 		name string
@@ -73,4 +56,29 @@ func TestDiffJobsSameOutput(t *testing.T) {
 	if code := Main([]string{"diff", "--jobs", "0"}, &bytes.Buffer{}, &stderr); code != ExitUsage {
 		t.Errorf("--jobs 0: exit %d, want %d (%s)", code, ExitUsage, stderr.String())
 	}
+}
+
+// runWithReports runs plankit with args, writing its reports (--json,
+// --junit, --cucumber) and, through filesFlag, its other files (traces,
+// counterexamples) under out. It returns the exit code, the output and
+// every file written, with out read as OUT, for comparing runs.
+func runWithReports(t *testing.T, out, filesFlag string, args ...string) (int, string, map[string][]byte) {
+	t.Helper()
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args = append(args, "--json", filepath.Join(out, "report.json"), "--junit", filepath.Join(out, "junit.xml"),
+		"--cucumber", filepath.Join(out, "cucumber.json"), filesFlag, filepath.Join(out, "cx"))
+	var stdout bytes.Buffer
+	code := Main(args, &stdout, &bytes.Buffer{})
+	files := map[string][]byte{}
+	filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(path)
+			rel, _ := filepath.Rel(out, path)
+			files[rel] = bytes.ReplaceAll(b, []byte(out), []byte("OUT"))
+		}
+		return nil
+	})
+	return code, strings.ReplaceAll(stdout.String(), out, "OUT"), files
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,24 +15,7 @@ func TestJobsSameOutput(t *testing.T) {
 	plankit := goBuild(t, dir, ".")
 	run := func(name string, args ...string) (int, string, map[string][]byte) {
 		t.Helper()
-		out := filepath.Join(dir, name)
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "--json", filepath.Join(out, "report.json"), "--junit", filepath.Join(out, "junit.xml"),
-			"--cucumber", filepath.Join(out, "cucumber.json"), "--counterexamples", filepath.Join(out, "cx"))
-		var stdout bytes.Buffer
-		code := Main(args, &stdout, &bytes.Buffer{})
-		files := map[string][]byte{}
-		filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				b, _ := os.ReadFile(path)
-				rel, _ := filepath.Rel(out, path)
-				files[rel] = bytes.ReplaceAll(b, []byte(out), []byte("OUT"))
-			}
-			return nil
-		})
-		return code, strings.ReplaceAll(stdout.String(), out, "OUT"), files
+		return runWithReports(t, filepath.Join(dir, name), "--counterexamples", args...)
 	}
 	cases := []struct {
 		name string
