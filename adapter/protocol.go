@@ -13,8 +13,9 @@ const ProtocolVersion = 1
 // ProtocolMinor is the minor version of protocol 1 this package speaks.
 // A minor version only adds optional members and capabilities: an
 // implementation that speaks an older one leaves them out and the kit skips
-// the checks that need them. Minor 1 added command outcomes.
-const ProtocolMinor = 1
+// the checks that need them. Minor 1 added command outcomes and unload;
+// minor 2 review replies.
+const ProtocolMinor = 2
 
 // MaxLine is the default limit on one protocol line (a request or a reply,
 // without its newline): 4 MiB. A longer reply line is a protocol error; the
@@ -89,6 +90,10 @@ type Capabilities struct {
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
 	// Unload (optional, minor 1): the implementation answers unload.
 	Unload bool `json:"unload,omitempty"`
+	// ReviewReplies (optional, minor 2): exitTool's review may script the
+	// seam's structured reply (review.reply) or the seam failing
+	// (review.fail).
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 }
 
 // StartResult is the start reply's result: the implementation's identity,
@@ -106,7 +111,7 @@ type StartResult struct {
 // Identity returns the sim.Identity part of the start result.
 func (s StartResult) Identity() sim.Identity {
 	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices,
-		CommandOutcomes: s.Capabilities.CommandOutcomes}
+		CommandOutcomes: s.Capabilities.CommandOutcomes, ReviewReplies: s.Capabilities.ReviewReplies}
 }
 
 // Empty is the params of reload and stop and the result of open and stop.

@@ -127,7 +127,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
-	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices}
+	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
 	var d *Divergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
@@ -191,6 +191,9 @@ type searcher struct {
 	opts    Options
 	newRef  func() sim.Port
 	choices map[string]string
+	// reviewReplies: the implementation takes reviews scripted as the
+	// seam's reply or failure, so the search may draw them.
+	reviewReplies bool
 }
 
 // failure is a divergence before shrinking.
@@ -274,14 +277,14 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 	err := s.compare(ctx, s.opts.Cases, func(i int) outcome {
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
-		m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+		m := s.model(setup)
 		var acts []sim.Action
 		if c.Intn("config-case", 8) == 0 {
 			svc := setup.Services
 			acts = append(acts, sim.Action{Load: &sim.LoadAction{Config: []byte(configs[c.Intn("config", len(configs))]), Services: &svc}})
 		}
 		for range s.opts.Steps {
-			act := properties.Draw(m, c, weights)
+			act := properties.Draw(m, c, weightsOf(i))
 			m.Apply(act)
 			acts = append(acts, act)
 		}
@@ -356,7 +359,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
 	search := fmt.Sprintf("depth %d", s.opts.Depth)
 	alphabet := properties.Alphabet()
-	start := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	start := s.model(setup)
 	if f, _, err := s.run(setup, nil); err != nil || f != nil {
 		if f != nil {
 			return s.divergence(f, search, 0), nil
@@ -383,7 +386,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 			if err != nil || f != nil {
 				return outcome{f: f, err: err}
 			}
-			m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+			m := s.model(setup)
 			for _, a := range level[i] {
 				m.Apply(a)
 			}
@@ -603,6 +606,19 @@ func (r *Result) ReportCases() []report.Case {
 // selections, steps and retries.
 var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
 
+// replyWeights also draw the review seam's replies and failures (for an
+// implementation that takes them); every eighth random sequence uses them,
+// so the others stay the sequences they always were.
+var replyWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-reply": 2}
+
+// weightsOf is the weights of the i-th random sequence.
+func weightsOf(i int) properties.Weights {
+	if i%8 == 7 {
+		return replyWeights
+	}
+	return weights
+}
+
 // Attribute runs a fixed sequence side by side — the implementation and
 // the reference with the implementation's declared choices and the
 // assumed variants — and returns the first observation on which they
@@ -622,10 +638,17 @@ func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup,
 	if err != nil {
 		return nil, err
 	}
-	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices}
+	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
 	f, _, err := s.run(setup, acts)
 	if err != nil || f == nil {
 		return nil, err
 	}
 	return f.diff, nil
+}
+
+// model is the model of a fresh run of the searched implementation.
+func (s *searcher) model(setup properties.Setup) *properties.Model {
+	m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	m.ReviewReplies = s.reviewReplies
+	return m
 }

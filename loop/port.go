@@ -57,6 +57,9 @@ type Capabilities struct {
 	Resume        bool   `json:"resume,omitempty"`
 	Reload        bool   `json:"reload,omitempty"`
 	Reuse         bool   `json:"reuse,omitempty"`
+	// ReviewReplies: a call's review may be the seam's structured reply
+	// or the seam failing (sim.Review Reply and Fail).
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -85,6 +88,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.Resume
 	case "reload":
 		return c.Reload
+	case "reviewReplies":
+		return c.ReviewReplies
 	}
 	return false
 }

@@ -15,6 +15,7 @@ type wire struct {
 	set       func(sim.SetReply) sim.SetReply
 	assembled func(sim.AssembleReply) sim.AssembleReply
 	command   func(sim.CommandReply) sim.CommandReply
+	preStep   func(sim.PreStepRequest, sim.PreStepReply) sim.PreStepReply
 }
 
 // through returns what passes a reply (or request) through f: unchanged
@@ -45,4 +46,12 @@ func (w *wire) Assemble(c sim.Call) (sim.AssembleReply, error) {
 
 func (w *wire) Command(req sim.CommandRequest) (sim.CommandReply, error) {
 	return through(w.command)(w.Port.Command(req))
+}
+
+func (w *wire) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
+	r, err := w.Port.PreStep(req)
+	if w.preStep == nil || err != nil {
+		return r, err
+	}
+	return w.preStep(req, r), nil
 }

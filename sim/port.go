@@ -87,6 +87,10 @@ type Identity struct {
 	// selection outcome it announces (CommandReply.Outcome), so plankit can
 	// check what the reply means against what happened.
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// ReviewReplies says that the implementation takes a review scripted as
+	// the seam's structured reply or as the seam failing (Review.Reply,
+	// Review.Fail), so checks may script them.
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 }
 
 // Services says which optional host services are composed.
@@ -220,6 +224,11 @@ type Review struct {
 	Feedback string `json:"feedback,omitempty"`
 	// Reload reloads the plan-mode service while the review is open.
 	Reload bool `json:"reload,omitempty"`
+	// Reply is the structured reply the user-questions seam returns, given
+	// as it is instead of Answer and Feedback (see review.go).
+	Reply *ReviewReply `json:"reply,omitempty"`
+	// Fail makes the seam fail instead of answering (see review.go).
+	Fail string `json:"fail,omitempty"`
 }
 
 // ExitToolRequest executes exit_plan_mode.

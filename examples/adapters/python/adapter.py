@@ -14,9 +14,10 @@ import os
 import sys
 
 import planmode
+import scripted
 
 PROTOCOL = 1
-PROTOCOL_MINOR = 1  # minor 1: command replies say which outcome they announce
+PROTOCOL_MINOR = 2  # minor 1: command replies say which outcome they announce; 2: review replies
 DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
 
 
@@ -57,10 +58,13 @@ class Host:
         return dict(self.downstream or {"kind": "enter"})
 
     def ask(self, agent, question):
+        """The user-questions seam: returns the reply {"answers": [...]}
+        the review scripts, or raises as the seam does when the user
+        dismisses the question or the seam itself fails."""
         self.effects.append({"kind": "ask", "question": question})
         if self.review.get("reload"):
             self.adapter.reload()
-        return self.review
+        return scripted.ask_reply(self.review, question)
 
 
 class Adapter:
@@ -83,7 +87,7 @@ class Adapter:
             "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
             "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
-                             "commandOutcomes": True, "unload": True},
+                             "commandOutcomes": True, "unload": True, "reviewReplies": True},
         }
 
     def load(self, params):
