@@ -12,32 +12,30 @@ package shrinker
 // ends the shrinking; Sequence returns the smallest failing sequence so
 // far with it.
 func Sequence[T any](seq []T, budget int, try func([]T) (next []T, ok bool, err error), simpler func(T) []T) ([]T, error) {
-	attempt := func(cand []T) (bool, error) {
-		if budget <= 0 {
-			return false, nil
+	var err error
+	changed := true
+	// improves runs a candidate while the budget lasts and no run failed,
+	// and goes on from it when it still fails.
+	improves := func(cand []T) bool {
+		if budget <= 0 || err != nil {
+			return false
 		}
 		budget--
-		next, ok, err := try(cand)
-		if err != nil || !ok {
-			return false, err
+		next, ok, e := try(cand)
+		if e != nil || !ok {
+			err = e
+			return false
 		}
-		seq = next
-		return true, nil
+		seq, changed = next, true
+		return true
 	}
-	for changed := true; changed && budget > 0; {
+	for changed && budget > 0 && err == nil {
 		changed = false
 		for size := max(len(seq)/2, 1); size >= 1; size /= 2 {
 			for i := 0; i+size <= len(seq); {
-				cand := append(append([]T(nil), seq[:i]...), seq[i+size:]...)
-				ok, err := attempt(cand)
-				if err != nil {
-					return seq, err
+				if !improves(append(append([]T(nil), seq[:i]...), seq[i+size:]...)) {
+					i++
 				}
-				if ok {
-					changed = true
-					continue
-				}
-				i++
 			}
 			if size == 1 {
 				break
@@ -47,18 +45,13 @@ func Sequence[T any](seq []T, budget int, try func([]T) (next []T, ok bool, err 
 			for _, s := range simpler(seq[i]) {
 				cand := append([]T(nil), seq...)
 				cand[i] = s
-				ok, err := attempt(cand)
-				if err != nil {
-					return seq, err
-				}
-				if ok {
-					changed = true
+				if improves(cand) {
 					break
 				}
 			}
 		}
 	}
-	return seq, nil
+	return seq, err
 }
 
 // Greedy shrinks x, an input that fails: it takes the first of smaller(x)
