@@ -41,34 +41,38 @@ var logVisible = []struct {
 	{reference.ResumeIgnoresLog, "resume.yaml", "CFG-2"},
 	// A mid-turn selection committed at once lands inside a step.
 	{reference.QueuedCommitsNow, "queued.yaml", "STEP-3"},
+	{reference.RetryRenarrates, "../../../examples/step-retry-notice-once.yaml", "STEP-6"},
 }
 
 // logInvisible lists the mutants no log can show, and why.
 var logInvisible = map[reference.Mutant]string{
-	reference.PendingSurvivesRestart:  "a restart between turns is not logged; a later append reads as a later selection",
-	reference.NoopQueues:              "set outcomes are not logged",
-	reference.CancelKeepsPending:      "set calls are not logged; the kept selection's append reads as a new selection",
-	reference.IdleSetQueues:           "set calls are not logged; a queued idle selection's append reads as a mid-turn one",
-	reference.GetHidesPending:         "get is not logged",
-	reference.ListenerAppended:        "the listener order is not logged",
-	reference.RetryNotObserved:        "a selection appended at a later step reads as a later selection",
-	reference.FailedAppendBlocks:      "a failed append is not logged; the rejection reads as another listener's",
-	reference.ConfigUnknownKeyIgnored: "the plugin config is not logged",
-	reference.ApproveWithFeedback:     "review answers are not logged",
-	reference.KeepPlanningKeepsExit:   "review answers are not logged; the kept exit's append reads as an approval's",
-	reference.ApprovalKeepsUserExit:   "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
-	reference.CommandUntrimmed:        "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
-	reference.ReplyAnnouncesEntering:  "the outcome a reply announces is not logged, only its wording, which checks never read",
-	reference.NarrateExit:             "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
-	reference.ExitGateReadsPending:    "a tool failure's wording is not fixed, so a refused call reads as any failed call",
-	reference.NoChannelApproves:       "the composed services are not logged",
-	reference.ReloadApproves:          "a reload is not logged",
-	reference.CommandWithoutService:   "the composed services are not logged",
-	reference.OffKeepsPending:         "set calls are not logged; the kept entry's append reads as a new selection",
-	reference.SelectionContinues:      "a step forced by a selection reads as an ordinary continuation step",
-	reference.ApproveWithoutReview:    "review questions are not logged; the approval reads as the user's",
-	reference.BarePlanToggles:         "the linter judges /plan arguments only for CMD-3 (a message is steered); a bare /plan leaving plan mode reads like a /plan off",
-	reference.PlanModeBlocksSteps:     "a rejected step reads as another listener's rejection",
+	reference.PendingSurvivesRestart:   "a restart between turns is not logged; a later append reads as a later selection",
+	reference.NoopQueues:               "set outcomes are not logged",
+	reference.CancelKeepsPending:       "set calls are not logged; the kept selection's append reads as a new selection",
+	reference.IdleSetQueues:            "set calls are not logged; a queued idle selection's append reads as a mid-turn one",
+	reference.GetHidesPending:          "get is not logged",
+	reference.ListenerAppended:         "the listener order is not logged",
+	reference.RetryNotObserved:         "a selection appended at a later step reads as a later selection",
+	reference.FailedAppendBlocks:       "a failed append is not logged; the rejection reads as another listener's",
+	reference.ConfigUnknownKeyIgnored:  "the plugin config is not logged",
+	reference.ApproveWithFeedback:      "review answers are not logged",
+	reference.KeepPlanningKeepsExit:    "review answers are not logged; the kept exit's append reads as an approval's",
+	reference.ApprovalKeepsUserExit:    "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
+	reference.CommandUntrimmed:         "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
+	reference.ReplyAnnouncesEntering:   "the outcome a reply announces is not logged, only its wording, which checks never read",
+	reference.NarrateExit:              "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
+	reference.ExitGateReadsPending:     "a tool failure's wording is not fixed, so a refused call reads as any failed call",
+	reference.NoChannelApproves:        "the composed services are not logged",
+	reference.ReloadApproves:           "a reload is not logged",
+	reference.CommandWithoutService:    "the composed services are not logged",
+	reference.OffKeepsPending:          "set calls are not logged; the kept entry's append reads as a new selection",
+	reference.SelectionContinues:       "a step forced by a selection reads as an ordinary continuation step",
+	reference.ApproveWithoutReview:     "review questions are not logged; the approval reads as the user's",
+	reference.BarePlanToggles:          "the linter judges /plan arguments only for CMD-3 (a message is steered); a bare /plan leaving plan mode reads like a /plan off",
+	reference.PlanModeBlocksSteps:      "a rejected step reads as another listener's rejection",
+	reference.RetryIgnoresFailedHeader: "a notice missing: the linter flags only notices that should not be there",
+	reference.ReviewReadsAnyQuestion:   "review replies are not logged",
+	reference.MultiSelectApproves:      "review replies are not logged",
 }
 
 // simLog runs a trace against the reference (with mutants) and returns its
@@ -137,8 +141,20 @@ func TestMutantLogsHaveFindings(t *testing.T) {
 	}
 }
 
+// readsAsDeviation lists the example traces whose faithful log the linter
+// cannot tell from a deviation's, because what makes them faithful is not
+// logged; their findings are exactly these.
+var readsAsDeviation = map[string]struct {
+	clauses []string
+	why     string
+}{
+	"log-outside-writers.yaml": {[]string{"LOG-1"}, "malformed plan/mode data an outside writer appends reads like the plugin's: the log does not say who wrote an event"},
+	"svc-unload-and-load.yaml": {[]string{"EXIT-1"}, "an unloaded plugin lists no tool; the unload is not logged, so the request reads like tool-hidden-inactive's"},
+}
+
 // The fixture traces and every example trace, run against the faithful
-// reference, give clean logs: the rules have no false findings there.
+// reference, give clean logs: the rules have no false findings there
+// (but for readsAsDeviation).
 func TestFaithfulLogsAreClean(t *testing.T) {
 	fixtures, _ := filepath.Glob("testdata/traces/*.yaml")
 	examples, _ := filepath.Glob("../examples/*.yaml")
@@ -147,6 +163,12 @@ func TestFaithfulLogsAreClean(t *testing.T) {
 	}
 	for _, path := range append(fixtures, examples...) {
 		r := lint.Bytes(path, simLog(t, path, nil), lint.Options{})
+		if want, ok := readsAsDeviation[filepath.Base(path)]; ok {
+			if got := r.Clauses(); !slices.Equal(got, want.clauses) {
+				t.Errorf("%s: findings of %v, want exactly %v (%s)", path, got, want.clauses, want.why)
+			}
+			continue
+		}
 		if c := lint.Code([]*lint.Report{r}); c != lint.ExitClean {
 			t.Errorf("%s: exit %d:\n%s", path, c, text(r))
 		}
