@@ -10,11 +10,11 @@ test('start reports the package, its choices and capabilities', async (t) => {
   const c = new Client(t)
   const id = await c.call('start', { protocol: 1 })
   assert.equal(id.protocol, 1)
-  assert.equal(id.minor, 1)
+  assert.equal(id.minor, 2)
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
   assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
-  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true })
+  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
 
@@ -130,6 +130,37 @@ test('exitTool: review answers reach the package through the user-questions seam
   const approved = await c.call('exitTool', { agent: 'main', args, review: { answer: 'approve' } })
   assert.deepEqual(approved.result, { approved: true })
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true, pending: false })
+  await c.stop()
+})
+
+test('exitTool: review replies and failing seams reach the package as dsh-user-questions would hand them', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  const args = { plan: '# Plan\n\n1. Do it.' }
+  c.applied(await c.call('set', { agent: 'main', active: true }))
+  const call = (review) => c.call('exitTool', { agent: 'main', args, review })
+  // only the one answer to the review question counts
+  const other = await call({ reply: { answers: [{ question: 'scope-check', selected: ['keep-planning'] }, { selected: ['approve'] }] } })
+  assert.deepEqual(other.result, { approved: true })
+  c.applied(await c.call('set', { agent: 'main', active: true }))
+  for (const reply of [
+    { answers: [{ question: 'scope-check', selected: ['approve'] }] },
+    { answers: [{ selected: ['approve', 'keep-planning'] }] },
+    { answers: [{ selected: ['approve'] }, { selected: ['approve'] }] },
+    { answers: [] }
+  ]) {
+    const r = await call({ reply })
+    assert.equal(r.ok, false, JSON.stringify(reply))
+    assert.equal(r.effects[0].kind, 'ask')
+  }
+  const text = await call({ reply: { answers: [{ custom: 'cover the rollback' }] } })
+  assert.match(text.error, /cover the rollback/)
+  for (const fail of ['throws', 'aborted', 'refused', 'unavailable']) {
+    const r = await call({ fail })
+    assert.equal(r.ok, false, fail)
+    assert.equal(r.effects[0].kind, 'ask')
+  }
+  assert.match((await c.raw('exitTool', { agent: 'main', args, review: { fail: 'explodes' } })).error.message, /unknown review fail/)
   await c.stop()
 })
 
