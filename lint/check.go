@@ -1,10 +1,12 @@
 package lint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -120,7 +122,7 @@ func (c *checker) startSession(id string) {
 }
 
 func sortEntries(es []Entry) {
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Line < es[j].Line })
+	slices.SortStableFunc(es, func(a, b Entry) int { return cmp.Compare(a.Line, b.Line) })
 }
 
 // event applies one event to the session's fold and checks the rules.
@@ -474,7 +476,7 @@ func hasPlanMode(v any) bool {
 		if t, ok := x["type"].(string); ok && t == spec.TypePlanMode {
 			return true
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if hasPlanMode(x[k]) {
 				return true
 			}
@@ -487,15 +489,6 @@ func hasPlanMode(v any) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func intField(data json.RawMessage, name string) (int, bool) {

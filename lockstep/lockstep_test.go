@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -135,5 +136,73 @@ func TestDocsCarryTheTable(t *testing.T) {
 	}
 	if !strings.Contains(string(page), TableMarkdown()) {
 		t.Fatalf("docs/lockstep.md does not carry the current attribution table; paste:\n%s", TableMarkdown())
+	}
+}
+
+// TestJobsSameResult: any number of workers finds the same first
+// divergence (the first in case order, or in transition order) and writes
+// the same output, result and trace.
+func TestJobsSameResult(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		mutant reference.Mutant
+		cases  int
+		depth  int
+	}{
+		{"agrees", "", 150, 3},
+		{"random", reference.PendingSurvivesRestart, 300, 0},
+		{"depth", reference.AppendOnAbort, 0, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var ms reference.Mutants
+			if c.mutant != "" {
+				ms = reference.Mutants{c.mutant}
+			}
+			type run struct {
+				out   string
+				res   Result
+				trace []byte
+			}
+			var runs []run
+			for _, jobs := range []int{1, 4} {
+				dir := t.TempDir()
+				var out bytes.Buffer
+				res, err := Run(context.Background(), Options{NewImpl: reference.Factory(reference.Options{Mutants: ms}), Seed: 1, Cases: c.cases, Depth: c.depth, Out: dir, Output: &out, Jobs: jobs})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := run{out: strings.ReplaceAll(out.String(), dir, "OUT"), res: *res}
+				if d := res.Divergence; d != nil {
+					if r.trace, err = os.ReadFile(d.Trace); err != nil {
+						t.Fatal(err)
+					}
+					dd := *d
+					dd.Trace = filepath.Base(d.Trace)
+					r.res.Divergence = &dd
+				}
+				runs = append(runs, r)
+			}
+			one, four := runs[0], runs[1]
+			if one.out != four.out {
+				t.Errorf("output differs:\n--- jobs 1\n%s--- jobs 4\n%s", one.out, four.out)
+			}
+			if !reflect.DeepEqual(one.res, four.res) {
+				t.Errorf("results differ:\n%+v\n%+v", one.res, four.res)
+			}
+			if !bytes.Equal(one.trace, four.trace) {
+				t.Errorf("traces differ:\n%s\n---\n%s", one.trace, four.trace)
+			}
+			d := one.res.Divergence
+			switch {
+			case c.mutant == "" && d != nil:
+				t.Fatalf("the reference diverged from itself: %s", d.Summary())
+			case c.mutant != "" && d == nil:
+				t.Fatalf("%s not found", c.mutant)
+			case c.cases > 0 && d != nil && d.Case == 0:
+				t.Fatalf("%s diverges in the first case: pick a mutant found later, so the order of cases is tested", c.mutant)
+			case c.depth > 0 && d != nil && one.res.Transitions < 10:
+				t.Fatalf("%s diverges after %d transitions: pick a mutant found later", c.mutant, one.res.Transitions)
+			}
+		})
 	}
 }

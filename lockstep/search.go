@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/shrinker"
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
@@ -43,6 +45,11 @@ type Options struct {
 	Out string
 	// Output receives progress lines (nil: discarded).
 	Output io.Writer
+	// Jobs is the number of sequences compared at once, each pair on its
+	// own implementation instance (0 or 1: one at a time). The result and
+	// the output are the same for any number: the first divergence is the
+	// first in case (or transition) order.
+	Jobs int
 }
 
 // Divergence is the first observation on which the implementation and
@@ -243,12 +250,31 @@ func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) 
 	return nil, true, nil
 }
 
+// outcome is what comparing one sequence gave.
+type outcome struct {
+	f   *failure
+	err error
+	// model is the model after the sequence (exhaustive search).
+	model *properties.Model
+}
+
+// compare runs the sequences on s.opts.Jobs workers and hands each outcome
+// to done in sequence order until done returns false.
+func (s *searcher) compare(ctx context.Context, n int, run func(i int) outcome, done func(i int, o outcome) bool) error {
+	outs := make([]outcome, n)
+	return workers.Run(ctx, s.opts.Jobs, n, func(i int) { outs[i] = run(i) }, func(i int) bool {
+		o := outs[i]
+		outs[i] = outcome{}
+		return done(i, o)
+	})
+}
+
 func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error) {
 	configs := properties.Configs()
-	for i := 0; i < s.opts.Cases; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	var first *failure
+	var firstErr error
+	found := -1
+	err := s.compare(ctx, s.opts.Cases, func(i int) outcome {
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
 		m := s.model(setup)
@@ -262,21 +288,26 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 			m.Apply(act)
 			acts = append(acts, act)
 		}
-		res.Sequences++
 		f, _, err := s.run(setup, acts)
-		if err != nil {
-			return nil, err
-		}
-		if f == nil {
-			continue
-		}
-		f, err = s.shrink(f, 1000)
-		if err != nil {
-			return nil, err
-		}
-		return s.divergence(f, "random", i), nil
+		return outcome{f: f, err: err}
+	}, func(i int, o outcome) bool {
+		res.Sequences++
+		first, firstErr, found = o.f, o.err, i
+		return o.err == nil && o.f == nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case firstErr != nil:
+		return nil, firstErr
+	case first == nil:
+		return nil, nil
 	}
-	return nil, nil
+	f, err := s.shrink(first, 1000)
+	if err != nil {
+		return nil, err
+	}
+	return s.divergence(f, "random", found), nil
 }
 
 func (s *searcher) divergence(f *failure, search string, i int) *Divergence {
@@ -289,58 +320,22 @@ func (s *searcher) divergence(f *failure, search string, i int) *Divergence {
 // witness. budget bounds the replays.
 func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
 	best := f
-	try := func(setup properties.Setup, acts []sim.Action) (bool, error) {
-		if budget <= 0 {
-			return false, nil
-		}
-		budget--
+	try := func(setup properties.Setup, acts []sim.Action) ([]sim.Action, bool, error) {
 		g, ok, err := s.run(setup, acts)
 		if err != nil || !ok || g == nil || g.diff.Observation != best.diff.Observation {
-			return false, err
+			return nil, false, err
 		}
 		best = g
-		return true, nil
+		return g.acts, true, nil
 	}
 	if def := (properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.setup != def {
-		if _, err := try(def, best.acts); err != nil {
+		budget--
+		if _, _, err := try(def, best.acts); err != nil {
 			return best, err
 		}
 	}
-	for changed := true; changed && budget > 0; {
-		changed = false
-		for size := max(len(best.acts)/2, 1); size >= 1; size /= 2 {
-			for i := 0; i+size <= len(best.acts); {
-				cand := append(slices.Clone(best.acts[:i]), best.acts[i+size:]...)
-				ok, err := try(best.setup, cand)
-				if err != nil {
-					return best, err
-				}
-				if ok {
-					changed = true
-					continue
-				}
-				i++
-			}
-			if size == 1 {
-				break
-			}
-		}
-		for i := range best.acts {
-			for _, simpler := range simplify(best.acts[i]) {
-				cand := slices.Clone(best.acts)
-				cand[i] = simpler
-				ok, err := try(best.setup, cand)
-				if err != nil {
-					return best, err
-				}
-				if ok {
-					changed = true
-					break
-				}
-			}
-		}
-	}
-	return best, nil
+	_, err := shrinker.Sequence(best.acts, budget, func(acts []sim.Action) ([]sim.Action, bool, error) { return try(best.setup, acts) }, simplify)
+	return best, err
 }
 
 // simplify returns simpler variants of an action: a /plan command as the
@@ -349,28 +344,7 @@ func simplify(act sim.Action) []sim.Action {
 	if c := act.Command; c != nil {
 		return []sim.Action{{Set: &sim.SetAction{Agent: c.Agent, Active: commandClauses(c.Input)[0] != "CMD-4"}}}
 	}
-	st := stepOf(act)
-	if st == nil {
-		return nil
-	}
-	var out []sim.Action
-	add := func(change func(*sim.StepAction)) {
-		c := *st
-		change(&c)
-		if c.Decision == st.Decision && c.Model == st.Model && c.Request == st.Request && len(c.Listeners) == len(st.Listeners) {
-			return
-		}
-		if act.Retry != nil {
-			out = append(out, sim.Action{Retry: &c})
-		} else {
-			out = append(out, sim.Action{Step: &c})
-		}
-	}
-	add(func(c *sim.StepAction) { c.Model = nil })
-	add(func(c *sim.StepAction) { c.Listeners = nil })
-	add(func(c *sim.StepAction) { c.Decision = "" })
-	add(func(c *sim.StepAction) { c.Request = "" })
-	return out
+	return properties.Simpler(act)
 }
 
 type node struct {
@@ -396,34 +370,51 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 	frontier := []node{{model: start}}
 	res.States = 1
 	for depth := 0; depth < s.opts.Depth && len(frontier) > 0; depth++ {
-		var next []node
+		var level [][]sim.Action
 		for _, n := range frontier {
 			for _, act := range alphabet {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				if !n.model.Valid(act) {
-					continue
-				}
-				acts := append(slices.Clone(n.prefix), act)
-				res.Transitions++
-				f, _, err := s.run(setup, acts)
-				if err != nil {
-					return nil, err
-				}
-				if f != nil {
-					return s.divergence(f, search, 0), nil
-				}
-				m := s.model(setup)
-				for _, a := range acts {
-					m.Apply(a)
-				}
-				if key := m.Key(); !seen[key] {
-					seen[key] = true
-					res.States++
-					next = append(next, node{prefix: acts, model: m})
+				if n.model.Valid(act) {
+					level = append(level, append(slices.Clone(n.prefix), act))
 				}
 			}
+		}
+		var next []node
+		var d *Divergence
+		var runErr error
+		err := s.compare(ctx, len(level), func(i int) outcome {
+			f, _, err := s.run(setup, level[i])
+			if err != nil || f != nil {
+				return outcome{f: f, err: err}
+			}
+			m := s.model(setup)
+			for _, a := range level[i] {
+				m.Apply(a)
+			}
+			return outcome{model: m}
+		}, func(i int, o outcome) bool {
+			res.Transitions++
+			switch {
+			case o.err != nil:
+				runErr = o.err
+				return false
+			case o.f != nil:
+				d = s.divergence(o.f, search, 0)
+				return false
+			}
+			if key := o.model.Key(); !seen[key] {
+				seen[key] = true
+				res.States++
+				next = append(next, node{prefix: level[i], model: o.model})
+			}
+			return true
+		})
+		switch {
+		case err != nil:
+			return nil, err
+		case runErr != nil:
+			return nil, runErr
+		case d != nil:
+			return d, nil
 		}
 		frontier = next
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
 )
@@ -285,24 +286,6 @@ func observed(r sim.Result) []trace.Expect {
 // so the counterexample is short. budget bounds the replays.
 func shrink(prop *property, newPort func() sim.Port, f *Failure, budget int) (*Failure, error) {
 	best := f
-	try := func(acts []sim.Action) (bool, error) {
-		if budget <= 0 {
-			return false, nil
-		}
-		budget--
-		g, ok, err := replay(prop, newPort, best.Setup, acts)
-		if err != nil {
-			if errors.Is(err, errDiverged) {
-				return false, nil
-			}
-			return false, err
-		}
-		if !ok || g == nil {
-			return false, nil
-		}
-		best = g
-		return true, nil
-	}
 	// A failure under the default setup is easier to read.
 	if def := (Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.Setup != def {
 		budget--
@@ -310,47 +293,30 @@ func shrink(prop *property, newPort func() sim.Port, f *Failure, budget int) (*F
 			best = g
 		}
 	}
-	for changed := true; changed && budget > 0; {
-		changed = false
-		for size := max((best.Index+1)/2, 1); size >= 1; size /= 2 {
-			for i := 0; i+size <= len(best.Actions[:best.Index+1]); {
-				cur := best.Actions[:best.Index+1]
-				cand := append(append([]sim.Action(nil), cur[:i]...), cur[i+size:]...)
-				ok, err := try(cand)
-				if err != nil {
-					return best, err
-				}
-				if ok {
-					changed = true
-					continue
-				}
-				i++
+	try := func(acts []sim.Action) ([]sim.Action, bool, error) {
+		g, ok, err := replay(prop, newPort, best.Setup, acts)
+		if err != nil {
+			if errors.Is(err, errDiverged) {
+				return nil, false, nil
 			}
-			if size == 1 {
-				break
-			}
+			return nil, false, err
 		}
-		for i := 0; i <= best.Index; i++ {
-			for _, simpler := range simplify(best.Actions[i]) {
-				cand := append([]sim.Action(nil), best.Actions[:best.Index+1]...)
-				cand[i] = simpler
-				ok, err := try(cand)
-				if err != nil {
-					return best, err
-				}
-				if ok {
-					changed = true
-					break
-				}
-			}
+		if !ok || g == nil {
+			return nil, false, nil
 		}
+		best = g
+		return g.Actions[:g.Index+1], true, nil
+	}
+	if _, err := shrinker.Sequence(best.Actions[:best.Index+1], budget, try, Simpler); err != nil {
+		return best, err
 	}
 	best.Actions = best.Actions[:best.Index+1]
 	return best, nil
 }
 
-// simplify returns simpler variants of a step action.
-func simplify(act sim.Action) []sim.Action {
+// Simpler returns simpler variants of a step action: without its model
+// response, its listeners, its decision or its request outcome.
+func Simpler(act sim.Action) []sim.Action {
 	s := act.Step
 	retry := false
 	if s == nil {

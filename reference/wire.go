@@ -18,42 +18,34 @@ type wire struct {
 	preStep   func(sim.PreStepRequest, sim.PreStepReply) sim.PreStepReply
 }
 
-// through applies f to v, or returns v when f is nil.
-func through[T any](f func(T) T, v T) T {
-	if f == nil {
-		return v
+// through returns what passes a reply (or request) through f: unchanged
+// when f is nil.
+func through[T any](f func(T) T) func(T, error) (T, error) {
+	return func(v T, err error) (T, error) {
+		if f != nil {
+			v = f(v)
+		}
+		return v, err
 	}
-	return f(v)
 }
 
 func (w *wire) Load(req sim.LoadRequest) (sim.LoadReply, error) {
-	r, err := w.Port.Load(through(w.load, req))
-	return through(w.loaded, r), err
+	req, _ = through(w.load)(req, nil)
+	return through(w.loaded)(w.Port.Load(req))
 }
 
-func (w *wire) Reload() (sim.LoadReply, error) {
-	r, err := w.Port.Reload()
-	return through(w.loaded, r), err
-}
+func (w *wire) Reload() (sim.LoadReply, error) { return through(w.loaded)(w.Port.Reload()) }
 
-func (w *wire) Get(c sim.Call) (sim.GetReply, error) {
-	r, err := w.Port.Get(c)
-	return through(w.got, r), err
-}
+func (w *wire) Get(c sim.Call) (sim.GetReply, error) { return through(w.got)(w.Port.Get(c)) }
 
-func (w *wire) Set(req sim.SetRequest) (sim.SetReply, error) {
-	r, err := w.Port.Set(req)
-	return through(w.set, r), err
-}
+func (w *wire) Set(req sim.SetRequest) (sim.SetReply, error) { return through(w.set)(w.Port.Set(req)) }
 
 func (w *wire) Assemble(c sim.Call) (sim.AssembleReply, error) {
-	r, err := w.Port.Assemble(c)
-	return through(w.assembled, r), err
+	return through(w.assembled)(w.Port.Assemble(c))
 }
 
 func (w *wire) Command(req sim.CommandRequest) (sim.CommandReply, error) {
-	r, err := w.Port.Command(req)
-	return through(w.command, r), err
+	return through(w.command)(w.Port.Command(req))
 }
 
 func (w *wire) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {

@@ -6,23 +6,20 @@
 package rtrace
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/loop"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Schema is the JSON Schema of a runtime trace.
@@ -43,61 +40,22 @@ type File struct {
 }
 
 // Error is a trace that cannot be read: file, line, column and field.
-type Error struct {
-	File         string
-	Line, Column int
-	Field        string
-	Msg          string
-}
+type Error = schemafile.Error
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
-	}
-	if e.Field != "" {
-		fmt.Fprintf(&b, ": %s", e.Field)
-	}
-	b.WriteString(": " + e.Msg)
-	return b.String()
-}
-
-var (
-	schemaOnce sync.Once
-	schema     *jsonschema.Schema
-	errSchema  error
-)
-
-func compiled() (*jsonschema.Schema, error) {
-	schemaOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		add := func(id string, data []byte) error {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-			if err != nil {
-				return fmt.Errorf("%s: %w", id, err)
-			}
-			return c.AddResource(id, doc)
+// schema is the runtime trace schema with the runtime protocol's schemas
+// it refers to.
+var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]schemafile.Resource, error) {
+	var rs []schemafile.Resource
+	err := fs.WalkDir(adapter.Schemas, "schema/runtime", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		errSchema = fs.WalkDir(adapter.Schemas, "schema/runtime", func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := adapter.Schemas.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			return add(adapter.RuntimeSchemaBase+d.Name(), data)
-		})
-		if errSchema == nil {
-			errSchema = add(SchemaID, Schema)
-		}
-		if errSchema == nil {
-			schema, errSchema = c.Compile(SchemaID)
-		}
+		data, err := adapter.Schemas.ReadFile(path)
+		rs = append(rs, schemafile.Resource{ID: adapter.RuntimeSchemaBase + d.Name(), Data: data})
+		return err
 	})
-	return schema, errSchema
-}
+	return append(rs, schemafile.Resource{ID: SchemaID, Data: Schema}), err
+})
 
 // ReadFile reads and parses a runtime trace file.
 func ReadFile(path string) (*loop.Trace, error) {
@@ -123,27 +81,19 @@ func IsRuntimeTrace(data []byte) bool {
 func Parse(file string, data []byte) (*loop.Trace, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return nil, syntaxError(file, err)
+		return nil, schemafile.Syntax(file, err)
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, syntaxError(file, err)
+		return nil, schemafile.Syntax(file, err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
-	if err != nil {
-		return nil, &Error{File: file, Msg: err.Error()}
-	}
-	sch, err := compiled()
-	if err != nil {
-		return nil, fmt.Errorf("runtime trace schema: %w", err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			loc, msg := deepest(ve)
-			return nil, located(file, f, loc, msg)
+	if err := schema.Check(file, js, func(loc []string, msg, extra string) error {
+		if extra != "" {
+			loc = append(loc, extra)
 		}
-		return nil, &Error{File: file, Msg: err.Error()}
+		return located(file, f, loc, msg)
+	}); err != nil {
+		return nil, err
 	}
 	var out File
 	if err := json.Unmarshal(js, &out); err != nil {
@@ -190,43 +140,10 @@ func Marshal(t loop.Trace) ([]byte, error) {
 	return yaml.JSONToYAML(js)
 }
 
-func syntaxError(file string, err error) error {
-	var se yaml.Error
-	if errors.As(err, &se) {
-		if tk := se.GetToken(); tk != nil && tk.Position != nil {
-			return &Error{File: file, Line: tk.Position.Line, Column: tk.Position.Column, Msg: "YAML: " + se.GetMessage()}
-		}
-	}
-	return &Error{File: file, Msg: "YAML: " + err.Error()}
-}
-
-// deepest picks the complaint at the deepest instance location; ties are
-// broken by text so the choice is stable.
-func deepest(ve *jsonschema.ValidationError) ([]string, string) {
-	bestLoc, bestMsg := ve.InstanceLocation, fmt.Sprint(ve.ErrorKind)
-	found := false
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			msg := fmt.Sprint(e.ErrorKind)
-			key := strings.Join(e.InstanceLocation, "/") + msg
-			if !found || len(e.InstanceLocation) > len(bestLoc) || (len(e.InstanceLocation) == len(bestLoc) && key < strings.Join(bestLoc, "/")+bestMsg) {
-				bestLoc, bestMsg, found = e.InstanceLocation, msg, true
-			}
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	return bestLoc, bestMsg
-}
-
 // located positions a complaint at the YAML node of loc (or its nearest
 // ancestor that exists).
 func located(file string, f *ast.File, loc []string, msg string) error {
-	e := &Error{File: file, Field: strings.Join(loc, "."), Msg: msg}
+	e := &Error{File: file, Field: schemafile.FieldPath(loc), Msg: msg}
 	for n := len(loc); n >= 0; n-- {
 		var b strings.Builder
 		b.WriteString("$")

@@ -51,10 +51,11 @@ func TestParseAndMarshalRoundTrip(t *testing.T) {
 
 func TestErrorsNameFileLineAndField(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
-		{"unknown member", "level: runtime\nsteps:\n  - turn: {agent: main, prompt: x, script: {responses: [{txt: a}]}}\n", "bad.yaml:3:"},
+		{"unknown member", "level: runtime\nsteps:\n  - turn: {agent: main, prompt: x, script: {responses: [{txt: a}]}}\n", `bad.yaml:3:63: steps[0].turn.script.responses[0].txt: unknown field "txt"`},
+		{"wrong type", "level: runtime\nsteps:\n  - get: {agent: 3}\n", "bad.yaml:3:18: steps[0].get.agent: got number, want string"},
 		{"two actions", "level: runtime\nsteps:\n  - {get: {agent: main}, set: {agent: main, active: true}}\n", "exactly one of"},
 		{"unknown agent", "level: runtime\nsteps:\n  - get: {agent: bob}\n", `unknown agent "bob"`},
-		{"no level", "steps: []\n", "bad.yaml"},
+		{"no level", "steps: []\n", "bad.yaml:1:6: missing property 'level'"},
 		{"yaml", "level: runtime\nsteps: [\n", "YAML"},
 	} {
 		_, err := rtrace.Parse("bad.yaml", []byte(c.src))

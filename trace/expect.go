@@ -9,11 +9,7 @@ import (
 
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
-
-var printer = message.NewPrinter(language.English)
 
 // Expect is what must hold after an action. Every field is optional.
 type Expect struct {

@@ -18,16 +18,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/sim"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // DefaultSection is the plan guidance used when a trace gives no config.
@@ -111,53 +109,11 @@ type Pos struct {
 }
 
 // Error is a problem in a trace file, with where it is and which field.
-type Error struct {
-	File   string
-	Line   int
-	Column int
-	// Field is the path of the offending field, like script[2].set.agent.
-	Field string
-	Msg   string
-}
+type Error = schemafile.Error
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-		if e.Column > 0 {
-			fmt.Fprintf(&b, ":%d", e.Column)
-		}
-	}
-	if e.Field != "" {
-		fmt.Fprintf(&b, ": %s", e.Field)
-	}
-	fmt.Fprintf(&b, ": %s", e.Msg)
-	return b.String()
-}
-
-var (
-	schemaOnce sync.Once
-	schema     *jsonschema.Schema
-	errSchema  error
-)
-
-func compiled() (*jsonschema.Schema, error) {
-	schemaOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-		if err != nil {
-			errSchema = err
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if err = c.AddResource("trace.json", doc); err != nil {
-			errSchema = err
-			return
-		}
-		schema, errSchema = c.Compile("trace.json")
-	})
-	return schema, errSchema
-}
+var schema = schemafile.NewSchema("trace schema", "trace.json", func() ([]schemafile.Resource, error) {
+	return []schemafile.Resource{{ID: "trace.json", Data: Schema}}, nil
+})
 
 // ReadFile reads and parses a trace file within the default bounds
 // (inputlimit.Trace).
@@ -201,7 +157,7 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, e
 	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return nil, syntaxError(file, err)
+		return nil, schemafile.Syntax(file, err)
 	}
 	if err := checkTree(file, f, lim); err != nil {
 		return nil, err
@@ -209,7 +165,7 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, e
 	var generic any
 	if len(f.Docs) > 0 && f.Docs[0].Body != nil {
 		if err := yaml.NodeToValue(f.Docs[0].Body, &generic, yaml.UseOrderedMap()); err != nil {
-			return nil, syntaxError(file, err)
+			return nil, schemafile.Syntax(file, err)
 		}
 	}
 	generic = plain(generic)
@@ -217,25 +173,14 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, e
 	if err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
-	if err != nil {
-		return nil, &Error{File: file, Msg: err.Error()}
-	}
-	sch, err := compiled()
-	if err != nil {
-		return nil, fmt.Errorf("trace schema: %w", err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			loc, msg, extra := deepest(ve)
-			if extra != "" {
-				pos := find(f, append(loc, extra), true)
-				return nil, &Error{File: file, Line: pos.Line, Column: pos.Column, Field: fieldPath(append(loc, extra)), Msg: msg}
-			}
-			return nil, locate(file, f, loc, msg)
+	if err := schema.Check(file, js, func(loc []string, msg, extra string) error {
+		if extra != "" {
+			pos := find(f, append(loc, extra), true)
+			return &Error{File: file, Line: pos.Line, Column: pos.Column, Field: schemafile.FieldPath(append(loc, extra)), Msg: msg}
 		}
-		return nil, &Error{File: file, Msg: err.Error()}
+		return locate(file, f, loc, msg)
+	}); err != nil {
+		return nil, err
 	}
 	t := &Trace{File: file}
 	if err := json.Unmarshal(js, t); err != nil {
@@ -273,68 +218,10 @@ func plain(v any) any {
 	return v
 }
 
-func syntaxError(file string, err error) error {
-	var se yaml.Error
-	if errors.As(err, &se) {
-		if tk := se.GetToken(); tk != nil && tk.Position != nil {
-			return &Error{File: file, Line: tk.Position.Line, Column: tk.Position.Column, Msg: "YAML: " + se.GetMessage()}
-		}
-	}
-	return &Error{File: file, Msg: "YAML: " + err.Error()}
-}
-
-// deepest picks the schema error at the deepest instance location: the
-// most specific complaint. The validator collects causes in map order, so
-// ties are broken by the text of the location and message, which makes the
-// choice stable. For an unknown property it also returns the (first, in
-// sorted order) property's name, so the error can point at the key.
-func deepest(ve *jsonschema.ValidationError) (loc []string, msg, extra string) {
-	bestLoc, bestMsg := ve.InstanceLocation, ve.Error()
-	found := false
-	key := func(l []string, m string) string { return strings.Join(l, "/") + "\x00" + m }
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			m, x := e.ErrorKind.LocalizedString(printer), ""
-			if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 0 {
-				x = slices.Min(ap.Properties)
-				m = fmt.Sprintf("unknown field %q", x)
-			}
-			deeper := len(e.InstanceLocation) > len(bestLoc)
-			tie := len(e.InstanceLocation) == len(bestLoc) && key(e.InstanceLocation, m) < key(bestLoc, bestMsg)
-			if !found || deeper || tie {
-				found = true
-				bestLoc, bestMsg, extra = e.InstanceLocation, m, x
-			}
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	return bestLoc, bestMsg, extra
-}
-
 // locate finds the node at a JSON-pointer-like path and reports there.
 func locate(file string, f *ast.File, loc []string, msg string) *Error {
 	pos := position(f, loc)
-	return &Error{File: file, Line: pos.Line, Column: pos.Column, Field: fieldPath(loc), Msg: msg}
-}
-
-func fieldPath(loc []string) string {
-	var b strings.Builder
-	for _, p := range loc {
-		if _, err := strconv.Atoi(p); err == nil {
-			fmt.Fprintf(&b, "[%s]", p)
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
+	return &Error{File: file, Line: pos.Line, Column: pos.Column, Field: schemafile.FieldPath(loc), Msg: msg}
 }
 
 // position returns where the value at loc starts (or, with key, where the

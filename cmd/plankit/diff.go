@@ -53,6 +53,10 @@ The reference runs with the implementation's declared choices and with the
 assumed variants (--assume, and assume: lines of the --expect manifest), so
 the search goes on past known deviations.
 
+--jobs N compares N sequences at once, each pair on its own implementation
+instance (adapter process); the first divergence is the first in sequence
+order, so the output and reports are the same for any N.
+
 Exit codes: 0 no divergence; 1 a divergence (none is assumed: assumed
 variants are part of the reference); 2 usage or input error; 3 the
 implementation could not be run.`,
@@ -65,6 +69,7 @@ implementation could not be run.`,
 		},
 	}
 	o.impl.register(cmd)
+	o.impl.registerJobs(cmd)
 	f := cmd.Flags()
 	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none)")
 	f.IntVar(&o.cases, "cases", 1000, "number of random sequences (0: none)")
@@ -95,6 +100,9 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	case o.seed < 0:
 		return usageErr("--seed %d: want a number >= 0", o.seed)
 	}
+	if err := o.impl.checkJobs(); err != nil {
+		return err
+	}
 	assume := slices.Clone(o.assume)
 	if o.expect != "" {
 		m, err := report.ReadManifest(o.expect)
@@ -123,7 +131,7 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: uniq, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout})
+	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: uniq, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
 	rep := report.Run{Suite: "plankit diff", SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
 	if len(uniq) > 0 {
 		rep.Filter = "assume " + strings.Join(uniq, ", ")

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/rtrace"
@@ -153,22 +154,15 @@ func judge(newRuntime func() loop.Runtime, t loop.Trace) ([]loop.Finding, bool, 
 // shrink removes steps, responses, calls and host actions while the trace
 // still fails, until no single removal keeps it failing.
 func shrink(newRuntime func() loop.Runtime, t loop.Trace, fs []loop.Finding) (loop.Trace, []loop.Finding, error) {
-	for {
-		improved := false
-		for _, cand := range smaller(t) {
-			got, skip, err := judge(newRuntime, cand)
-			if err != nil {
-				return t, fs, err
-			}
-			if !skip && len(got) > 0 {
-				t, fs, improved = cand, got, true
-				break
-			}
+	t, err := shrinker.Greedy(t, smaller, func(cand loop.Trace) (bool, error) {
+		got, skip, err := judge(newRuntime, cand)
+		if err != nil || skip || len(got) == 0 {
+			return false, err
 		}
-		if !improved {
-			return t, fs, nil
-		}
-	}
+		fs = got
+		return true, nil
+	})
+	return t, fs, err
 }
 
 // smaller lists the traces one removal away from t, largest cuts first.
