@@ -13,8 +13,9 @@ const ProtocolVersion = 1
 // ProtocolMinor is the minor version of protocol 1 this package speaks.
 // A minor version only adds optional members and capabilities: an
 // implementation that speaks an older one leaves them out and the kit skips
-// the checks that need them. Minor 1 added command outcomes.
-const ProtocolMinor = 1
+// the checks that need them. Minor 1 added command outcomes and unload;
+// minor 2 the host's own tools and skipped empty steps.
+const ProtocolMinor = 2
 
 // MaxLine is the default limit on one protocol line (a request or a reply,
 // without its newline): 4 MiB. A longer reply line is a protocol error; the
@@ -31,6 +32,7 @@ const (
 	MethodPreStep  = "preStep"
 	MethodAssemble = "assemble"
 	MethodExitTool = "exitTool"
+	MethodPreTool  = "preTool"
 	MethodCommand  = "command"
 	MethodFold     = "fold"
 	MethodReload   = "reload"
@@ -41,7 +43,7 @@ const (
 // Methods lists every method in protocol order.
 var Methods = []string{
 	MethodStart, MethodLoad, MethodOpen, MethodSet, MethodGet, MethodPreStep,
-	MethodAssemble, MethodExitTool, MethodCommand, MethodFold, MethodReload, MethodUnload, MethodStop,
+	MethodAssemble, MethodExitTool, MethodPreTool, MethodCommand, MethodFold, MethodReload, MethodUnload, MethodStop,
 }
 
 // Request is one request line: {"seq": N, "method": "...", "params": {...}}.
@@ -89,6 +91,13 @@ type Capabilities struct {
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
 	// Unload (optional, minor 1): the implementation answers unload.
 	Unload bool `json:"unload,omitempty"`
+	// HostTools (optional, minor 2): the implementation reads the host's
+	// tools (load.hostTools, assemble.tools), returns the whole catalog
+	// from assemble and answers preTool.
+	HostTools bool `json:"hostTools,omitempty"`
+	// EmptySteps (optional, minor 2): the implementation reads
+	// preStep.skipsEmpty.
+	EmptySteps bool `json:"emptySteps,omitempty"`
 }
 
 // StartResult is the start reply's result: the implementation's identity,
@@ -122,6 +131,7 @@ var shapes = map[string]string{
 	MethodPreStep:  `{"decision": {"kind": "enter"|"reject", "messages"?: [Message]}, "effects"?: [Effect]}`,
 	MethodAssemble: `{"sections": [{"name": string, "order": int, "text": string}], "tools": [{"name": string}]}`,
 	MethodExitTool: `{"ok": bool, "result"?: json, "error"?: string, "effects"?: [Effect]}`,
+	MethodPreTool:  `{"decision": "allow"|"deny", "reason"?: string, "effects"?: [Effect]}`,
 	MethodCommand:  `{"kind": "success"|"error", "text": string, "outcome"?: "committed"|"queued"|"cancelled"|"noop", "effects"?: [Effect]}`,
 	MethodFold:     `{"active": bool, "error"?: string}`,
 	MethodReload:   `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,

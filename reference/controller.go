@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -39,11 +40,13 @@ type intent struct {
 type Controller struct {
 	config   Config
 	services sim.Services
-	sessions map[string]*session
-	pending  map[string]intent
-	choices  Choices
-	mutants  Mutants
-	disposed bool
+	// hostTools are the host's tools registered before the plugin loaded.
+	hostTools []sim.Tool
+	sessions  map[string]*session
+	pending   map[string]intent
+	choices   Choices
+	mutants   Mutants
+	disposed  bool
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
@@ -184,6 +187,16 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	if rejected || aborted || !has {
 		return decision
 	}
+	// A step the runtime skips because its decision carries no messages:
+	// a notice there would start a step the selection alone caused
+	// (PEND-2). Choice empty-step says what happens instead.
+	inject := false
+	if req.SkipsEmpty && len(decision.Messages) == 0 && !c.mutants.Has(NoticeForcesStep) {
+		if c.choices.EmptyStep != spec.EmptyStepInject {
+			return decision // not an accepted step: the selection stays pending
+		}
+		inject = true
+	}
 	if p.active == s.active {
 		delete(c.pending, agent)
 		if c.mutants.Has(CancelledNarrated) && p.narrate && decision.Kind == sim.Enter {
@@ -201,7 +214,9 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		return decision // stays pending (STEP-5)
 	}
 	delete(c.pending, agent)
-	if (p.narrate || c.mutants.Has(NarrateExit)) && narrate && decision.Kind == sim.Enter {
+	if (p.narrate || c.mutants.Has(NarrateExit)) && narrate && decision.Kind == sim.Enter && inject {
+		h.Inject(agent, notice)
+	} else if (p.narrate || c.mutants.Has(NarrateExit)) && narrate && decision.Kind == sim.Enter {
 		decision.Messages = append(decision.Messages, notice)
 		if c.mutants.Has(NarrateTwice) {
 			decision.Messages = append(decision.Messages, notice)
@@ -228,13 +243,36 @@ func (c *Controller) Sections(agent string) []sim.Section {
 	return []sim.Section{{Name: spec.SectionName, Order: order, Text: c.config.Section}}
 }
 
-// Tools is the plugin's part of the request tool catalog: exit_plan_mode,
-// whatever the state (EXIT-1).
-func (c *Controller) Tools(agent string) []sim.Tool {
-	if c.mutants.Has(ToolHiddenInactive) && !c.sessions[agent].active {
-		return []sim.Tool{}
+// Tools is the request tool catalog as plan mode leaves it: the host's
+// tools exactly as the host and the other assembly listeners gave them, in
+// their order, then exit_plan_mode, whatever the state. Plan mode neither
+// hides, reorders nor filters a host tool (EXIT-1, SVC-3).
+func (c *Controller) Tools(agent string, host []sim.Tool) []sim.Tool {
+	active := c.sessions[agent].active
+	out := make([]sim.Tool, 0, len(host)+1)
+	for _, t := range host {
+		if active && c.mutants.Has(AssemblyToolsHiddenInPlan) && !slices.Contains(c.hostTools, t) {
+			continue // keeps only what it saw registered at load
+		}
+		out = append(out, t)
 	}
-	return []sim.Tool{{Name: spec.ExitTool}}
+	if active && c.mutants.Has(HostToolsReorderedInPlan) {
+		slices.Reverse(out)
+	}
+	if c.mutants.Has(ToolHiddenInactive) && !active {
+		return out
+	}
+	return append(out, sim.Tool{Name: spec.ExitTool})
+}
+
+// GateHostTool is plan mode's view of a call of a host tool: it never
+// blocks one, in plan mode or out of it (SVC-3: plan mode is soft
+// guidance). It returns the reason of a denial, "" to allow.
+func (c *Controller) GateHostTool(agent, name string) string {
+	if c.mutants.Has(HostToolsBlockedInPlan) && c.sessions[agent].active {
+		return fmt.Sprintf("%s is not available in plan mode", name)
+	}
+	return ""
 }
 
 // planHeading is a complete markdown plan's opening: a level-1 heading

@@ -21,6 +21,7 @@ type Choices struct {
 	ReloadPending     string // spec.ChoiceReloadPending
 	IdleAppendFailure string // spec.ChoiceIdleAppendFailure
 	PlanHeading       string // spec.ChoicePlanHeading
+	EmptyStep         string // spec.ChoiceEmptyStep
 }
 
 // fields maps each choice name to the field holding the pick.
@@ -32,6 +33,7 @@ func (c *Choices) fields() map[string]*string {
 		spec.ChoiceReloadPending:     &c.ReloadPending,
 		spec.ChoiceIdleAppendFailure: &c.IdleAppendFailure,
 		spec.ChoicePlanHeading:       &c.PlanHeading,
+		spec.ChoiceEmptyStep:         &c.EmptyStep,
 	}
 }
 
@@ -91,6 +93,8 @@ type Port struct {
 	opts     Options
 	config   json.RawMessage
 	services sim.Services
+	// hostTools are the host's tools registered before the plugin loaded.
+	hostTools []sim.Tool
 	// process-local state, dropped by Stop.
 	sessions map[string]*session
 	ctl      *Controller
@@ -122,7 +126,7 @@ func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
 	if p.sessions == nil {
 		return sim.LoadReply{}, errNotStarted
 	}
-	p.config, p.services = req.Config, req.Services
+	p.config, p.services, p.hostTools = req.Config, req.Services, req.HostTools
 	return p.load(nil), nil
 }
 
@@ -139,7 +143,7 @@ func (p *Port) load(pending map[string]intent) sim.LoadReply {
 		pending = p.carried
 		p.carried = nil
 	}
-	p.ctl = &Controller{config: cfg, services: p.services, sessions: p.sessions, pending: pending, choices: p.opts.Choices, mutants: p.opts.Mutants}
+	p.ctl = &Controller{config: cfg, services: p.services, hostTools: p.hostTools, sessions: p.sessions, pending: pending, choices: p.opts.Choices, mutants: p.opts.Mutants}
 	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
 	if p.opts.Mutants.Has(ListenerAppended) {
 		reply.Listener = sim.Append
@@ -267,11 +271,25 @@ func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 }
 
 // Assemble implements sim.Port.
-func (p *Port) Assemble(c sim.Call) (sim.AssembleReply, error) {
-	if _, _, err := p.begin(c); err != nil {
+func (p *Port) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
+	if _, _, err := p.begin(req.Call); err != nil {
 		return sim.AssembleReply{}, err
 	}
-	return sim.AssembleReply{Sections: p.ctl.Sections(c.Agent), Tools: p.ctl.Tools(c.Agent)}, nil
+	return sim.AssembleReply{Sections: p.ctl.Sections(req.Agent), Tools: p.ctl.Tools(req.Agent, req.Tools)}, nil
+}
+
+// PreTool implements sim.ToolGate: the plugin's view of a host tool call.
+func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+	h, _, err := p.begin(req.Call)
+	if err != nil {
+		return sim.PreToolReply{}, err
+	}
+	reply := sim.PreToolReply{Decision: sim.ToolAllow}
+	if reason := p.ctl.GateHostTool(req.Agent, req.Name); reason != "" {
+		reply = sim.PreToolReply{Decision: sim.ToolDeny, Reason: reason}
+	}
+	reply.Effects = h.effects
+	return reply, nil
 }
 
 // ExitTool implements sim.Port.
