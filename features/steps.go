@@ -27,4 +27,5 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerGiven(sc)
 	w.registerWhen(sc)
 	w.registerThen(sc)
+	w.registerHost(sc)
 }
