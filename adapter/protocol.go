@@ -115,7 +115,7 @@ type StartResult struct {
 // Identity returns the sim.Identity part of the start result.
 func (s StartResult) Identity() sim.Identity {
 	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices,
-		CommandOutcomes: s.Capabilities.CommandOutcomes}
+		CommandOutcomes: s.Capabilities.CommandOutcomes, HostTools: s.Capabilities.HostTools, EmptySteps: s.Capabilities.EmptySteps}
 }
 
 // Empty is the params of reload and stop and the result of open and stop.

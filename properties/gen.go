@@ -3,6 +3,7 @@ package properties
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -171,6 +172,27 @@ var Kinds = []Kind{
 	{"fold", func(m *Model, c Chooser) (sim.Action, bool) {
 		return drawFold(m, c), true
 	}},
+	{"step-host-tool", func(m *Model, c Chooser) (sim.Action, bool) {
+		// A step whose model calls the host's own tools, in or out of
+		// plan mode (EXIT-1, SVC-3).
+		a, ok := pickAgent(m, c, func(n string) bool { return m.Open(n) && !m.AwaitingRetry(n) })
+		if !ok || !m.Setup.HostTools {
+			return sim.Action{}, false
+		}
+		tools := append(slices.Clone(HostTools), AssemblyTools...)
+		var calls []sim.ToolCall
+		for range 1 + c.Intn("host-calls", 2) {
+			calls = append(calls, sim.ToolCall{Name: oneOf(c, "host-tool", tools...), Args: sim.JSON(map[string]string{"path": "README.md"})})
+		}
+		return sim.Action{Step: &sim.StepAction{Agent: a, Model: &sim.Model{Calls: calls}}}, true
+	}},
+	{"step-empty", func(m *Model, c Chooser) (sim.Action, bool) {
+		// A step whose messages the audit listener takes for itself, so
+		// the decision carries none: a runtime that skips such steps must
+		// not be made to run one by a notice (PEND-2, STEP-6).
+		a, ok := pickAgent(m, c, func(n string) bool { return m.Open(n) && !m.AwaitingRetry(n) })
+		return sim.Action{Step: &sim.StepAction{Agent: a, Listeners: map[string]string{AuditListener: sim.Drop}}}, ok
+	}},
 }
 
 // drawFold draws a foldPlanMode call: over an agent's log with or without
@@ -245,8 +267,15 @@ func weight(w Weights, name string) int {
 	if v, ok := w[name]; ok {
 		return v
 	}
+	if v, ok := defaultWeights[name]; ok {
+		return v
+	}
 	return 1
 }
+
+// defaultWeights are the weights of kinds that only the properties naming
+// them draw: the host's tool calls and steps left with no messages.
+var defaultWeights = Weights{"step-host-tool": 0, "step-empty": 0}
 
 // DrawSetup draws a run's configuration: which services are composed and
 // how request-recovery retries run.
@@ -260,6 +289,18 @@ func DrawSetup(c Chooser) Setup {
 	}
 	if c.Intn("retries", 3) == 0 {
 		s.Retries = sim.RetriesSameStep
+	}
+	return s
+}
+
+// DrawHost draws, beside a drawn setup, whether the host has tools of its
+// own and whether its runtime skips an accepted step that carries no
+// messages. Drawn whatever the implementation declares, so the draws that
+// follow do not depend on it; Setup.Within clears what it cannot be shown.
+func DrawHost(c Chooser, s Setup) Setup {
+	s.HostTools = c.Intn("host-tools", 4) != 0
+	if c.Intn("empty-steps", 2) == 0 {
+		s.EmptySteps = sim.EmptyStepsSkip
 	}
 	return s
 }

@@ -118,7 +118,7 @@ func (p *Port) Start() (sim.Identity, error) {
 	if len(p.opts.Mutants) > 0 {
 		name = fmt.Sprintf("plankit-reference+%s", p.opts.Mutants[0])
 	}
-	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true}, nil
+	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true, HostTools: true, EmptySteps: true}, nil
 }
 
 // Load implements sim.Port.

@@ -88,6 +88,12 @@ type Identity struct {
 	// selection outcome it announces (CommandReply.Outcome), so plankit can
 	// check what the reply means against what happened.
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// HostTools says the implementation can be shown the host's own tools
+	// (LoadRequest.HostTools, AssembleRequest.Tools) and gates their calls
+	// (ToolGate); EmptySteps that it reads PreStepRequest.SkipsEmpty.
+	// Generators draw either only when it is declared.
+	HostTools  bool `json:"hostTools,omitempty"`
+	EmptySteps bool `json:"emptySteps,omitempty"`
 }
 
 // Services says which optional host services are composed.
