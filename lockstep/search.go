@@ -120,7 +120,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
-	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices}
+	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, id: id}
 	var d *Divergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
@@ -184,6 +184,7 @@ type searcher struct {
 	opts    Options
 	newRef  func() sim.Port
 	choices map[string]string
+	id      sim.Identity
 }
 
 // failure is a divergence before shrinking.
@@ -248,6 +249,13 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 		}
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
+		w := weights
+		if i%4 == 3 {
+			// A quarter of the cases: the host's own tools and a runtime
+			// that skips empty steps, where the implementation declares it
+			// can be shown them.
+			setup, w = properties.DrawHost(c, setup).Within(s.id), hostWeights
+		}
 		m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
 		var acts []sim.Action
 		if c.Intn("config-case", 8) == 0 {
@@ -255,7 +263,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 			acts = append(acts, sim.Action{Load: &sim.LoadAction{Config: []byte(configs[c.Intn("config", len(configs))]), Services: &svc}})
 		}
 		for range s.opts.Steps {
-			act := properties.Draw(m, c, weights)
+			act := properties.Draw(m, c, w)
 			m.Apply(act)
 			acts = append(acts, act)
 		}
@@ -617,6 +625,9 @@ func (r *Result) ReportCases() []report.Case {
 // weights bias the random draw toward the actions that move plan state:
 // selections, steps and retries.
 var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
+
+// hostWeights add the host's tool calls and steps left with no messages.
+var hostWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-host-tool": 3, "step-empty": 3}
 
 // Attribute runs a fixed sequence side by side — the implementation and
 // the reference with the implementation's declared choices and the
