@@ -250,10 +250,11 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
 		w := weights
-		if i%4 == 3 {
-			// A quarter of the cases: the host's own tools and a runtime
-			// that skips empty steps, where the implementation declares it
-			// can be shown them.
+		if i >= s.opts.Cases/2 && i%2 == 1 {
+			// Every other case of the second half also draws the host's own
+			// tools and a runtime that skips empty steps, where the
+			// implementation declares it can be shown them; the first half
+			// keeps the plain setups.
 			setup, w = properties.DrawHost(c, setup).Within(s.id), hostWeights
 		}
 		m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
@@ -308,6 +309,12 @@ func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
 	}
 	if def := (properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.setup != def {
 		if _, err := try(def, best.acts); err != nil {
+			return best, err
+		}
+	}
+	if plain := best.setup; plain.HostTools || plain.EmptySteps != "" {
+		plain.HostTools, plain.EmptySteps = false, ""
+		if _, err := try(plain, best.acts); err != nil {
 			return best, err
 		}
 	}

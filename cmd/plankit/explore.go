@@ -20,10 +20,10 @@ func newExploreCmd() *cobra.Command {
 		// hostTools and emptySteps widen the setup and the alphabet.
 		hostTools  bool
 		emptySteps string
-		impl    implFlags
-		level   levelFlags
-		assume  []string
-		expect  string
+		impl       implFlags
+		level      levelFlags
+		assume     []string
+		expect     string
 	)
 	cmd := &cobra.Command{
 		Use:   "explore",
