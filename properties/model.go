@@ -47,6 +47,10 @@ type Deviations struct {
 	// queued, as does a repeated /plan off while plan mode is logged on
 	// (SVC-1).
 	ReplyAnnouncesEntering bool
+	// NoticeForcesStep: at a step the runtime skips when its decision
+	// carries no messages, the plugin appends the selection and adds its
+	// notice to the empty decision, so the step runs (PEND-2).
+	NoticeForcesStep bool
 }
 
 // Assumable lists the known deviations the model can predict: the name
@@ -56,6 +60,7 @@ var Assumable = []struct{ Name, Clause, What string }{
 	{"cancelled-selection-narrated", "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
 	{"keep-planning-keeps-exit", "EXIT-6", "keep planning leaves an earlier approval's pending exit in force"},
 	{"plan-reply-announces-entering", "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+	{"notice-forces-step", "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 }
 
 // ParseDeviations reads assumed deviations by name. Names the model cannot
@@ -73,6 +78,8 @@ func ParseDeviations(names []string) (Deviations, error) {
 			d.KeepPlanningKeepsExit = true
 		case Assumable[3].Name:
 			d.ReplyAnnouncesEntering = true
+		case Assumable[4].Name:
+			d.NoticeForcesStep = true
 		default:
 			if !slices.Contains(unknown, n) {
 				unknown = append(unknown, n)
@@ -92,7 +99,7 @@ func ParseDeviations(names []string) (Deviations, error) {
 // Names lists the assumed deviations in Assumable order.
 func (d Deviations) Names() []string {
 	var out []string
-	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering} {
+	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering, d.NoticeForcesStep} {
 		if on {
 			out = append(out, Assumable[i].Name)
 		}
@@ -307,6 +314,11 @@ func (m *Model) Key() string {
 	fmt.Fprintf(&b, "f%d", m.fail)
 	for _, a := range m.agents {
 		fmt.Fprintf(&b, "|%s:%v:%v:%v:%s:%s:%s:", a.name, a.logged, a.open, a.retry, intentKey(a.pending), boolKey(a.header), boolKey(a.shown))
+		if m.Setup.EmptySteps == sim.EmptyStepsSkip {
+			// Whether the next step continues after tool results decides
+			// whether the runtime may skip it.
+			fmt.Fprintf(&b, "c%v:", a.continues)
+		}
 		for _, q := range a.queue {
 			if q.notice {
 				b.WriteByte('n')
@@ -694,7 +706,7 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	if p := a.pending; p != nil {
 		// A step the runtime will skip for want of messages is not an
 		// accepted step: a notice there would start it (PEND-2).
-		empty := skips && len(msgs) == 0
+		empty := skips && len(msgs) == 0 && !x.m.Choices.Assume.NoticeForcesStep
 		switch {
 		case empty && x.m.Choices.EmptyStep != spec.EmptyStepInject:
 			// keep-pending: nothing happens; the selection waits.
