@@ -57,6 +57,11 @@ type Capabilities struct {
 	Resume        bool   `json:"resume,omitempty"`
 	Reload        bool   `json:"reload,omitempty"`
 	Reuse         bool   `json:"reuse,omitempty"`
+	// EmptySteps: host listeners may take a step's messages (behaviour
+	// drop), and the runtime skips an accepted step whose decision carries
+	// no messages unless it continues after tool results (the shipped dsh
+	// loop does).
+	EmptySteps bool `json:"emptySteps,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -85,6 +90,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.Resume
 	case "reload":
 		return c.Reload
+	case "emptySteps":
+		return c.EmptySteps
 	}
 	return false
 }
@@ -215,6 +222,9 @@ const (
 	Accept = "accept"
 	Reject = "reject"
 	Abort  = "abort"
+	// Drop calls next() and, when it accepts, accepts with no messages:
+	// the listener takes the step's messages for itself.
+	Drop = "drop"
 )
 
 // PreStep is what a host listener does at the Dispatch-th agent/pre-step
