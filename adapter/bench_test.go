@@ -108,16 +108,30 @@ func servedVsInProcess(b *testing.B, files []string, opts adapter.Options) {
 // BenchmarkServeStart measures a cold start of `plankit serve`: spawn the
 // process, the start handshake, stop and reap. No spare process and no
 // reuse, so every iteration pays the whole start-up.
+//
+// "default" is the binary as go build makes it here (cgo on when a C
+// toolchain is found: pflag and uuid import net, which then links the C
+// resolver, so the binary is dynamically linked and every start runs the
+// dynamic loader); "static" is the same code built with CGO_ENABLED=0,
+// as scripts/conformance.sh builds it.
 func BenchmarkServeStart(b *testing.B) {
-	pool := newPool(b, adapter.Options{Command: []string{plankitBin(b), "serve"}, NoSpare: true, NoReuse: true})
-	for b.Loop() {
-		port := pool.Port()
-		if _, err := port.Start(); err != nil {
-			b.Fatal(err)
-		}
-		if err := port.Stop(); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name string
+		env  []string
+	}{{"default", nil}, {"static", []string{"CGO_ENABLED=0"}}} {
+		bin := buildEnv(b, "./cmd/plankit", c.env...)
+		b.Run(c.name, func(b *testing.B) {
+			pool := newPool(b, adapter.Options{Command: []string{bin, "serve"}, NoSpare: true, NoReuse: true})
+			for b.Loop() {
+				port := pool.Port()
+				if _, err := port.Start(); err != nil {
+					b.Fatal(err)
+				}
+				if err := port.Stop(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

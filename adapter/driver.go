@@ -139,6 +139,8 @@ type Pool struct {
 	byCheck map[string]RestartCounts
 	// ending are processes Close or Abort is ending.
 	ending []*process
+	// valid remembers replies that passed the schema check.
+	valid validReplies
 }
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -177,7 +179,7 @@ func (p *Pool) PortFor(c sim.Check) *Port {
 	if p.opts.Restarts == RestartAuto {
 		real = RealRestarts(c)
 	}
-	return &Port{pool: p, realRestarts: real, check: c.ID}
+	return &Port{pool: p, realRestarts: real, check: c.ID, whenPending: p.opts.Restarts == RestartAuto && c.ProcessLocal}
 }
 
 // Restarts counts the restarts done so far, by kind.
@@ -462,6 +464,30 @@ type Port struct {
 	held *process
 	// check is the ID of the check the port was made for (PortFor).
 	check string
+	// whenPending: the port's first restart is real, and every later one
+	// made while the implementation holds a pending selection (the auto
+	// policy for checks about process-local state; see RealRestarts);
+	// pending is what its last get() of each agent reported, restarted
+	// whether the port restarted before.
+	whenPending bool
+	pending     map[string]bool
+	restarted   bool
+}
+
+// restartsReal says whether the next restart ends the process.
+func (p *Port) restartsReal() bool {
+	if !p.whenPending {
+		return p.realRestarts
+	}
+	if !p.restarted {
+		return true
+	}
+	for _, held := range p.pending {
+		if held {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -509,6 +535,7 @@ func (p *Port) acquire() (*process, error) {
 	p.end()
 	restart := p.started
 	p.started = true
+	p.pending = nil // a new or reset process holds nothing until it says so
 	if p.parked != nil {
 		if p.pool.unpark(p.parked) {
 			p.parked.kill()
@@ -528,6 +555,7 @@ func (p *Port) acquire() (*process, error) {
 	}
 	if restart {
 		p.pool.countRestart(p.check, pr != nil)
+		p.restarted = true
 	}
 	if pr == nil && !restart && !p.pool.opts.NoReuse {
 		pr = p.pool.takeIdle()
@@ -577,7 +605,7 @@ func (p *Port) Stop() error {
 // kept process belongs to this port alone, so which restarts are resets
 // does not depend on other ports running at the same time.
 func (p *Port) StopForRestart() error {
-	if p.proc != nil && p.broken == nil && !p.realRestarts && p.proc.reuse && !p.pool.opts.NoReuse && p.proc.alive() {
+	if p.proc != nil && p.broken == nil && !p.restartsReal() && p.proc.reuse && !p.pool.opts.NoReuse && p.proc.alive() {
 		p.held, p.proc = p.proc, nil
 		return nil
 	}
@@ -694,8 +722,31 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))
 	}
-	// One generic parse serves the seq check and the schema check.
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(ev.data))
+	rest, fast := p.pool.valid.lookup(method, seq, ev.data)
+	if !fast {
+		if err := p.checkReply(method, seq, ev.data, protocol); err != nil {
+			return err
+		}
+		p.pool.valid.add(method, rest)
+	}
+	// One typed decoding, straight into out.
+	r := replyInto{Result: out}
+	if err := json.Unmarshal(ev.data, &r); err != nil {
+		return protocol("the reply does not decode: " + err.Error())
+	}
+	switch {
+	case r.Error != nil:
+		return &RequestError{Method: method, Seq: seq, Kind: KindReported, Detail: "the implementation failed to handle the request: " + r.Error.Message}
+	case r.Unsupported != nil:
+		return &UnsupportedError{Method: method, Seq: seq, Message: r.Unsupported.Message}
+	}
+	return nil
+}
+
+// checkReply checks a reply's seq and its shape against the protocol's
+// schemas, from one generic parse.
+func (p *Port) checkReply(method string, seq int, data []byte, protocol func(string) error) error {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return protocol("the reply is not valid JSON: " + err.Error())
 	}
@@ -708,17 +759,6 @@ func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out a
 	}
 	if err := checkReplyValue(p.pool.schemas, method, v); err != nil {
 		return protocol("the reply does not match the protocol schema: " + err.Error())
-	}
-	// One typed decoding, straight into out.
-	r := replyInto{Result: out}
-	if err := json.Unmarshal(ev.data, &r); err != nil {
-		return protocol("the reply does not decode: " + err.Error())
-	}
-	switch {
-	case r.Error != nil:
-		return &RequestError{Method: method, Seq: seq, Kind: KindReported, Detail: "the implementation failed to handle the request: " + r.Error.Message}
-	case r.Unsupported != nil:
-		return &UnsupportedError{Method: method, Seq: seq, Message: r.Unsupported.Message}
 	}
 	return nil
 }
@@ -758,7 +798,14 @@ func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
 // Get implements sim.Port.
 func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
 	var out sim.GetReply
-	return out, p.call(MethodGet, c, &out)
+	err := p.call(MethodGet, c, &out)
+	if p.whenPending && err == nil {
+		if p.pending == nil {
+			p.pending = map[string]bool{}
+		}
+		p.pending[c.Agent] = out.Pending != nil
+	}
+	return out, err
 }
 
 // PreStep implements sim.Port.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/adapter"
@@ -44,21 +45,27 @@ func TestMain(m *testing.M) {
 var built = map[string]string{}
 
 // build compiles a main package of the module into the test's temp dir.
-func build(t testing.TB, pkg string) string {
+func build(t testing.TB, pkg string) string { return buildEnv(t, pkg) }
+
+// buildEnv is build with extra environment for go build (e.g.
+// CGO_ENABLED=0).
+func buildEnv(t testing.TB, pkg string, env ...string) string {
 	t.Helper()
-	if p, ok := built[pkg]; ok {
+	key := strings.Join(append([]string{pkg}, env...), " ")
+	if p, ok := built[key]; ok {
 		return p
 	}
-	out := filepath.Join(bin.dir, filepath.Base(pkg))
+	out := filepath.Join(bin.dir, fmt.Sprintf("%s-%d", filepath.Base(pkg), len(built)))
 	if runtime.GOOS == "windows" {
 		out += ".exe"
 	}
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
 	}
-	built[pkg] = out
+	built[key] = out
 	return out
 }
 

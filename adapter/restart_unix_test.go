@@ -179,6 +179,60 @@ func TestRestartModes(t *testing.T) {
 			t.Errorf("counts %+v, want 2 real and 1 reset", got)
 		}
 	})
+	t.Run("auto: in a process-local check, the first restart and those while pending", func(t *testing.T) {
+		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartAuto})
+		port := pool.PortFor(sim.Check{ID: "pend-restart", ProcessLocal: true})
+		// The log has a turn open, so a set is a pending selection.
+		open := []sim.Event{{Seq: 0, Type: "turn/start", Data: []byte(`{"turn":1}`)}}
+		boot := func() {
+			if _, err := port.Load(sim.LoadRequest{Config: []byte(`{"section":"x"}`)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := port.Open(sim.OpenRequest{Agent: "main", Events: open}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		get := func() bool {
+			g, err := port.Get(sim.Call{Agent: "main"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g.Pending != nil
+		}
+		restart := func() (real bool) {
+			before := port.PID()
+			if err := port.StopForRestart(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := port.Start(); err != nil {
+				t.Fatal(err)
+			}
+			boot()
+			return port.PID() != before
+		}
+		if _, err := port.Start(); err != nil {
+			t.Fatal(err)
+		}
+		boot()
+		if get() || !restart() {
+			t.Error("the first restart of a process-local check was a reset")
+		}
+		if get() || restart() {
+			t.Error("a later restart with nothing pending was real")
+		}
+		if reply, err := port.Set(sim.SetRequest{Call: sim.Call{Agent: "main"}, Active: true}); err != nil || reply.Outcome != "queued" {
+			t.Fatalf("set in an open turn: %+v, %v", reply, err)
+		}
+		if !get() || !restart() {
+			t.Error("a restart while a selection was pending was a reset")
+		}
+		if get() || restart() {
+			t.Error("the selection survived the real restart, or the next restart was real")
+		}
+		if got := pool.Restarts(); got != (adapter.RestartCounts{Real: 2, Reset: 2}) {
+			t.Errorf("counts %+v, want 2 real and 2 resets", got)
+		}
+	})
 	t.Run("without reuse a reset is real", func(t *testing.T) {
 		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartReset, NoReuse: true})
 		if before, after, _ := restartOnce(t, pool.Port()); before == after {

@@ -1,6 +1,7 @@
 // Package conformance runs the plan-mode conformance suite against an
 // implementation of sim.Port: the Gherkin scenarios of package features,
-// then the properties of package properties. It is the gate behind
+// then the properties of package properties (or, given a whole runtime,
+// the runtime level's suites of package loop/suite). It is the gate behind
 // `plankit check`, as a library in the shape of testing/fstest.TestFS:
 // Run returns the results as a report.Run, and Test runs the whole suite
 // from an implementer's own go test, one subtest per check.
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/features"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -37,7 +39,8 @@ const (
 // Options.Checks is 0.
 const DefaultChecks = 100
 
-// Options configure a conformance run. Only NewPort is required.
+// Options configure a conformance run. Only NewPort (or NewRuntime) is
+// required.
 type Options struct {
 	// NewPort starts a fresh instance of the implementation under test.
 	// The run calls it once to read the implementation's identity, then
@@ -93,6 +96,11 @@ type Options struct {
 	// Discard, when set, is told each property case that ran ahead of its
 	// property's verdict and is not part of the report (properties.Options).
 	Discard func(sim.Check)
+	// NewRuntime, when set instead of NewPort, checks a whole runtime with
+	// its own loop (loop.Runtime): the runtime level's suites, the
+	// @runtime scenarios and the properties over generated runtime
+	// scripts (package loop/suite), as `plankit check --level runtime`.
+	NewRuntime func() loop.Runtime
 	// Suites, when set, replace the plugin-level suites (features, then
 	// properties) with others of the same names, such as the runtime
 	// level's (`plankit check --level runtime`); Probe then tells who the
@@ -306,6 +314,10 @@ func isImpl(err error) bool {
 
 // validate checks the options and returns the suites to run.
 func (o *Options) validate() ([]Suite, error) {
+	if o.NewRuntime != nil && o.Suites == nil {
+		newRuntime := o.NewRuntime
+		o.Suites, o.Probe = runtimeSuites(newRuntime), func() (sim.Identity, error) { return probeRuntime(newRuntime) }
+	}
 	switch {
 	case o.NewPort == nil && o.Suites == nil:
 		return nil, errors.New("no implementation: Options.NewPort is nil")

@@ -24,13 +24,14 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/plankit/plankit/attribution"
 	"io"
 	"io/fs"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/plankit/plankit/attribution"
 
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
@@ -559,4 +560,20 @@ func (d *durationFilter) flush() {
 		_, _ = d.w.Write(d.buf.Bytes())
 	}
 	d.buf.Reset()
+}
+
+// Kills splits the failing scenarios of a run against a mutant: own are
+// those tagged with clause, the clause the mutant breaks (the scenarios
+// that kill it), other the rest.
+func Kills(cases []report.Case, clause string) (own, other []string) {
+	for _, c := range cases {
+		switch {
+		case c.Status != report.Failed:
+		case slices.Contains(c.Clauses, clause):
+			own = append(own, c.ID)
+		default:
+			other = append(other, c.ID)
+		}
+	}
+	return own, other
 }

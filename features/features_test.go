@@ -78,7 +78,7 @@ func TestStrictMode(t *testing.T) {
 	if c := got["passing"]; c.Status != report.Passed {
 		t.Errorf("passing: %s %q", c.Status, c.Message)
 	}
-	if c := got["failing"]; c.Status != report.Failed || !strings.Contains(c.Message, "want active") {
+	if c := got["failing"]; c.Status != report.Failed || !strings.Contains(c.Message, "state.active: expected true, got false") {
 		t.Errorf("failing: %s %q", c.Status, c.Message)
 	}
 	if c := got["choice-dependent"]; c.Status != report.Passed {

@@ -133,3 +133,102 @@ Feature: LOG — logged state and recovery
     When the turn ends
     Then no plan/mode event is appended
     And the log folds to active
+
+  # Outside writers: another process appends to a live log, or the host
+  # opens an agent on a given log. The log is the only state (LOG-3).
+
+  @LOG-3 @id:log-outside-write-in-force-at-once
+  Scenario: A plan/mode another process appends is in force at once
+    Given an agent with plan mode inactive
+    When another process appends plan/mode with the data {"active": true}
+    Then get reports active with no pending selection
+    And the log folds to active
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @LOG-3 @id:log-outside-write-mid-turn
+  Scenario: An outside write during a turn is in force at the next step
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When another process appends plan/mode with the data {"active": false}
+    Then get reports inactive with no pending selection
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode inactive
+    And the step carries no plan-mode notices
+
+  @LOG-3 @PEND-3 @id:log-outside-write-then-same-selection
+  Scenario: After an outside write, selecting the state it wrote changes nothing
+    Given an agent with plan mode inactive
+    When another process appends plan/mode with the data {"active": true}
+    And the user selects plan mode
+    Then set returns "noop"
+    And no plan/mode event is appended
+
+  @LOG-3 @PEND-5 @id:log-outside-write-meets-pending
+  Scenario: A pending selection the log already holds appends nothing
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And another process appends plan/mode with the data {"active": true}
+    Then get reports active with active pending
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @LOG-3 @EXIT-2 @id:log-outside-write-opens-exit-gate
+  Scenario: The exit tool's gate reads an outside write
+    Given an agent with plan mode inactive
+    When another process appends plan/mode with the data {"active": true}
+    And the user prompts "Plan it."
+    And the model calls exit_plan_mode with the plan "# Plan\n\n1. Do it." and the user approves
+    Then exit_plan_mode succeeds with {"approved": true}
+
+  @LOG-3 @id:log-outside-other-event
+  Scenario: An outside event of another type leaves the state alone
+    Given an agent with plan mode active
+    When another process appends the event "note/added" with the data {"text": "From the outside."}
+    Then get reports active with no pending selection
+    And the log folds to active
+
+  @LOG-1 @LOG-2 @LOG-3 @id:log-outside-malformed-plan-mode
+  Scenario Outline: plan/mode data that is not exactly {active: boolean} changes nothing [<case>]
+    Given an agent with plan mode <state>
+    When another process appends plan/mode with the data <data>
+    Then get reports <state> with no pending selection
+    And the log folds to <state>
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode <state>
+
+    Examples:
+      | case           | state    | data                          |
+      | string-value   | active   | {"active": "no"}              |
+      | no-active      | active   | {}                            |
+      | string-true    | inactive | {"active": "yes"}             |
+      | extra-field    | inactive | {"active": true, "by": "ui"}  |
+      | null-data      | inactive | null                          |
+
+  @LOG-3 @id:log-open-from-given-log
+  Scenario: An agent opened from a given log starts in its fold
+    Given plan mode is loaded
+    When an agent "resumed" is opened from the log:
+      | type       | data                                          |
+      | turn/start | {"turn": 1}                                   |
+      | plan/mode  | {"active": true}                              |
+      | turn/end   | {"turn": 1, "reason": {"kind": "completed"}}  |
+    Then get of "resumed" reports active with no pending selection
+    And the log of "resumed" folds to active
+
+  @LOG-1 @LOG-3 @id:log-open-ignores-malformed
+  Scenario: An agent opened from a log keeps the last well-formed plan/mode
+    Given plan mode is loaded
+    When an agent "resumed" is opened from the log:
+      | type      | data              |
+      | plan/mode | {"active": true}  |
+      | plan/mode | {"active": "off"} |
+    Then get of "resumed" reports active with no pending selection
+
+  @LOG-3 @id:log-open-empty-log
+  Scenario: An agent opened from an empty log starts inactive
+    Given an agent with plan mode active
+    When an agent "fresh" is opened from an empty log
+    Then get of "fresh" reports inactive with no pending selection
+    And get reports active with no pending selection

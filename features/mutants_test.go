@@ -2,12 +2,10 @@ package features
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/plankit/plankit/reference"
-	"github.com/plankit/plankit/report"
 )
 
 // kill is what the suite did to one mutant.
@@ -42,16 +40,7 @@ func TestEveryMutantIsKilled(t *testing.T) {
 			}
 			errs[i] = err
 			k := kill{info: m}
-			for _, c := range res.Cases {
-				if c.Status != report.Failed {
-					continue
-				}
-				if slices.Contains(c.Clauses, m.Clause) {
-					k.own = append(k.own, c.ID)
-				} else {
-					k.other = append(k.other, c.ID)
-				}
-			}
+			k.own, k.other = Kills(res.Cases, m.Clause)
 			kills[i] = k
 		}()
 	}

@@ -28,4 +28,5 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerWhen(sc)
 	w.registerThen(sc)
 	w.registerHost(sc)
+	w.registerOutside(sc)
 }

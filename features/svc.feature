@@ -126,3 +126,27 @@ Feature: SVC — the service
       | mode     |
       | active   |
       | inactive |
+
+  @SVC-2 @LOG-3 @id:svc-load-folds-writes-made-while-unloaded
+  Scenario: A load folds what outside writers logged while the plugin was unloaded
+    Given an agent with plan mode inactive
+    When the plan-mode plugin is unloaded
+    And another process appends plan/mode with the data {"active": true}
+    And the plan-mode plugin is loaded again
+    Then get reports active with no pending selection
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @PEND-8 @SVC-2 @id:svc-unload-loses-idle-leftover
+  Scenario: An unload loses a selection left pending after the last step
+    Given an agent with plan mode inactive and an open turn
+    When a step is accepted
+    And the user selects plan mode
+    And the turn ends
+    And the plan-mode plugin is unloaded
+    And the plan-mode plugin is loaded again
+    Then get reports inactive with no pending selection
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode inactive

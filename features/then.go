@@ -1,8 +1,11 @@
 package features
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -66,113 +69,77 @@ func (w *world) registerThen(sc *godog.ScenarioContext) {
 	sc.Step(re(`^the log has no plan/mode event$`), w.logClean)
 }
 
+// expect checks the last action's result with trace.Expect, the trace
+// format's expectation: a scenario and a trace report a failed
+// expectation in the same words.
+func (w *world) expect(x trace.Expect) error { return expectOf(w.last, x) }
+
+func expectOf(r sim.Result, x trace.Expect) error {
+	if fs := x.Check(mainAgent, r); len(fs) > 0 {
+		return errors.New(strings.Join(fs, "; "))
+	}
+	return nil
+}
+
 func (w *world) setReturns(want string) error {
 	if w.last.Action.Set == nil {
 		return fmt.Errorf("the last action was %s, not a selection", w.last.Action.Name())
 	}
-	if w.last.Outcome != want {
-		return fmt.Errorf("set returned %q (error %q), want %q", w.last.Outcome, w.last.Error, want)
-	}
-	return nil
+	return w.expect(trace.Expect{Outcome: want})
 }
 
 func (w *world) setErrors() error {
 	if w.last.Action.Set == nil {
 		return fmt.Errorf("the last action was %s, not set", w.last.Action.Name())
 	}
-	if w.last.Error == "" {
-		return fmt.Errorf("set returned %q without an error, want an error", w.last.Outcome)
-	}
-	return nil
+	return w.expect(trace.Expect{Error: ptr(true)})
 }
 
-func (w *world) noPlanEvent() error {
-	if es := w.planEvents(mainAgent); len(es) > 0 {
-		return fmt.Errorf("%s appended %s, want no plan/mode event", w.last.Action.Name(), describeEvents(es))
-	}
-	return nil
-}
+func (w *world) noPlanEvent() error { return w.expect(trace.Expect{Plan: []bool{}}) }
 
+// planAppended expects exactly one plan/mode event, its data exactly
+// {"active": s}.
 func (w *world) planAppended(s string) error {
-	es := w.planEvents(mainAgent)
-	if len(es) != 1 {
-		return fmt.Errorf("%s appended plan/mode events: %s; want exactly one, %s", w.last.Action.Name(), describeEvents(es), s)
-	}
-	if v, ok := sim.PlanModeOf(es[0]); !ok || state(v) != s {
-		return fmt.Errorf("%s appended %s, want plan/mode {active: %v}", w.last.Action.Name(), describeEvents(es), s == "active")
-	}
-	return nil
+	return w.expect(trace.Expect{Plan: []bool{s == "active"}})
 }
 
 func (w *world) planBeforeHeader(s string) error {
-	if err := w.planAppended(s); err != nil {
-		return err
-	}
-	types := appendedTypes(w.last, mainAgent)
-	p, h := slices.Index(types, spec.TypePlanMode), slices.Index(types, spec.TypeRequestHeader)
-	if h < 0 {
-		return fmt.Errorf("the step logged no request header (appended %v)", types)
-	}
-	if p > h {
-		return fmt.Errorf("plan/mode was appended after the request header (appended %v)", types)
-	}
-	return nil
+	return w.expect(trace.Expect{Plan: []bool{s == "active"}, Order: []string{spec.TypePlanMode, spec.TypeRequestHeader}})
 }
 
-func (w *world) planData(v string) error {
-	es := w.planEvents(mainAgent)
-	if len(es) != 1 {
-		return fmt.Errorf("%s appended plan/mode events: %s; want exactly one", w.last.Action.Name(), describeEvents(es))
-	}
-	want := fmt.Sprintf(`{"active":%s}`, v)
-	if string(sim.Canonical(es[0].Data)) != want {
-		return fmt.Errorf("plan/mode data is %s, want exactly %s", es[0].Data, want)
-	}
-	return nil
-}
+func (w *world) planData(v string) error { return w.planAppended(state(v == "true")) }
 
 func (w *world) nextStepAppends(s string) error {
 	if err := w.step("accepted"); err != nil {
 		return err
 	}
-	if err := w.planBeforeHeader(s); err != nil {
-		return err
-	}
-	return w.requestShows(s)
+	x := requestShows(s, w.section)
+	x.Plan, x.Order = []bool{s == "active"}, []string{spec.TypePlanMode, spec.TypeRequestHeader}
+	return w.expect(x)
 }
 
 func (w *world) nextStepAppendsNothing() error {
 	if err := w.step("accepted"); err != nil {
 		return err
 	}
-	if err := w.stepSent(); err != nil {
-		return err
-	}
-	return w.noPlanEvent()
+	return w.expect(trace.Expect{Decision: sim.Accept, Requests: ptr(1), Plan: []bool{}})
 }
 
 func (w *world) getNone(s string) error { return w.getOfNone(mainAgent, s) }
 
-func (w *world) getOfNone(agent, s string) error {
-	g, err := w.get(agent)
-	if err != nil {
-		return err
-	}
-	if state(g.Active) != s || g.Pending != nil {
-		return fmt.Errorf("get(%s) reports %s, want %s with no pending selection", agent, describeGet(g), s)
-	}
-	return nil
-}
+func (w *world) getOfNone(agent, s string) error { return w.getIs(agent, s, `"none"`) }
 
 func (w *world) getPending(s, p string) error {
-	g, err := w.get(mainAgent)
-	if err != nil {
+	return w.getIs(mainAgent, s, strconv.FormatBool(p == "active"))
+}
+
+// getIs asks get(agent) now and expects active s with pending as the trace
+// format writes it: true, false or "none".
+func (w *world) getIs(agent, s, pending string) error {
+	if _, err := w.get(agent); err != nil {
 		return err
 	}
-	if state(g.Active) != s || g.Pending == nil || state(*g.Pending) != p {
-		return fmt.Errorf("get reports %s, want %s with %s pending", describeGet(g), s, p)
-	}
-	return nil
+	return w.expect(trace.Expect{Agent: agent, State: &trace.StateExpect{Active: ptr(s == "active"), Pending: json.RawMessage(pending)}})
 }
 
 func (w *world) logFolds(s string) error { return w.logOfFolds(mainAgent, s) }
@@ -187,52 +154,27 @@ func (w *world) logOfFolds(agent, s string) error {
 	return nil
 }
 
-func (w *world) requestShows(s string) error {
+// requestShows is what the last request shows while plan mode is s: the
+// plan:policy section with exactly the configured text, or none.
+func requestShows(s, section string) trace.Expect {
 	if s == "active" {
-		return w.sectionExact()
+		return trace.Expect{SectionText: &section}
 	}
-	return w.noSection()
+	return trace.Expect{Section: ptr(false)}
 }
 
-func (w *world) sectionExact() error {
-	q, err := w.lastRequest()
-	if err != nil {
-		return err
-	}
-	sec, ok := q.Section(spec.SectionName)
-	if !ok {
-		return fmt.Errorf("the request has no plan:policy section (sections %s), want it while plan mode is active", sectionsOf(q))
-	}
-	if sec.Text != w.section || sec.Order != spec.SectionOrder {
-		return fmt.Errorf("the request renders plan:policy at order %d with text %q, want order 50 and exactly %q", sec.Order, sec.Text, w.section)
-	}
-	return nil
-}
+func (w *world) requestShows(s string) error { return w.expect(requestShows(s, w.section)) }
 
-func (w *world) noSection() error {
-	q, err := w.lastRequest()
-	if err != nil {
-		return err
-	}
-	if sec, ok := q.Section(spec.SectionName); ok {
-		return fmt.Errorf("the request renders plan:policy (%q at order %d) while plan mode is inactive", sec.Text, sec.Order)
-	}
-	return nil
-}
+func (w *world) sectionExact() error { return w.requestShows("active") }
+
+func (w *world) noSection() error { return w.requestShows("inactive") }
 
 func (w *world) requestTools(list string) error {
-	q, err := w.lastRequest()
-	if err != nil {
-		return err
-	}
 	want := []string{}
 	if list != "" {
 		want = strings.Split(list, ",")
 	}
-	if got := toolNames(q.Tools); !slices.Equal(got, want) {
-		return fmt.Errorf("the request's tools are %v, want %v", got, want)
-	}
-	return nil
+	return w.expect(trace.Expect{Tools: want})
 }
 
 func (w *world) sameCatalog() error {
@@ -256,17 +198,7 @@ func (w *world) sameCatalog() error {
 
 var counts = map[string]int{"no": 0, "one": 1, "two": 2}
 
-func (w *world) notices(n string) error {
-	got := w.last.Notices(mainAgent)
-	if len(got) != counts[n] {
-		texts := make([]string, len(got))
-		for i, m := range got {
-			texts[i] = m.Text
-		}
-		return fmt.Errorf("%s logged %d plan-mode notice(s) %q, want %d", w.last.Action.Name(), len(got), texts, counts[n])
-	}
-	return nil
-}
+func (w *world) notices(n string) error { return w.expect(trace.Expect{Notices: ptr(counts[n])}) }
 
 func (w *world) noticeInRequest() error {
 	q, err := w.lastRequest()
@@ -323,17 +255,15 @@ func (w *world) nothingStarted() error {
 }
 
 func (w *world) stepSent() error {
-	if w.last.Decision != sim.Accept || len(w.last.Requests) != 1 {
-		return fmt.Errorf("the step's decision is %q with %d request(s), want accepted with its request sent", w.last.Decision, len(w.last.Requests))
-	}
-	return nil
+	return w.expect(trace.Expect{Decision: sim.Accept, Requests: ptr(1)})
 }
 
+// stepBlocked expects the step rejected or aborted: no request sent.
 func (w *world) stepBlocked() error {
-	if w.last.Decision == sim.Accept || len(w.last.Requests) != 0 {
-		return fmt.Errorf("the step's decision is %q with %d request(s), want it to end the turn without a request", w.last.Decision, len(w.last.Requests))
+	if w.last.Decision == sim.Accept {
+		return fmt.Errorf("decision: expected %s or %s, got %s", sim.Reject, sim.Abort, sim.Accept)
 	}
-	return nil
+	return w.expect(trace.Expect{Requests: ptr(0)})
 }
 
 func (w *world) downstreamFirst() error {
@@ -418,132 +348,69 @@ func (w *world) onlyPlanAppends() error {
 	return nil
 }
 
-func (w *world) exitApproved() error {
-	t, err := w.lastTool()
-	if err != nil {
-		return err
-	}
-	if !t.OK || string(sim.Canonical(t.Result)) != `{"approved":true}` {
-		return fmt.Errorf("exit_plan_mode returned ok=%v result %s error %q, want {\"approved\":true}", t.OK, t.Result, t.Error)
-	}
-	return nil
-}
+func (w *world) exitApproved() error { return w.batchCall(0, "succeeds") }
 
-func (w *world) exitFails() error {
-	t, err := w.lastTool()
-	if err != nil {
-		return err
-	}
-	if t.OK {
-		return fmt.Errorf("exit_plan_mode succeeded with %s, want it to fail", t.Result)
-	}
-	if t.Error == "" {
-		return fmt.Errorf("exit_plan_mode failed without saying why")
-	}
-	return nil
-}
+func (w *world) exitFails() error { return w.batchCall(0, "fails") }
 
-// batchCall checks the outcome of the n-th exit_plan_mode call (from 1) of
-// the last action's tool batch.
+// batchCall checks the outcome of the n-th exit_plan_mode call (from 1, 0
+// for the last) of the last action's tool batch. A failure must say why.
 func (w *world) batchCall(n int, outcome string) error {
-	if n < 1 || n > len(w.last.Tools) {
-		return fmt.Errorf("the last action ran %d tool calls, so there is no call %d", len(w.last.Tools), n)
-	}
-	t := w.last.Tools[n-1]
+	x := &trace.ToolExpect{Call: n, OK: ptr(false)}
 	switch outcome {
-	case "fails", "fails without being presented":
-		if t.OK || t.Error == "" {
-			return fmt.Errorf("call %d of the batch returned ok=%v result %s error %q, want it to fail saying why", n, t.OK, t.Result, t.Error)
-		}
-		if outcome != "fails" && t.Asked {
-			return fmt.Errorf("call %d of the batch presented the plan for review, want it to fail before", n)
-		}
-	default:
-		if !t.OK || string(sim.Canonical(t.Result)) != `{"approved":true}` {
-			return fmt.Errorf("call %d of the batch returned ok=%v result %s error %q, want {\"approved\":true}", n, t.OK, t.Result, t.Error)
-		}
+	case "succeeds", `succeeds with {"approved": true}`:
+		x.OK, x.Approved = ptr(true), ptr(true)
+	case "fails without being presented":
+		x.Asked = ptr(false)
+	}
+	if err := w.expect(trace.Expect{Tool: x}); err != nil || *x.OK {
+		return err
+	}
+	if n == 0 {
+		n = len(w.last.Tools)
+	}
+	if w.last.Tools[n-1].Error == "" {
+		return fmt.Errorf("tool.error: expected a failure saying why, got an empty error")
 	}
 	return nil
 }
 
-func (w *world) presentedTimes(n int) error {
-	asks := 0
-	for _, e := range w.last.Effects {
-		if e.Effect.Kind == sim.EffectAsk {
-			asks++
-		}
-	}
-	if asks != n {
-		return fmt.Errorf("the plan was presented for review %d times, want %d", asks, n)
-	}
-	return nil
-}
+func (w *world) presentedTimes(n int) error { return w.expect(trace.Expect{Reviews: &n}) }
 
 func (w *world) exitFailsFeedback(fb string) error {
 	if err := w.exitFails(); err != nil {
 		return err
 	}
-	t, _ := w.lastTool()
-	if !strings.Contains(t.Error, fb) {
-		return fmt.Errorf("exit_plan_mode failed with %q, which does not carry the feedback %q", t.Error, fb)
-	}
-	return nil
+	return w.expect(trace.Expect{Tool: &trace.ToolExpect{Feedback: fb}})
 }
 
 func (w *world) exitUnknown() error {
-	t, err := w.lastTool()
-	if err != nil {
-		return err
-	}
-	if t.OK || t.Asked {
-		return fmt.Errorf("exit_plan_mode ran (ok=%v) without the plan-mode package", t.OK)
-	}
-	return nil
+	return w.expect(trace.Expect{Tool: &trace.ToolExpect{OK: ptr(false), Asked: ptr(false)}})
 }
 
 func (w *world) presented(plan string) error {
-	var asks []sim.Effect
+	if err := w.expect(trace.Expect{Reviews: ptr(1)}); err != nil {
+		return err
+	}
 	for _, e := range w.last.Effects {
-		if e.Effect.Kind == sim.EffectAsk {
-			asks = append(asks, e.Effect)
-		}
-	}
-	if len(asks) != 1 {
-		return fmt.Errorf("the plan was presented for review %d times, want once", len(asks))
-	}
-	if !strings.Contains(string(asks[0].Question), string(sim.JSON(unescape(plan)))[1:len(sim.JSON(unescape(plan)))-1]) {
-		return fmt.Errorf("the review question %s does not carry the plan %q", asks[0].Question, plan)
-	}
-	return nil
-}
-
-func (w *world) notPresented() error {
-	for _, e := range w.last.Effects {
-		if e.Effect.Kind == sim.EffectAsk {
-			return fmt.Errorf("the plan was presented for review: %s", e.Effect.Question)
+		if e.Effect.Kind == sim.EffectAsk && !strings.Contains(string(e.Effect.Question), string(sim.JSON(unescape(plan)))[1:len(sim.JSON(unescape(plan)))-1]) {
+			return fmt.Errorf("the review question %s does not carry the plan %q", e.Effect.Question, plan)
 		}
 	}
 	return nil
 }
 
-func (w *world) loads() error {
-	if _, err := w.runtime(); err != nil {
-		return err
-	}
-	if w.load.Error != "" {
-		return fmt.Errorf("plan mode refused to load: %s", w.load.Error)
-	}
-	return nil
-}
+func (w *world) notPresented() error { return w.expect(trace.Expect{Reviews: ptr(0)}) }
 
-func (w *world) refuses() error {
+func (w *world) loads() error { return w.loadIs(false) }
+
+func (w *world) refuses() error { return w.loadIs(true) }
+
+// loadIs expects the load to have been refused (an error) or not.
+func (w *world) loadIs(refused bool) error {
 	if _, err := w.runtime(); err != nil {
 		return err
 	}
-	if w.load.Error == "" {
-		return fmt.Errorf("plan mode loaded with config %s, want it refused", w.opts.Config)
-	}
-	return nil
+	return expectOf(w.load, trace.Expect{Error: &refused})
 }
 
 func (w *world) registersAll() error {
@@ -574,25 +441,14 @@ func (w *world) commandRegistered(want string) error {
 }
 
 func (w *world) commandResult(want string) error {
-	c := w.last.Command
-	if c == nil {
-		return fmt.Errorf("the last action was %s, not a command", w.last.Action.Name())
-	}
+	x := &trace.CommandExpect{Registered: ptr(want != "is unknown")}
 	switch want {
 	case "succeeds":
-		if !c.Registered || c.Kind != "success" {
-			return fmt.Errorf("the command returned %s %q (registered %v), want success", c.Kind, c.Text, c.Registered)
-		}
+		x.Kind = "success"
 	case "fails":
-		if !c.Registered || c.Kind != "error" {
-			return fmt.Errorf("the command returned %s %q (registered %v), want an error", c.Kind, c.Text, c.Registered)
-		}
-	case "is unknown":
-		if c.Registered {
-			return fmt.Errorf("the command ran (%s %q), want it unknown", c.Kind, c.Text)
-		}
+		x.Kind = "error"
 	}
-	return nil
+	return w.expect(trace.Expect{Command: x})
 }
 
 // commandAnnounces checks what the last command's reply means: the
@@ -605,10 +461,7 @@ func (w *world) commandAnnounces(want string) error {
 	if !c.Reported {
 		return w.fail(fmt.Errorf("%w: the implementation does not report which outcome a command reply announces", sim.ErrUnsupported))
 	}
-	if c.Outcome != want {
-		return fmt.Errorf("the reply %q announces %s, want %s", c.Text, orNothing(c.Outcome), want)
-	}
-	return nil
+	return w.expect(trace.Expect{Command: &trace.CommandExpect{Outcome: want}})
 }
 
 // commandSteers checks the messages the last command steered: exactly the
@@ -621,28 +474,10 @@ func (w *world) commandSteers(text string) error {
 	if text != "" {
 		want = append(want, text)
 	}
-	if got := trace.Steered(w.last); !slices.Equal(got, want) {
-		return fmt.Errorf("the command steered %q, want %q", got, want)
-	}
-	return nil
+	return w.expect(trace.Expect{Command: &trace.CommandExpect{Steered: want}})
 }
 
-func orNothing(s string) string {
-	if s == "" {
-		return "nothing"
-	}
-	return s
-}
-
-func (w *world) foldReturns(s string) error {
-	if w.last.Fold == nil {
-		return fmt.Errorf("foldPlanMode returned no value (error %q)", w.last.Error)
-	}
-	if got := state(*w.last.Fold); got != s {
-		return fmt.Errorf("foldPlanMode returned %s, want %s", got, s)
-	}
-	return nil
-}
+func (w *world) foldReturns(s string) error { return w.expect(trace.Expect{Fold: ptr(s == "active")}) }
 
 func (w *world) logClean() error {
 	for _, n := range w.rt.Agents() {
@@ -659,8 +494,7 @@ func (w *world) foldErrors() error {
 	if w.last.Action.Fold == nil {
 		return fmt.Errorf("the last action was %s, not a fold", w.last.Action.Name())
 	}
-	if w.last.Error == "" {
-		return fmt.Errorf("foldPlanMode returned %v, want an error", w.last.Fold != nil && *w.last.Fold)
-	}
-	return nil
+	return w.expect(trace.Expect{Error: ptr(true)})
 }
+
+func ptr[T any](v T) *T { return &v }

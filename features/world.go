@@ -1,12 +1,12 @@
 package features
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cucumber/godog"
 	"slices"
 	"strings"
+
+	"github.com/cucumber/godog"
 
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -152,14 +152,6 @@ func (w *world) lastRequest() (sim.Request, error) {
 	return sim.Request{}, fmt.Errorf("the last action (%s) sent no request (decision %q)", w.last.Action.Name(), w.last.Decision)
 }
 
-// lastTool is the last tool outcome of the last action.
-func (w *world) lastTool() (sim.ToolOutcome, error) {
-	if n := len(w.last.Tools); n > 0 {
-		return w.last.Tools[n-1], nil
-	}
-	return sim.ToolOutcome{}, fmt.Errorf("the last action (%s) ran no tool", w.last.Action.Name())
-}
-
 // planEvents lists the plan/mode events the last action appended for agent,
 // with their raw data.
 func (w *world) planEvents(agent string) []sim.Event {
@@ -212,18 +204,6 @@ func state(b bool) string {
 		return "active"
 	}
 	return "inactive"
-}
-
-func describeGet(g sim.GetReply) string {
-	if g.Pending == nil {
-		return state(g.Active) + " with no pending selection"
-	}
-	return fmt.Sprintf("%s with %s pending", state(g.Active), state(*g.Pending))
-}
-
-func sectionsOf(q sim.Request) string {
-	b, _ := json.Marshal(q.Sections)
-	return string(b)
 }
 
 func toolNames(ts []sim.Tool) []string {

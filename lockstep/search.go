@@ -444,13 +444,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 
 // Known lists the names of every known variant: the mutant catalogue and
 // the variants of published deviations.
-func Known() []reference.MutantInfo {
-	out := slices.Clone(reference.Catalogue)
-	for _, v := range reference.Variants {
-		out = append(out, v.MutantInfo)
-	}
-	return out
-}
+func Known() []reference.MutantInfo { return reference.Known() }
 
 // classify finds the smallest set of known variants (one, then two),
 // beyond the assumed ones, under which the reference does exactly what

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -26,6 +27,35 @@ type Expect struct {
 	TurnEnd   string            `json:"turnEnd,omitempty"`
 	Sections  []bool            `json:"sections,omitempty"`
 	Requests  *int              `json:"requests,omitempty"`
+	// Events are the step's events of some types, in log order.
+	Events *EventsExpect `json:"events,omitempty"`
+	// SectionText is the exact plan:policy text of requests by number.
+	SectionText []RequestSection `json:"sectionText,omitempty"`
+	// NoticeIn are the requests (by number, from 1) whose messages carry a
+	// plan-mode notice.
+	NoticeIn []int `json:"noticeIn,omitempty"`
+	// Offers is a tool every request of the step offers (it sent one).
+	Offers string `json:"offers,omitempty"`
+	// Asked are the tool calls, by id, that asked the user.
+	Asked []string `json:"asked,omitempty"`
+	// Carries is, by tool call id, text its result or error carries.
+	Carries map[string]string `json:"carries,omitempty"`
+	// Command is the kind the step's command reported.
+	Command string `json:"command,omitempty"`
+}
+
+// EventsExpect is the step's events of the given types, in log order, by
+// type; a plan/mode event may be named with its value ("plan/mode true").
+type EventsExpect struct {
+	Types []string `json:"types"`
+	Are   []string `json:"are"`
+}
+
+// RequestSection is the plan:policy text request Request (from 1) renders,
+// at order 50 when it gives an order.
+type RequestSection struct {
+	Request int    `json:"request"`
+	Text    string `json:"text"`
 }
 
 // MarshalJSON keeps an empty PlanMode or Sections list: "appends nothing"
@@ -89,6 +119,24 @@ func (x Expect) over(base *Expect) Expect {
 	}
 	if x.Requests != nil {
 		out.Requests = x.Requests
+	}
+	if x.Events != nil {
+		out.Events = x.Events
+	}
+	out.SectionText = append(slices.Clip(out.SectionText), x.SectionText...)
+	out.NoticeIn = append(slices.Clip(out.NoticeIn), x.NoticeIn...)
+	if x.Offers != "" {
+		out.Offers = x.Offers
+	}
+	out.Asked = append(slices.Clip(out.Asked), x.Asked...)
+	for id, v := range x.Carries {
+		if out.Carries == nil {
+			out.Carries = map[string]string{}
+		}
+		out.Carries[id] = v
+	}
+	if x.Command != "" {
+		out.Command = x.Command
 	}
 	return out
 }
@@ -256,7 +304,108 @@ func (x Expect) Check(d StepDone) []Finding {
 	if x.Requests != nil && len(d.Obs.Requests) != *x.Requests {
 		fail("requests sent: got %d, want %d", len(d.Obs.Requests), *x.Requests)
 	}
+	if x.Events != nil {
+		if got := eventsOf(d, x.Events.Types); !namesMatch(got, x.Events.Are) {
+			fail("events of types %s: got %s, want %s", strings.Join(x.Events.Types, ", "), strings.Join(got, ", "), strings.Join(x.Events.Are, ", "))
+		}
+	}
+	request := func(n int) (ModelRequest, bool) {
+		if n < 1 || n > len(d.Obs.Requests) {
+			fail("request %d: the step sent %d requests", n, len(d.Obs.Requests))
+			return ModelRequest{}, false
+		}
+		return d.Obs.Requests[n-1], true
+	}
+	for _, w := range x.SectionText {
+		q, ok := request(w.Request)
+		if !ok {
+			continue
+		}
+		switch s, has := q.Section(spec.SectionName); {
+		case !has:
+			fail("request %d: plan:policy: got none, want %q", w.Request, w.Text)
+		case s.Text != w.Text:
+			fail("request %d: plan:policy: got %q, want %q", w.Request, s.Text, w.Text)
+		case s.Order != nil && *s.Order != spec.SectionOrder:
+			fail("request %d: plan:policy order: got %d, want %d", w.Request, *s.Order, spec.SectionOrder)
+		}
+	}
+	for _, n := range x.NoticeIn {
+		if q, ok := request(n); ok && !slices.ContainsFunc(q.Messages, Message.IsPlanNotice) {
+			fail("request %d: plan-mode notice: got none among %d messages, want one", n, len(q.Messages))
+		}
+	}
+	if x.Offers != "" {
+		if len(d.Obs.Requests) == 0 {
+			fail("requests offering %s: got no request, want every request", x.Offers)
+		}
+		for i, q := range d.Obs.Requests {
+			if !slices.Contains(q.Tools, x.Offers) {
+				fail("request %d tools: got %v, want %s among them", i+1, q.Tools, x.Offers)
+			}
+		}
+	}
+	for _, id := range x.Asked {
+		switch t := toolResult(d, id); {
+		case t == nil:
+			fail("tool call %s asked the user: got no result, want asked", id)
+		case !t.Asked:
+			fail("tool call %s asked the user: got not asked, want asked", id)
+		}
+	}
+	for _, id := range sortedKeys(x.Carries) {
+		switch t := toolResult(d, id); {
+		case t == nil:
+			fail("tool call %s carries %q: got no result", id, x.Carries[id])
+		case !strings.Contains(t.Error+string(t.Value), x.Carries[id]):
+			fail("tool call %s: got %q, want it to carry %q", id, t.Error+string(t.Value), x.Carries[id])
+		}
+	}
+	if x.Command != "" && (d.Command == nil || d.Command.Kind != x.Command) {
+		got := "(none)"
+		if d.Command != nil {
+			got = d.Command.Kind
+		}
+		fail("command reported: got %s, want %s", got, x.Command)
+	}
 	return out
+}
+
+// eventsOf names a step's events of the given types in log order, a
+// plan/mode event with its value.
+func eventsOf(d StepDone, types []string) []string {
+	got := []string{}
+	for _, e := range d.Obs.Events {
+		if slices.Contains(types, e.Type) {
+			name := e.Type
+			if e.Type == spec.TypePlanMode {
+				v, _ := sim.PlanModeOf(e)
+				name += " " + strconv.FormatBool(v)
+			}
+			got = append(got, name)
+		}
+	}
+	return got
+}
+
+// namesMatch compares event names with wanted ones, which may leave out a
+// plan/mode event's value.
+func namesMatch(got, want []string) bool {
+	match := len(got) == len(want)
+	for i := 0; match && i < len(got); i++ {
+		match = got[i] == want[i] || strings.HasPrefix(got[i], want[i]+" ")
+	}
+	return match
+}
+
+// toolResult is the result of the step's tool call id, nil when none.
+func toolResult(d StepDone, id string) *ToolResult {
+	for _, r := range d.Obs.Results {
+		if r.ID == id && r.Tool != nil {
+			return r.Tool
+		}
+	}
+	return nil
 }
 
 func orNone(s string) string {

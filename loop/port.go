@@ -175,12 +175,9 @@ type CommandReply struct {
 	Observation
 }
 
-// AppendRequest is an outside writer's append.
-type AppendRequest struct {
-	Agent string          `json:"agent"`
-	Type  string          `json:"type"`
-	Data  json.RawMessage `json:"data"`
-}
+// AppendRequest is an outside writer's append: the plugin level's append
+// action (sim.AppendAction), the same names and fields at both levels.
+type AppendRequest = sim.AppendAction
 
 // FaultRequest fails the next Count plan/mode appends of an agent.
 type FaultRequest struct {

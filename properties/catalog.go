@@ -58,6 +58,8 @@ const (
 	NameService       = "service-surface-SVC-1-SVC-4"
 	NameSoftGuidance  = "soft-guidance-SVC-3"
 	NameOptional      = "optional-package-SVC-2"
+	NameOutside       = "outside-writers-LOG-1-LOG-3"
+	NameLifecycle     = "service-lifecycle-SVC-1-SVC-2-PEND-8"
 	NameHost          = "host-tools-and-empty-steps-EXIT-1-SVC-3-PEND-2"
 	defaultChecks     = 100
 	defaultSteps      = 40
@@ -224,6 +226,21 @@ var props = []property{
 			"Without the plan-mode package the agent loop still runs every turn and step, and no plan/mode event, plan:policy section, exit_plan_mode tool or /plan command ever exists."},
 		kind: "without-package",
 	},
+	{
+		Info: Info{NameOutside, []string{"LOG-1", "LOG-2", "LOG-3", "STEP-6"},
+			"Other processes append to live logs (plan/mode with either value, data that is not exactly {active: boolean}, other events) and agents start from given logs; after every action the state in force is the fold of the log at once — get(), the next request's section, the exit tool's gate, set's outcome — malformed plan/mode data changes nothing, and everything else equals the model's prediction."},
+		weights: Weights{"append": 6, "open": 2, "set": 4, "command": 2, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "get": 2, "retry": 3, "fold": 0},
+		expect:  fullExpect,
+		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+	},
+	{
+		Info: Info{NameLifecycle, []string{"SVC-1", "SVC-2", "PEND-8"},
+			"The plugin is unloaded at any point and loaded again later: while unloaded no plan/mode is appended and no plan:policy section, exit_plan_mode tool or /plan command exists, and the loop runs every step; pending selections are lost with the service; a later load starts clean from the log (its fold, nothing pending, no queued notice), and everything else equals the model's prediction."},
+		weights:      Weights{"unload": 2, "load": 4, "set": 6, "command": 3, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "restart": 1, "retry": 3, "fold": 0},
+		expect:       fullExpect,
+		choices:      []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		processLocal: true,
+	},
 }
 
 // Catalog lists every property with its clauses, in a fixed order.
@@ -241,6 +258,10 @@ func ptr[T any](v T) *T { return &v }
 func stateExpects(p Prediction, active, pending bool) []trace.Expect {
 	var out []trace.Expect
 	for _, ap := range p.Agents {
+		if ap.Unobserved {
+			out = append(out, trace.Expect{Agent: ap.Agent})
+			continue
+		}
 		s := &trace.StateExpect{}
 		if active {
 			s.Active = ptr(ap.State.Active)
@@ -279,6 +300,9 @@ func fullExpect(act sim.Action, p Prediction) []trace.Expect {
 		}
 		if ap.Request != nil {
 			x.Tools = ap.Tools
+		}
+		if ap.Unobserved {
+			x.State = nil
 		}
 		if ap.Agent == act.Agent() {
 			x.Outcome = p.Outcome

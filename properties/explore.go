@@ -53,7 +53,8 @@ type ExploreResult struct {
 // and failing steps, retries, the exit tool's approval and keep-planning
 // answer (alone, and after an approval in the same tool batch), turn ends,
 // a failed append, restart, reload,
-// fork, compaction, and a second agent's selection and turn.
+// fork, compaction, a second agent's selection and turn, outside writers
+// and an agent opened from a log, and the plugin unloaded and loaded again.
 func Alphabet() []sim.Action {
 	exit := sim.Review{Answer: sim.Approve}
 	keep := sim.Review{Answer: sim.KeepPlanning, Feedback: "Split step 2."}
@@ -87,6 +88,15 @@ func Alphabet() []sim.Action {
 		{Prompt: &sim.TextAction{Agent: "side", Text: "Tidy the README."}},
 		{Step: &sim.StepAction{Agent: "side"}},
 		{Compact: &sim.AgentAction{Agent: "main"}},
+		// Outside writers (LOG-3): plan/mode appended by another process,
+		// once with data that is not exactly {active: boolean} (LOG-1), and
+		// an agent started from a given log.
+		{Append: &sim.AppendAction{Agent: "main", Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}},
+		{Append: &sim.AppendAction{Agent: "main", Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":"no"}`)}},
+		{Open: &sim.OpenAction{Agent: "opened", Log: []sim.EventSpec{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}}}},
+		// The plugin unloaded and loaded again (SVC-2, PEND-8).
+		{Unload: &sim.UnloadAction{}},
+		{Load: &sim.LoadAction{}},
 	}
 }
 

@@ -160,15 +160,19 @@ func (s Setup) Within(id sim.Identity) Setup {
 }
 
 // catalog is the request's tool catalog the model predicts: the host's
-// tools in the host's order, then exit_plan_mode (EXIT-1).
-func (s Setup) catalog() []sim.Tool {
-	var out []sim.Tool
+// tools in the host's order, then exit_plan_mode while the plugin is
+// composed (EXIT-1, SVC-2).
+func (s Setup) catalog(plugin bool) []sim.Tool {
+	out := []sim.Tool{}
 	if s.HostTools {
 		for _, n := range append(slices.Clone(HostTools), AssemblyTools...) {
 			out = append(out, sim.Tool{Name: n})
 		}
 	}
-	return append(out, sim.Tool{Name: spec.ExitTool})
+	if plugin {
+		out = append(out, sim.Tool{Name: spec.ExitTool})
+	}
+	return out
 }
 
 // The fixed parts of every generated run.
@@ -266,6 +270,9 @@ type agent struct {
 	// shown is whether the last header rendered plan:policy (nil before
 	// the first), which decides the header's reason.
 	shown *bool
+	// tools is whether the last header offered exit_plan_mode (nil before
+	// the first): an unloaded plugin's header has no tools.
+	tools *bool
 	queue []qmsg
 }
 
@@ -278,6 +285,8 @@ type Model struct {
 	Choices Choices
 	agents  []*agent
 	fail    int // armed append faults
+	// unloaded: the plugin was unloaded and not loaded again (SVC-2).
+	unloaded bool
 }
 
 // NewModel returns the model of a fresh run.
@@ -312,6 +321,9 @@ func (m *Model) agent(name string) *agent {
 func (m *Model) Key() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "f%d", m.fail)
+	if m.unloaded {
+		b.WriteString("u")
+	}
 	for _, a := range m.agents {
 		fmt.Fprintf(&b, "|%s:%v:%v:%v:%s:%s:%s:", a.name, a.logged, a.open, a.retry, intentKey(a.pending), boolKey(a.header), boolKey(a.shown))
 		if m.Setup.EmptySteps == sim.EmptyStepsSkip {
@@ -379,30 +391,45 @@ func (m *Model) Fold(name string, end int) bool {
 // Valid reports whether act fits the state: the runtime would accept it
 // (no *sim.InputError).
 func (m *Model) Valid(act sim.Action) bool {
-	name := act.Agent()
-	if name != "" && m.agent(name) == nil {
-		return false
-	}
 	switch {
-	case act.Prompt != nil, act.Idle != nil:
-		return !m.agent(name).open
-	case act.Step != nil:
-		a := m.agent(name)
-		return a.open && !a.retry
-	case act.Retry != nil:
-		a := m.agent(name)
-		return a.open && a.retry
-	case act.EndTurn != nil:
-		return m.agent(name).open
-	case act.Fork != nil:
-		return act.Fork.As != "" && m.agent(act.Fork.As) == nil
-	case act.Fault != nil:
-		return act.Fault.Appends >= 0
-	case act.Set != nil, act.Get != nil, act.Command != nil, act.Compact != nil,
-		act.Restart != nil, act.Reload != nil, act.Fold != nil:
-		return true
+	case act.Load != nil && (len(act.Load.Config) > 0 || act.Load.Services != nil):
+		return false // the model keeps the run's config and services
+	case m.unloaded && (act.Set != nil || act.Get != nil || act.Reload != nil || act.Fold != nil):
+		return false // the service is gone: set is refused, nothing to observe
 	}
-	return false
+	return modelled[act.Name()] && act.Ready(m)
+}
+
+// modelled are the actions the model predicts (Apply); it finds any other
+// action invalid, so generators never draw it.
+var modelled = map[string]bool{
+	"prompt": true, "set": true, "get": true, "command": true, "step": true, "retry": true,
+	"end-turn": true, "idle": true, "fault": true, "restart": true, "reload": true,
+	"fork": true, "compact": true, "fold": true, "append": true, "open": true,
+	"unload": true, "load": true,
+}
+
+// Plugin reports whether the plan-mode plugin is composed.
+func (m *Model) Plugin() bool { return !m.unloaded && !m.Setup.NoPlugin }
+
+// Pending reports whether a selection waits for the agent.
+func (m *Model) Pending(name string) bool { a := m.agent(name); return a != nil && a.pending != nil }
+
+// HostTools names the host's own tools of the run (sim.World).
+func (m *Model) HostTools() []string {
+	if !m.Setup.HostTools {
+		return nil
+	}
+	return append(slices.Clone(HostTools), AssemblyTools...)
+}
+
+// Listeners implements sim.World.
+func (m *Model) Listeners() []string {
+	var out []string
+	for _, l := range m.Setup.Options().Listeners {
+		out = append(out, l.Name)
+	}
+	return out
 }
 
 // AgentPrediction is what one agent must show after an action.
@@ -418,9 +445,11 @@ type AgentPrediction struct {
 	// PreStep is set when the plugin's listener must have run for this
 	// agent's step.
 	PreStep bool
-	// Tools is the predicted tool catalog of the request, when one was
-	// sent (EXIT-1).
+	// Tools is the last request's tool catalog, when Request is set.
 	Tools []string
+	// Unobserved: the plugin is not composed, so no get() is recorded and
+	// State is not checked.
+	Unobserved bool
 }
 
 // Prediction is what the implementation must do for one action.
@@ -538,10 +567,31 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		x.host(a, spec.TypeCompactEnd, nil)
 	case act.Fold != nil:
 		x.fold(act.Fold)
+	case act.Append != nil:
+		x.outside(m.agent(act.Append.Agent), act.Append.Type, act.Append.Data)
+	case act.Open != nil:
+		x.open(act.Open)
+	case act.Unload != nil:
+		// SVC-2, PEND-8: the service goes with its pending selections; the
+		// logs stay.
+		for _, a := range m.agents {
+			a.pending = nil
+		}
+		m.unloaded = true
+	case act.Load != nil:
+		// A fresh load composes the plugin from the logs alone (LOG-3):
+		// pending selections and queued messages are process-local.
+		for _, a := range m.agents {
+			x.of(a)
+			a.pending = nil
+			a.queue = nil
+		}
+		m.unloaded = false
 	}
 	for i := range x.p.Agents {
 		ap := &x.p.Agents[i]
 		ap.State = m.Get(ap.Agent)
+		ap.Unobserved = !m.Plugin()
 	}
 	return x.p
 }
@@ -616,7 +666,7 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 func (x *pred) command(a *agent, input string) {
 	x.host(a, spec.TypeCommandRun, nil)
 	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
-	registered := x.m.Setup.Services.Commands && name == spec.Command
+	registered := x.m.Setup.Services.Commands && name == spec.Command && x.m.Plugin()
 	kind, outcome := "error", ""
 	steered := []string{}
 	wake := false
@@ -663,7 +713,7 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	if audit == "" {
 		audit = sim.Accept
 	}
-	ap.PreStep = !(wrapped && audit == sim.Reject)
+	ap.PreStep = !(wrapped && audit == sim.Reject) && x.m.Plugin()
 	decision := s.Decision
 	if decision == "" {
 		decision = sim.Accept
@@ -757,7 +807,8 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 
 // request logs the request header (STEP-7: derived after the append).
 func (x *pred) request(a *agent) {
-	shown := a.logged
+	plugin := x.m.Plugin()
+	shown := a.logged && plugin
 	if x.m.Choices.SectionSource == spec.SectionSourcePending && a.pending != nil {
 		shown = a.pending.active
 	}
@@ -765,11 +816,11 @@ func (x *pred) request(a *agent) {
 	if shown {
 		sections = append(sections, sim.Section{Name: spec.SectionName, Order: spec.SectionOrder, Text: Section})
 	}
-	tools := x.m.Setup.catalog()
+	tools := x.m.Setup.catalog(plugin)
 	reason := "initial"
 	if a.shown != nil {
 		reason = "resume"
-		if *a.shown != shown {
+		if *a.shown != shown || a.tools != nil && *a.tools != plugin {
 			reason = "change"
 		}
 	}
@@ -780,16 +831,12 @@ func (x *pred) request(a *agent) {
 	logged := a.logged
 	a.header = &logged
 	a.shown = &shown
+	a.tools = &plugin
 	x.of(a).Request = &shown
-	x.of(a).Tools = toolNames(tools)
-}
-
-func toolNames(ts []sim.Tool) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.Name
+	x.of(a).Tools = []string{}
+	for _, t := range tools {
+		x.of(a).Tools = append(x.of(a).Tools, t.Name)
 	}
-	return out
 }
 
 // HostCall reports whether a step's model calls one of the host's own
@@ -833,7 +880,7 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 		out.OK = &t // a host tool runs, in plan mode or out of it (SVC-3)
 		return
 	}
-	if c.Name != spec.ExitTool || !a.logged { // EXIT-2
+	if c.Name != spec.ExitTool || !a.logged || !x.m.Plugin() { // EXIT-2; SVC-2: no tool without the plugin
 		return
 	}
 	var args struct {
@@ -879,6 +926,67 @@ func completePlan(p string) bool {
 		return false
 	}
 	return strings.TrimSpace(rest) != ""
+}
+
+// planData is the value of plan/mode data, and false when it is not exactly
+// {active: boolean} (LOG-1): such an event does not change the state.
+func planData(data json.RawMessage) (active, ok bool) {
+	var d map[string]json.RawMessage
+	if json.Unmarshal(data, &d) != nil || len(d) != 1 {
+		return false, false
+	}
+	switch string(d["active"]) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// outside is an outside writer's append (LOG-3): the state in force is the
+// fold of the log, so a plan/mode with a value changes it at once; one
+// without is in the log but changes nothing (LOG-1).
+func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
+	me := mevent{typ: typ}
+	ap := x.of(a)
+	if typ == spec.TypePlanMode {
+		v, ok := planData(data)
+		me.isPlan, me.plan = ok, v
+		if ok {
+			a.logged = v
+		}
+		ap.Plan = append(ap.Plan, v)
+	}
+	a.log = append(a.log, me)
+	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})
+}
+
+// open starts an agent from a given log: its state is the log's fold
+// (LOG-3).
+func (x *pred) open(o *sim.OpenAction) {
+	a := &agent{name: o.Agent}
+	x.m.agents = append(x.m.agents, a)
+	for _, e := range o.Log {
+		me := mevent{typ: e.Type}
+		switch e.Type {
+		case spec.TypePlanMode:
+			v, ok := planData(e.Data)
+			me.isPlan, me.plan = ok, v
+			if ok {
+				a.logged = v
+			}
+		case spec.TypeTurnStart:
+			a.open = true
+		case spec.TypeTurnEnd:
+			a.open = false
+		}
+		a.log = append(a.log, me)
+	}
+	x.of(a)
+	if a.open {
+		x.endTurn(a) // a turn the log leaves open ends interrupted
+	}
 }
 
 // fold is foldPlanMode over an agent's log or given events (LOG-2).

@@ -32,7 +32,7 @@ func machine(t *rapid.T, p *property, newPort func() sim.Port) {
 	defer s.rt.Close()
 	actions := map[string]func(*rapid.T){}
 	for _, k := range Kinds {
-		for i := range weight(p.weights, k.Name) {
+		for i := range weight(p.weights, k) {
 			actions[fmt.Sprintf("%s#%d", k.Name, i)] = func(t *rapid.T) {
 				act, ok := k.Make(s.model, rapidChooser{t})
 				if !ok || !s.model.Valid(act) {

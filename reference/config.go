@@ -18,7 +18,7 @@ type Config struct {
 
 // ResolveConfig validates a raw config. A missing, blank or non-string
 // section and any unknown key are errors (CFG-1); nothing is ignored.
-func ResolveConfig(raw json.RawMessage, m Mutants) (Config, error) {
+func ResolveConfig(raw json.RawMessage) (Config, error) {
 	var fields map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&fields); err != nil || fields == nil {
@@ -31,7 +31,7 @@ func ResolveConfig(raw json.RawMessage, m Mutants) (Config, error) {
 		}
 	}
 	slices.Sort(unknown)
-	if len(unknown) > 0 && !m.Has(ConfigUnknownKeyIgnored) {
+	if len(unknown) > 0 {
 		return Config{}, fmt.Errorf("plan-mode config has unknown key(s) %s; the config is { section }", strings.Join(unknown, ", "))
 	}
 	rawSection, ok := fields["section"]

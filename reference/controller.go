@@ -45,7 +45,7 @@ type Controller struct {
 	sessions  map[string]*session
 	pending   map[string]intent
 	choices   Choices
-	mutants   Mutants
+	hooks     *hooks
 	disposed  bool
 }
 
@@ -56,7 +56,7 @@ type Controller struct {
 func (c *Controller) Get(agent string) sim.GetReply {
 	s := c.sessions[agent]
 	reply := sim.GetReply{Active: s.active}
-	if p, ok := c.pending[agent]; ok && !c.mutants.Has(GetHidesPending) {
+	if p, ok := c.pending[agent]; ok {
 		v := p.active
 		reply.Pending = &v
 	}
@@ -82,18 +82,19 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 		current = p.active
 	}
 	if active == current {
-		if c.mutants.Has(NoopQueues) && s.open {
-			return spec.Queued, nil
-		}
-		return spec.Noop, nil
+		return c.hooks.repeated.at(s, spec.Noop), nil
 	}
-	if (s.open && !(c.mutants.Has(QueuedCommitsNow) && active != logged)) || c.mutants.Has(IdleSetQueues) {
+	if c.hooks.waits.at(selection{s, active}, s.open) {
 		if active == logged {
-			switch {
-			case c.mutants.Has(CancelKeepsPending):
-			case c.choices.CancelPending == spec.CancelPendingKeepEqual:
-				c.pending[agent] = intent{active: logged, narrate: true}
-			default:
+			// The opposite selection is cleared (PEND-5), or kept as an
+			// entry equal to the log (cancel-pending=keep-equal).
+			var stays *intent
+			if c.choices.CancelPending == spec.CancelPendingKeepEqual {
+				stays = &intent{active: logged, narrate: true}
+			}
+			if stays = c.hooks.cancelled.at(p, stays); stays != nil {
+				c.pending[agent] = *stays
+			} else {
 				delete(c.pending, agent)
 			}
 			return spec.Cancelled, nil
@@ -118,24 +119,13 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 		// Between turns the notice waits for the next step to claim it.
 		h.Inject(agent, notice)
 	}
-	if c.mutants.Has(SelectionContinues) {
-		h.Steer(agent, sim.UserMessage("Continue."))
-	}
 	return spec.Committed, nil
 }
 
 func (c *Controller) append(h host, agent string, active bool) error {
-	data := sim.JSON(sim.PlanModeData{Active: active})
-	if c.mutants.Has(PlanModeExtraField) {
-		data = sim.JSON(map[string]any{"active": active, "source": "user"})
-	}
-	if err := h.Append(agent, spec.TypePlanMode, data); err != nil {
-		return err
-	}
-	if c.mutants.Has(DoubleAppend) {
-		return h.Append(agent, spec.TypePlanMode, data)
-	}
-	return nil
+	data := c.hooks.data.at(active, sim.JSON(sim.PlanModeData{Active: active}))
+	err := h.Append(agent, spec.TypePlanMode, data)
+	return c.hooks.appended.at(appending{h, agent, data}, err)
 }
 
 // narration is the notice for a user selection of target, and whether one
@@ -147,13 +137,7 @@ func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
 		text = spec.NoticeOn
 	}
 	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}
-	if c.mutants.Has(NarrateAlways) {
-		return m, true
-	}
-	if s.header == nil || *s.header == target {
-		return m, false
-	}
-	return m, true
+	return m, c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
 }
 
 // PreStep is the agent/pre-step listener (STEP-1..7). It runs the
@@ -163,27 +147,17 @@ func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
 func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.Decision {
 	s := c.sessions[agent]
 	p, has := c.pending[agent]
-	if req.Retry > 0 && c.mutants.Has(RetryNotObserved) {
-		return h.Next()
-	}
-	if c.mutants.Has(AppendBeforeDownstream) && has && p.active != s.active {
-		if c.append(h, agent, p.active) == nil {
-			delete(c.pending, agent)
-		}
-		return h.Next()
+	if d, ok := c.hooks.beforeNext.at(stepAt{at{c, h, agent}, req}); ok {
+		return d
 	}
 	decision := h.Next()
-	if c.mutants.Has(PlanModeBlocksSteps) && s.active {
-		return sim.Decision{Kind: sim.Reject}
+	if d, ok := c.hooks.afterNext.at(s); ok {
+		return d
 	}
-	aborted := req.AbortedBefore || req.AbortDuring
-	if c.mutants.Has(AppendOnAbort) {
-		aborted = false
-	}
-	rejected := decision.Kind != sim.Enter
-	if c.mutants.Has(AppendOnReject) {
-		rejected = false
-	}
+	// Only an accepted step that was not aborted applies the selection
+	// (STEP-3, STEP-4); a request-recovery retry is such a step (STEP-2).
+	rejected := c.hooks.rejected.at(decision, decision.Kind != sim.Enter)
+	aborted := c.hooks.aborted.at(req, req.AbortedBefore || req.AbortDuring)
 	if rejected || aborted || !has {
 		return decision
 	}
@@ -191,7 +165,7 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	// a notice there would start a step the selection alone caused
 	// (PEND-2). Choice empty-step says what happens instead.
 	inject := false
-	if req.SkipsEmpty && len(decision.Messages) == 0 && !c.mutants.Has(NoticeForcesStep) {
+	if c.hooks.skipsEmpty.at(req, req.SkipsEmpty) && len(decision.Messages) == 0 {
 		if c.choices.EmptyStep != spec.EmptyStepInject {
 			return decision // not an accepted step: the selection stays pending
 		}
@@ -199,28 +173,21 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	}
 	if p.active == s.active {
 		delete(c.pending, agent)
-		if c.mutants.Has(CancelledNarrated) && p.narrate && decision.Kind == sim.Enter {
-			if notice, due := c.narration(s, p.active); due {
-				decision.Messages = append(decision.Messages, notice)
-			}
-		}
-		return decision
+		return c.hooks.unchanged.at(unchanging{c, s, p}, decision)
 	}
 	notice, narrate := c.narration(s, p.active)
 	if err := c.append(h, agent, p.active); err != nil {
-		if c.mutants.Has(FailedAppendBlocks) {
-			return sim.Decision{Kind: sim.Reject}
-		}
-		return decision // stays pending (STEP-5)
+		return c.hooks.failed.at(agent, decision) // stays pending (STEP-5)
 	}
 	delete(c.pending, agent)
-	if (p.narrate || c.mutants.Has(NarrateExit)) && narrate && decision.Kind == sim.Enter && inject {
-		h.Inject(agent, notice)
-	} else if (p.narrate || c.mutants.Has(NarrateExit)) && narrate && decision.Kind == sim.Enter {
+	// Only a user's selection is narrated; the exit tool's is silent (EXIT-5).
+	switch {
+	case !c.hooks.userOwned.at(p, p.narrate) || !narrate || decision.Kind != sim.Enter:
+	case inject:
+		h.Inject(agent, notice) // the decision stays empty; a later step claims it
+	default:
 		decision.Messages = append(decision.Messages, notice)
-		if c.mutants.Has(NarrateTwice) {
-			decision.Messages = append(decision.Messages, notice)
-		}
+		decision = c.hooks.narrated.at(notice, decision)
 	}
 	return decision
 }
@@ -233,14 +200,10 @@ func (c *Controller) Sections(agent string) []sim.Section {
 	if p, ok := c.pending[agent]; ok && c.choices.SectionSource == spec.SectionSourcePending {
 		active = p.active
 	}
-	if !active && !c.mutants.Has(SectionWhileInactive) {
+	if !c.hooks.sectionShown.at(s, active) {
 		return []sim.Section{}
 	}
-	order := spec.SectionOrder
-	if c.mutants.Has(SectionWrongOrder) {
-		order = 40
-	}
-	return []sim.Section{{Name: spec.SectionName, Order: order, Text: c.config.Section}}
+	return []sim.Section{{Name: spec.SectionName, Order: spec.SectionOrder, Text: c.config.Section}}
 }
 
 // Tools is the request tool catalog as plan mode leaves it: the host's
@@ -248,28 +211,16 @@ func (c *Controller) Sections(agent string) []sim.Section {
 // their order, then exit_plan_mode, whatever the state. Plan mode neither
 // hides, reorders nor filters a host tool (EXIT-1, SVC-3).
 func (c *Controller) Tools(agent string, host []sim.Tool) []sim.Tool {
-	active := c.sessions[agent].active
-	out := make([]sim.Tool, 0, len(host)+1)
-	for _, t := range host {
-		if active && c.mutants.Has(AssemblyToolsHiddenInPlan) && !slices.Contains(c.hostTools, t) {
-			continue // keeps only what it saw registered at load
-		}
-		out = append(out, t)
-	}
-	if active && c.mutants.Has(HostToolsReorderedInPlan) {
-		slices.Reverse(out)
-	}
-	if c.mutants.Has(ToolHiddenInactive) && !active {
-		return out
-	}
-	return append(out, sim.Tool{Name: spec.ExitTool})
+	s := c.sessions[agent]
+	catalog := c.hooks.catalog.at(cataloging{s, c.hostTools}, slices.Clone(host))
+	return append(catalog, c.hooks.tools.at(s, []sim.Tool{{Name: spec.ExitTool}})...)
 }
 
 // GateHostTool is plan mode's view of a call of a host tool: it never
 // blocks one, in plan mode or out of it (SVC-3: plan mode is soft
 // guidance). It returns the reason of a denial, "" to allow.
 func (c *Controller) GateHostTool(agent, name string) string {
-	if c.mutants.Has(HostToolsBlockedInPlan) && c.sessions[agent].active {
+	if !c.hooks.hostGate.at(c.sessions[agent], true) {
 		return fmt.Sprintf("%s is not available in plan mode", name)
 	}
 	return ""
@@ -295,12 +246,9 @@ var (
 // exit still pending, so plan mode stays on; no channel, a dismissed
 // review or a reload during the review fail, leaving plan mode on.
 func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (json.RawMessage, error) {
-	s := c.sessions[agent]
-	gate := s.active // the logged state, never a pending selection
-	if p, ok := c.pending[agent]; ok && c.mutants.Has(ExitGateReadsPending) {
-		gate = p.active
-	}
-	if !gate && !c.mutants.Has(ExitOutsidePlan) {
+	here := at{c, h, agent}
+	// The gate is the logged state, never a pending selection.
+	if !c.hooks.gate.at(here, c.sessions[agent].active) {
 		return nil, errNotInPlanMode
 	}
 	var in struct {
@@ -310,17 +258,14 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 		return nil, fmt.Errorf("%s needs {plan: string}", spec.ExitTool)
 	}
 	plan := strings.TrimSpace(*in.Plan)
-	if !planHeading.MatchString(plan) && !(c.mutants.Has(PlanWithoutHeading) && plan != "") {
+	if !c.hooks.complete.at(plan, planHeading.MatchString(plan)) {
 		return nil, errNoHeading
 	}
-	if !c.services.UserQuestions {
-		if c.mutants.Has(NoChannelApproves) {
-			return c.approve(agent), nil
-		}
-		return nil, errNoChannel
+	if approved, ok := c.hooks.review.at(here); ok {
+		return approved, nil
 	}
-	if c.mutants.Has(ApproveWithoutReview) {
-		return c.approve(agent), nil
+	if !c.services.UserQuestions {
+		return nil, errNoChannel
 	}
 	question := sim.JSON(map[string]any{
 		"id": spec.ReviewQuestionID, "header": "Plan review", "question": "Approve this plan and leave plan mode?",
@@ -330,14 +275,14 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 	if err != nil {
 		return nil, err
 	}
-	if c.disposed && !c.mutants.Has(ReloadApproves) {
+	if c.hooks.reloaded.at(here, c.disposed) {
 		return nil, errReloaded
 	}
 	switch answer.Answer {
 	case sim.Dismiss:
 		return nil, errDismissed
 	case sim.Approve:
-		if answer.Feedback == "" || c.mutants.Has(ApproveWithFeedback) {
+		if c.hooks.approves.at(answer, answer.Feedback == "") {
 			return c.approve(agent), nil
 		}
 	}
@@ -354,66 +299,52 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 // presents again. A user's own queued selection is theirs and stays
 // (PEND-1); an approval had already taken a queued user exit over.
 func (c *Controller) keepPlanning(agent string) {
-	if p, ok := c.pending[agent]; ok && !p.narrate && !c.mutants.Has(KeepPlanningKeepsExit) {
+	if p, ok := c.pending[agent]; ok && c.hooks.withdraws.at(p, !p.narrate) {
 		delete(c.pending, agent)
 	}
 }
 
 func (c *Controller) approve(agent string) json.RawMessage {
-	if p, ok := c.pending[agent]; ok && p.narrate && !p.active && c.mutants.Has(ApprovalKeepsUserExit) {
-		return sim.JSON(map[string]bool{"approved": true})
-	}
 	// The approved exit replaces any queued selection, a user's exit
 	// included, so it is appended silently (EXIT-5).
-	c.pending[agent] = intent{active: false, narrate: false}
+	if c.hooks.replaces.at(at{c: c, agent: agent}, true) {
+		c.pending[agent] = intent{active: false, narrate: false}
+	}
 	return sim.JSON(map[string]bool{"approved": true})
 }
 
 // Command is /plan [off|message] (CMD-2..4).
 func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
+	here := at{c, h, agent}
 	msg := strings.TrimSpace(input)
-	if msg == spec.CommandOff && !(c.mutants.Has(CommandUntrimmed) && input != msg) {
-		if c.mutants.Has(OffKeepsPending) {
-			if p, ok := c.pending[agent]; ok && p.active {
-				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled.", Outcome: spec.Cancelled}
-			}
+	if c.hooks.isOff.at(input, msg == spec.CommandOff) {
+		if reply, ok := c.hooks.offReply.at(here); ok {
+			return reply
 		}
 		outcome, err := c.Set(h, agent, false)
 		if err != nil {
 			return sim.CommandReply{Kind: "error", Text: err.Error()}
 		}
-		if c.mutants.Has(ReplyAnnouncesEntering) && outcome == spec.Noop && c.sessions[agent].active {
-			// The published package words a repeated in-turn exit as leaving.
-			outcome = spec.Queued
-		}
-		return c.announce(offText, outcome)
+		return c.announce(agent, true, outcome)
 	}
-	target := true
-	if msg == "" && c.mutants.Has(BarePlanToggles) {
-		current := c.sessions[agent].active
-		if p, ok := c.pending[agent]; ok {
-			current = p.active
-		}
-		target = !current
-	}
-	outcome, err := c.Set(h, agent, target)
+	outcome, err := c.Set(h, agent, c.hooks.target.at(commanding{here, msg}, true))
 	if err != nil {
 		return sim.CommandReply{Kind: "error", Text: err.Error()}
 	}
-	if msg != "" && !c.mutants.Has(PlanMessageNotSteered) {
+	if c.hooks.steered.at(msg, msg != "") {
 		h.Steer(agent, sim.UserMessage(msg))
 	}
-	if c.mutants.Has(ReplyAnnouncesEntering) && outcome != spec.Committed {
-		// The published package words every /plan that does not commit as
-		// entering plan mode from the next step.
-		outcome = spec.Queued
-	}
-	return c.announce(onText, outcome)
+	return c.announce(agent, false, outcome)
 }
 
-// announce is a successful command's reply: the text for the outcome, and
-// the outcome it announces.
-func (c *Controller) announce(texts map[string]string, outcome string) sim.CommandReply {
+// announce is a successful command's reply: the text for the outcome of
+// /plan off or /plan [message], and the outcome it announces.
+func (c *Controller) announce(agent string, off bool, outcome string) sim.CommandReply {
+	outcome = c.hooks.announced.at(announcing{c.sessions[agent], off}, outcome)
+	texts := onText
+	if off {
+		texts = offText
+	}
 	return sim.CommandReply{Kind: "success", Text: texts[outcome], Outcome: outcome}
 }
 

@@ -14,5 +14,8 @@
 // but without shared memory: it mirrors each log from the requests alone.
 // Where the specification is silent, Choices names the pick (documented in
 // docs/spec-choices.md); Mutants switches on the deliberate deviations of
-// the mutant catalogue that prove the conformance checks can fail.
+// the mutant catalogue that prove the conformance checks can fail. The
+// controller names no mutant: a mutant either wraps the port, when it
+// changes only what crosses it, or sets the controller's hooks, named
+// points where it changes one decision.
 package reference

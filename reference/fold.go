@@ -9,14 +9,20 @@ import (
 // events[0:end) and false when there is none (LOG-2). end is clamped into
 // [0, len(events)] (choice fold-end=clamp): beyond the log folds the whole
 // log, negative folds nothing.
-func FoldPlanMode(events []sim.Event, end int) bool {
+func FoldPlanMode(events []sim.Event, end int) bool { return fold(events, end, nil) }
+
+// fold is FoldPlanMode with the folds hook: whether a plan/mode event
+// replaces the folded value, given whether one was folded before (every
+// one does: the last wins).
+func fold(events []sim.Event, end int, folds bend[bool, bool]) bool {
 	end = min(max(end, 0), len(events))
-	active := false
+	active, seen := false, false
 	for _, e := range events[:end] {
-		if e.Type == spec.TypePlanMode {
-			if v, ok := sim.PlanModeOf(e); ok {
-				active = v
-			}
+		if e.Type != spec.TypePlanMode {
+			continue
+		}
+		if v, ok := sim.PlanModeOf(e); ok && folds.at(seen, true) {
+			active, seen = v, true
 		}
 	}
 	return active
@@ -43,18 +49,17 @@ type session struct {
 	open bool
 	// header is the fold at the last request/header; nil before the first.
 	header *bool
-	// firstWins makes the fold keep the first plan/mode (mutant fold-first).
-	firstWins bool
-	seenPlan  bool
+	// folds is the fold's hook (see fold); seen says a plan/mode was folded.
+	folds bend[bool, bool]
+	seen  bool
 }
 
 func (s *session) add(e sim.Event) {
 	s.events = append(s.events, e)
 	switch e.Type {
 	case spec.TypePlanMode:
-		if v, ok := sim.PlanModeOf(e); ok && !(s.firstWins && s.seenPlan) {
-			s.active = v
-			s.seenPlan = true
+		if v, ok := sim.PlanModeOf(e); ok && s.folds.at(s.seen, true) {
+			s.active, s.seen = v, true
 		}
 	case spec.TypeTurnStart:
 		s.open = true
@@ -64,15 +69,4 @@ func (s *session) add(e sim.Event) {
 		v := s.active
 		s.header = &v
 	}
-}
-
-// foldFirst is the fold-first mutant's fold: the first plan/mode wins.
-func foldFirst(events []sim.Event, end int) bool {
-	end = min(max(end, 0), len(events))
-	for _, e := range events[:end] {
-		if v, ok := sim.PlanModeOf(e); ok && e.Type == spec.TypePlanMode {
-			return v
-		}
-	}
-	return false
 }

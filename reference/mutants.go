@@ -1,9 +1,15 @@
 package reference
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Mutant names one deliberate deviation from the specification, the way a
@@ -17,6 +23,358 @@ type Mutants []Mutant
 
 // Has reports whether m is enabled.
 func (ms Mutants) Has(m Mutant) bool { return slices.Contains(ms, m) }
+
+// A mutation is how a mutant deviates: hooks it sets (hooks.go), or a
+// wire it wraps the port in (wire.go) when it changes only what crosses
+// the port.
+type mutation struct {
+	hook func(*hooks)
+	wire func(*wire)
+}
+
+// apply returns the hooks of the enabled mutants and the wrapping of the
+// port. Mutants on the same hook compose in reverse catalogue order, each
+// seeing the decision of the one before; among insteads, the earlier in
+// the catalogue answers first. Unknown names enable nothing.
+func (ms Mutants) apply() (*hooks, func(sim.Port) sim.Port) {
+	k := &hooks{}
+	var wires []func(*wire)
+	known := Known()
+	for i := len(known) - 1; i >= 0; i-- {
+		m := known[i].Name
+		if !ms.Has(m) {
+			continue
+		}
+		if mu := mutations[m]; mu.hook != nil {
+			mu.hook(k)
+		} else if mu.wire != nil {
+			wires = append(wires, mu.wire)
+		}
+	}
+	return k, func(p sim.Port) sim.Port {
+		for _, f := range wires {
+			w := &wire{Port: p}
+			f(w)
+			p = w
+		}
+		return p
+	}
+}
+
+// then composes a mutant's bend after the one already set.
+func then[F, T any](prev, next bend[F, T]) bend[F, T] {
+	if prev == nil {
+		return next
+	}
+	return func(f F, v T) T { return next(f, prev(f, v)) }
+}
+
+// first composes a mutant's instead before the one already set.
+func first[F, T any](prev, next instead[F, T]) instead[F, T] {
+	if prev == nil {
+		return next
+	}
+	return func(f F) (T, bool) {
+		if v, ok := next(f); ok {
+			return v, true
+		}
+		return prev(f)
+	}
+}
+
+// mutations says how each mutant of the catalogue and each variant
+// deviates.
+var mutations = map[Mutant]mutation{
+	PlanModeExtraField: {hook: func(k *hooks) {
+		k.data = then(k.data, func(active bool, _ json.RawMessage) json.RawMessage {
+			return sim.JSON(map[string]any{"active": active, "source": "user"})
+		})
+	}},
+	FoldFirst: {hook: func(k *hooks) {
+		k.folds = then(k.folds, func(seen, v bool) bool { return v && !seen })
+	}},
+	PendingSurvivesRestart: {hook: func(k *hooks) {
+		k.survivors = then(k.survivors, func(pending, _ map[string]intent) map[string]intent { return maps.Clone(pending) })
+	}},
+	DoubleAppend: {hook: func(k *hooks) {
+		k.appended = then(k.appended, func(a appending, err error) error {
+			if err != nil {
+				return err
+			}
+			return a.h.Append(a.agent, spec.TypePlanMode, a.data)
+		})
+	}},
+	NoopQueues: {hook: func(k *hooks) {
+		k.repeated = then(k.repeated, func(s *session, outcome string) string {
+			if s.open {
+				return spec.Queued
+			}
+			return outcome
+		})
+	}},
+	CancelKeepsPending: {hook: func(k *hooks) {
+		k.cancelled = then(k.cancelled, func(p intent, _ *intent) *intent { return &p })
+	}},
+	IdleSetQueues: {hook: func(k *hooks) {
+		k.waits = then(k.waits, func(selection, bool) bool { return true })
+	}},
+	GetHidesPending: {wire: func(w *wire) {
+		w.got = func(r sim.GetReply) sim.GetReply { r.Pending = nil; return r }
+	}},
+	ListenerAppended: {wire: func(w *wire) {
+		w.loaded = func(r sim.LoadReply) sim.LoadReply {
+			if r.Error == "" {
+				r.Listener = sim.Append
+			}
+			return r
+		}
+	}},
+	RetryNotObserved: {hook: func(k *hooks) {
+		k.beforeNext = first(k.beforeNext, func(a stepAt) (sim.Decision, bool) {
+			if a.req.Retry == 0 {
+				return sim.Decision{}, false
+			}
+			return a.h.Next(), true
+		})
+	}},
+	AppendBeforeDownstream: {hook: func(k *hooks) {
+		k.beforeNext = first(k.beforeNext, func(a stepAt) (sim.Decision, bool) {
+			p, has := a.pending()
+			if !has || p.active == a.c.sessions[a.agent].active {
+				return sim.Decision{}, false
+			}
+			if a.c.append(a.h, a.agent, p.active) == nil {
+				delete(a.c.pending, a.agent)
+			}
+			return a.h.Next(), true
+		})
+	}},
+	AppendOnReject: {hook: func(k *hooks) {
+		k.rejected = then(k.rejected, func(sim.Decision, bool) bool { return false })
+	}},
+	AppendOnAbort: {hook: func(k *hooks) {
+		k.aborted = then(k.aborted, func(sim.PreStepRequest, bool) bool { return false })
+	}},
+	FailedAppendBlocks: {hook: func(k *hooks) {
+		k.failed = then(k.failed, func(string, sim.Decision) sim.Decision { return sim.Decision{Kind: sim.Reject} })
+	}},
+	NarrateAlways: {hook: func(k *hooks) {
+		k.noticeDue = then(k.noticeDue, func(*session, bool) bool { return true })
+	}},
+	NarrateTwice: {hook: func(k *hooks) {
+		k.narrated = then(k.narrated, func(notice sim.Message, d sim.Decision) sim.Decision {
+			d.Messages = append(d.Messages, notice)
+			return d
+		})
+	}},
+	ConfigUnknownKeyIgnored: {wire: func(w *wire) {
+		w.load = func(req sim.LoadRequest) sim.LoadRequest { req.Config = sectionOnly(req.Config); return req }
+	}},
+	SectionWhileInactive: {hook: func(k *hooks) {
+		k.sectionShown = then(k.sectionShown, func(*session, bool) bool { return true })
+	}},
+	SectionWrongOrder: {wire: func(w *wire) {
+		w.assembled = func(r sim.AssembleReply) sim.AssembleReply {
+			for i := range r.Sections {
+				r.Sections[i].Order = 40
+			}
+			return r
+		}
+	}},
+	AssemblyToolsHiddenInPlan: {hook: func(k *hooks) {
+		k.catalog = then(k.catalog, func(c cataloging, tools []sim.Tool) []sim.Tool {
+			if !c.s.active {
+				return tools
+			}
+			// keeps only what it saw registered at load
+			return slices.DeleteFunc(tools, func(t sim.Tool) bool { return !slices.Contains(c.registered, t) })
+		})
+	}},
+	HostToolsReorderedInPlan: {hook: func(k *hooks) {
+		k.catalog = then(k.catalog, func(c cataloging, tools []sim.Tool) []sim.Tool {
+			if c.s.active {
+				slices.Reverse(tools)
+			}
+			return tools
+		})
+	}},
+	HostToolsBlockedInPlan: {hook: func(k *hooks) {
+		k.hostGate = then(k.hostGate, func(s *session, runs bool) bool { return runs && !s.active })
+	}},
+	NoticeForcesStep: {hook: func(k *hooks) {
+		k.skipsEmpty = then(k.skipsEmpty, func(sim.PreStepRequest, bool) bool { return false })
+	}},
+	ToolHiddenInactive: {hook: func(k *hooks) {
+		k.tools = then(k.tools, func(s *session, tools []sim.Tool) []sim.Tool {
+			if !s.active {
+				return []sim.Tool{}
+			}
+			return tools
+		})
+	}},
+	ExitOutsidePlan: {hook: func(k *hooks) {
+		k.gate = then(k.gate, func(at, bool) bool { return true })
+	}},
+	ExitGateReadsPending: {hook: func(k *hooks) {
+		k.gate = then(k.gate, func(a at, gate bool) bool {
+			if p, ok := a.pending(); ok {
+				return p.active
+			}
+			return gate
+		})
+	}},
+	PlanWithoutHeading: {hook: func(k *hooks) {
+		k.complete = then(k.complete, func(plan string, ok bool) bool { return ok || plan != "" })
+	}},
+	NarrateExit: {hook: func(k *hooks) {
+		k.userOwned = then(k.userOwned, func(intent, bool) bool { return true })
+	}},
+	ApprovalKeepsUserExit: {hook: func(k *hooks) {
+		k.replaces = then(k.replaces, func(a at, replaces bool) bool {
+			if p, ok := a.pending(); ok && p.narrate && !p.active {
+				return false
+			}
+			return replaces
+		})
+	}},
+	ApproveWithFeedback: {hook: func(k *hooks) {
+		k.approves = then(k.approves, func(sim.Review, bool) bool { return true })
+	}},
+	KeepPlanningKeepsExit: {hook: func(k *hooks) {
+		k.withdraws = then(k.withdraws, func(intent, bool) bool { return false })
+	}},
+	NoChannelApproves: {hook: func(k *hooks) {
+		k.review = first(k.review, func(a at) (json.RawMessage, bool) {
+			if a.c.services.UserQuestions {
+				return nil, false
+			}
+			return a.c.approve(a.agent), true
+		})
+	}},
+	ReloadApproves: {hook: func(k *hooks) {
+		k.reloaded = then(k.reloaded, func(at, bool) bool { return false })
+	}},
+	CommandWithoutService: {wire: func(w *wire) {
+		w.loaded = func(r sim.LoadReply) sim.LoadReply {
+			if r.Error == "" {
+				r.Commands = []string{spec.Command}
+			}
+			return r
+		}
+	}},
+	PlanMessageNotSteered: {hook: func(k *hooks) {
+		k.steered = then(k.steered, func(string, bool) bool { return false })
+	}},
+	OffKeepsPending: {hook: func(k *hooks) {
+		k.offReply = first(k.offReply, func(a at) (sim.CommandReply, bool) {
+			if p, ok := a.pending(); ok && p.active {
+				return sim.CommandReply{Kind: "success", Text: "Plan mode entry cancelled.", Outcome: spec.Cancelled}, true
+			}
+			return sim.CommandReply{}, false
+		})
+	}},
+	ResumeIgnoresLog: {hook: func(k *hooks) {
+		k.resumed = then(k.resumed, func(sim.OpenRequest, bool) bool { return false })
+	}},
+	SelectionContinues: {wire: func(w *wire) {
+		w.set = func(r sim.SetReply) sim.SetReply {
+			if r.Outcome == spec.Committed {
+				r.Effects = continues(r.Effects)
+			}
+			return r
+		}
+		w.command = func(r sim.CommandReply) sim.CommandReply {
+			if r.Outcome == spec.Committed {
+				r.Effects = continues(r.Effects)
+			}
+			return r
+		}
+	}},
+	QueuedCommitsNow: {hook: func(k *hooks) {
+		k.waits = then(k.waits, func(sel selection, waits bool) bool { return waits && sel.active == sel.s.active })
+	}},
+	ApproveWithoutReview: {hook: func(k *hooks) {
+		k.review = first(k.review, func(a at) (json.RawMessage, bool) {
+			if !a.c.services.UserQuestions {
+				return nil, false
+			}
+			return a.c.approve(a.agent), true
+		})
+	}},
+	BarePlanToggles: {hook: func(k *hooks) {
+		k.target = then(k.target, func(cmd commanding, target bool) bool {
+			if cmd.msg != "" {
+				return target
+			}
+			current := cmd.c.sessions[cmd.agent].active
+			if p, ok := cmd.pending(); ok {
+				current = p.active
+			}
+			return !current
+		})
+	}},
+	PlanModeBlocksSteps: {hook: func(k *hooks) {
+		k.afterNext = first(k.afterNext, func(s *session) (sim.Decision, bool) {
+			return sim.Decision{Kind: sim.Reject}, s.active
+		})
+	}},
+	CommandUntrimmed: {hook: func(k *hooks) {
+		k.isOff = then(k.isOff, func(input string, off bool) bool { return off && input == strings.TrimSpace(input) })
+	}},
+	ReplyAnnouncesEntering: {hook: func(k *hooks) {
+		k.announced = then(k.announced, func(a announcing, outcome string) string {
+			if a.off && outcome == spec.Noop && a.s.active {
+				// The published package words a repeated in-turn exit as leaving.
+				return spec.Queued
+			}
+			if !a.off && outcome != spec.Committed {
+				// It words every /plan that does not commit as entering
+				// plan mode from the next step.
+				return spec.Queued
+			}
+			return outcome
+		})
+	}},
+	CancelledNarrated: {hook: func(k *hooks) {
+		k.unchanged = then(k.unchanged, func(u unchanging, d sim.Decision) sim.Decision {
+			if u.p.narrate && d.Kind == sim.Enter {
+				if notice, due := u.c.narration(u.s, u.p.active); due {
+					d.Messages = append(d.Messages, notice)
+				}
+			}
+			return d
+		})
+	}},
+}
+
+// continues steers the agent to continue after a commit's effects, before
+// any steer of the call's own.
+func continues(effects []sim.Effect) []sim.Effect {
+	at := len(effects)
+	for i, ef := range effects {
+		if ef.Kind == sim.EffectSteer {
+			at = i
+			break
+		}
+	}
+	m := sim.UserMessage("Continue.")
+	return slices.Insert(effects, at, sim.Effect{Kind: sim.EffectSteer, Message: &m})
+}
+
+// sectionOnly drops every key of a config object but section; anything
+// else is returned as it is.
+func sectionOnly(raw json.RawMessage) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&fields); err != nil || fields == nil {
+		return raw
+	}
+	out := map[string]json.RawMessage{}
+	if v, ok := fields["section"]; ok {
+		out["section"] = v
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
 
 // The mutant catalogue. Each breaks exactly one clause.
 const (
@@ -136,6 +494,15 @@ var Variants = []VariantInfo{
 type VariantInfo struct {
 	MutantInfo
 	Choices map[string]string
+}
+
+// Known lists the catalogue, then the variants.
+func Known() []MutantInfo {
+	out := slices.Clone(Catalogue)
+	for _, v := range Variants {
+		out = append(out, v.MutantInfo)
+	}
+	return out
 }
 
 // LookupMutant returns the catalogue (or variant) entry for name.

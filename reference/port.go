@@ -85,12 +85,31 @@ type Options struct {
 // Version is the reference's version, reported at start.
 const Version = "1.0.0"
 
-// Port serves the reference controller in-process through sim.Port. It
+// Port is the reference (or a mutant of it) in-process, as a sim.Port.
+type Port struct{ sim.Port }
+
+// PreTool implements sim.ToolGate: the plugin's gate on the host's tool
+// calls.
+func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+	return preTool(p.Port, req)
+}
+
+// NewPort returns the reference (or one of its mutants) as a port: the
+// plugin with the mutants' hooks, wrapped by the mutants that change what
+// crosses the port.
+func NewPort(opts Options) *Port {
+	opts.Choices = opts.Choices.withDefaults()
+	k, wrap := opts.Mutants.apply()
+	return &Port{wrap(&plugin{opts: opts, hooks: k})}
+}
+
+// plugin serves the reference controller in-process through sim.Port. It
 // keeps its own mirror of every session log, fed only by the requests'
 // Sync events and its own appends, exactly as an out-of-process
 // implementation would.
-type Port struct {
+type plugin struct {
 	opts     Options
+	hooks    *hooks
 	config   json.RawMessage
 	services sim.Services
 	// hostTools are the host's tools registered before the plugin loaded.
@@ -98,20 +117,15 @@ type Port struct {
 	// process-local state, dropped by Stop.
 	sessions map[string]*session
 	ctl      *Controller
-	// carried is the pending state a pending-survives-restart mutant keeps.
+	// carried are the pending selections a stop handed to the next load:
+	// none (PEND-8).
 	carried map[string]intent
-}
-
-// NewPort returns the reference (or one of its mutants) as a port.
-func NewPort(opts Options) *Port {
-	opts.Choices = opts.Choices.withDefaults()
-	return &Port{opts: opts}
 }
 
 var errNotStarted = errors.New("the reference is not started")
 
 // Start implements sim.Port.
-func (p *Port) Start() (sim.Identity, error) {
+func (p *plugin) Start() (sim.Identity, error) {
 	p.sessions = map[string]*session{}
 	p.ctl = nil
 	name := "plankit-reference"
@@ -122,7 +136,7 @@ func (p *Port) Start() (sim.Identity, error) {
 }
 
 // Load implements sim.Port.
-func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
+func (p *plugin) Load(req sim.LoadRequest) (sim.LoadReply, error) {
 	if p.sessions == nil {
 		return sim.LoadReply{}, errNotStarted
 	}
@@ -130,8 +144,8 @@ func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
 	return p.load(nil), nil
 }
 
-func (p *Port) load(pending map[string]intent) sim.LoadReply {
-	cfg, err := ResolveConfig(p.config, p.opts.Mutants)
+func (p *plugin) load(pending map[string]intent) sim.LoadReply {
+	cfg, err := ResolveConfig(p.config)
 	if err != nil {
 		p.ctl = nil
 		return sim.LoadReply{Error: err.Error()}
@@ -143,29 +157,24 @@ func (p *Port) load(pending map[string]intent) sim.LoadReply {
 		pending = p.carried
 		p.carried = nil
 	}
-	p.ctl = &Controller{config: cfg, services: p.services, hostTools: p.hostTools, sessions: p.sessions, pending: pending, choices: p.opts.Choices, mutants: p.opts.Mutants}
+	p.ctl = &Controller{config: cfg, services: p.services, hostTools: p.hostTools, sessions: p.sessions, pending: pending, choices: p.opts.Choices, hooks: p.hooks}
 	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
-	if p.opts.Mutants.Has(ListenerAppended) {
-		reply.Listener = sim.Append
-	}
-	if p.services.Commands || p.opts.Mutants.Has(CommandWithoutService) {
+	if p.services.Commands {
 		reply.Commands = []string{spec.Command}
 	}
 	return reply
 }
 
 // Open implements sim.Port.
-func (p *Port) Open(req sim.OpenRequest) error {
+func (p *plugin) Open(req sim.OpenRequest) error {
 	if p.ctl == nil {
 		return errNotStarted
 	}
-	s := &session{firstWins: p.opts.Mutants.Has(FoldFirst)}
+	s := &session{folds: p.hooks.folds}
 	for _, e := range req.Events {
 		s.add(e)
 	}
-	if p.opts.Mutants.Has(ResumeIgnoresLog) {
-		s.active = false
-	}
+	s.active = p.hooks.resumed.at(req, s.active) // the log's fold (LOG-3)
 	p.sessions[req.Agent] = s
 	return nil
 }
@@ -173,7 +182,7 @@ func (p *Port) Open(req sim.OpenRequest) error {
 // callHost is the host of one port call: it records effects in order and
 // fails the armed number of appends.
 type callHost struct {
-	p       *Port
+	p       *plugin
 	fail    int
 	effects []sim.Effect
 	next    func() sim.Decision
@@ -220,7 +229,7 @@ func (h *callHost) Ask(_ string, question json.RawMessage) (sim.Review, error) {
 
 // begin syncs the call's host events into the session mirror and returns
 // the call's host.
-func (p *Port) begin(c sim.Call) (*callHost, *session, error) {
+func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
 	if p.ctl == nil {
 		return nil, nil, errNotStarted
 	}
@@ -238,7 +247,7 @@ func (p *Port) begin(c sim.Call) (*callHost, *session, error) {
 }
 
 // Set implements sim.Port.
-func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
+func (p *plugin) Set(req sim.SetRequest) (sim.SetReply, error) {
 	h, _, err := p.begin(req.Call)
 	if err != nil {
 		return sim.SetReply{}, err
@@ -252,7 +261,7 @@ func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
 }
 
 // Get implements sim.Port.
-func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
+func (p *plugin) Get(c sim.Call) (sim.GetReply, error) {
 	if _, _, err := p.begin(c); err != nil {
 		return sim.GetReply{}, err
 	}
@@ -260,7 +269,7 @@ func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
 }
 
 // PreStep implements sim.Port.
-func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
+func (p *plugin) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 	h, _, err := p.begin(req.Call)
 	if err != nil {
 		return sim.PreStepReply{}, err
@@ -271,7 +280,7 @@ func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 }
 
 // Assemble implements sim.Port.
-func (p *Port) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
+func (p *plugin) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
 	if _, _, err := p.begin(req.Call); err != nil {
 		return sim.AssembleReply{}, err
 	}
@@ -279,7 +288,7 @@ func (p *Port) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
 }
 
 // PreTool implements sim.ToolGate: the plugin's view of a host tool call.
-func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+func (p *plugin) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
 	h, _, err := p.begin(req.Call)
 	if err != nil {
 		return sim.PreToolReply{}, err
@@ -293,7 +302,7 @@ func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
 }
 
 // ExitTool implements sim.Port.
-func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
+func (p *plugin) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
 	h, _, err := p.begin(req.Call)
 	if err != nil {
 		return sim.ToolReply{}, err
@@ -308,7 +317,7 @@ func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
 }
 
 // Command implements sim.Port.
-func (p *Port) Command(req sim.CommandRequest) (sim.CommandReply, error) {
+func (p *plugin) Command(req sim.CommandRequest) (sim.CommandReply, error) {
 	h, _, err := p.begin(req.Call)
 	if err != nil {
 		return sim.CommandReply{}, err
@@ -322,7 +331,7 @@ func (p *Port) Command(req sim.CommandRequest) (sim.CommandReply, error) {
 }
 
 // Fold implements sim.Port.
-func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
+func (p *plugin) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 	end := len(req.Events)
 	if req.End != nil {
 		end = *req.End
@@ -335,14 +344,11 @@ func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 			end = SliceEnd(end, len(req.Events))
 		}
 	}
-	if p.opts.Mutants.Has(FoldFirst) {
-		return sim.FoldReply{Active: foldFirst(req.Events, end)}, nil
-	}
-	return sim.FoldReply{Active: FoldPlanMode(req.Events, end)}, nil
+	return sim.FoldReply{Active: fold(req.Events, end, p.hooks.folds)}, nil
 }
 
 // Reload implements sim.Port.
-func (p *Port) Reload() (sim.LoadReply, error) {
+func (p *plugin) Reload() (sim.LoadReply, error) {
 	if p.sessions == nil {
 		return sim.LoadReply{}, errNotStarted
 	}
@@ -351,7 +357,7 @@ func (p *Port) Reload() (sim.LoadReply, error) {
 
 // reload disposes the controller and loads a fresh one; pending selections
 // are the old service's state and are dropped unless reload-pending=keep.
-func (p *Port) reload() sim.LoadReply {
+func (p *plugin) reload() sim.LoadReply {
 	var keep map[string]intent
 	if p.ctl != nil {
 		p.ctl.disposed = true
@@ -365,7 +371,7 @@ func (p *Port) reload() sim.LoadReply {
 // Unload implements sim.Port: the controller is disposed with its pending
 // selections and nothing stays registered; the sessions stay, so a later
 // load folds their logs.
-func (p *Port) Unload() (sim.LoadReply, error) {
+func (p *plugin) Unload() (sim.LoadReply, error) {
 	if p.sessions == nil {
 		return sim.LoadReply{}, errNotStarted
 	}
@@ -377,9 +383,9 @@ func (p *Port) Unload() (sim.LoadReply, error) {
 }
 
 // Stop implements sim.Port: the process ends and its state is gone.
-func (p *Port) Stop() error {
-	if p.opts.Mutants.Has(PendingSurvivesRestart) && p.ctl != nil {
-		p.carried = maps.Clone(p.ctl.pending)
+func (p *plugin) Stop() error {
+	if p.ctl != nil {
+		p.carried = p.hooks.survivors.at(p.ctl.pending, nil)
 	}
 	p.sessions = nil
 	p.ctl = nil

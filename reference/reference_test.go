@@ -490,11 +490,11 @@ func TestSectionSourcePendingChoice(t *testing.T) {
 func TestCFG1_ConfigValidation(t *testing.T) {
 	bad := []string{`{}`, `{"section":""}`, `{"section":"  "}`, `{"section":1}`, `{"section":"x","y":1}`, `[]`, `null`, `nope`}
 	for _, c := range bad {
-		if _, err := ResolveConfig(json.RawMessage(c), nil); err == nil {
+		if _, err := ResolveConfig(json.RawMessage(c)); err == nil {
 			t.Errorf("config %s accepted", c)
 		}
 	}
-	cfg, err := ResolveConfig(json.RawMessage(`{"section":" Plan. "}`), nil)
+	cfg, err := ResolveConfig(json.RawMessage(`{"section":" Plan. "}`))
 	if err != nil || cfg.Section != " Plan. " {
 		t.Fatalf("valid config: %+v %v", cfg, err)
 	}
@@ -803,4 +803,58 @@ func TestSVC4_ServiceDocComments(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every known mutant says how it deviates, in exactly one way, and every
+// mutation is a known mutant.
+func TestEveryMutantHasOneMutation(t *testing.T) {
+	known := map[Mutant]bool{}
+	for _, m := range Known() {
+		known[m.Name] = true
+		mu, ok := mutations[m.Name]
+		if !ok {
+			t.Errorf("mutant %s has no mutation", m.Name)
+		}
+		if (mu.hook == nil) == (mu.wire == nil) {
+			t.Errorf("mutant %s: a mutation sets hooks or wraps the port, exactly one of them", m.Name)
+		}
+	}
+	for m := range mutations {
+		if !known[m] {
+			t.Errorf("mutation %s is neither in the catalogue nor a variant", m)
+		}
+	}
+}
+
+// The controller states the specification only: controller.go names no
+// mutant, nor the mutant set; mutants reach it through its hooks.
+func TestControllerNamesNoMutant(t *testing.T) {
+	fset := token.NewFileSet()
+	names := map[string]bool{"Mutant": true, "Mutants": true, "Has": true, "mutations": true}
+	mutants, err := parser.ParseFile(fset, "mutants.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range mutants.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, s := range g.Specs {
+				for _, n := range s.(*ast.ValueSpec).Names {
+					names[n.Name] = true
+				}
+			}
+		}
+	}
+	if len(names) < len(Known()) {
+		t.Fatalf("read %d names from mutants.go, want the %d mutants among them", len(names), len(Known()))
+	}
+	ctl, err := parser.ParseFile(fset, "controller.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(ctl, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+			t.Errorf("%s: controller.go names %s", fset.Position(id.Pos()), id.Name)
+		}
+		return true
+	})
 }

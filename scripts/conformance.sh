@@ -6,29 +6,33 @@
 # the published dsh package and runtime against their manifests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/steps.sh
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-go build -o "$work/plankit" ./cmd/plankit
+trap 'steps_summary "scripts/conformance.sh"; rm -rf "$work"' EXIT
+step "build plankit"
+# Without cgo the binary is static: no dynamic loader at each of the
+# thousands of process starts below (docs/performance.md#start-up).
+CGO_ENABLED=0 go build -o "$work/plankit" ./cmd/plankit
 pk="$work/plankit"
 
-echo "== plankit check: the reference, in-process"
+step "plankit check: the reference, in-process"
 "$pk" check --format summary --json "$work/inproc.json" --counterexamples "$work/cex"
-echo "== plankit check: the reference through plankit serve"
+step "plankit check: the reference through plankit serve"
 "$pk" check --format summary --adapter "$pk serve" --json "$work/serve.json" --counterexamples "$work/cex"
 python3 scripts/same-results.py "$work/inproc.json" "$work/serve.json"
 # External processes pay a real process start at every restart the
 # properties draw, so they run 25 cases per property instead of 100.
-echo "== plankit check: the Python example adapter"
+step "plankit check: the Python example adapter"
 "$pk" check --format summary --checks 25 --adapter "python3 adapter.py" --adapter-dir examples/adapters/python --counterexamples "$work/cex"
-echo "== plankit explore --depth 6"
+step "plankit explore --depth 6"
 "$pk" explore --depth 6 --out "$work/explore"
-echo "== plankit diff: the reference through plankit serve against the reference"
+step "plankit diff: the reference through plankit serve against the reference"
 "$pk" diff --adapter "$pk serve" --cases 1000 --depth 4 --out "$work/diff"
-echo "== plankit catalog coverage"
+step "plankit catalog coverage"
 "$pk" catalog coverage > "$work/coverage.txt" || { cat "$work/coverage.txt"; exit 1; }
 tail -n 1 "$work/coverage.txt"
 
-echo "== plankit check: the published @deepseek-ai/dsh-plan-mode@0.1.0-rc.8 (manifest of known deviations)"
+step "plankit check: the published @deepseek-ai/dsh-plan-mode@0.1.0-rc.8 (manifest of known deviations)"
 # Counterexamples go to a fixed relative directory (ignored by git), so the
 # report, and the page generated from it, name the same paths in every run.
 report=docs/conformance/dsh-plan-mode-0.1.0-rc.8.json
@@ -42,31 +46,31 @@ git diff --exit-code --stat -- "$report" || { echo "$report differs from this ru
 # properties' model (check, above) and the exploration predict them, so both
 # look past them for others. Through the Node host depth 4 takes about 45 s
 # (depth 5 about 160 s; the default 8 is out of reach there).
-echo "== plankit explore --depth 4: the published package, its known deviations assumed"
+step "plankit explore --depth 4: the published package, its known deviations assumed"
 "$pk" explore --depth 4 --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt --out "$work/explore-dsh"
-echo "== plankit diff: the published package, its known deviations assumed (nothing new may be found)"
+step "plankit diff: the published package, its known deviations assumed (nothing new may be found)"
 "$pk" diff --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt --cases 100 --depth 3 --timeout 60s --out "$work/diff-dsh"
 
 
-echo "== plankit check --level runtime: the built-in runtime, in-process"
+step "plankit check --level runtime: the built-in runtime, in-process"
 "$pk" check --level runtime --format summary --json "$work/rt-inproc.json" --counterexamples "$work/cex"
-echo "== plankit check --level runtime: the built-in runtime through plankit serve --level runtime"
+step "plankit check --level runtime: the built-in runtime through plankit serve --level runtime"
 "$pk" check --level runtime --format summary --adapter "$pk serve --level runtime" --json "$work/rt-serve.json" --counterexamples "$work/cex"
 python3 scripts/same-results.py "$work/rt-inproc.json" "$work/rt-serve.json"
-echo "== plankit check --level runtime: the Python example runtime"
+step "plankit check --level runtime: the Python example runtime"
 "$pk" check --level runtime --format summary --adapter "python3 examples/runtimes/python/runtime.py" --counterexamples "$work/cex"
-echo "== plankit sim --level runtime: the runtime examples"
+step "plankit sim --level runtime: the runtime examples"
 "$pk" sim --level runtime examples/runtime/*.yaml > /dev/null
-echo "== plankit explore --level runtime --depth 3"
+step "plankit explore --level runtime --depth 3"
 "$pk" explore --level runtime --depth 3 --out "$work/explore-rt"
 
 # Measured at 10-20 s on the 2-core CI machine with the default number of
 # cases (one property x 100 scripts); the bound is 90 s.
-echo "== plankit check --level runtime: the real dsh agent loop 0.1.0-rc.8 with plan mode (manifest of known deviations)"
+step "plankit check --level runtime: the real dsh agent loop 0.1.0-rc.8 with plan mode (manifest of known deviations)"
 report=docs/conformance/dsh-runtime-0.1.0-rc.8.json
 "$pk" check --level runtime --format summary --adapter "node adapter/dsh-runtime/host.mjs" \
   --expect adapter/dsh-runtime/expected-failures.txt --json "$report" --counterexamples plankit-counterexamples/dsh-runtime
 go test -count=1 -run '^TestGeneratedFilesAreFresh$' ./cmd/plankit
 git diff --exit-code --stat -- "$report" || { echo "$report differs from this run: refresh it (see the conformance page's header)"; exit 1; }
-echo "== the dsh runtime's deviation traces: each fails against the real runtime and passes against the built-in one"
+step "the dsh runtime's deviation traces: each fails against the real runtime and passes against the built-in one"
 adapter/dsh-runtime/replay-traces.sh "$pk"

@@ -3,11 +3,20 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
+	"sync"
 )
 
 // Action is one scripted thing that happens to the runtime. Exactly one field
 // is set. Trace files, godog steps, property generators and the explorer all
 // speak Action, so any sequence can be written out as a trace and replayed.
+//
+// Each field is one action, declared in its own file (action_NAME.go): its
+// type, its trace example, the agent it concerns, how the runtime applies
+// it, its JSON Schema and how generators draw it. The field order here is
+// the order of the action table (Actions), of the trace schema and of the
+// generators' kinds.
 type Action struct {
 	Load    *LoadAction    `json:"load,omitempty"`
 	Prompt  *TextAction    `json:"prompt,omitempty"`
@@ -21,26 +30,15 @@ type Action struct {
 	EndTurn *EndTurnAction `json:"end-turn,omitempty"`
 	Idle    *AgentAction   `json:"idle,omitempty"`
 	Fault   *FaultAction   `json:"fault,omitempty"`
+	Append  *AppendAction  `json:"append,omitempty"`
 	Restart *struct{}      `json:"restart,omitempty"`
 	Reload  *struct{}      `json:"reload,omitempty"`
 	Unload  *UnloadAction  `json:"unload,omitempty"`
+	Open    *OpenAction    `json:"open,omitempty"`
 	Fork    *ForkAction    `json:"fork,omitempty"`
 	Compact *AgentAction   `json:"compact,omitempty"`
 	Fold    *FoldAction    `json:"fold,omitempty"`
 }
-
-// LoadAction (re)composes the plugin with a config and services, as a fresh
-// plugin load. Example: `load: {config: {section: "Plan first."}}`.
-type LoadAction struct {
-	Config   json.RawMessage `json:"config,omitempty"`
-	Services *Services       `json:"services,omitempty"`
-}
-
-// UnloadAction disposes the plan-mode plugin without loading it again
-// (SVC-1, SVC-2, PEND-8): its service, tool, section, command and pre-step
-// listener go, and its pending selections with it; the logs stay. A later
-// load composes it afresh from the logs. Example: `unload: {}`.
-type UnloadAction struct{}
 
 // AgentAction names an agent. Example: `get: {agent: main}`.
 type AgentAction struct {
@@ -53,168 +51,196 @@ type TextAction struct {
 	Text  string `json:"text"`
 }
 
-// SetAction is a user selection. Example: `set: {agent: main, active: true}`.
-type SetAction struct {
-	Agent  string `json:"agent"`
-	Active bool   `json:"active"`
+// ActionKind is one row of the action table: one key of Action, as its own
+// file declares it.
+type ActionKind interface {
+	// Name is the action's key as written in a trace.
+	Name() string
+	// Schema is the JSON Schema of the action's value in a trace entry
+	// (references are to the trace schema's $defs).
+	Schema() json.RawMessage
+	// Draws are the ways generators draw the action (none: never drawn).
+	Draws() []Draw
+	// Type is the Go type of the action's value.
+	Type() reflect.Type
+
+	field() int
+	in(Action) bool
+	agent(Action) string
+	introduces(Action) string
+	apply(*Runtime, *Result, Action) error
+	touches(*Runtime, Action) []string
+	ready(World, Action) bool
 }
 
-// CommandAction types a slash command. Example:
-// `command: {agent: main, input: "/plan off"}`.
-type CommandAction struct {
-	Agent string `json:"agent"`
-	Input string `json:"input"`
+// kind declares one action. T is the type of its field of Action.
+type kind[T any] struct {
+	// name is the action's key in a trace and its field's JSON name.
+	name string
+	// of returns the action's field of Action.
+	of func(*Action) **T
+	// agent is the agent the action concerns (nil: runtime-wide).
+	agent_ func(*T) string
+	// introduces is the agent the action creates (nil: none).
+	introduces_ func(*T) string
+	// apply performs the action on the runtime.
+	apply_ func(*Runtime, *Result, *T) error
+	// touches lists the agents whose get() is observed after the action
+	// (nil: the action's agent).
+	touches_ func(*Runtime, *T) []string
+	// ready is the runtime's precondition beyond the agent existing (nil:
+	// none): an action that is not ready is refused as bad input.
+	ready_ func(World, *T) bool
+	// schema is the JSON Schema of the value.
+	schema string
+	// draws are the ways generators draw it.
+	draws []Draw
 }
 
-// Listener behaviours scripted for one pre-step.
-const (
-	Accept = "accept"
-	Abort  = "abort"
-	// Veto runs the rest of the chain, then rejects the step whatever it
-	// decided: a listener that inspects the downstream result and blocks.
-	Veto = "veto"
-	// Reject (shared with the decision kind) rejects without calling next.
+func (k kind[T]) Name() string            { return k.name }
+func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
+func (k kind[T]) Draws() []Draw           { return k.draws }
+func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
+func (k kind[T]) in(a Action) bool        { return *k.of(&a) != nil }
+func (k kind[T]) field() int              { return fieldIndex(k.name) }
+func (k kind[T]) ready(w World, a Action) bool {
+	return k.ready_ == nil || k.ready_(w, *k.of(&a))
+}
+
+func (k kind[T]) agent(a Action) string {
+	if k.agent_ == nil {
+		return ""
+	}
+	return k.agent_(*k.of(&a))
+}
+
+func (k kind[T]) introduces(a Action) string {
+	if k.introduces_ == nil {
+		return ""
+	}
+	return k.introduces_(*k.of(&a))
+}
+
+func (k kind[T]) apply(r *Runtime, res *Result, a Action) error {
+	return k.apply_(r, res, *k.of(&a))
+}
+
+func (k kind[T]) touches(r *Runtime, a Action) []string {
+	if k.touches_ != nil {
+		return k.touches_(r, *k.of(&a))
+	}
+	if n := k.agent(a); n != "" {
+		return []string{n}
+	}
+	return nil
+}
+
+// allAgents is the touches of a runtime-wide action that every agent sees.
+func allAgents[T any](r *Runtime, _ *T) []string { return r.order }
+
+var (
+	registered []ActionKind
+	tableOnce  sync.Once
+	table      []ActionKind
 )
 
-// StepAction proposes a step (or, under Retry, a request-recovery retry of
-// the step whose request failed). Example:
-//
-//	step: {agent: main, decision: reject}
-//	step: {agent: main, model: {calls: [{name: exit_plan_mode, args: {plan: "# P"}, review: {answer: approve}}]}}
-//	step: {agent: main, request: fail}
-type StepAction struct {
-	Agent string `json:"agent"`
-	// Decision is the behaviour of the innermost downstream listener:
-	// accept (default), reject or abort.
-	Decision string `json:"decision,omitempty"`
-	// Listeners overrides the behaviour of named trace listeners for this
-	// step.
-	Listeners map[string]string `json:"listeners,omitempty"`
-	// Request fail makes the request fail after its header is logged, so the
-	// step awaits a retry.
-	Request string `json:"request,omitempty"`
-	Model   *Model `json:"model,omitempty"`
+// declare adds an action to the table; each action file calls it once.
+func declare[T any](k kind[T]) ActionKind {
+	registered = append(registered, k)
+	return k
 }
 
-// Model is the scripted model output of a step.
-type Model struct {
-	Text  string     `json:"text,omitempty"`
-	Calls []ToolCall `json:"calls,omitempty"`
+// fieldIndex is the index of Action's field whose JSON name is name, or -1.
+func fieldIndex(name string) int {
+	t := reflect.TypeFor[Action]()
+	for i := range t.NumField() {
+		if jsonName(t.Field(i)) == name {
+			return i
+		}
+	}
+	return -1
 }
 
-// ToolCall is one scripted tool call of the model.
-type ToolCall struct {
-	Name   string          `json:"name"`
-	Args   json.RawMessage `json:"args,omitempty"`
-	Review *Review         `json:"review,omitempty"`
+// jsonName is a struct field's JSON key.
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	for i := range len(tag) {
+		if tag[i] == ',' {
+			return tag[:i]
+		}
+	}
+	return tag
 }
 
-// EndTurnAction ends the open turn. Example: `end-turn: {agent: main}`.
-type EndTurnAction struct {
-	Agent  string `json:"agent"`
-	Reason string `json:"reason,omitempty"` // default completed
+// Actions is the action table in Action's field order.
+func Actions() []ActionKind {
+	tableOnce.Do(func() {
+		table = slices.Clone(registered)
+		slices.SortStableFunc(table, func(a, b ActionKind) int { return a.field() - b.field() })
+	})
+	return table
 }
 
-// FaultAction arms faults. Example: `fault: {appends: 1}` fails the next
-// append the implementation attempts.
-type FaultAction struct {
-	Appends int `json:"appends"`
+// ActionNames are the keys of every action, in table order.
+func ActionNames() []string {
+	var out []string
+	for _, k := range Actions() {
+		out = append(out, k.Name())
+	}
+	return out
 }
 
-// ForkAction forks a session. Example: `fork: {agent: main, as: child}`.
-type ForkAction struct {
-	Agent string `json:"agent"`
-	As    string `json:"as"`
-}
-
-// FoldAction calls foldPlanMode on an agent's log or on given events.
-// Example: `fold: {agent: main, end: 3}`.
-type FoldAction struct {
-	Agent  string          `json:"agent,omitempty"`
-	Events []FoldEventSpec `json:"events,omitempty"`
-	End    *int            `json:"end,omitempty"`
-}
-
-// FoldEventSpec is an event written in a trace for a fold.
-type FoldEventSpec struct {
-	Type string          `json:"type"`
-	Data json.RawMessage `json:"data,omitempty"`
+// kindOf is the row of the action's set field, or nil for an empty action.
+func kindOf(a Action) ActionKind {
+	for _, k := range Actions() {
+		if k.in(a) {
+			return k
+		}
+	}
+	return nil
 }
 
 // Name is the action's key as written in a trace.
 func (a Action) Name() string {
-	switch {
-	case a.Load != nil:
-		return "load"
-	case a.Prompt != nil:
-		return "prompt"
-	case a.Steer != nil:
-		return "steer"
-	case a.Inject != nil:
-		return "inject"
-	case a.Set != nil:
-		return "set"
-	case a.Get != nil:
-		return "get"
-	case a.Command != nil:
-		return "command"
-	case a.Step != nil:
-		return "step"
-	case a.Retry != nil:
-		return "retry"
-	case a.EndTurn != nil:
-		return "end-turn"
-	case a.Idle != nil:
-		return "idle"
-	case a.Fault != nil:
-		return "fault"
-	case a.Restart != nil:
-		return "restart"
-	case a.Reload != nil:
-		return "reload"
-	case a.Unload != nil:
-		return "unload"
-	case a.Fork != nil:
-		return "fork"
-	case a.Compact != nil:
-		return "compact"
-	case a.Fold != nil:
-		return "fold"
+	if k := kindOf(a); k != nil {
+		return k.Name()
 	}
 	return ""
 }
 
 // Agent is the agent the action is about, or "" for runtime-wide actions.
 func (a Action) Agent() string {
-	switch {
-	case a.Prompt != nil:
-		return a.Prompt.Agent
-	case a.Steer != nil:
-		return a.Steer.Agent
-	case a.Inject != nil:
-		return a.Inject.Agent
-	case a.Set != nil:
-		return a.Set.Agent
-	case a.Get != nil:
-		return a.Get.Agent
-	case a.Command != nil:
-		return a.Command.Agent
-	case a.Step != nil:
-		return a.Step.Agent
-	case a.Retry != nil:
-		return a.Retry.Agent
-	case a.EndTurn != nil:
-		return a.EndTurn.Agent
-	case a.Idle != nil:
-		return a.Idle.Agent
-	case a.Fork != nil:
-		return a.Fork.Agent
-	case a.Compact != nil:
-		return a.Compact.Agent
-	case a.Fold != nil:
-		return a.Fold.Agent
+	if k := kindOf(a); k != nil {
+		return k.agent(a)
 	}
 	return ""
+}
+
+// Introduces is the agent the action creates (fork's as, open's agent), or
+// "" for none.
+func (a Action) Introduces() string {
+	if k := kindOf(a); k != nil {
+		return k.introduces(a)
+	}
+	return ""
+}
+
+// Ready reports whether the runtime would accept the action in the state w
+// shows: its agent exists, an agent it creates does not, and the action's
+// own precondition holds (a step needs an open turn, a retry a failed
+// request, …).
+func (a Action) Ready(w World) bool {
+	k := kindOf(a)
+	if k == nil {
+		return false
+	}
+	if n := k.agent(a); n != "" && n != k.introduces(a) && !slices.Contains(w.Agents(), n) {
+		return false
+	}
+	if n := k.introduces(a); n != "" && slices.Contains(w.Agents(), n) {
+		return false
+	}
+	return k.ready(w, a)
 }
 
 // String renders the action compactly, as in a trace, for messages.
@@ -225,3 +251,71 @@ func (a Action) String() string {
 	}
 	return string(b)
 }
+
+// Chooser is the source of every random choice a generator makes (rapid's
+// draws under go test, a seeded PRNG otherwise). Intn returns a value in
+// [0, n).
+type Chooser interface {
+	Intn(label string, n int) int
+}
+
+// World is what a generator knows of the state it draws an action for (the
+// property model implements it).
+type World interface {
+	// Agents lists the agents in creation order.
+	Agents() []string
+	// Open reports whether the agent has an open turn.
+	Open(agent string) bool
+	// AwaitingRetry reports whether the agent's last request failed.
+	AwaitingRetry(agent string) bool
+	// Pending reports whether a selection waits for the agent.
+	Pending(agent string) bool
+	// LogLen is the length of the agent's log.
+	LogLen(agent string) int
+	// Plugin reports whether the plan-mode plugin is composed (not
+	// unloaded).
+	Plugin() bool
+	// Listeners names the scripted pre-step listeners.
+	Listeners() []string
+	// HostTools names the host's own tools the model may call (none when
+	// the host has none).
+	HostTools() []string
+}
+
+// Draw is one way generators draw an action: the name their weights refer
+// to, and how it draws an action fit for w, or false when none is.
+type Draw struct {
+	Name string
+	Make func(w World, c Chooser) (Action, bool)
+	// Explicit: drawn only by generators that give it a weight (otherwise
+	// a kind without a weight is drawn with weight 1).
+	Explicit bool
+}
+
+// MaxDrawnAgents bounds the agents generators create by forking.
+const MaxDrawnAgents = 4
+
+// Draws are every generated action kind, in table order.
+func Draws() []Draw {
+	var out []Draw
+	for _, k := range Actions() {
+		out = append(out, k.Draws()...)
+	}
+	return out
+}
+
+// pickAgent draws one of the agents ok accepts (nil: any).
+func pickAgent(w World, c Chooser, ok func(string) bool) (string, bool) {
+	var names []string
+	for _, n := range w.Agents() {
+		if ok == nil || ok(n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "", false
+	}
+	return names[c.Intn("agent", len(names))], true
+}
+
+func oneOf[T any](c Chooser, label string, xs ...T) T { return xs[c.Intn(label, len(xs))] }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/plankit/plankit/spec"
 )
@@ -84,6 +85,12 @@ type PlanModeData struct {
 // PlanModeOf returns the active flag of a plan/mode event and whether its
 // data is exactly {active: boolean}.
 func PlanModeOf(e Event) (active bool, ok bool) {
+	switch string(e.Data) { // the canonical forms, as logs hold them
+	case `{"active":true}`:
+		return true, true
+	case `{"active":false}`:
+		return false, true
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(e.Data, &raw); err != nil || len(raw) != 1 {
 		return false, false
@@ -101,14 +108,29 @@ func PlanModeOf(e Event) (active bool, ok bool) {
 	return false, false
 }
 
-// Log is one agent's durable, append-only session log.
+// Log is one agent's durable, append-only session log. Event data lives in
+// chunks the log owns (an arena): appending an event copies its canonical
+// bytes into the current chunk instead of allocating a slice per event.
+// Data slices are capped at their length, so no caller can append into a
+// neighbour's bytes.
 type Log struct {
 	events []Event
+	chunk  []byte
 }
+
+// Chunk sizes of a log's data arena: the first chunk is small (most logs
+// of a check are short), later ones double up to the maximum.
+const (
+	minChunk = 1 << 10
+	maxChunk = 1 << 16
+)
 
 // NewLog returns a log holding a copy of events, renumbered from 0.
 func NewLog(events []Event) *Log {
 	l := &Log{}
+	if len(events) > 0 {
+		l.events = make([]Event, 0, len(events))
+	}
 	for _, e := range events {
 		l.Append(e.Type, e.Data)
 	}
@@ -119,7 +141,52 @@ func NewLog(events []Event) *Log {
 // canonical JSON (sorted keys, no insignificant space) so that equal values
 // compare equal byte for byte.
 func (l *Log) Append(typ string, data json.RawMessage) Event {
-	e := Event{Seq: len(l.events), Type: typ, Data: Canonical(data)}
+	if len(data) > 0 {
+		if out, ok := canonicalBytes(l.reserve(len(data)), data); ok {
+			return l.push(typ, out)
+		}
+	}
+	c := Canonical(data) // the slow path: invalid JSON, escaped keys
+	return l.push(typ, append(l.reserve(len(c)), c...))
+}
+
+// reserve returns the arena's current chunk, with room for about n more
+// bytes; the caller appends one event's canonical data to it and hands
+// the result to push.
+func (l *Log) reserve(n int) []byte {
+	if cap(l.chunk)-len(l.chunk) < n || l.chunk == nil {
+		l.newChunk(n)
+	}
+	return l.chunk
+}
+
+func (l *Log) newChunk(n int) {
+	size := min(max(2*cap(l.chunk), minChunk), maxChunk)
+	l.chunk = make([]byte, 0, max(size, 2*n))
+}
+
+// push records the event whose data is buf[len(l.chunk):], where buf is
+// l.chunk with bytes appended (possibly moved by growing it).
+func (l *Log) push(typ string, buf []byte) Event {
+	start := len(l.chunk)
+	if cap(buf) != cap(l.chunk) && start > 0 {
+		// The chunk overflowed: move this event's bytes to a fresh chunk
+		// of their own size class rather than keep a copy of the old
+		// events' bytes alive.
+		data := buf[start:]
+		l.newChunk(len(data))
+		buf = append(l.chunk, data...)
+		start = 0
+	}
+	l.chunk = buf
+	e := Event{Seq: len(l.events), Type: typ, Data: json.RawMessage(buf[start:len(buf):len(buf)])}
+	if len(l.events) == cap(l.events) {
+		// Double, where append grows a large slice by a quarter: a log
+		// of a million events is then copied about once, not four times.
+		grown := make([]Event, len(l.events), max(64, 2*cap(l.events)))
+		copy(grown, l.events)
+		l.events = grown
+	}
 	l.events = append(l.events, e)
 	return e
 }
@@ -130,12 +197,13 @@ func (l *Log) Len() int { return len(l.events) }
 // Events returns the log's events; callers must not modify them.
 func (l *Log) Events() []Event { return l.events }
 
-// Since returns the events from seq n on.
+// Since returns the events from seq n on. The slice is capped, so
+// appending to it never writes into the log.
 func (l *Log) Since(n int) []Event {
 	if n >= len(l.events) {
 		return nil
 	}
-	return l.events[n:]
+	return l.events[n:len(l.events):len(l.events)]
 }
 
 // Canonical re-encodes JSON with sorted object keys and no insignificant
@@ -164,14 +232,47 @@ func canonicalSlow(data json.RawMessage) json.RawMessage {
 }
 
 func mustJSON(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("sim: encoding %T: %v", v, err)) // only plain data is encoded
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n")
+	e := getEncoder(v)
+	defer e.put()
+	return append(json.RawMessage(nil), e.bytes()...)
 }
 
 // JSON encodes v as canonical JSON.
-func JSON(v any) json.RawMessage { return Canonical(mustJSON(v)) }
+func JSON(v any) json.RawMessage {
+	e := getEncoder(v)
+	defer e.put()
+	return Canonical(e.bytes())
+}
+
+// encoder is an encoding/json encoder (HTML escaping off) with its
+// buffer, pooled: encoding a value costs no encoder and no buffer growth.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// getEncoder returns a pooled encoder holding v's encoding.
+func getEncoder(v any) *encoder {
+	e := encoders.Get().(*encoder)
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("sim: encoding %T: %v", v, err)) // only plain data is encoded
+	}
+	return e
+}
+
+// bytes is the encoding, valid until put.
+func (e *encoder) bytes() []byte { return bytes.TrimRight(e.buf.Bytes(), "\n") }
+
+func (e *encoder) put() {
+	if e.buf.Cap() <= 64<<10 { // a rare huge value does not stay pinned
+		encoders.Put(e)
+	}
+}

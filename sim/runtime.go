@@ -95,9 +95,9 @@ type agentState struct {
 	// awaitingRetry: the step's request failed and waits for a retry.
 	awaitingRetry bool
 	retries       int
-	lastAssembly  *AssembleReply
-	// lastAssemblyJSON is lastAssembly's canonical JSON, to compare the
-	// next request's with.
+	// assembled: a request was derived; lastAssemblyJSON is its
+	// assembly's canonical JSON, to compare the next request's with.
+	assembled        bool
 	lastAssemblyJSON json.RawMessage
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
@@ -124,6 +124,7 @@ type Runtime struct {
 	agents   map[string]*agentState
 	order    []string
 	fail     int // armed append faults
+	links    []chainLink
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -301,22 +302,25 @@ func (r *Runtime) agent(name string) (*agentState, error) {
 // call builds the shared part of an agent-scoped request, syncing the
 // host's events and arming faults.
 func (r *Runtime) call(a *agentState) Call {
-	c := Call{Agent: a.name, Sync: slices.Clone(a.log.Since(a.seen)), FailAppends: r.fail}
+	// Since is capped and logged events never change, so the port may
+	// keep the slice.
+	c := Call{Agent: a.name, Sync: a.log.Since(a.seen), FailAppends: r.fail}
 	a.seen = a.log.Len()
 	return c
 }
 
 // hostAppend appends a runtime event.
 func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) Event {
-	var raw json.RawMessage
+	var e Event
 	switch d := data.(type) {
 	case json.RawMessage:
-		raw = d
+		e = a.log.Append(typ, d)
 	default:
-		raw = mustJSON(d) // Append makes it canonical
+		enc := getEncoder(d) // Append makes it canonical, in the log's arena
+		e = a.log.Append(typ, enc.bytes())
+		enc.put()
 	}
-	e := a.log.Append(typ, raw)
-	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e})
+	r.record(res, a, e, false)
 	return e
 }
 
@@ -324,6 +328,9 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 // order (the implementation already holds them), steer and inject queue
 // messages. It returns whether a steer asked to wake the agent.
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
+	if res.Effects == nil && len(effects) > 0 {
+		res.Effects = make([]AgentEffect, 0, len(effects))
+	}
 	for _, ef := range effects {
 		res.Effects = append(res.Effects, AgentEffect{Agent: a.name, Effect: ef})
 		switch ef.Kind {
@@ -334,8 +341,7 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 			if ef.Failed {
 				continue
 			}
-			e := a.log.Append(ef.Type, ef.Data)
-			res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: true})
+			r.record(res, a, a.log.Append(ef.Type, ef.Data), true)
 		case EffectSteer:
 			if ef.Message != nil {
 				a.queue = append(a.queue, *ef.Message)
@@ -364,50 +370,11 @@ func (r *Runtime) Do(act Action) (Result, error) {
 }
 
 func (r *Runtime) do(act Action, res *Result) error {
-	switch {
-	case act.Load != nil:
-		return r.doLoad(res, act.Load)
-	case act.Prompt != nil:
-		return r.doPrompt(res, act.Prompt)
-	case act.Steer != nil:
-		return r.doQueue(res, act.Steer, true)
-	case act.Inject != nil:
-		return r.doQueue(res, act.Inject, false)
-	case act.Set != nil:
-		return r.doSet(res, act.Set)
-	case act.Get != nil:
-		_, err := r.agent(act.Get.Agent)
-		return err
-	case act.Command != nil:
-		return r.doCommand(res, act.Command)
-	case act.Step != nil:
-		return r.doStep(res, act.Step, false)
-	case act.Retry != nil:
-		return r.doStep(res, act.Retry, true)
-	case act.EndTurn != nil:
-		return r.doEndTurn(res, act.EndTurn)
-	case act.Idle != nil:
-		return r.doIdle(act.Idle)
-	case act.Fault != nil:
-		if act.Fault.Appends < 0 {
-			return inputf("fault appends must not be negative")
-		}
-		r.fail += act.Fault.Appends
-		return nil
-	case act.Restart != nil:
-		return r.doRestart(res)
-	case act.Reload != nil:
-		return r.doReload(res)
-	case act.Unload != nil:
-		return r.doUnload(res)
-	case act.Fork != nil:
-		return r.doFork(res, act.Fork)
-	case act.Compact != nil:
-		return r.doCompact(res, act.Compact)
-	case act.Fold != nil:
-		return r.doFold(res, act.Fold)
+	k := kindOf(act)
+	if k == nil {
+		return inputf("empty action")
 	}
-	return inputf("empty action")
+	return k.apply(r, res, act)
 }
 
 // observe records get() after the action for the agents it touched.
@@ -415,14 +382,13 @@ func (r *Runtime) observe(res *Result, act Action) error {
 	if !r.Plugin() {
 		return nil
 	}
-	var names []string
-	switch {
-	case act.Restart != nil, act.Reload != nil, act.Load != nil:
-		names = r.order
-	case act.Fork != nil:
-		names = []string{act.Fork.Agent, act.Fork.As}
-	case act.Agent() != "":
-		names = []string{act.Agent()}
+	k := kindOf(act)
+	if k == nil {
+		return nil
+	}
+	names := k.touches(r, act)
+	if len(names) > 0 && res.After == nil {
+		res.After = make([]AgentState, 0, len(names))
 	}
 	for _, n := range names {
 		a := r.agents[n]
@@ -515,7 +481,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.turnOpen = true
 	a.awaitingRetry = false
 	a.continues = false
-	r.hostAppend(res, a, spec.TypeTurnStart, turnData{Turn: a.turn})
+	r.logTurnStart(res, a)
 }
 
 func (r *Runtime) doQueue(res *Result, t *TextAction, wake bool) error {
@@ -622,12 +588,12 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 // endTurn appends turn/end; the agent stays running while it checkpoints.
 func (r *Runtime) endTurn(res *Result, a *agentState, reason string) {
 	if a.awaitingRetry {
-		r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+		r.logStep(res, a, spec.TypeStepEnd)
 	}
 	a.awaitingRetry = false
 	a.retries = 0
 	a.turnOpen = false
-	r.hostAppend(res, a, spec.TypeTurnEnd, map[string]any{"turn": a.turn, "reason": map[string]any{"kind": reason}})
+	r.logTurnEnd(res, a, reason)
 }
 
 func (r *Runtime) doIdle(i *AgentAction) error {

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -42,25 +41,14 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 		}
 		return b, nil
 	}
-	for _, name := range slices.Sorted(maps.Keys(s.Listeners)) {
+	for _, name := range sortedKeys(s.Listeners) {
 		if !slices.ContainsFunc(r.opts.Listeners, func(l ListenerSpec) bool { return l.Name == name }) {
 			return nil, inputf("step names listener %q, which the trace does not declare", name)
 		}
 	}
-	var before, after []chainLink
 	for _, l := range r.opts.Listeners {
-		b, err := behaviour(l)
-		if err != nil {
+		if _, err := behaviour(l); err != nil {
 			return nil, err
-		}
-		link := chainLink{name: l.Name, behaviour: b}
-		for _, m := range l.Messages {
-			link.messages = append(link.messages, Message{Role: "user", Text: m, Source: Source{Kind: "plugin", Plugin: l.Name}})
-		}
-		if l.Registered == "before" {
-			before = append(before, link)
-		} else {
-			after = append(after, link)
 		}
 	}
 	d := s.Decision
@@ -70,17 +58,31 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 	if d != Accept && d != Reject && d != Abort {
 		return nil, inputf("decision must be accept, reject or abort, not %q", d)
 	}
-	downstream := chainLink{name: "downstream", behaviour: d}
-	var links []chainLink
+	// The links go into the runtime's buffer, reused step after step (a
+	// step's dispatch ends before the next chain is built).
+	links := r.links[:0]
 	plugin := chainLink{name: spec.PluginName, plugin: true}
-	switch {
-	case !r.Plugin():
-		links = append(append(before, after...), downstream)
-	case r.reg.Listener == Prepend:
-		links = append(append(append([]chainLink{plugin}, before...), after...), downstream)
-	default:
-		links = append(append(append(before, plugin), after...), downstream)
+	if r.Plugin() && r.reg.Listener == Prepend {
+		links = append(links, plugin)
 	}
+	for _, registered := range []string{"before", "after"} {
+		if registered == "after" && r.Plugin() && r.reg.Listener != Prepend {
+			links = append(links, plugin)
+		}
+		for _, l := range r.opts.Listeners {
+			if (l.Registered == "before") != (registered == "before") {
+				continue
+			}
+			b, _ := behaviour(l) // checked above
+			link := chainLink{name: l.Name, behaviour: b}
+			for _, m := range l.Messages {
+				link.messages = append(link.messages, Message{Role: "user", Text: m, Source: Source{Kind: "plugin", Plugin: l.Name}})
+			}
+			links = append(links, link)
+		}
+	}
+	links = append(links, chainLink{name: "downstream", behaviour: d})
+	r.links = links
 	return links, nil
 }
 
@@ -210,8 +212,10 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	claimed := a.queue
 	a.queue = nil
-	var early *AssembleReply
+	var early AssembleReply
+	assembled := false
 	if r.Plugin() && r.opts.Assembly == AssemblyBefore {
+		assembled = true
 		if early, err = r.assemble(a); err != nil {
 			return err
 		}
@@ -221,7 +225,7 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		a.queue = claimed
 		return err
 	}
-	d := &dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry),
+	d := dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry),
 		skipsEmpty: r.opts.EmptySteps == EmptyStepsSkip && !retry && !a.continues}
 	dec := d.run(0)
 	if d.err != nil {
@@ -246,18 +250,18 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	}
 	if !retry {
 		a.step++
-		r.hostAppend(res, a, spec.TypeStepStart, stepData{Turn: a.turn, Step: a.step})
+		r.logStep(res, a, spec.TypeStepStart)
 	}
 	for _, m := range dec.Messages {
-		r.hostAppend(res, a, spec.TypeUserMessage, MessageData(m))
+		r.logMessage(res, a, m)
 	}
 	asm := early
-	if asm == nil {
+	if !assembled {
 		if asm, err = r.assemble(a); err != nil {
 			return err
 		}
 	}
-	q := r.request(res, a, asm, dec.Messages)
+	q := r.request(res, a, &asm, dec.Messages)
 	a.lastRequest = q
 	if h := r.opts.Hooks; h != nil && h.Requested != nil {
 		if err := h.Requested(a.name, q, s.Request == "fail"); err != nil {
@@ -281,16 +285,16 @@ func decisionName(d Decision, aborted bool) string {
 // assemble asks the plugin for its sections and the tool catalog, giving it
 // the host's tools; without a plugin the request has only the runtime's own
 // section and the host's tools.
-func (r *Runtime) assemble(a *agentState) (*AssembleReply, error) {
+func (r *Runtime) assemble(a *agentState) (AssembleReply, error) {
 	host := r.hostCatalog()
 	if !r.Plugin() {
-		return &AssembleReply{Tools: host}, nil
+		return AssembleReply{Tools: host}, nil
 	}
 	asm, err := r.port.Assemble(AssembleRequest{Call: r.call(a), Tools: host})
 	if err != nil {
-		return nil, &ImplError{Op: "assemble", Err: err}
+		return AssembleReply{}, &ImplError{Op: "assemble", Err: err}
 	}
-	return &asm, nil
+	return asm, nil
 }
 
 // request logs the request header: the rendered sections in order and the
@@ -298,24 +302,15 @@ func (r *Runtime) assemble(a *agentState) (*AssembleReply, error) {
 func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs []Message) Request {
 	sections := append([]Section{BaseSection}, asm.Sections...)
 	slices.SortStableFunc(sections, func(x, y Section) int { return x.Order - y.Order })
-	tools := slices.Clone(asm.Tools)
+	// The reply is the runtime's: its tools are shared, capped, never
+	// changed.
+	tools := asm.Tools[:len(asm.Tools):len(asm.Tools)]
 	if tools == nil {
 		tools = []Tool{}
 	}
-	header := AssembleReply{Sections: sections, Tools: tools}
-	headerJSON := JSON(header)
-	reason := "initial"
-	if a.lastAssembly != nil {
-		reason = "resume"
-		if !bytes.Equal(a.lastAssemblyJSON, headerJSON) {
-			reason = "change"
-		}
-	}
-	a.lastAssembly, a.lastAssemblyJSON = &header, headerJSON
-	var hd headerData
-	hd.Header.System, hd.Header.Tools, hd.Reason = sections, tools, reason
-	r.hostAppend(res, a, spec.TypeRequestHeader, hd)
-	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: slices.Clone(msgs)}
+	a.lastAssemblyJSON, _ = r.logHeader(res, a, sections, tools)
+	a.assembled = true
+	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: msgs[:len(msgs):len(msgs)]}
 	res.Requests = append(res.Requests, q)
 	return q
 }
@@ -334,18 +329,14 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	if m == nil {
 		m = &Model{Text: "OK."}
 	}
-	content := []any{}
-	if m.Text != "" {
-		content = append(content, textContent{Type: "text", Text: m.Text})
+	var ids []string
+	if len(m.Calls) > 0 {
+		ids = make([]string, len(m.Calls))
 	}
-	ids := make([]string, len(m.Calls))
-	for i, c := range m.Calls {
+	for i := range m.Calls {
 		ids[i] = fmt.Sprintf("call_%d_%d_%d", a.turn, a.step, i+1)
-		content = append(content, map[string]any{"type": "tool-call", "id": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
 	}
-	var ad assistantData
-	ad.Turn, ad.Step, ad.Message.Role, ad.Message.Content = a.turn, a.step, "assistant", content
-	r.hostAppend(res, a, spec.TypeAssistant, ad)
+	r.logAssistant(res, a, m.Text, m.Calls, ids)
 	for i, c := range m.Calls {
 		if r.hostTool(c.Name) {
 			out, err := r.gateHostTool(res, a, c)
@@ -357,7 +348,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 					return err
 				}
 			}
-			r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+			r.logToolCall(res, a, ids[i], c)
 			r.toolResult(res, a, ids[i], out)
 			res.Tools = append(res.Tools, out)
 			if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
@@ -371,7 +362,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 		if err != nil {
 			return err
 		}
-		r.hostAppend(res, a, spec.TypeToolCall, map[string]any{"turn": a.turn, "step": a.step, "callId": ids[i], "name": c.Name, "arguments": string(argsOf(c))})
+		r.logToolCall(res, a, ids[i], c)
 		r.toolResult(res, a, ids[i], out)
 		res.Tools = append(res.Tools, out)
 		if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
@@ -380,7 +371,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 			}
 		}
 	}
-	r.hostAppend(res, a, spec.TypeStepEnd, stepData{Turn: a.turn, Step: a.step})
+	r.logStep(res, a, spec.TypeStepEnd)
 	return nil
 }
 
@@ -390,42 +381,8 @@ func (r *Runtime) toolResult(res *Result, a *agentState, id string, out ToolOutc
 	if out.OK {
 		text = string(out.Result)
 	}
-	r.hostAppend(res, a, spec.TypeToolResult, map[string]any{"turn": a.turn, "step": a.step, "message": map[string]any{
-		"role": "user", "source": map[string]any{"kind": "tool", "callId": id},
-		"content": []map[string]any{{"type": "tool-result", "toolCallId": id, "isError": !out.OK, "content": []map[string]any{{"type": "text", "text": text}}}},
-	}})
+	r.record(res, a, a.log.push(spec.TypeToolResult, appendToolResultJSON(a.log.reserve(192+len(text)), a.turn, a.step, id, text, !out.OK)), false)
 }
-
-// Data shapes of the events a step appends most often, encoded without
-// maps (the log stores them canonical either way).
-type (
-	turnData struct {
-		Turn int `json:"turn"`
-	}
-	stepData struct {
-		Step int `json:"step"`
-		Turn int `json:"turn"`
-	}
-	headerData struct {
-		Header struct {
-			System []Section `json:"system"`
-			Tools  []Tool    `json:"tools"`
-		} `json:"header"`
-		Reason string `json:"reason"`
-	}
-	textContent struct {
-		Text string `json:"text"`
-		Type string `json:"type"`
-	}
-	assistantData struct {
-		Message struct {
-			Content []any  `json:"content"`
-			Role    string `json:"role"`
-		} `json:"message"`
-		Step int `json:"step"`
-		Turn int `json:"turn"`
-	}
-)
 
 func argsOf(c ToolCall) json.RawMessage {
 	if len(c.Args) == 0 {
@@ -467,4 +424,13 @@ func (r *Runtime) toolCall(res *Result, a *agentState, c ToolCall) (ToolOutcome,
 		out.Result = nil
 	}
 	return out, nil
+}
+
+// sortedKeys returns m's keys in order (nil, without allocating, for an
+// empty map: most steps name no listener).
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -17,20 +18,30 @@ var printer = message.NewPrinter(language.English)
 // Expect is what must hold after an action. Every field is optional.
 type Expect struct {
 	// Agent is the agent the expectation reads; default the action's.
-	Agent    string         `json:"agent,omitempty"`
-	Outcome  string         `json:"outcome,omitempty"`
-	Error    *bool          `json:"error,omitempty"`
-	State    *StateExpect   `json:"state,omitempty"`
-	Plan     []bool         `json:"plan,omitempty"`
-	Appended []EventExpect  `json:"appended,omitempty"`
-	Notices  *int           `json:"notices,omitempty"`
-	Decision string         `json:"decision,omitempty"`
-	Section  *bool          `json:"section,omitempty"`
-	Sections []string       `json:"sections,omitempty"`
-	Tools    []string       `json:"tools,omitempty"`
-	Tool     *ToolExpect    `json:"tool,omitempty"`
-	Command  *CommandExpect `json:"command,omitempty"`
-	Fold     *bool          `json:"fold,omitempty"`
+	Agent    string        `json:"agent,omitempty"`
+	Outcome  string        `json:"outcome,omitempty"`
+	Error    *bool         `json:"error,omitempty"`
+	State    *StateExpect  `json:"state,omitempty"`
+	Plan     []bool        `json:"plan,omitempty"`
+	Appended []EventExpect `json:"appended,omitempty"`
+	// Order lists event types whose first appended events come in this
+	// order, each present (other events may come between).
+	Order    []string `json:"order,omitempty"`
+	Notices  *int     `json:"notices,omitempty"`
+	Decision string   `json:"decision,omitempty"`
+	// Requests is how many model requests the action sent.
+	Requests *int  `json:"requests,omitempty"`
+	Section  *bool `json:"section,omitempty"`
+	// SectionText is the exact text the last request's plan:policy
+	// section renders, at the section's order.
+	SectionText *string  `json:"sectionText,omitempty"`
+	Sections    []string `json:"sections,omitempty"`
+	Tools       []string `json:"tools,omitempty"`
+	// Reviews is how many times the action presented a plan for review.
+	Reviews *int           `json:"reviews,omitempty"`
+	Tool    *ToolExpect    `json:"tool,omitempty"`
+	Command *CommandExpect `json:"command,omitempty"`
+	Fold    *bool          `json:"fold,omitempty"`
 }
 
 // StateExpect is get() after the action. Pending is true, false, or "none"
@@ -70,8 +81,10 @@ func (e EventExpect) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]any{"type": e.Type, "data": e.Data})
 }
 
-// ToolExpect is the result of the action's last tool call.
+// ToolExpect is the result of one of the action's tool calls: Call, from
+// 1, or the last.
 type ToolExpect struct {
+	Call     int    `json:"call,omitempty"`
 	OK       *bool  `json:"ok,omitempty"`
 	Approved *bool  `json:"approved,omitempty"`
 	Asked    *bool  `json:"asked,omitempty"`
@@ -146,12 +159,16 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 		}
 	}
 	if x.Plan != nil {
-		if got := r.PlanEvents(agent); fmt.Sprint(got) != fmt.Sprint(x.Plan) {
-			fail("plan", x.Plan, got)
+		got, shown := planValues(r, agent)
+		if fmt.Sprint(got) != fmt.Sprint(x.Plan) || shown != "" {
+			fail("plan", x.Plan, cmp.Or(shown, show(got)))
 		}
 	}
 	if x.Appended != nil {
 		out = append(out, checkAppended(x.Appended, agent, r)...)
+	}
+	if x.Order != nil {
+		out = append(out, checkOrder(x.Order, agent, r)...)
 	}
 	if x.Notices != nil {
 		if got := len(r.Notices(agent)); got != *x.Notices {
@@ -161,7 +178,12 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 	if x.Decision != "" && x.Decision != r.Decision {
 		fail("decision", x.Decision, orNone(r.Decision))
 	}
-	if x.Section != nil || x.Tools != nil || x.Sections != nil {
+	if x.Requests != nil {
+		if got := requestsOf(r, agent); got != *x.Requests {
+			fail("requests", *x.Requests, got)
+		}
+	}
+	if x.Section != nil || x.SectionText != nil || x.Tools != nil || x.Sections != nil {
 		req, ok := lastRequest(r, agent)
 		if !ok {
 			out = append(out, "section/tools: the action sent no request")
@@ -170,6 +192,16 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				_, has := req.Section(spec.SectionName)
 				if has != *x.Section {
 					fail("section", presence(*x.Section), presence(has))
+				}
+			}
+			if x.SectionText != nil {
+				want := fmt.Sprintf("%q at order %d", *x.SectionText, spec.SectionOrder)
+				got := "absent"
+				if s, has := req.Section(spec.SectionName); has {
+					got = fmt.Sprintf("%q at order %d", s.Text, s.Order)
+				}
+				if got != want {
+					fail("sectionText", want, got)
 				}
 			}
 			if x.Sections != nil {
@@ -190,6 +222,11 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 					fail("tools", x.Tools, got)
 				}
 			}
+		}
+	}
+	if x.Reviews != nil {
+		if got := reviewsOf(r, agent); got != *x.Reviews {
+			fail("reviews", *x.Reviews, got)
 		}
 	}
 	if x.Tool != nil {
@@ -294,11 +331,79 @@ func checkAppended(want []EventExpect, agent string, r sim.Result) []string {
 	return out
 }
 
+// planValues is the active value of each plan/mode event appended to
+// agent's log. When an event's data is not exactly {"active": bool}, shown
+// lists the values with that data in its place.
+func planValues(r sim.Result, agent string) (values []bool, shown string) {
+	values = []bool{}
+	var parts []string
+	malformed := false
+	for _, a := range r.Appended {
+		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
+			v, ok := sim.PlanModeOf(a.Event)
+			values, parts = append(values, v), append(parts, fmt.Sprint(v))
+			if !ok && a.ByPlugin { // an outside writer's malformed data is its own (LOG-1: it folds as nothing)
+				parts[len(parts)-1], malformed = string(a.Event.Data), true
+			}
+		}
+	}
+	if !malformed {
+		return values, ""
+	}
+	return values, "[" + strings.Join(parts, ",") + "]"
+}
+
+func requestsOf(r sim.Result, agent string) int {
+	n := 0
+	for _, q := range r.Requests {
+		if q.Agent == agent {
+			n++
+		}
+	}
+	return n
+}
+
+func reviewsOf(r sim.Result, agent string) int {
+	n := 0
+	for _, e := range r.Effects {
+		if e.Agent == agent && e.Effect.Kind == sim.EffectAsk {
+			n++
+		}
+	}
+	return n
+}
+
+// checkOrder checks that the first appended event of each type in want
+// comes in want's order.
+func checkOrder(want []string, agent string, r sim.Result) []string {
+	var types []string
+	for _, a := range r.Appended {
+		if a.Agent == agent {
+			types = append(types, a.Event.Type)
+		}
+	}
+	last := -1
+	for _, t := range want {
+		i := slices.Index(types, t)
+		if i < 0 || i < last {
+			return []string{fmt.Sprintf("order: expected %s in this order, got [%s]", strings.Join(want, " before "), strings.Join(types, " "))}
+		}
+		last = i
+	}
+	return nil
+}
+
 func checkTool(x *ToolExpect, r sim.Result) []string {
 	if len(r.Tools) == 0 {
 		return []string{"tool: the action ran no tool call"}
 	}
 	t := r.Tools[len(r.Tools)-1]
+	if x.Call != 0 {
+		if x.Call < 1 || x.Call > len(r.Tools) {
+			return []string{fmt.Sprintf("tool.call: the action ran %d tool calls, so there is no call %d", len(r.Tools), x.Call)}
+		}
+		t = r.Tools[x.Call-1]
+	}
 	var out []string
 	if x.OK != nil && *x.OK != t.OK {
 		out = append(out, fmt.Sprintf("tool.ok: expected %v, got %v (%s)", *x.OK, t.OK, toolText(t)))
@@ -307,7 +412,7 @@ func checkTool(x *ToolExpect, r sim.Result) []string {
 		var res struct {
 			Approved bool `json:"approved"`
 		}
-		approved := t.OK && json.Unmarshal(t.Result, &res) == nil && res.Approved && string(t.Result) == `{"approved":true}`
+		approved := t.OK && json.Unmarshal(t.Result, &res) == nil && res.Approved && string(sim.Canonical(t.Result)) == `{"approved":true}`
 		if approved != *x.Approved {
 			out = append(out, fmt.Sprintf("tool.approved: expected %v, got %v (%s)", *x.Approved, approved, toolText(t)))
 		}

@@ -11,7 +11,6 @@ package trace
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,11 +29,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
-
-// Schema is the trace format's JSON Schema.
-//
-//go:embed schema.json
-var Schema []byte
 
 // DefaultSection is the plan guidance used when a trace gives no config.
 const DefaultSection = "Plan before you act: explore, then present a plan with exit_plan_mode."
@@ -456,23 +450,24 @@ func (t *Trace) check(f *ast.File) error {
 	for i, e := range t.Script {
 		loc := []string{"script", strconv.Itoa(i)}
 		if e.Action.Name() == "" {
-			return locate(t.File, f, loc, "entry has no action (one of load, prompt, steer, inject, set, get, command, step, retry, end-turn, idle, fault, restart, reload, unload, fork, compact, fold)")
+			return locate(t.File, f, loc, "entry has no action (one of "+strings.Join(sim.ActionNames(), ", ")+")")
 		}
 		if n := countActions(e.Action); n > 1 {
 			return locate(t.File, f, loc, fmt.Sprintf("entry has %d actions; write one action per entry", n))
 		}
 		name := e.Action.Name()
-		if a := e.Action.Agent(); a != "" && !slices.Contains(known, a) {
+		intro := e.Action.Introduces()
+		if a := e.Action.Agent(); a != "" && a != intro && !slices.Contains(known, a) {
 			return locate(t.File, f, append(loc, name, "agent"), fmt.Sprintf("unknown agent %q (agents: %s)", a, strings.Join(known, ", ")))
 		}
-		if e.Expect != nil && e.Expect.Agent != "" && !slices.Contains(known, e.Expect.Agent) && (e.Fork == nil || e.Fork.As != e.Expect.Agent) {
+		if e.Expect != nil && e.Expect.Agent != "" && !slices.Contains(known, e.Expect.Agent) && e.Expect.Agent != intro {
 			return locate(t.File, f, append(loc, "expect", "agent"), fmt.Sprintf("unknown agent %q (agents: %s)", e.Expect.Agent, strings.Join(known, ", ")))
 		}
-		if e.Fork != nil {
-			if slices.Contains(known, e.Fork.As) {
-				return locate(t.File, f, append(loc, "fork", "as"), fmt.Sprintf("agent %q already exists", e.Fork.As))
+		if intro != "" {
+			if slices.Contains(known, intro) {
+				return locate(t.File, f, append(loc, name, introField(e.Action)), fmt.Sprintf("agent %q already exists", intro))
 			}
-			known = append(known, e.Fork.As)
+			known = append(known, intro)
 		}
 		for _, name := range slices.Sorted(maps.Keys(stepOf(e.Action).Listeners)) {
 			if !slices.ContainsFunc(t.Listeners, func(l sim.ListenerSpec) bool { return l.Name == name }) {
@@ -491,6 +486,14 @@ func stepOf(a sim.Action) *sim.StepAction {
 		return a.Retry
 	}
 	return &sim.StepAction{}
+}
+
+// introField is the field of an action that names the agent it creates.
+func introField(a sim.Action) string {
+	if a.Fork != nil {
+		return "as"
+	}
+	return "agent"
 }
 
 func countActions(a sim.Action) int {

@@ -11,9 +11,10 @@ import (
 
 // modelAssumptions gathers the known deviations check and explore assume
 // (--assume, then the manifest's assume: lines, each once) and refuses,
-// naming them, those the properties' model cannot predict. plankit diff,
-// whose reference can follow any variant, checks its own.
-func modelAssumptions(flags []string, m *report.Manifest) ([]string, error) {
+// naming them, those the properties' model cannot predict, and any at
+// runtime level. plankit diff, whose reference can follow any variant,
+// checks its own.
+func modelAssumptions(flags []string, m *report.Manifest, runtimeLevel bool) ([]string, error) {
 	var out []string
 	add := func(name string) {
 		if !slices.Contains(out, name) {
@@ -33,6 +34,9 @@ func modelAssumptions(flags []string, m *report.Manifest) ([]string, error) {
 	}
 	if _, err := properties.ParseDeviations(out); err != nil {
 		return nil, usageErr("--assume: %v", err)
+	}
+	if len(out) > 0 && runtimeLevel {
+		return nil, usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
 	}
 	return out, nil
 }

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/plankit/plankit/conformance"
-	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/report"
@@ -98,68 +95,38 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if o.impl.jobs == 0 {
 		o.impl.jobs = 1
 	}
-	if err := o.impl.checkJobs(); err != nil {
-		return err
-	}
-	if err := o.limits.validate(); err != nil {
-		return err
-	}
 	paths := checkPaths{JUnit: o.files.JUnit, Cucumber: o.files.Cucumber, JSON: o.files.JSON, Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
-	if err := paths.validate(); err != nil {
-		return err
+	for _, validate := range []func() error{o.impl.checkJobs, o.limits.validate, paths.validate} {
+		if err := validate(); err != nil {
+			return err
+		}
 	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
 		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
+	var err error
 	if o.expect != "" {
-		m, err := report.ReadManifestWithLimits(o.expect, o.limits.Limits)
-		if o.fix && errors.Is(err, os.ErrNotExist) {
-			m, err = report.ParseManifest(o.expect, nil)
-		}
-		if err != nil {
+		wrote := func() { fmt.Fprintf(stdout, "rewrote %s\n", o.expect) }
+		if opts.Manifest, opts.UpdateManifest, err = conformance.ManifestFile(o.expect, o.fix, o.limits.Limits, wrote); err != nil {
 			return usageErr("%v", err)
 		}
-		opts.Manifest = m
 	}
-	assume, err := modelAssumptions(o.assume, opts.Manifest)
-	if err != nil {
+	if opts.Assume, err = modelAssumptions(o.assume, opts.Manifest, o.level.runtime()); err != nil {
 		return err
 	}
-	if len(assume) > 0 && o.level.runtime() {
-		return usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
-	}
-	opts.Assume = assume
-	opts.Attribute = attributeInLockstep(assume)
-	if o.fix {
-		opts.UpdateManifest = func(raw []report.Case) (*report.Manifest, error) {
-			if err := atomicfile.Write(o.expect, opts.Manifest.Fix(raw)); err != nil {
-				return nil, err
-			}
-			fmt.Fprintf(stdout, "rewrote %s\n", o.expect)
-			return report.ReadManifestWithLimits(o.expect, o.limits.Limits)
-		}
-	}
+	opts.Attribute = attributeInLockstep(opts.Assume)
 	if o.level.runtime() {
-		newRuntime, err := runtimeFactory(&o.impl, &o.level)
-		if err != nil {
-			return err
-		}
-		opts.Suites, opts.Probe = runtimeSuites(newRuntime), func() (sim.Identity, error) { return probeRuntime(newRuntime) }
+		opts.NewRuntime, err = runtimeFactory(&o.impl, &o.level)
 	} else {
-		newPort, err := o.factory(&o.impl)
-		if err != nil {
-			return err
-		}
-		opts.NewPort = newPort
-		opts.PortFor = o.impl.portFor()
-		if o.impl.pool != nil {
-			opts.Discard = func(c sim.Check) { o.impl.pool.Forget(c.ID) }
-		}
+		err = o.impl.plugIn(&opts, o.factory)
+	}
+	if err != nil {
+		return err
 	}
 	started := false
 	opts.Started = func(id sim.Identity) {
 		started = true
 		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
-		printAdapterHint(stdout, o)
+		printAdapterHint(stdout, o, opts)
 	}
 
 	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
@@ -174,37 +141,5 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if started || rep.Verdict == report.VerdictInterrupted { // an implementation that never started has no summary
 		_ = report.Summary(stdout, rep)
 	}
-	failed := 0
-	for _, c := range rep.Cases {
-		if c.Failing() {
-			failed++
-		}
-	}
-	if rep.Verdict == report.VerdictFail && errors.Is(rep.Cause, atomicfile.ErrSymlink) {
-		// A link planted where a counterexample goes stopped the run: an
-		// input error, not a verdict on the implementation.
-		return withCode(ExitUsage, rep.Cause)
-	}
-	switch rep.Verdict {
-	case report.VerdictPass:
-		return nil
-	case report.VerdictInterrupted:
-		notRun := 0
-		for _, c := range rep.Cases {
-			if c.Status == report.NotRun {
-				notRun++
-			}
-		}
-		if ie := interruption(ctx); ie != nil {
-			return interrupted(ie, "%d checks not run", notRun)
-		}
-		return withCode(ExitInterrupted, fmt.Errorf("%s; %d checks not run", rep.Error, notRun))
-	case report.VerdictImpl:
-		if failed > 0 {
-			// Both: the failures are listed above and in the reports.
-			return withCode(ExitImpl, fmt.Errorf("%s (and %d checks failed: see above)", rep.Error, failed))
-		}
-		return withCode(ExitImpl, errors.New(rep.Error))
-	}
-	return withCode(ExitFail, errors.New(rep.Error))
+	return gateExit(ctx, conformance.Gate(rep))
 }

@@ -117,7 +117,12 @@ func generatedDocs() ([]generated.File, error) {
 		name := strings.ReplaceAll(c.CommandPath(), " ", "_") + ".md"
 		files = append(files, generated.File{Path: path.Join("docs/cli", name), Content: buf.Bytes()})
 	}
-	page, err := schemadoc.Markdown(trace.Schema, "Trace file format",
+	schema, err := trace.BuildSchema()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, generated.File{Path: "trace/schema.json", Content: schema})
+	page, err := schemadoc.Markdown(schema, "Trace file format",
 		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. A trace is UTF-8, at most 1 MiB, 64 levels deep, 100,000 YAML nodes (aliases counted as what they expand to) and 5,000 actions by default; the `--max-input-*` flags raise each bound ([reliability](reliability.md#input-limits)). See [getting started](getting-started.md) for a first trace.")
 	if err != nil {
 		return nil, err

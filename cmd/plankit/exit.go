@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+
+	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/report"
 )
 
 // Exit codes shared by every command.
@@ -48,4 +52,26 @@ func codeOf(err error) int {
 		return e.code
 	}
 	return ExitUsage // cobra's own flag and argument errors
+}
+
+// gateExit gives a conformance run's gate (conformance.Gate) its exit code:
+// an input error for a run its input stopped, the interruption (a signal,
+// when ctx was cancelled by one) for a run cut short, the implementation
+// for one it broke, a failure otherwise.
+func gateExit(ctx context.Context, err error) error {
+	var f *conformance.Failure
+	switch {
+	case !errors.As(err, &f):
+		return err
+	case f.Input:
+		return withCode(ExitUsage, err)
+	case f.Verdict == report.VerdictInterrupted:
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "%d checks not run", f.NotRun)
+		}
+		return withCode(ExitInterrupted, err)
+	case f.Verdict == report.VerdictImpl:
+		return withCode(ExitImpl, err)
+	}
+	return withCode(ExitFail, err)
 }

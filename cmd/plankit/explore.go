@@ -67,14 +67,11 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 					return usageErr("%v", err)
 				}
 			}
-			assumed, err := modelAssumptions(assume, m)
+			assumed, err := modelAssumptions(assume, m, level.runtime())
 			if err != nil {
 				return err
 			}
 			if level.runtime() {
-				if len(assumed) > 0 {
-					return usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
-				}
 				return exploreRuntime(cmd, &impl, &level, depth, out)
 			}
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/reference"
@@ -106,10 +107,9 @@ func parseChoiceFlags(choices []string) (reference.Choices, error) {
 	return ch, nil
 }
 
-func (f *implFlags) adapterFactory() (func() sim.Port, error) {
-	if f.mutant != "" || len(f.choices) > 0 {
-		return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the adapter (e.g. --adapter \"plankit serve --mutant NAME\")")
-	}
+// adapterCommand is --adapter as words, with the --timeout every request
+// to it gets checked.
+func (f *implFlags) adapterCommand() ([]string, error) {
 	words, err := shlex.Split(f.adapter)
 	if err != nil {
 		return nil, usageErr("--adapter %q: %v", f.adapter, err)
@@ -119,6 +119,17 @@ func (f *implFlags) adapterFactory() (func() sim.Port, error) {
 	}
 	if f.timeout <= 0 {
 		return nil, usageErr("--timeout must be positive, not %v", f.timeout)
+	}
+	return words, nil
+}
+
+func (f *implFlags) adapterFactory() (func() sim.Port, error) {
+	if f.mutant != "" || len(f.choices) > 0 {
+		return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the adapter (e.g. --adapter \"plankit serve --mutant NAME\")")
+	}
+	words, err := f.adapterCommand()
+	if err != nil {
+		return nil, err
 	}
 	if f.startTO <= 0 {
 		return nil, usageErr("--start-timeout must be positive, not %v", f.startTO)
@@ -155,15 +166,21 @@ func (f *implFlags) restartMode() (adapter.RestartMode, error) {
 	return m, nil
 }
 
-// portFor builds ports that know their check, for the restart policy;
-// nil for the in-process reference, whose restarts are always fresh
-// instances.
-func (f *implFlags) portFor() func(sim.Check) sim.Port {
-	if f.pool == nil {
-		return nil
+// plugIn gives a conformance run the implementation the flags name, built
+// by factory. An adapter's pool also builds ports that know their check,
+// for the restart policy, and forgets the cases the run discards; the
+// in-process reference's restarts are always fresh instances.
+func (f *implFlags) plugIn(opts *conformance.Options, factory func(*implFlags) (func() sim.Port, error)) error {
+	newPort, err := factory(f)
+	if err != nil {
+		return err
 	}
-	pool := f.pool
-	return func(c sim.Check) sim.Port { return pool.PortFor(c) }
+	opts.NewPort = newPort
+	if pool := f.pool; pool != nil {
+		opts.PortFor = func(c sim.Check) sim.Port { return pool.PortFor(c) }
+		opts.Discard = func(c sim.Check) { pool.Forget(c.ID) }
+	}
+	return nil
 }
 
 // restartReport is the JSON report's account of restarts; nil without an

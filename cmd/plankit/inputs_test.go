@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
 )
 
 // TestBadPathsFailFast: every path a run is given is checked before
@@ -141,20 +145,21 @@ func TestInputBoundsAtTheCLI(t *testing.T) {
 // shorten it; an in-process one says nothing.
 func TestAdapterHint(t *testing.T) {
 	var b strings.Builder
-	printAdapterHint(&b, &checkOptions{checks: 25})
+	opts := conformance.Options{Checks: 25, NewPort: reference.Factory(reference.Options{})}
+	printAdapterHint(&b, &checkOptions{checks: 25}, opts)
 	if b.Len() != 0 {
 		t.Fatalf("a hint for an in-process check: %q", b.String())
 	}
 	o := &checkOptions{checks: 25}
 	o.impl.adapter = "python3 adapter.py"
-	printAdapterHint(&b, o)
+	printAdapterHint(&b, o, opts)
 	if !strings.Contains(b.String(), "properties × 25 cases") || !strings.Contains(b.String(), "--checks") {
 		t.Fatalf("hint %q", b.String())
 	}
 	// At runtime level it counts the runtime suite: one property.
 	b.Reset()
 	o.level.level = levelRuntime
-	printAdapterHint(&b, o)
+	printAdapterHint(&b, o, conformance.Options{Checks: 25, NewRuntime: func() loop.Runtime { return nil }})
 	if !strings.Contains(b.String(), " 1 properties × 25 cases") {
 		t.Fatalf("runtime-level hint %q", b.String())
 	}

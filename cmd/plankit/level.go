@@ -9,14 +9,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/shlex"
 	"github.com/plankit/plankit/adapter"
-	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
-	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
@@ -67,15 +64,9 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		if f.mutant != "" || len(f.choices) > 0 {
 			return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the runtime (e.g. --adapter \"plankit serve --level runtime --mutant NAME\")")
 		}
-		words, err := shlex.Split(f.adapter)
+		words, err := f.adapterCommand()
 		if err != nil {
-			return nil, usageErr("--adapter %q: %v", f.adapter, err)
-		}
-		if len(words) == 0 {
-			return nil, usageErr("--adapter: empty command line")
-		}
-		if f.timeout <= 0 {
-			return nil, usageErr("--timeout must be positive, not %v", f.timeout)
+			return nil, err
 		}
 		pool, err := adapter.NewRuntimePool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate})
 		if err != nil {
@@ -95,41 +86,6 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		b, _ := loop.NewBuiltin(newPort(), l.retry)
 		return b
 	}, nil
-}
-
-// identityOf is a runtime's identity as reports show an implementation.
-func identityOf(id loop.Identity) sim.Identity {
-	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices}
-}
-
-// runtimeSuites are the suites plankit check runs at runtime level: the
-// @runtime scenarios, then the properties over generated runtime scripts.
-func runtimeSuites(newRuntime func() loop.Runtime) []conformance.Suite {
-	return []conformance.Suite{
-		{Name: conformance.Features, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir})
-			if err != nil {
-				return nil, err
-			}
-			return res.Cases, res.Impl
-		}, List: suite.Scenarios},
-		{Name: conformance.Properties, Run: func(ctx context.Context, o conformance.Options) ([]report.Case, error) {
-			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
-		}, List: func(string) ([]report.Case, error) { return suite.PropertyCases(), nil }},
-	}
-}
-
-// probeRuntime starts and stops one runtime to learn who it is.
-func probeRuntime(newRuntime func() loop.Runtime) (sim.Identity, error) {
-	rt := newRuntime()
-	id, err := rt.Start()
-	if err != nil {
-		return sim.Identity{}, fmt.Errorf("the runtime could not be started: %w", err)
-	}
-	if err := rt.Stop(); err != nil {
-		return identityOf(id), fmt.Errorf("the runtime could not be stopped: %w", err)
-	}
-	return identityOf(id), nil
 }
 
 // simRuntime replays runtime traces: it prints each run's timeline (text)

@@ -146,16 +146,8 @@ func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
 		if err != nil {
 			return nil, fmt.Errorf("scenarios against %s: %w", m.Name, err)
 		}
-		for _, c := range fres.Cases {
-			if c.Status != report.Failed {
-				continue
-			}
-			if slices.Contains(c.Clauses, m.Clause) {
-				row.own = append(row.own, c.ID)
-			} else {
-				row.other++
-			}
-		}
+		own, other := features.Kills(fres.Cases, m.Clause)
+		row.own, row.other = own, len(other)
 		// Properties run one at a time in catalog order, stopping at the
 		// first that kills the mutant, as TestEveryMutantIsKilled does.
 		for _, info := range properties.Catalog() {

@@ -67,13 +67,9 @@ func Alphabet(caps loop.Capabilities) []loop.Step {
 // invariants; it stops at the first violation.
 func Explore(ctx context.Context, o ExploreOptions) (ExploreResult, error) {
 	var res ExploreResult
-	probe := o.NewRuntime()
-	id, err := probe.Start()
+	id, op, err := identify(o.NewRuntime)
 	if err != nil {
-		return res, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := probe.Stop(); err != nil {
-		return res, &sim.ImplError{Op: "stop", Err: err}
+		return res, &sim.ImplError{Op: op, Err: err}
 	}
 	caps := id.Capabilities
 	alphabet := Alphabet(caps)

@@ -70,13 +70,9 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	probe := o.NewRuntime()
-	id, err := probe.Start()
+	id, op, err := identify(o.NewRuntime)
 	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := probe.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
+		return nil, &sim.ImplError{Op: op, Err: err}
 	}
 	cases := PropertyCases()
 	for i, p := range properties {

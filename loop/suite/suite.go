@@ -52,13 +52,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.NewRuntime == nil {
 		return res, errors.New("suite.Run: NewRuntime is required")
 	}
-	probe := o.NewRuntime()
-	id, err := probe.Start()
+	id, op, err := identify(o.NewRuntime)
 	if err != nil {
-		return res, fmt.Errorf("%w: start: %v", features.ErrImpl, err)
-	}
-	if err := probe.Stop(); err != nil {
-		return res, fmt.Errorf("%w: stop: %v", features.ErrImpl, err)
+		return res, fmt.Errorf("%w: %s: %v", features.ErrImpl, op, err)
 	}
 	res.Identity = id
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
@@ -67,4 +63,17 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	})
 	res.Cases, res.Impl = cases, implErr
 	return res, err
+}
+
+// identify starts and stops one runtime to learn who it is; op names the
+// call that failed.
+func identify(newRuntime func() loop.Runtime) (id loop.Identity, op string, err error) {
+	rt := newRuntime()
+	if id, err = rt.Start(); err != nil {
+		return id, "start", err
+	}
+	if err := rt.Stop(); err != nil {
+		return id, "stop", err
+	}
+	return id, "", nil
 }

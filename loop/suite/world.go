@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -61,16 +58,14 @@ func (w *world) Trace() loop.Trace {
 	return w.trace
 }
 
-var clauseTag = regexp.MustCompile(`^@([A-Z]+-[0-9]+)$`)
-
 func (w *world) Register(sc *godog.ScenarioContext) {
 	sc.Before(func(c context.Context, p *godog.Scenario) (context.Context, error) {
 		for _, t := range p.Tags {
 			if strings.HasPrefix(t.Name, "@id:") {
 				w.id = strings.TrimPrefix(t.Name, "@id:")
 			}
-			if m := clauseTag.FindStringSubmatch(t.Name); m != nil && w.clause == "" {
-				w.clause = m[1]
+			if id, ok := spec.ClauseTag(t.Name); ok && w.clause == "" {
+				w.clause = id
 			}
 		}
 		w.trace.Name = p.Name
@@ -170,74 +165,25 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 		return w.expect(x)
 	})
 	sc.Step(`^the step's events of types (.+) are: (.+)$`, func(types, seq string) error {
-		return w.order(strings.Split(types, ", "), strings.Split(seq, ", "))
+		return w.expect(loop.Expect{Events: &loop.EventsExpect{Types: strings.Split(types, ", "), Are: strings.Split(seq, ", ")}})
 	})
 	sc.Step(`^request (\d+) of the step carries a plan-mode notice$`, func(n int) error {
-		q, err := w.request(n)
-		if err != nil {
-			return err
-		}
-		if !slices.ContainsFunc(q.Messages, loop.Message.IsPlanNotice) {
-			return w.fail("request %d of the step carries no plan-mode notice among its %d messages", n, len(q.Messages))
-		}
-		return nil
+		return w.expect(loop.Expect{NoticeIn: []int{n}})
 	})
 	sc.Step(`^the plan:policy section of request (\d+) of the step is "([^"]*)" at order 50$`, func(n int, text string) error {
-		q, err := w.request(n)
-		if err != nil {
-			return err
-		}
-		s, ok := q.Section(spec.SectionName)
-		switch {
-		case !ok:
-			return w.fail("request %d has no plan:policy section", n)
-		case s.Text != text:
-			return w.fail("request %d: plan:policy is %q, want %q", n, s.Text, text)
-		case s.Order != nil && *s.Order != 50:
-			return w.fail("request %d: plan:policy at order %d, want 50", n, *s.Order)
-		}
-		return nil
+		return w.expect(loop.Expect{SectionText: []loop.RequestSection{{Request: n, Text: text}}})
 	})
 	sc.Step(`^every request of the step offers exit_plan_mode$`, func() error {
-		d := w.session.Last()
-		if len(d.Obs.Requests) == 0 {
-			return w.fail("the step sent no request")
-		}
-		for i, q := range d.Obs.Requests {
-			if !slices.Contains(q.Tools, spec.ExitTool) {
-				return w.fail("request %d offers %v, without exit_plan_mode", i+1, q.Tools)
-			}
-		}
-		return nil
+		return w.expect(loop.Expect{Offers: spec.ExitTool})
 	})
 	sc.Step(`^result "([^"]*)" asked the user$`, func(id string) error {
-		for _, r := range w.session.Last().Obs.Results {
-			if r.ID == id && r.Tool != nil {
-				if !r.Tool.Asked {
-					return w.fail("tool call %s did not ask the user", id)
-				}
-				return nil
-			}
-		}
-		return w.fail("no tool result %s", id)
+		return w.expect(loop.Expect{Asked: []string{id}})
 	})
 	sc.Step(`^result "([^"]*)" carries "([^"]*)"$`, func(id, text string) error {
-		for _, r := range w.session.Last().Obs.Results {
-			if r.ID == id && r.Tool != nil {
-				if !strings.Contains(r.Tool.Error+string(r.Tool.Value), text) {
-					return w.fail("tool call %s: %q does not carry %q", id, r.Tool.Error+string(r.Tool.Value), text)
-				}
-				return nil
-			}
-		}
-		return w.fail("no tool result %s", id)
+		return w.expect(loop.Expect{Carries: map[string]string{id: text}})
 	})
 	sc.Step(`^the command reports "(success|error)"$`, func(kind string) error {
-		d := w.session.Last()
-		if d.Command == nil || d.Command.Kind != kind {
-			return w.fail("the command reported %+v, want kind %s", d.Command, kind)
-		}
-		return nil
+		return w.expect(loop.Expect{Command: kind})
 	})
 }
 
@@ -380,36 +326,4 @@ func (w *world) failed(err error) error {
 		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
 	}
 	return fmt.Errorf("%w; replay: plankit sim --level runtime %s", err, path)
-}
-
-func (w *world) request(n int) (loop.ModelRequest, error) {
-	d := w.session.Last()
-	if n < 1 || n > len(d.Obs.Requests) {
-		return loop.ModelRequest{}, w.fail("the step sent %d requests, not %d", len(d.Obs.Requests), n)
-	}
-	return d.Obs.Requests[n-1], nil
-}
-
-// order checks the step's events of the given types, in log order.
-func (w *world) order(types, want []string) error {
-	var got []string
-	for _, e := range w.session.Last().Obs.Events {
-		if slices.Contains(types, e.Type) {
-			name := e.Type
-			if e.Type == spec.TypePlanMode {
-				v, _ := sim.PlanModeOf(e)
-				name += " " + strconv.FormatBool(v)
-			}
-			got = append(got, name)
-		}
-	}
-	// plan/mode may be named with or without its value.
-	match := len(got) == len(want)
-	for i := 0; match && i < len(got); i++ {
-		match = got[i] == want[i] || strings.HasPrefix(got[i], want[i]+" ")
-	}
-	if !match {
-		return w.fail("the step logged %s, want %s", strings.Join(got, ", "), strings.Join(want, ", "))
-	}
-	return nil
 }

@@ -1,0 +1,18 @@
+package sim
+
+// The idle action ends an agent's checkpointing: the agent goes idle. An
+// agent with an open turn refuses it. Example:
+//
+//	idle: {agent: main}
+var _ = declare(kind[AgentAction]{
+	name:   "idle",
+	of:     func(a *Action) **AgentAction { return &a.Idle },
+	agent_: func(i *AgentAction) string { return i.Agent },
+	apply_: func(r *Runtime, _ *Result, i *AgentAction) error { return r.doIdle(i) },
+	ready_: func(w World, i *AgentAction) bool { return !w.Open(i.Agent) },
+	schema: `{"$ref": "#/$defs/agentOnly"}`,
+	draws: []Draw{{Name: "idle", Make: func(w World, c Chooser) (Action, bool) {
+		a, ok := pickAgent(w, c, func(n string) bool { return !w.Open(n) })
+		return Action{Idle: &AgentAction{Agent: a}}, ok
+	}}},
+})

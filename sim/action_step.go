@@ -1,0 +1,161 @@
+package sim
+
+import (
+	"encoding/json"
+
+	"github.com/plankit/plankit/spec"
+)
+
+// Listener behaviours scripted for one pre-step.
+const (
+	Accept = "accept"
+	Abort  = "abort"
+	// Veto runs the rest of the chain, then rejects the step whatever it
+	// decided: a listener that inspects the downstream result and blocks.
+	Veto = "veto"
+	// Reject (shared with the decision kind) rejects without calling next.
+)
+
+// StepAction proposes a step of the agent's open turn: the pre-step chain
+// runs, and if it accepts, the request is sent and the model's output
+// played (or, under Retry, a request-recovery retry of the step whose
+// request failed). Example:
+//
+//	step: {agent: main, decision: reject}
+//	step: {agent: main, model: {calls: [{name: exit_plan_mode, args: {plan: "# P"}, review: {answer: approve}}]}}
+//	step: {agent: main, request: fail}
+type StepAction struct {
+	Agent string `json:"agent"`
+	// Decision is the behaviour of the innermost downstream listener:
+	// accept (default), reject or abort.
+	Decision string `json:"decision,omitempty"`
+	// Listeners overrides the behaviour of named trace listeners for this
+	// step.
+	Listeners map[string]string `json:"listeners,omitempty"`
+	// Request fail makes the request fail after its header is logged, so the
+	// step awaits a retry.
+	Request string `json:"request,omitempty"`
+	Model   *Model `json:"model,omitempty"`
+}
+
+// Model is the scripted model output of a step.
+type Model struct {
+	Text  string     `json:"text,omitempty"`
+	Calls []ToolCall `json:"calls,omitempty"`
+}
+
+// ToolCall is one scripted tool call of the model.
+type ToolCall struct {
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Review *Review         `json:"review,omitempty"`
+}
+
+// drawnPlans are the plans generated exit-tool calls present: a complete
+// one first, then ones the exit tool refuses.
+var drawnPlans = []string{"# Plan\n\n1. Read the code.\n2. Change it.", "Just do it.", ""}
+
+// drawnReviews are the scripted review answers of generated exit-tool calls.
+var drawnReviews = []Review{
+	{Answer: Approve},
+	{Answer: Approve, Feedback: "also add tests"},
+	{Answer: KeepPlanning},
+	{Answer: KeepPlanning, Feedback: "split step 2"},
+	{Answer: Dismiss},
+	{Answer: Approve, Reload: true},
+}
+
+// drawStep draws a step's script: its decision, a listener's override,
+// a failing request or an exit-tool call.
+func drawStep(w World, c Chooser) *StepAction {
+	s := &StepAction{}
+	switch c.Intn("decision", 10) {
+	case 0:
+		s.Decision = Reject
+	case 1:
+		s.Decision = Abort
+	case 2:
+		if ls := w.Listeners(); len(ls) > 0 {
+			s.Listeners = map[string]string{ls[0]: oneOf(c, "audit", Reject, Abort)}
+		}
+	}
+	if c.Intn("request", 5) == 0 {
+		s.Request = "fail"
+	} else if c.Intn("exit", 3) == 0 {
+		plan := drawnPlans[0]
+		if c.Intn("plan", 4) == 0 {
+			plan = oneOf(c, "badplan", drawnPlans[1:]...)
+		}
+		r := oneOf(c, "review", drawnReviews...)
+		s.Model = &Model{Calls: []ToolCall{{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": plan}), Review: &r}}}
+	}
+	return s
+}
+
+// canStep: the agent has an open turn whose last request did not fail.
+func canStep(w World, n string) bool { return w.Open(n) && !w.AwaitingRetry(n) }
+
+var _ = declare(kind[StepAction]{
+	name:   "step",
+	of:     func(a *Action) **StepAction { return &a.Step },
+	agent_: func(s *StepAction) string { return s.Agent },
+	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, false) },
+	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
+	schema: `{"$ref": "#/$defs/step"}`,
+	draws: []Draw{
+		{Name: "step", Make: func(w World, c Chooser) (Action, bool) {
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			if !ok {
+				return Action{}, false
+			}
+			s := drawStep(w, c)
+			s.Agent = a
+			return Action{Step: s}, true
+		}},
+		{Name: "step-exit", Make: func(w World, c Chooser) (Action, bool) {
+			// A step whose model presents a complete plan, mostly approved:
+			// the exit tool's path through review to the silent exit.
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			if !ok {
+				return Action{}, false
+			}
+			r := Review{Answer: Approve}
+			if c.Intn("approve", 3) == 0 {
+				r = oneOf(c, "review", drawnReviews[1:]...)
+			}
+			calls := []ToolCall{{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r}}
+			if c.Intn("batch", 3) == 0 {
+				// A second call in the same tool batch, after the first one's
+				// answer (EXIT-5, EXIT-6): the logged state still gates it.
+				r2 := oneOf(c, "review2", drawnReviews...)
+				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r2})
+			}
+			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
+		}},
+		{Name: "step-host-tool", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			// A step whose model calls the host's own tools, in plan mode
+			// or out of it (EXIT-1, SVC-3).
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			tools := w.HostTools()
+			if !ok || len(tools) == 0 {
+				return Action{}, false
+			}
+			var calls []ToolCall
+			for range 1 + c.Intn("host-calls", 2) {
+				calls = append(calls, ToolCall{Name: oneOf(c, "host-tool", tools...), Args: JSON(map[string]string{"path": "README.md"})})
+			}
+			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
+		}},
+		{Name: "step-empty", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			// A step whose messages the first scripted listener takes for
+			// itself, so the decision carries none: a runtime that skips
+			// such steps must not be made to run one by a notice (PEND-2).
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			ls := w.Listeners()
+			if !ok || len(ls) == 0 {
+				return Action{}, false
+			}
+			return Action{Step: &StepAction{Agent: a, Listeners: map[string]string{ls[0]: Drop}}}, true
+		}},
+	},
+})
