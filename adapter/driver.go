@@ -847,9 +847,15 @@ func (p *Port) lacks(method, capability string) error {
 	return &UnsupportedError{Method: method, Message: "the implementation does not declare the " + capability + " capability"}
 }
 
-// ExitTool implements sim.Port.
+// ExitTool implements sim.Port. A review scripted as the seam's reply or
+// failure is not sent to an implementation that does not declare the
+// reviewReplies capability (an older minor version): the request is
+// unsupported, so the check that needs it is skipped.
 func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
 	var out sim.ToolReply
+	if req.Review.Extended() && !p.start.Capabilities.ReviewReplies {
+		return out, &UnsupportedError{Method: MethodExitTool, Message: "the implementation does not declare the reviewReplies capability (" + req.Review.String() + ")"}
+	}
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("null")
 	}

@@ -14,7 +14,7 @@ const ProtocolVersion = 1
 // A minor version only adds optional members and capabilities: an
 // implementation that speaks an older one leaves them out and the kit skips
 // the checks that need them. Minor 1 added command outcomes and unload;
-// minor 2 the host's own tools and skipped empty steps.
+// minor 2 review replies, the host's own tools and skipped empty steps.
 const ProtocolMinor = 2
 
 // MaxLine is the default limit on one protocol line (a request or a reply,
@@ -91,6 +91,10 @@ type Capabilities struct {
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
 	// Unload (optional, minor 1): the implementation answers unload.
 	Unload bool `json:"unload,omitempty"`
+	// ReviewReplies (optional, minor 2): exitTool's review may script the
+	// seam's structured reply (review.reply) or the seam failing
+	// (review.fail).
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 	// HostTools (optional, minor 2): the implementation reads the host's
 	// tools (load.hostTools, assemble.tools), returns the whole catalog
 	// from assemble and answers preTool.
@@ -115,7 +119,8 @@ type StartResult struct {
 // Identity returns the sim.Identity part of the start result.
 func (s StartResult) Identity() sim.Identity {
 	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices,
-		CommandOutcomes: s.Capabilities.CommandOutcomes, HostTools: s.Capabilities.HostTools, EmptySteps: s.Capabilities.EmptySteps}
+		CommandOutcomes: s.Capabilities.CommandOutcomes, ReviewReplies: s.Capabilities.ReviewReplies,
+		HostTools: s.Capabilities.HostTools, EmptySteps: s.Capabilities.EmptySteps}
 }
 
 // Empty is the params of reload and stop and the result of open and stop.

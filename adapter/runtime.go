@@ -53,12 +53,14 @@ var runtimeShapes = map[string]string{
 type RuntimeStartParams struct {
 	Protocol int    `json:"protocol"`
 	Level    string `json:"level"`
+	Minor    int    `json:"minor,omitempty"`
 }
 
 // RuntimeStartResult is a runtime's start result.
 type RuntimeStartResult struct {
 	Protocol     int               `json:"protocol"`
 	Level        string            `json:"level"`
+	Minor        int               `json:"minor,omitempty"`
 	Name         string            `json:"name"`
 	Version      string            `json:"version"`
 	Language     string            `json:"language"`
@@ -97,7 +99,7 @@ func (r *RuntimePort) Start() (loop.Identity, error) {
 		return loop.Identity{}, err
 	}
 	var res RuntimeStartResult
-	if err := r.port.call(RuntimeStart, RuntimeStartParams{Protocol: ProtocolVersion, Level: RuntimeLevel}, &res); err != nil {
+	if err := r.port.call(RuntimeStart, RuntimeStartParams{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: ProtocolMinor}, &res); err != nil {
 		return loop.Identity{}, err
 	}
 	if res.Level != RuntimeLevel {

@@ -178,6 +178,7 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 		}
 		caps := opts.Capabilities
 		caps.CommandOutcomes = caps.CommandOutcomes || id.CommandOutcomes
+		caps.ReviewReplies = caps.ReviewReplies || id.ReviewReplies
 		return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: caps}, nil
 	case MethodLoad:
 		var p sim.LoadRequest

@@ -97,7 +97,7 @@ var Table = []Rule{
 	{ObsTool, "called outside plan mode", []string{"EXIT-2"}},
 	{ObsTool, "the plan has no # heading", []string{"EXIT-3"}},
 	{ObsTool, "the reference presented the plan, the implementation refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
-	{ObsTool, "no user-questions channel, or a reload during review", []string{"EXIT-7"}},
+	{ObsTool, "no user-questions channel, a reload during review, or a seam that fails (throws, aborted, refused, unavailable)", []string{"EXIT-7"}},
 	{ObsTool, "presented for review or not", []string{"EXIT-4"}},
 	{ObsTool, "an approval without feedback", []string{"EXIT-5"}},
 	{ObsTool, "keep planning, a dismissal or an approval with feedback", []string{"EXIT-6"}},

@@ -228,6 +228,99 @@ Feature: EXIT — the exit tool
     And the next accepted step appends plan/mode inactive before the request header
     And the step carries one plan-mode notice
 
+  @EXIT-5 @EXIT-6 @id:exit-reply-other-question-ignored
+  Scenario: Answers to another question are not the review's: the review's own approval approves
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam replies:
+      | question         | selected      | custom |
+      | another question | keep planning |        |
+      | the review       | approve       |        |
+    Then exit_plan_mode succeeds with {"approved": true}
+    And get reports active with inactive pending
+
+  @EXIT-6 @EXIT-7 @id:exit-reply-unknown-question
+  Scenario: An approval of a question the tool did not ask leaves plan mode on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam replies:
+      | question         | selected | custom |
+      | another question | approve  |        |
+    Then exit_plan_mode fails
+    And get reports active with no pending selection
+    And the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @EXIT-6 @EXIT-7 @id:exit-reply-multi-select
+  Scenario: Selecting both options is no approval: plan mode stays on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam replies:
+      | question   | selected               | custom |
+      | the review | approve, keep planning |        |
+    Then exit_plan_mode fails
+    And get reports active with no pending selection
+    And the next accepted step appends no plan/mode event
+
+  @EXIT-6 @EXIT-7 @id:exit-reply-several-review-answers
+  Scenario: Several answers to the review question are no approval: plan mode stays on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam replies:
+      | question   | selected      | custom |
+      | the review | approve       |        |
+      | the review | keep planning |        |
+    Then exit_plan_mode fails
+    And get reports active with no pending selection
+
+  @EXIT-6 @id:exit-reply-free-text-only
+  Scenario: Free text with no option selected is keep planning carrying that text
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam replies:
+      | question   | selected | custom                 |
+      | the review |          | Cover the rollback too. |
+    Then exit_plan_mode fails carrying the feedback "Cover the rollback too."
+    And get reports active with no pending selection
+
+  @EXIT-6 @EXIT-7 @id:exit-reply-no-answer
+  Scenario: A reply with no answer at all fails the call; plan mode stays on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam replies with no answer
+    Then the plan is presented for review exactly once, carrying "# Plan"
+    And exit_plan_mode fails
+    And get reports active with no pending selection
+    And the next accepted step appends no plan/mode event
+
+  @EXIT-7 @EXIT-4 @id:exit-seam-fails
+  Scenario Outline: A review seam that fails fails the call; plan mode stays on [<case>]
+    Given an agent with plan mode active and an open turn
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam <how>
+    Then the plan is presented for review exactly once, carrying "# Plan"
+    And exit_plan_mode fails
+    And get reports active with no pending selection
+
+    Examples:
+      | case        | how               |
+      | throws      | throws            |
+      | refused     | refuses the agent |
+      | unavailable | has no way to ask |
+
+  @EXIT-7 @id:exit-review-aborted
+  Scenario: The step's signal aborting while the review is open fails the call and ends the turn; plan mode stays on
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode with the plan "# Plan" and the review seam is aborted by the step's signal
+    Then exit_plan_mode fails
+    And the turn has ended with the reason "aborted"
+    And get reports active with no pending selection
+    And the log folds to active
+
+  @EXIT-7 @EXIT-5 @id:exit-seam-fails-after-approval
+  Scenario: A seam failing for a second call leaves the first call's approval in force
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the model calls exit_plan_mode twice in one tool batch:
+      | plan       | answer               | feedback |
+      | # Plan v1  | approves             |          |
+      | # Plan v2  | dismisses the review |          |
+    Then call 1 of the batch succeeds with {"approved": true}
+    And exit_plan_mode fails
+    And get reports active with inactive pending
+
   @EXIT-1 @SVC-3 @id:exit-catalog-host-tools-across-flips
   Scenario: The catalog is the host's tools plus exit_plan_mode, the same in and out of plan mode
     Given the host registers the tools "read, write" before plan mode loads

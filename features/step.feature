@@ -228,6 +228,70 @@ Feature: STEP — the pre-step append
     And no plan/mode event is appended
     And get reports inactive with active pending
 
+  @STEP-2 @STEP-6 @id:step-retry-notice-once
+  Scenario: A change applied before a failed request is not narrated again by the retry's pre-step
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step's request fails
+    Then plan/mode active is appended before the request header
+    And the step carries one plan-mode notice
+    When the request is retried
+    Then no plan/mode event is appended
+    And the step carries no plan-mode notice
+    And the request shows plan mode active
+    And the turn carries exactly one plan-mode notice
+
+  @STEP-2 @STEP-6 @id:step-retry-selection-during-failed-request
+  Scenario: A selection made while the request fails is applied and narrated once by the retry's pre-step
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When a step's request fails
+    And the user selects plan mode
+    And the request is retried
+    Then plan/mode active is appended before the request header
+    And the step carries one plan-mode notice
+    And the plan-mode notice is among the request's messages
+    And the turn carries exactly one plan-mode notice
+
+  @STEP-2 @STEP-6 @id:step-same-step-retry-selection-narrated-once
+  Scenario: Inside a same-step retry the selection waits, then the next step applies and narrates it once
+    Given the runtime retries failed requests inside the same step
+    And an agent with plan mode inactive mid-turn, after a request that showed it
+    When a step's request fails
+    And the user selects plan mode
+    And the request is retried
+    Then no plan/mode event is appended
+    And the step carries no plan-mode notice
+    And get reports inactive with active pending
+    When a step is accepted
+    Then plan/mode active is appended before the request header
+    And the step carries one plan-mode notice
+    And the turn carries exactly one plan-mode notice
+
+  @STEP-2 @STEP-6 @id:step-same-step-retry-repeats-no-notice
+  Scenario: A same-step retry of a request that carried a notice adds none
+    Given the runtime retries failed requests inside the same step
+    And an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step's request fails
+    And the request is retried
+    Then no plan/mode event is appended
+    And the step carries no plan-mode notice
+    When a step is accepted
+    Then no plan/mode event is appended
+    And the turn carries exactly one plan-mode notice
+
+  @STEP-2 @STEP-6 @id:step-retry-undo-narrated-against-failed-header
+  Scenario: A failed request's header counts: undoing its change before the retry is narrated once more
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    And a step's request fails
+    Then the step carries one plan-mode notice
+    When the user selects the default mode
+    And the request is retried
+    Then plan/mode inactive is appended before the request header
+    And the step carries one plan-mode notice
+    And the turn carries exactly two plan-mode notices
+
   @STEP-6 @STEP-7 @PEND-2 @id:step-continuation-with-nothing-claimed
   Scenario: A continuation after tool results runs with nothing claimed and carries the notice
     Given the runtime skips an accepted step whose decision carries no messages

@@ -29,4 +29,5 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerThen(sc)
 	w.registerHost(sc)
 	w.registerOutside(sc)
+	w.registerReview(sc)
 }

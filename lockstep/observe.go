@@ -427,8 +427,8 @@ func tools(act sim.Action, r sim.Result) []toolView {
 	for k, t := range r.Tools {
 		v := toolView{Name: t.Name, OK: t.OK, Asked: t.Asked}
 		v.Approved = t.OK && string(t.Result) == `{"approved":true}`
-		if k < len(calls) && calls[k].Review != nil && calls[k].Review.Feedback != "" {
-			v.Feedback = !t.OK && strings.Contains(t.Error, calls[k].Review.Feedback)
+		if k < len(calls) && calls[k].Review != nil && calls[k].Review.FreeText() != "" {
+			v.Feedback = !t.OK && strings.Contains(t.Error, calls[k].Review.FreeText())
 		}
 		out = append(out, v)
 	}
@@ -479,7 +479,7 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 		// it without presenting, as if outside plan mode — whatever the
 		// review would have answered, even a reload during it.
 		cl = []string{"EXIT-2", "EXIT-3"}
-	case !cx.services.UserQuestions || review.Reload:
+	case !cx.services.UserQuestions || review.Reload || review.Fail != "":
 		cl = []string{"EXIT-7"}
 	case asked:
 		cl = []string{"EXIT-4"}
@@ -496,7 +496,7 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 		x.Tool = &trace.ToolExpect{OK: ptr(v.OK), Approved: ptr(v.Approved), Asked: ptr(v.Asked)}
 		if v.Feedback {
 			if s := stepOf(act); s != nil && s.Model != nil && last < len(s.Model.Calls) && s.Model.Calls[last].Review != nil {
-				x.Tool.Feedback = s.Model.Calls[last].Review.Feedback
+				x.Tool.Feedback = s.Model.Calls[last].Review.FreeText()
 			}
 		}
 	}

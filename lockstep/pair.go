@@ -46,6 +46,7 @@ func startPair(newRef, newImp func() sim.Port, setup properties.Setup, choices m
 		return nil, nil, err
 	}
 	p := &pair{setup: setup, ref: ref, imp: imp, model: properties.NewModel(setup, properties.ChoicesOf(choices)), exitPending: map[string]bool{}}
+	p.model.ReviewReplies = imp.Identity().ReviewReplies
 	if (rload.Error != "") != (iload.Error != "") {
 		p.close()
 		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}

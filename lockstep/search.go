@@ -120,7 +120,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
-	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, id: id}
+	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
 	var d *Divergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
@@ -184,7 +184,12 @@ type searcher struct {
 	opts    Options
 	newRef  func() sim.Port
 	choices map[string]string
-	id      sim.Identity
+	// reviewReplies: the implementation takes reviews scripted as the
+	// seam's reply or failure, so the search may draw them.
+	reviewReplies bool
+	// id is who the implementation said it is: the search draws the host's
+	// tools and skipped empty steps only where it declares them.
+	id sim.Identity
 }
 
 // failure is a divergence before shrinking.
@@ -249,15 +254,15 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 		}
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
-		w := weights
-		if i >= s.opts.Cases/2 && i%2 == 1 {
-			// Every other case of the second half also draws the host's own
-			// tools and a runtime that skips empty steps, where the
-			// implementation declares it can be shown them; the first half
-			// keeps the plain setups.
+		w := weightsOf(i)
+		if i >= s.opts.Cases/2 && i%2 == 1 && i%8 != 7 {
+			// Every other case of the second half (not a review-reply one)
+			// also draws the host's own tools and a runtime that skips empty
+			// steps, where the implementation declares it can be shown them;
+			// the first half keeps the plain setups.
 			setup, w = properties.DrawHost(c, setup).Within(s.id), hostWeights
 		}
-		m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+		m := s.model(setup)
 		var acts []sim.Action
 		if c.Intn("config-case", 8) == 0 {
 			svc := setup.Services
@@ -397,7 +402,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
 	search := fmt.Sprintf("depth %d", s.opts.Depth)
 	alphabet := properties.Alphabet()
-	start := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	start := s.model(setup)
 	if f, _, err := s.run(setup, nil); err != nil || f != nil {
 		if f != nil {
 			return s.divergence(f, search, 0), nil
@@ -426,7 +431,7 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 				if f != nil {
 					return s.divergence(f, search, 0), nil
 				}
-				m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+				m := s.model(setup)
 				for _, a := range acts {
 					m.Apply(a)
 				}
@@ -627,6 +632,19 @@ func (r *Result) ReportCases() []report.Case {
 // selections, steps and retries.
 var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
 
+// replyWeights also draw the review seam's replies and failures (for an
+// implementation that takes them); every eighth random sequence uses them,
+// so the others stay the sequences they always were.
+var replyWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-reply": 2}
+
+// weightsOf is the weights of the i-th random sequence.
+func weightsOf(i int) properties.Weights {
+	if i%8 == 7 {
+		return replyWeights
+	}
+	return weights
+}
+
 // hostWeights add the host's tool calls and steps left with no messages.
 var hostWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-host-tool": 3, "step-empty": 3}
 
@@ -649,10 +667,17 @@ func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup,
 	if err != nil {
 		return nil, err
 	}
-	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices}
+	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
 	f, _, err := s.run(setup, acts)
 	if err != nil || f == nil {
 		return nil, err
 	}
 	return f.diff, nil
+}
+
+// model is the model of a fresh run of the searched implementation.
+func (s *searcher) model(setup properties.Setup) *properties.Model {
+	m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	m.ReviewReplies = s.reviewReplies
+	return m
 }

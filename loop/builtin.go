@@ -70,7 +70,8 @@ func (b *Builtin) Start() (Identity, error) {
 	return Identity{
 		Name: "plankit-builtin(" + id.Name + ")", Version: BuiltinVersion, Language: "go", Choices: id.Choices,
 		Capabilities: Capabilities{Retry: b.retry, Commands: true, UserQuestions: true, HostTools: true, HostListeners: true,
-			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true, EmptySteps: true},
+			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true,
+			ReviewReplies: id.ReviewReplies, EmptySteps: true},
 	}, nil
 }
 

@@ -57,6 +57,9 @@ type Capabilities struct {
 	Resume        bool   `json:"resume,omitempty"`
 	Reload        bool   `json:"reload,omitempty"`
 	Reuse         bool   `json:"reuse,omitempty"`
+	// ReviewReplies: a call's review may be the seam's structured reply
+	// or the seam failing (sim.Review Reply and Fail).
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 	// EmptySteps: host listeners may take a step's messages (behaviour
 	// drop), and the runtime skips an accepted step whose decision carries
 	// no messages unless it continues after tool results (the shipped dsh
@@ -90,6 +93,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.Resume
 	case "reload":
 		return c.Reload
+	case "reviewReplies":
+		return c.ReviewReplies
 	case "emptySteps":
 		return c.EmptySteps
 	}

@@ -130,6 +130,9 @@ func (t Trace) Needs() []string {
 				if c.Review != nil && c.Review.Reload {
 					need["reload"] = true
 				}
+				if c.Review != nil && c.Review.Extended() {
+					need["reviewReplies"] = true
+				}
 			}
 		}
 		for _, p := range s.PreSteps {

@@ -60,6 +60,7 @@ const (
 	NameOptional      = "optional-package-SVC-2"
 	NameOutside       = "outside-writers-LOG-1-LOG-3"
 	NameLifecycle     = "service-lifecycle-SVC-1-SVC-2-PEND-8"
+	NameReviews       = "review-outcomes-EXIT-4-EXIT-7"
 	NameHost          = "host-tools-and-empty-steps-EXIT-1-SVC-3-PEND-2"
 	defaultChecks     = 100
 	defaultSteps      = 40
@@ -240,6 +241,13 @@ var props = []property{
 		expect:       fullExpect,
 		choices:      []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 		processLocal: true,
+	},
+	{
+		Info: Info{NameReviews, []string{"EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7"},
+			"Random sequences weighted to the exit tool, whose reviews, for an implementation that declares reviewReplies, include every kind of seam reply (another question answered, both options, several answers, free text alone, none) and every way the seam fails (throws, aborted, refused, unavailable); after every action everything the model predicts holds: only one answer to the review question selecting the approving option alone approves, anything else keeps planning or fails, and plan mode is never left implicitly."},
+		weights: Weights{"step-reply": 8, "step-exit": 4, "step": 5, "set": 3, "prompt": 3, "end-turn": 2, "retry": 2, "command": 1, "fold": 0},
+		expect:  fullExpect,
+		choices: []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 	},
 }
 

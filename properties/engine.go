@@ -43,6 +43,7 @@ func startSession(prop *property, newPort func() sim.Port, setup Setup) (*sessio
 		return nil, nil, err
 	}
 	s := &session{prop: prop, setup: setup, rt: rt, model: NewModel(setup, prop.choicesOf(rt.Identity().Choices))}
+	s.model.ReviewReplies = rt.Identity().ReviewReplies
 	if load.Error != "" {
 		rt.Close()
 		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}

@@ -59,6 +59,11 @@ func Alphabet() []sim.Action {
 	exit := sim.Review{Answer: sim.Approve}
 	keep := sim.Review{Answer: sim.KeepPlanning, Feedback: "Split step 2."}
 	reload := sim.Review{Answer: sim.Approve, Reload: true}
+	// Two replies of the seam (valid only for implementations that take
+	// them): an approval of a question the tool did not ask, and both
+	// options selected. Neither approves (EXIT-6, EXIT-7).
+	other := sim.Review{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Question: "scope-check", Selected: []string{sim.Approve}}}}}
+	both := sim.Review{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Selected: []string{sim.Approve, sim.KeepPlanning}}}}}
 	call := func(r *sim.Review) sim.ToolCall {
 		return sim.ToolCall{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n\n1. Do it."}`), Review: r}
 	}
@@ -78,6 +83,8 @@ func Alphabet() []sim.Action {
 		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&keep)}}}},
 		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&exit), call(&keep)}}}},
 		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&reload)}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&other)}}}},
+		{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: []sim.ToolCall{call(&both)}}}},
 		{Retry: &sim.StepAction{Agent: "main"}},
 		{EndTurn: &sim.EndTurnAction{Agent: "main"}},
 		{Fault: &sim.FaultAction{Appends: 1}},

@@ -287,6 +287,10 @@ type Model struct {
 	fail    int // armed append faults
 	// unloaded: the plugin was unloaded and not loaded again (SVC-2).
 	unloaded bool
+	// ReviewReplies: the implementation takes reviews scripted as the
+	// seam's reply or failure (sim.Identity.ReviewReplies); without it no
+	// such review is a valid action.
+	ReviewReplies bool
 }
 
 // NewModel returns the model of a fresh run.
@@ -396,6 +400,8 @@ func (m *Model) Valid(act sim.Action) bool {
 		return false // the model keeps the run's config and services
 	case m.unloaded && (act.Set != nil || act.Get != nil || act.Reload != nil || act.Fold != nil):
 		return false // the service is gone: set is refused, nothing to observe
+	case !m.reviewsValid(act):
+		return false // a review the implementation does not take
 	}
 	return modelled[act.Name()] && act.Ready(m)
 }
@@ -430,6 +436,24 @@ func (m *Model) Listeners() []string {
 		out = append(out, l.Name)
 	}
 	return out
+}
+
+// reviewsValid reports whether the action's scripted reviews are ones the
+// implementation takes.
+func (m *Model) reviewsValid(act sim.Action) bool {
+	s := act.Step
+	if s == nil {
+		s = act.Retry
+	}
+	if s == nil || s.Model == nil || m.ReviewReplies {
+		return true
+	}
+	for _, c := range s.Model.Calls {
+		if c.Review != nil && c.Review.Extended() {
+			return false
+		}
+	}
+	return true
 }
 
 // AgentPrediction is what one agent must show after an action.
@@ -866,6 +890,13 @@ func (x *pred) finish(a *agent, s *sim.StepAction) {
 			x.tool(a, c)
 			x.host(a, spec.TypeToolCall, nil)
 			x.host(a, spec.TypeToolResult, nil)
+			if c.Review != nil && c.Review.Fail == sim.ReviewAborted && *x.p.Tool.Asked {
+				// The step's signal fired while the review was open: the
+				// rest of the batch does not run, the turn ends aborted.
+				x.host(a, spec.TypeStepEnd, nil)
+				x.endTurn(a)
+				return
+			}
 		}
 	}
 	x.host(a, spec.TypeStepEnd, nil)
@@ -901,13 +932,16 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 		x.reload()
 		return
 	}
+	if r.Fail != "" || r.Answer == sim.Dismiss { // EXIT-7: nothing was decided
+		return
+	}
+	approved, feedback := reviewVerdict(r)
 	switch {
-	case r.Answer == sim.Approve && r.Feedback == "": // EXIT-5
+	case approved: // EXIT-5
 		out.OK, out.Approved = &t, &t
 		a.pending = &intent{active: false, silent: true}
-	case r.Answer == sim.Dismiss:
 	default: // EXIT-6: keep planning, carrying any feedback
-		out.Feedback = r.Feedback
+		out.Feedback = feedback
 		// Plan mode stays on: an approved exit still pending (earlier in
 		// the batch, or behind a failed append) is withdrawn. A user's
 		// queued selection stays pending (PEND-1).
@@ -915,6 +949,26 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 			a.pending = nil
 		}
 	}
+}
+
+// reviewVerdict reads a review's answer (EXIT-5, EXIT-6): only answers to
+// the review question count, and the plan is approved exactly when there
+// is one that selects the approving option alone with no free text. The
+// feedback is that one answer's free text.
+func reviewVerdict(r sim.Review) (approved bool, feedback string) {
+	if r.Reply == nil {
+		return r.Answer == sim.Approve && r.Feedback == "", r.Feedback
+	}
+	var own []sim.ReviewAnswer
+	for _, a := range r.Reply.Answers {
+		if a.Question == "" || a.Question == spec.ReviewQuestionID {
+			own = append(own, a)
+		}
+	}
+	if len(own) != 1 {
+		return false, ""
+	}
+	return slices.Equal(own[0].Selected, []string{sim.Approve}) && own[0].Custom == "", own[0].Custom
 }
 
 // completePlan is the plan-heading=level-1 reading of EXIT-3: the trimmed

@@ -22,8 +22,9 @@ type host interface {
 	Inject(agent string, m sim.Message)
 	// Next runs the downstream pre-step listeners and returns their decision.
 	Next() sim.Decision
-	// Ask presents a plan for review and returns the user's answer; ok is
-	// false when the review ended without an answer (dismissed).
+	// Ask presents a plan for review and returns the user's answer as the
+	// trace scripted it: a reply (sim.Review.Structured), a dismissal, or
+	// the seam failing (sim.Review.Fail).
 	Ask(agent string, question json.RawMessage) (sim.Review, error)
 }
 
@@ -176,6 +177,9 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		return c.hooks.unchanged.at(unchanging{c, s, p}, decision)
 	}
 	notice, narrate := c.narration(s, p.active)
+	if req.Retry > 0 {
+		narrate = c.hooks.retryNotice.at(retrying{s, p.active}, narrate)
+	}
 	if err := c.append(h, agent, p.active); err != nil {
 		return c.hooks.failed.at(agent, decision) // stays pending (STEP-5)
 	}
@@ -278,19 +282,44 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 	if c.hooks.reloaded.at(here, c.disposed) {
 		return nil, errReloaded
 	}
-	switch answer.Answer {
-	case sim.Dismiss:
+	if answer.Fail != "" {
+		// The seam failed (it threw, the step aborted, it refused the
+		// agent, it had no way to ask): nothing was decided (EXIT-7).
+		return nil, fmt.Errorf("the plan review could not be completed (%s); plan mode stays on", answer.Fail)
+	}
+	reply, ok := answer.Structured()
+	if !ok {
 		return nil, errDismissed
-	case sim.Approve:
-		if c.hooks.approves.at(answer, answer.Feedback == "") {
-			return c.approve(agent), nil
-		}
+	}
+	approved, feedback := c.readReview(answer, reply)
+	if approved {
+		return c.approve(agent), nil
 	}
 	c.keepPlanning(agent)
-	if answer.Feedback == "" {
+	if feedback == "" {
 		return nil, errors.New("the user chose to keep planning; revise the plan and present it again")
 	}
-	return nil, fmt.Errorf("the user chose to keep planning; their feedback: %s", answer.Feedback)
+	return nil, fmt.Errorf("the user chose to keep planning; their feedback: %s", feedback)
+}
+
+// readReview reads the seam's reply (EXIT-5, EXIT-6, EXIT-7): only the
+// answers to the review question count; the plan is approved exactly when
+// there is one, selecting the approve option alone, with no free text.
+// Anything else is keep planning, carrying the free text of the one answer
+// when there is one: plan mode is never left implicitly.
+func (c *Controller) readReview(answer sim.Review, reply sim.ReviewReply) (approved bool, feedback string) {
+	var mine []sim.ReviewAnswer
+	for _, a := range reply.Answers {
+		if c.hooks.answersReview.at(a, a.Question == "" || a.Question == spec.ReviewQuestionID) {
+			mine = append(mine, a)
+		}
+	}
+	if len(mine) != 1 {
+		return false, ""
+	}
+	a := mine[0]
+	selected := c.hooks.selectsApproval.at(a.Selected, len(a.Selected) == 1 && a.Selected[0] == sim.Approve)
+	return selected && c.hooks.approves.at(answer, a.Custom == ""), a.Custom
 }
 
 // keepPlanning keeps plan mode on (EXIT-6): an exit an earlier approval

@@ -45,14 +45,15 @@ type hooks struct {
 	appended  bend[appending, error]      // the result of appending a plan/mode change
 	noticeDue bend[*session, bool]        // whether a user selection is narrated
 	// The pre-step listener (STEP-2..6, SVC-3, EXIT-5).
-	beforeNext instead[stepAt, sim.Decision]   // before the downstream listeners run
-	afterNext  instead[*session, sim.Decision] // once the downstream listeners have decided
-	rejected   bend[sim.Decision, bool]        // whether the step is rejected
-	aborted    bend[sim.PreStepRequest, bool]  // whether the step is aborted
-	unchanged  bend[unchanging, sim.Decision]  // the decision when the pending selection equals the log
-	failed     bend[string, sim.Decision]      // the decision when the append of the selection fails
-	userOwned  bend[intent, bool]              // whether an applied selection is narrated as the user's
-	narrated   bend[sim.Message, sim.Decision] // the decision once it carries the notice
+	beforeNext  instead[stepAt, sim.Decision]   // before the downstream listeners run
+	afterNext   instead[*session, sim.Decision] // once the downstream listeners have decided
+	rejected    bend[sim.Decision, bool]        // whether the step is rejected
+	aborted     bend[sim.PreStepRequest, bool]  // whether the step is aborted
+	unchanged   bend[unchanging, sim.Decision]  // the decision when the pending selection equals the log
+	failed      bend[string, sim.Decision]      // the decision when the append of the selection fails
+	userOwned   bend[intent, bool]              // whether an applied selection is narrated as the user's
+	retryNotice bend[retrying, bool]            // whether a selection applied at a request-recovery retry is narrated
+	narrated    bend[sim.Message, sim.Decision] // the decision once it carries the notice
 	// The request (CFG-2, EXIT-1).
 	sectionShown bend[*session, bool]
 	tools        bend[*session, []sim.Tool]
@@ -61,13 +62,15 @@ type hooks struct {
 	hostGate   bend[*session, bool]           // whether a call of a host tool may run
 	skipsEmpty bend[sim.PreStepRequest, bool] // whether the runtime skips the step if its decision stays empty
 	// The exit tool (EXIT-2..7).
-	gate      bend[at, bool]               // whether the tool runs: plan mode as the gate reads it
-	complete  bend[string, bool]           // whether the plan is complete
-	review    instead[at, json.RawMessage] // before the plan is presented for review
-	reloaded  bend[at, bool]               // whether the service was reloaded during the review
-	approves  bend[sim.Review, bool]       // whether an approve answer approves
-	withdraws bend[intent, bool]           // whether keep-planning withdraws this pending exit
-	replaces  bend[at, bool]               // whether an approval replaces the pending selection
+	gate            bend[at, bool]               // whether the tool runs: plan mode as the gate reads it
+	complete        bend[string, bool]           // whether the plan is complete
+	review          instead[at, json.RawMessage] // before the plan is presented for review
+	reloaded        bend[at, bool]               // whether the service was reloaded during the review
+	approves        bend[sim.Review, bool]       // whether an answer selecting the approve option alone approves, given its free text
+	answersReview   bend[sim.ReviewAnswer, bool] // whether a reply's answer is to the review question
+	selectsApproval bend[[]string, bool]         // whether an answer's selected options approve
+	withdraws       bend[intent, bool]           // whether keep-planning withdraws this pending exit
+	replaces        bend[at, bool]               // whether an approval replaces the pending selection
 	// The /plan command (CMD-2..4, SVC-1).
 	isOff     bend[string, bool]            // whether the input is /plan off
 	offReply  instead[at, sim.CommandReply] // before /plan off selects
@@ -110,6 +113,13 @@ type appending struct {
 	h     host
 	agent string
 	data  json.RawMessage
+}
+
+// retrying is a user selection of target applied at a request-recovery
+// retry, in the session s.
+type retrying struct {
+	s      *session
+	target bool
 }
 
 // unchanging is a pre-step whose pending selection p equals the log.

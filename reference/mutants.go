@@ -240,6 +240,44 @@ var mutations = map[Mutant]mutation{
 	ApproveWithFeedback: {hook: func(k *hooks) {
 		k.approves = then(k.approves, func(sim.Review, bool) bool { return true })
 	}},
+	ReviewReadsAnyQuestion: {hook: func(k *hooks) {
+		k.answersReview = then(k.answersReview, func(sim.ReviewAnswer, bool) bool { return true })
+	}},
+	MultiSelectApproves: {hook: func(k *hooks) {
+		k.selectsApproval = then(k.selectsApproval, func(selected []string, _ bool) bool { return slices.Contains(selected, sim.Approve) })
+	}},
+	RetryIgnoresFailedHeader: {hook: func(k *hooks) {
+		// The notice is judged against the header before the failed
+		// request's, as if a failed request had shown the model nothing.
+		k.retryNotice = then(k.retryNotice, func(r retrying, _ bool) bool {
+			h := headerBeforeLast(r.s.events)
+			return h != nil && *h != r.target
+		})
+	}},
+	RetryRenarrates: {wire: func(w *wire) {
+		// The notice a step carried is added again when the step is
+		// retried, as if the failed request had lost it.
+		carried := map[string]sim.Message{}
+		w.preStep = func(req sim.PreStepRequest, r sim.PreStepReply) sim.PreStepReply {
+			owed, ok := carried[req.Agent]
+			if req.Retry == 0 {
+				delete(carried, req.Agent)
+				ok = false
+			}
+			if r.Decision.Kind != sim.Enter {
+				return r
+			}
+			for _, m := range r.Decision.Messages {
+				if m.IsPlanNotice() {
+					carried[req.Agent] = m
+				}
+			}
+			if ok {
+				r.Decision.Messages = append(slices.Clone(r.Decision.Messages), owed)
+			}
+			return r
+		}
+	}},
 	KeepPlanningKeepsExit: {hook: func(k *hooks) {
 		k.withdraws = then(k.withdraws, func(intent, bool) bool { return false })
 	}},
@@ -378,47 +416,51 @@ func sectionOnly(raw json.RawMessage) json.RawMessage {
 
 // The mutant catalogue. Each breaks exactly one clause.
 const (
-	AppendBeforeDownstream  Mutant = "append-before-downstream"
-	AppendOnReject          Mutant = "append-on-reject"
-	AppendOnAbort           Mutant = "append-on-abort"
-	NarrateAlways           Mutant = "narrate-always"
-	NarrateExit             Mutant = "narrate-exit"
-	NarrateTwice            Mutant = "narrate-twice"
-	IdleSetQueues           Mutant = "idle-set-queues"
-	CancelKeepsPending      Mutant = "cancel-keeps-pending"
-	FoldFirst               Mutant = "fold-first"
-	PendingSurvivesRestart  Mutant = "pending-survives-restart"
-	SectionWhileInactive    Mutant = "section-while-inactive"
-	SectionWrongOrder       Mutant = "section-wrong-order"
-	ToolHiddenInactive      Mutant = "tool-hidden-inactive"
-	OffKeepsPending         Mutant = "off-keeps-pending"
-	ConfigUnknownKeyIgnored Mutant = "config-unknown-key-ignored"
-	ApproveWithFeedback     Mutant = "approve-with-feedback"
-	PlanWithoutHeading      Mutant = "plan-without-heading"
-	ListenerAppended        Mutant = "listener-appended"
-	RetryNotObserved        Mutant = "retry-not-observed"
-	FailedAppendBlocks      Mutant = "failed-append-blocks"
-	NoopQueues              Mutant = "noop-queues"
-	GetHidesPending         Mutant = "get-hides-pending"
-	ExitOutsidePlan         Mutant = "exit-outside-plan"
-	NoChannelApproves       Mutant = "no-channel-approves"
-	ReloadApproves          Mutant = "reload-approves"
-	PlanMessageNotSteered   Mutant = "plan-message-not-steered"
-	CommandWithoutService   Mutant = "command-without-service"
-	PlanModeExtraField      Mutant = "plan-mode-extra-field"
-	DoubleAppend            Mutant = "double-append"
-	ResumeIgnoresLog        Mutant = "resume-ignores-log"
-	SelectionContinues      Mutant = "selection-continues"
-	QueuedCommitsNow        Mutant = "queued-commits-now"
-	ApproveWithoutReview    Mutant = "approve-without-review"
-	BarePlanToggles         Mutant = "bare-plan-toggles"
-	PlanModeBlocksSteps     Mutant = "plan-mode-blocks-steps"
-	KeepPlanningKeepsExit   Mutant = "keep-planning-keeps-exit"
-	ExitGateReadsPending    Mutant = "exit-gate-reads-pending"
-	ApprovalKeepsUserExit   Mutant = "approval-keeps-user-exit"
-	CancelledNarrated       Mutant = "cancelled-selection-narrated"
-	CommandUntrimmed        Mutant = "command-untrimmed"
-	ReplyAnnouncesEntering  Mutant = "plan-reply-announces-entering"
+	AppendBeforeDownstream   Mutant = "append-before-downstream"
+	AppendOnReject           Mutant = "append-on-reject"
+	AppendOnAbort            Mutant = "append-on-abort"
+	NarrateAlways            Mutant = "narrate-always"
+	NarrateExit              Mutant = "narrate-exit"
+	NarrateTwice             Mutant = "narrate-twice"
+	IdleSetQueues            Mutant = "idle-set-queues"
+	CancelKeepsPending       Mutant = "cancel-keeps-pending"
+	FoldFirst                Mutant = "fold-first"
+	PendingSurvivesRestart   Mutant = "pending-survives-restart"
+	SectionWhileInactive     Mutant = "section-while-inactive"
+	SectionWrongOrder        Mutant = "section-wrong-order"
+	ToolHiddenInactive       Mutant = "tool-hidden-inactive"
+	OffKeepsPending          Mutant = "off-keeps-pending"
+	ConfigUnknownKeyIgnored  Mutant = "config-unknown-key-ignored"
+	ApproveWithFeedback      Mutant = "approve-with-feedback"
+	PlanWithoutHeading       Mutant = "plan-without-heading"
+	ListenerAppended         Mutant = "listener-appended"
+	RetryNotObserved         Mutant = "retry-not-observed"
+	FailedAppendBlocks       Mutant = "failed-append-blocks"
+	NoopQueues               Mutant = "noop-queues"
+	GetHidesPending          Mutant = "get-hides-pending"
+	ExitOutsidePlan          Mutant = "exit-outside-plan"
+	NoChannelApproves        Mutant = "no-channel-approves"
+	ReloadApproves           Mutant = "reload-approves"
+	PlanMessageNotSteered    Mutant = "plan-message-not-steered"
+	CommandWithoutService    Mutant = "command-without-service"
+	PlanModeExtraField       Mutant = "plan-mode-extra-field"
+	DoubleAppend             Mutant = "double-append"
+	ResumeIgnoresLog         Mutant = "resume-ignores-log"
+	SelectionContinues       Mutant = "selection-continues"
+	QueuedCommitsNow         Mutant = "queued-commits-now"
+	ApproveWithoutReview     Mutant = "approve-without-review"
+	BarePlanToggles          Mutant = "bare-plan-toggles"
+	PlanModeBlocksSteps      Mutant = "plan-mode-blocks-steps"
+	KeepPlanningKeepsExit    Mutant = "keep-planning-keeps-exit"
+	ExitGateReadsPending     Mutant = "exit-gate-reads-pending"
+	ApprovalKeepsUserExit    Mutant = "approval-keeps-user-exit"
+	CancelledNarrated        Mutant = "cancelled-selection-narrated"
+	CommandUntrimmed         Mutant = "command-untrimmed"
+	ReplyAnnouncesEntering   Mutant = "plan-reply-announces-entering"
+	ReviewReadsAnyQuestion   Mutant = "review-reads-any-question"
+	MultiSelectApproves      Mutant = "review-multi-select-approves"
+	RetryRenarrates          Mutant = "retry-renarrates"
+	RetryIgnoresFailedHeader Mutant = "retry-ignores-failed-header"
 	// Host tools (EXIT-1, SVC-3) and empty decisions (PEND-2).
 	AssemblyToolsHiddenInPlan Mutant = "assembly-tools-hidden-in-plan"
 	HostToolsReorderedInPlan  Mutant = "host-tools-reordered-in-plan"
@@ -451,6 +493,8 @@ var Catalogue = []MutantInfo{
 	{FailedAppendBlocks, "STEP-5", "a failed append rejects the step"},
 	{NarrateAlways, "STEP-6", "every user selection is narrated, whatever the last header showed"},
 	{NarrateTwice, "STEP-6", "a narrated change gets two notices"},
+	{RetryIgnoresFailedHeader, "STEP-6", "at a retry the notice is judged against the header before the failed request's, so a change the failed request showed is not narrated when the retry undoes it"},
+	{RetryRenarrates, "STEP-6", "a retried step carries its notice again, so a change applied before a failed request is narrated twice"},
 	{ConfigUnknownKeyIgnored, "CFG-1", "unknown config keys are silently ignored"},
 	{SectionWhileInactive, "CFG-2", "the plan:policy section renders while plan mode is inactive"},
 	{SectionWrongOrder, "CFG-2", "the plan:policy section renders at order 40"},
@@ -461,6 +505,8 @@ var Catalogue = []MutantInfo{
 	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
 	{ApprovalKeepsUserExit, "EXIT-5", "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
 	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
+	{ReviewReadsAnyQuestion, "EXIT-6", "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan"},
+	{MultiSelectApproves, "EXIT-6", "a review answer that selects the approve option among others approves the plan"},
 	{KeepPlanningKeepsExit, "EXIT-6", "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
 	{NoChannelApproves, "EXIT-7", "with no user-questions channel the exit is approved"},
 	{ReloadApproves, "EXIT-7", "a reload during the review does not fail the call"},
@@ -525,4 +571,20 @@ func LookupMutant(name string) (MutantInfo, error) {
 		names = append(names, string(v.Name))
 	}
 	return MutantInfo{}, fmt.Errorf("unknown mutant %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// headerBeforeLast is the fold at the request header before the last one
+// (nil when there is none): what the mutant retry-ignores-failed-header
+// takes for the last header the model saw, skipping the failed request's.
+func headerBeforeLast(events []sim.Event) *bool {
+	seen := 0
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == spec.TypeRequestHeader {
+			if seen++; seen == 2 {
+				v := FoldPlanMode(events, i)
+				return &v
+			}
+		}
+	}
+	return nil
 }

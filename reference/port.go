@@ -132,7 +132,7 @@ func (p *plugin) Start() (sim.Identity, error) {
 	if len(p.opts.Mutants) > 0 {
 		name = fmt.Sprintf("plankit-reference+%s", p.opts.Mutants[0])
 	}
-	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true, HostTools: true, EmptySteps: true}, nil
+	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true, ReviewReplies: true, HostTools: true, EmptySteps: true}, nil
 }
 
 // Load implements sim.Port.

@@ -15,6 +15,7 @@ type wire struct {
 	set       func(sim.SetReply) sim.SetReply
 	assembled func(sim.AssembleReply) sim.AssembleReply
 	command   func(sim.CommandReply) sim.CommandReply
+	preStep   func(sim.PreStepRequest, sim.PreStepReply) sim.PreStepReply
 }
 
 // through applies f to v, or returns v when f is nil.
@@ -66,4 +67,12 @@ func preTool(p sim.Port, req sim.PreToolRequest) (sim.PreToolReply, error) {
 func (w *wire) Command(req sim.CommandRequest) (sim.CommandReply, error) {
 	r, err := w.Port.Command(req)
 	return through(w.command, r), err
+}
+
+func (w *wire) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
+	r, err := w.Port.PreStep(req)
+	if w.preStep == nil || err != nil {
+		return r, err
+	}
+	return w.preStep(req, r), nil
 }

@@ -132,6 +132,22 @@ var _ = declare(kind[StepAction]{
 			}
 			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
 		}},
+		{Name: "step-reply", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			// A step whose model presents a complete plan and whose review
+			// is one of the seam's replies or failures (ExtendedReviews),
+			// sometimes after an approval earlier in the same tool batch.
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			if !ok {
+				return Action{}, false
+			}
+			r := oneOf(c, "reply", ExtendedReviews...)
+			var calls []ToolCall
+			if c.Intn("reply-after-approval", 3) == 0 {
+				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &Review{Answer: Approve}})
+			}
+			calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r})
+			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
+		}},
 		{Name: "step-host-tool", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
 			// A step whose model calls the host's own tools, in plan mode
 			// or out of it (EXIT-1, SVC-3).

@@ -88,6 +88,10 @@ type Identity struct {
 	// selection outcome it announces (CommandReply.Outcome), so plankit can
 	// check what the reply means against what happened.
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// ReviewReplies says that the implementation takes a review scripted as
+	// the seam's structured reply or as the seam failing (Review.Reply,
+	// Review.Fail), so checks may script them.
+	ReviewReplies bool `json:"reviewReplies,omitempty"`
 	// HostTools says the implementation can be shown the host's own tools
 	// (LoadRequest.HostTools, AssembleRequest.Tools) and gates their calls
 	// (ToolGate); EmptySteps that it reads PreStepRequest.SkipsEmpty.
@@ -277,6 +281,11 @@ type Review struct {
 	Feedback string `json:"feedback,omitempty"`
 	// Reload reloads the plan-mode service while the review is open.
 	Reload bool `json:"reload,omitempty"`
+	// Reply is the structured reply the user-questions seam returns, given
+	// as it is instead of Answer and Feedback (see review.go).
+	Reply *ReviewReply `json:"reply,omitempty"`
+	// Fail makes the seam fail instead of answering (see review.go).
+	Fail string `json:"fail,omitempty"`
 }
 
 // ExitToolRequest executes exit_plan_mode.

@@ -195,6 +195,9 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	if s.Request != "" && s.Request != "ok" && s.Request != "fail" {
 		return inputf("request must be ok or fail, not %q", s.Request)
 	}
+	if err := validateReviews(s.Model); err != nil {
+		return err
+	}
 	if retry {
 		a.retries++
 		r.hostAppend(res, a, spec.TypeRetry, map[string]any{"turn": a.turn, "step": a.step, "retry": a.retries, "mode": r.opts.Retries})
@@ -370,8 +373,38 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 				return err
 			}
 		}
+		if reviewAborted(c, out) {
+			// The step's signal fired while the review was open: the rest
+			// of the batch does not run and the turn ends aborted.
+			r.logStep(res, a, spec.TypeStepEnd)
+			r.endTurn(res, a, "aborted")
+			return nil
+		}
 	}
 	r.logStep(res, a, spec.TypeStepEnd)
+	return nil
+}
+
+// reviewAborted reports whether a tool call's review was open when the
+// step's abort signal fired (Review.Fail aborted, and the plan reached the
+// review).
+func reviewAborted(c ToolCall, out ToolOutcome) bool {
+	return c.Review != nil && c.Review.Fail == ReviewAborted && out.Asked
+}
+
+// validateReviews checks the scripted reviews of a step's tool calls before
+// the step runs.
+func validateReviews(m *Model) error {
+	if m == nil {
+		return nil
+	}
+	for _, c := range m.Calls {
+		if c.Review != nil {
+			if err := c.Review.Validate(); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

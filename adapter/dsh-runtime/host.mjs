@@ -16,6 +16,7 @@ import { format } from 'node:util'
 import { Runtime } from './lib/runtime.mjs'
 
 const PROTOCOL = 1
+const PROTOCOL_MINOR = 2 // minor 2: review replies
 const LEVEL = 'runtime'
 const require = createRequire(import.meta.url)
 const LOOP = '@deepseek-ai/dsh-agent-loop'
@@ -50,6 +51,7 @@ const CAPABILITIES = {
   resume: true, // open seeds a new session with the whole log, as dsh resumes one
   reload: true, // dispose the plan-mode fiber and plug it in again
   reuse: true, // a start on a used process disposes the whole composition: the state of a new process
+  reviewReplies: true, // (minor 2) the review's reply as given, and the seam failing as dsh-user-questions fails
 }
 
 // Everything on stdout is protocol; stray console output goes to stderr.
@@ -71,6 +73,7 @@ class Host {
     this.started = true
     return {
       protocol: PROTOCOL,
+      minor: PROTOCOL_MINOR,
       level: LEVEL,
       name: LOOP,
       version: LOOP_VERSION,

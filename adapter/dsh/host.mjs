@@ -33,7 +33,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 
 const PROTOCOL = 1
-const PROTOCOL_MINOR = 2 // minor 1: command outcomes, unload; minor 2: host tools, skipped empty steps
+const PROTOCOL_MINOR = 2 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
 
@@ -72,6 +72,8 @@ class Call {
     this.effects = []
     this.fail = failAppends
     this.review = review
+    // the step's signal as the exit tool sees it (review.fail aborted fires it)
+    this.abort = new AbortController()
   }
 }
 
@@ -122,10 +124,15 @@ class HostCommands extends Service {
 
 /**
  * The user-questions seam, answered from the exitTool request's scripted
- * review: approve selects "Approve", keep-planning selects "Keep planning",
- * feedback is the free-text answer, dismiss cancels the question the way
- * dsh's UI does (UserQuestionError ASK_CANCELLED). review.reload reloads the
- * plan-mode plugin while the question is open.
+ * review: approve selects the question's approving option (its
+ * intent.approve), keep-planning the other one, feedback is the free-text
+ * answer, dismiss cancels the question the way dsh's UI does
+ * (UserQuestionError ASK_CANCELLED). review.reply is the reply as given
+ * (answers to this or another question id, any selection, free text, none);
+ * review.fail makes the seam fail as dsh-user-questions does: throws (the
+ * UI's own error), aborted (the call's signal fires while the question is
+ * open: ASK_ABORTED), refused (CALLER_NOT_LIVE), unavailable (NO_PROVIDER).
+ * review.reload reloads the plan-mode plugin while the question is open.
  */
 class HostUserQuestions extends Service {
   constructor (ctx, host) {
@@ -140,21 +147,42 @@ class HostUserQuestions extends Service {
     if (review.answer === 'dismiss') {
       throw new UserQuestionError('the user dismissed the question', 'ASK_CANCELLED')
     }
+    switch (review.fail) {
+      case undefined: break
+      case 'throws': throw new Error('the question UI failed')
+      case 'aborted':
+        call.abort.abort()
+        throw new UserQuestionError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
+      case 'refused': throw new UserQuestionError('human interaction requires the exact live calling agent when an agent is supplied', 'CALLER_NOT_LIVE')
+      case 'unavailable': throw new UserQuestionError('no user-questions provider is registered', 'NO_PROVIDER')
+      default: throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
+    }
     const question = questions[0]
     const labels = (question?.options ?? []).map((o) => o.label)
     const approve = question?.intent?.approve
-    let selected
-    if (review.answer === 'approve') {
-      if (approve === undefined) throw new Error('plankit host: the review question names no approve option')
-      selected = [approve]
-    } else if (review.answer === 'keep-planning') {
-      selected = labels.filter((l) => l !== approve).slice(0, 1)
+    if (approve === undefined) throw new Error('plankit host: the review question names no approve option')
+    const label = (meaning) => {
+      if (meaning === 'approve') return approve
+      if (meaning === 'keep-planning') return labels.find((l) => l !== approve)
+      throw new Error(`plankit host: unknown option ${JSON.stringify(meaning)}`)
+    }
+    let scripted
+    if (review.reply !== undefined) {
+      scripted = review.reply.answers ?? []
+    } else if (review.answer === 'approve' || review.answer === 'keep-planning') {
+      scripted = [{ selected: [review.answer], custom: review.feedback }]
+    } else if (review.answer === undefined) {
+      scripted = review.feedback ? [{ custom: review.feedback }] : []
     } else {
       throw new Error(`plankit host: unknown review answer ${JSON.stringify(review.answer)}`)
     }
-    const item = { id: question.id, selected }
-    if (review.feedback) item.custom = review.feedback
-    return { answers: [item] }
+    return {
+      answers: scripted.map((a) => {
+        const item = { id: a.question ?? question.id, selected: (a.selected ?? []).map(label) }
+        if (a.custom) item.custom = a.custom
+        return item
+      })
+    }
   }
 }
 
@@ -246,7 +274,7 @@ class Host {
       // hostTools, emptySteps (minor 2): the host's own tools are registered
       // beside the package's and dispatched through tools/pre-execute; a
       // skipped empty step is the runtime's business (the package is not told).
-      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, hostTools: true, emptySteps: true },
+      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true, hostTools: true, emptySteps: true },
     }
   }
 
@@ -460,7 +488,7 @@ class Host {
     if (tool === undefined) throw new Error('exit_plan_mode is not registered')
     const reply = {}
     try {
-      const result = await tool.execute(params.args, { agent, signal: new AbortController().signal })
+      const result = await tool.execute(params.args, { agent, signal: call.abort.signal })
       reply.ok = true
       reply.result = json(result)
     } catch (error) {

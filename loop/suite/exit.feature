@@ -180,3 +180,122 @@ Feature: EXIT at runtime level — exit_plan_mode called by the model
     And the step appends plan/mode false
     And the step logs 0 plan-mode notices
     And the requests show plan:policy as on, off
+
+  @EXIT-5 @EXIT-6 @id:rt-exit-reply-other-question-ignored
+  Scenario: answers to another question are not the review's; the review's own approval approves
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {reply: {answers: [{question: scope-check, selected: [keep-planning]}, {selected: [approve]}]}}}]
+        - text: Editing now.
+      """
+    Then result "c1" is "ok"
+    And result "c1" carries "approved"
+    And the step appends plan/mode false
+    And the requests show plan:policy as on, off
+
+  @EXIT-6 @EXIT-7 @id:rt-exit-reply-unknown-question
+  Scenario: an approval of a question the tool did not ask leaves plan mode on
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {reply: {answers: [{question: scope-check, selected: [approve]}]}}}]
+        - text: Revising.
+      """
+    Then result "c1" is "failed"
+    And result "c1" asked the user
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+    And get shows active true with nothing pending
+
+  @EXIT-6 @EXIT-7 @id:rt-exit-reply-multi-select
+  Scenario: selecting both options is no approval, and plan mode stays on
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {reply: {answers: [{selected: [approve, keep-planning]}]}}}]
+        - text: Revising.
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+
+  @EXIT-6 @EXIT-7 @id:rt-exit-reply-several-review-answers
+  Scenario: several answers to the review question are no approval
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {reply: {answers: [{selected: [approve]}, {selected: [keep-planning]}]}}}]
+        - text: Revising.
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And get shows active true with nothing pending
+
+  @EXIT-6 @id:rt-exit-reply-free-text-only
+  Scenario: free text with no option selected is keep planning carrying that text
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {reply: {answers: [{custom: "Cover the rollback too."}]}}}]
+        - text: Revising.
+      """
+    Then result "c1" is "failed"
+    And result "c1" carries "Cover the rollback too."
+    And the step appends plan/mode nothing
+
+  @EXIT-6 @EXIT-7 @id:rt-exit-reply-no-answer
+  Scenario: a reply with no answer at all fails the call, and plan mode stays on
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {reply: {answers: []}}}]
+        - text: Revising.
+      """
+    Then result "c1" is "failed"
+    And result "c1" asked the user
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+
+  @EXIT-7 @EXIT-4 @id:rt-exit-seam-fails
+  Scenario Outline: a review seam that fails fails the call, and plan mode stays on [<how>]
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {fail: <how>}}]
+        - text: Waiting.
+      """
+    Then result "c1" is "failed"
+    And result "c1" asked the user
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+    And get shows active true with nothing pending
+
+    Examples:
+      | how         |
+      | throws      |
+      | refused     |
+      | unavailable |
+
+  @EXIT-7 @id:rt-exit-review-aborted
+  Scenario: the step's signal aborting while the review is open fails the call and ends the turn aborted
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls:
+            - {id: c1, name: exit_plan_mode, args: {plan: "# Plan\n1. edit"}, review: {fail: aborted}}
+            - {id: r1, name: read_file, args: {path: a.go}}
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And the step sends 1 request
+    And the turn ends "aborted"
+    And get shows active true with nothing pending

@@ -27,8 +27,9 @@ type ExploreResult struct {
 
 // Alphabet lists the steps Explore combines, as far as caps allow: idle
 // selections, plain turns, a selection while the model streams before a
-// continuation step, one after the last step, an approved exit, a failed
-// append, /plan off, a restart.
+// continuation step, one after the last step, one while a request fails
+// before its retry, an approved exit, a review replying to another
+// question, a failed append, /plan off, a restart.
 func Alphabet(caps loop.Capabilities) []loop.Step {
 	set := func(v bool) loop.HostAction { return loop.HostAction{ID: "s", Set: &loop.ActiveArg{Active: v}} }
 	turn := func(prompt string, rs ...loop.Response) loop.Step {
@@ -44,11 +45,21 @@ func Alphabet(caps loop.Capabilities) []loop.Step {
 	if caps.UserQuestions {
 		out = append(out, turn("Exit.", loop.Response{Calls: []loop.Call{exit}}, loop.Response{Text: "Done."}))
 	}
+	if caps.UserQuestions && caps.ReviewReplies {
+		// the review's reply approves another question only: no approval
+		other := exit
+		other.Review = &sim.Review{Reply: &sim.ReviewReply{Answers: []sim.ReviewAnswer{{Question: "scope-check", Selected: []string{sim.Approve}}}}}
+		out = append(out, turn("Exit other.", loop.Response{Calls: []loop.Call{other}}, loop.Response{Text: "Done."}))
+	}
 	if caps.DuringStream && caps.HostTools {
 		out = append(out,
 			turn("Stream on.", loop.Response{During: []loop.HostAction{set(true)}, Calls: []loop.Call{read}}, loop.Response{Text: "Done."}),
 			turn("Stream off.", loop.Response{During: []loop.HostAction{set(false)}, Calls: []loop.Call{read}}, loop.Response{Text: "Done."}),
 			turn("Late on.", loop.Response{During: []loop.HostAction{set(true)}, Text: "Done."}))
+		if caps.Has("retry") {
+			// a selection while the request fails, then the retry
+			out = append(out, turn("Retry on.", loop.Response{Calls: []loop.Call{read}}, loop.Response{Fail: true, During: []loop.HostAction{set(true)}}, loop.Response{Calls: []loop.Call{read}}, loop.Response{Text: "Done."}))
+		}
 		if caps.FailAppend {
 			out = append(out, turn("Fault.", loop.Response{During: []loop.HostAction{{ID: "f", Fault: &loop.CountArg{Count: 1}}, set(true)}, Calls: []loop.Call{read}}, loop.Response{Text: "Done."}))
 		}

@@ -299,6 +299,10 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 							c.Name = spec.ExitTool
 							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(2)]})
 							c.Review = &sim.Review{Answer: answers[r.IntN(3)]}
+							if caps.ReviewReplies && r.IntN(3) == 0 {
+								rv := sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
+								c.Review = &rv
+							}
 						}
 						resp.Calls = append(resp.Calls, c)
 					}

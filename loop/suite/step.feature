@@ -126,3 +126,51 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
     Then the step logs 1 plan-mode notice
     And request 1 of the step carries a plan-mode notice
     And the requests show plan:policy as on
+
+  @STEP-2 @STEP-6 @id:rt-step-retry-notice-once
+  Scenario: a change applied by the step whose request fails is narrated once, whatever the retry
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}]
+          during: [{id: s1, set: {active: true}}]
+        - fail: true
+        - text: Read it.
+      """
+    Then result "s1" is "queued"
+    And the step appends plan/mode true
+    And the step logs 1 plan-mode notice
+    And the turn ends "completed"
+
+  @STEP-2 @STEP-6 @id:rt-step-retry-selection-during-failed-request
+  Scenario: a selection made while the request fails is appended once, by the retry's pre-step or the next step's
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - fail: true
+          during: [{id: s1, set: {active: true}}]
+        - calls: [{id: r2, name: read_file, args: {path: b.go}}]
+        - text: Read them.
+      """
+    Then result "s1" is "queued"
+    And the step appends plan/mode true
+    And the step logs 1 plan-mode notice
+    And the turn ends "completed"
+
+  @STEP-2 @STEP-6 @id:rt-step-retry-undo-narrated
+  Scenario: undoing, while the request fails, the change that request showed is narrated once more
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}]
+          during: [{id: s1, set: {active: true}}]
+        - fail: true
+          during: [{id: s2, set: {active: false}}]
+        - calls: [{id: r2, name: read_file, args: {path: b.go}}]
+        - text: Read them.
+      """
+    Then result "s2" is "queued"
+    And the step appends plan/mode true, false
+    And the step logs 2 plan-mode notices
+    And the turn ends "completed"

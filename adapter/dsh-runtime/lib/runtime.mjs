@@ -517,26 +517,55 @@ export class Runtime {
     })
   }
 
-  /** The user's answer to a question (the plan review), from the executing call's script. */
-  async ask ({ questions, agent }) {
+  /**
+   * The user's answer to a question (the plan review), from the executing
+   * call's script: an answer (approve selects the question's intent.approve
+   * option, keep-planning the other, feedback the free text), the reply as
+   * given (review.reply: answers to this or another question id, any
+   * selection, free text, none), or the seam failing (review.fail) the way
+   * dsh-user-questions does: throws (the UI's own error), aborted (the step
+   * is cancelled, so the call's signal fires while the question is open:
+   * ASK_ABORTED), refused (CALLER_NOT_LIVE), unavailable (NO_PROVIDER).
+   */
+  async ask ({ questions, agent, signal }) {
     const run = this.agents.get(agent?.id)
     const call = run?.current ?? undefined
     if (call !== undefined) call.asked = true
     const review = call?.review ?? {}
     if (review.reload === true) await this.reload()
-    if (review.answer === undefined || review.answer === 'dismiss') {
+    switch (review.fail) {
+      case undefined: break
+      case 'throws': throw new Error('the question UI failed')
+      case 'aborted':
+        run.agent.cancel({ kind: 'host-review' }, { keepInbox: true })
+        if (!signal?.aborted) throw new Error('plankit host: cancelling the step did not fire the review\'s signal')
+        throw new UserQuestionError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
+      case 'refused': throw new UserQuestionError('human interaction requires the exact live calling agent when an agent is supplied', 'CALLER_NOT_LIVE')
+      case 'unavailable': throw new UserQuestionError('no user-questions provider is registered', 'NO_PROVIDER')
+      default: throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
+    }
+    if (review.reply === undefined && (review.answer === undefined || review.answer === 'dismiss')) {
       throw new UserQuestionError('the user dismissed the question', 'ASK_CANCELLED')
     }
     const question = questions[0]
     const labels = (question?.options ?? []).map((o) => o.label)
     const approve = question?.intent?.approve
-    let selected
-    if (review.answer === 'approve') selected = approve === undefined ? [] : [approve]
-    else if (review.answer === 'keep-planning') selected = labels.filter((l) => l !== approve).slice(0, 1)
+    const label = (meaning) => {
+      if (meaning === 'approve') return approve
+      if (meaning === 'keep-planning') return labels.find((l) => l !== approve)
+      throw new UserQuestionError(`unknown scripted option ${JSON.stringify(meaning)}`, 'ASK_CANCELLED')
+    }
+    let scripted
+    if (review.reply !== undefined) scripted = review.reply.answers ?? []
+    else if (review.answer === 'approve' || review.answer === 'keep-planning') scripted = [{ selected: [review.answer], custom: review.feedback }]
     else throw new UserQuestionError(`unknown scripted review answer ${JSON.stringify(review.answer)}`, 'ASK_CANCELLED')
-    const item = { id: question?.id, selected }
-    if (typeof review.feedback === 'string' && review.feedback !== '') item.custom = review.feedback
-    return { answers: [item] }
+    return {
+      answers: scripted.map((a) => {
+        const item = { id: a.question ?? question?.id, selected: (a.selected ?? []).map(label).filter((l) => l !== undefined) }
+        if (typeof a.custom === 'string' && a.custom !== '') item.custom = a.custom
+        return item
+      })
+    }
   }
 }
 

@@ -8,7 +8,8 @@
 // oversized, flood (floods stderr before every reply and never
 // misbehaves otherwise), flood-crash, error, unsupported, extra (an
 // unknown field in the result), choice (declares fold-end=middle, a value
-// plankit does not know; use with METHOD start), linger (replies
+// plankit does not know; use with METHOD start), minor1 (speaks minor 1:
+// declares no reviewReplies; use with METHOD start), linger (replies
 // to stop but does not exit), slow (sleeps before replying: N seconds
 // given as the third argument, 2 by default; once per process), deaf (from then on
 // ignores SIGTERM and the end of its input), orphan (starts a background
@@ -208,6 +209,14 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		var r map[string]any
 		json.Unmarshal(reply, &r)
 		r["result"].(map[string]any)["choices"].(map[string]any)["fold-end"] = "middle"
+		b, _ := json.Marshal(r)
+		return b
+	case "minor1":
+		var r map[string]any
+		json.Unmarshal(reply, &r)
+		res := r["result"].(map[string]any)
+		res["minor"] = 1
+		delete(res["capabilities"].(map[string]any), "reviewReplies")
 		b, _ := json.Marshal(r)
 		return b
 	case "unsupported":

@@ -14,9 +14,10 @@ import os
 import sys
 
 import planmode
+import scripted
 
 PROTOCOL = 1
-PROTOCOL_MINOR = 2  # minor 1: command outcomes, unload; minor 2: host tools, skipped empty steps
+PROTOCOL_MINOR = 2  # minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
 DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
 
 
@@ -57,10 +58,13 @@ class Host:
         return dict(self.downstream or {"kind": "enter"})
 
     def ask(self, agent, question):
+        """The user-questions seam: returns the reply {"answers": [...]}
+        the review scripts, or raises as the seam does when the user
+        dismisses the question or the seam itself fails."""
         self.effects.append({"kind": "ask", "question": question})
         if self.review.get("reload"):
             self.adapter.reload()
-        return self.review
+        return scripted.ask_reply(self.review, question)
 
 
 class Adapter:
@@ -83,7 +87,8 @@ class Adapter:
             "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
             "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
-                             "commandOutcomes": True, "unload": True, "hostTools": True, "emptySteps": True},
+                             "commandOutcomes": True, "unload": True, "reviewReplies": True,
+                             "hostTools": True, "emptySteps": True},
         }
 
     def load(self, params):

@@ -10,7 +10,8 @@ adapter (adapter.py) has to provide:
     host.steer(agent, message)
     host.inject(agent, message)
     host.next()                      -> the downstream listeners' decision
-    host.ask(agent, question)        -> the user's review {"answer", "feedback"?}
+    host.ask(agent, question)        -> the seam's reply {"answers": [{"id", "selected", "custom"?}]};
+                                        raises ReviewDismissed or ReviewFailed
 
 Nothing here knows about the protocol.
 """
@@ -144,6 +145,15 @@ class ToolError(Exception):
     """exit_plan_mode failed; the message goes back to the model."""
 
 
+class ReviewDismissed(Exception):
+    """The user closed the review question without answering."""
+
+
+class ReviewFailed(Exception):
+    """The user-questions seam failed: it threw, the step aborted, it
+    refused the agent, or it had no way to ask."""
+
+
 class PlanMode:
     """The plan-mode service of one loaded plugin over the sessions of one
     process. pending maps agent -> (active, narrate)."""
@@ -243,17 +253,24 @@ class PlanMode:
             raise ToolError(EXIT_TOOL + " requires a complete markdown plan starting with a # heading")
         if not self.services.get("userQuestions"):
             raise ToolError("no user-questions channel is available to review the plan; plan mode stays on")
-        answer = host.ask(agent, {
-            "id": "plan-review", "header": "Plan review",
-            "question": "Approve this plan and leave plan mode?",
-            "detail": plan, "options": ["Approve", "Keep planning"],
-        })
+        try:
+            reply = host.ask(agent, {
+                "id": "plan-review", "header": "Plan review",
+                "question": "Approve this plan and leave plan mode?",
+                "detail": plan, "options": ["Approve", "Keep planning"],
+            })
+        except ReviewDismissed:
+            raise ToolError("the user dismissed the plan review; stay in plan mode and wait for their message")
+        except ReviewFailed as e:
+            raise ToolError("the plan review could not be completed (%s); plan mode stays on" % e)
         if self.disposed:
             raise ToolError("the plan-mode service was reloaded while the plan was under review; present the plan again")
-        kind, feedback = answer.get("answer"), answer.get("feedback") or ""
-        if kind == "dismiss":
-            raise ToolError("the user dismissed the plan review; stay in plan mode and wait for their message")
-        if kind == "approve" and feedback == "":
+        # Only answers to this question count; exactly one that selects
+        # Approve alone, with no free text, approves (EXIT-5). Anything
+        # else keeps planning: plan mode is never left implicitly (EXIT-7).
+        mine = [a for a in reply.get("answers", []) if a.get("id") == "plan-review"]
+        feedback = mine[0].get("custom", "") if len(mine) == 1 else ""
+        if len(mine) == 1 and mine[0].get("selected") == ["Approve"] and feedback == "":
             self.pending[agent] = (False, False)  # a silent exit (EXIT-5)
             return {"approved": True}
         # Keep planning (EXIT-6): plan mode stays on, so an approved exit

@@ -19,6 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
 import planmode  # noqa: E402
+import scripted  # noqa: E402
 
 PROTOCOL = 1
 BASE_SECTION = {"name": "runtime:base", "order": 0, "text": "You are a coding agent."}
@@ -66,6 +67,7 @@ class Turn:
         self.results = []
         self.review = {}
         self.downstream = None
+        self.aborted = False  # the step's signal fired (a review aborted)
 
 
 class Runtime:
@@ -100,7 +102,10 @@ class Runtime:
         self.turn.asked = True
         if review.get("reload"):
             self.reload({})
-        return review
+        if review.get("fail") == "aborted":
+            # the step's signal fires while the question is open
+            self.turn.aborted = True
+        return scripted.ask_reply(review, question)
 
     # --- lifecycle ----------------------------------------------------
     def start(self, params):
@@ -109,12 +114,12 @@ class Runtime:
         if params.get("protocol") != PROTOCOL:
             raise Failure("protocol %r is not supported" % params.get("protocol"))
         self.__init__()
-        return {"protocol": PROTOCOL, "level": "runtime", "name": "plankit-example-python-runtime",
+        return {"protocol": PROTOCOL, "level": "runtime", "minor": 2, "name": "plankit-example-python-runtime",
                 "version": "0.1.0", "language": "python", "choices": planmode.CHOICES,
                 "capabilities": {"retry": "pre-step", "commands": True, "userQuestions": True,
                                  "hostTools": True, "hostListeners": True, "duringStream": True,
                                  "outsideAppend": True, "failAppend": True, "resume": True,
-                                 "reload": True, "reuse": True, "emptySteps": True}}
+                                 "reload": True, "reuse": True, "reviewReplies": True, "emptySteps": True}}
 
     def load(self, params):
         self.config = params.get("config")
@@ -303,6 +308,9 @@ class Runtime:
                 continues = bool(calls)
                 self.respond(a, response, calls)
                 a.add("step/end", {"turn": a.turn, "step": a.step})
+                if self.turn.aborted:
+                    self.end_turn(a, "aborted")
+                    break
                 if not calls:
                     self.end_turn(a, "completed")
                     break
@@ -344,6 +352,7 @@ class Runtime:
                     result["error"] = str(e)
                 if self.turn.asked:
                     result["asked"] = True
+
             else:
                 result["error"] = "unknown tool %r" % c["name"]
             a.add("tool/call", {"turn": a.turn, "step": a.step, "callId": c["callId"], "name": c["name"],
@@ -354,6 +363,8 @@ class Runtime:
                 "content": [{"type": "tool-result", "toolCallId": c["callId"], "isError": not result["ok"],
                              "content": [{"type": "text", "text": text}]}]}})
             self.turn.results.append({"id": c["id"], "tool": result})
+            if self.turn.aborted:
+                break  # the step's signal fired during the review: the rest of the batch does not run
 
 
 def transcript(log):
