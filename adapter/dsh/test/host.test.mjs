@@ -14,7 +14,7 @@ test('start reports the package, its choices and capabilities', async (t) => {
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
   assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
-  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, hostTools: true, emptySteps: true })
+  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true, hostTools: true, emptySteps: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
 
