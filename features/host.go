@@ -123,7 +123,12 @@ func (w *world) hostToolsRan() error {
 }
 
 func (w *world) stepSkipped() error {
-	types := appendedTypes(w.last, mainAgent)
+	var types []string
+	for _, e := range w.last.Appended {
+		if e.Agent == mainAgent {
+			types = append(types, e.Event.Type)
+		}
+	}
 	if w.last.Decision != sim.Accept || len(w.last.Requests) != 0 || slices.Contains(types, spec.TypeStepStart) || !slices.Contains(types, spec.TypeTurnEnd) {
 		return fmt.Errorf("the step's decision is %q with %d request(s) (appended %v), want an accepted step the runtime skipped, ending the turn", w.last.Decision, len(w.last.Requests), types)
 	}

@@ -204,7 +204,6 @@ Feature: LOG — logged state and recovery
       | no-active      | active   | {}                            |
       | string-true    | inactive | {"active": "yes"}             |
       | extra-field    | inactive | {"active": true, "by": "ui"}  |
-      | null-data      | inactive | null                          |
 
   @LOG-3 @id:log-open-from-given-log
   Scenario: An agent opened from a given log starts in its fold

@@ -105,7 +105,13 @@ func (w *world) turnEndedWith(reason string) error {
 		}
 		return nil
 	}
-	return &observedError{attribution.ObsEvents, fmt.Errorf("%s did not end the turn (appended %s), want it ended %q", w.last.Action.Name(), strings.Join(appendedTypes(w.last, mainAgent), ", "), reason)}
+	var types []string
+	for _, a := range w.last.Appended {
+		if a.Agent == mainAgent {
+			types = append(types, a.Event.Type)
+		}
+	}
+	return &observedError{attribution.ObsEvents, fmt.Errorf("%s did not end the turn (appended %s), want it ended %q", w.last.Action.Name(), strings.Join(types, ", "), reason)}
 }
 
 // turnNotices counts the plan-mode notices the main agent's log holds

@@ -233,26 +233,10 @@ func (w *world) transcriptClean() error {
 }
 
 func (w *world) logsUserMessage(text string) error {
-	for _, a := range w.last.Appended {
-		if a.Agent != mainAgent || a.Event.Type != spec.TypeUserMessage {
-			continue
-		}
-		m, err := sim.MessageOf(a.Event.Data)
-		if err == nil && m.Text == text && m.Source.Kind == "user" {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s logged no user message %q (appended %v)", w.last.Action.Name(), text, appendedTypes(w.last, mainAgent))
+	return w.expect(trace.Expect{UserMessages: []string{text}})
 }
 
-func (w *world) nothingStarted() error {
-	for _, t := range appendedTypes(w.last, mainAgent) {
-		if t == spec.TypeStepStart || t == spec.TypeTurnStart {
-			return fmt.Errorf("%s started a step or turn (appended %v)", w.last.Action.Name(), appendedTypes(w.last, mainAgent))
-		}
-	}
-	return nil
-}
+func (w *world) nothingStarted() error { return w.expect(trace.Expect{Started: ptr(false)}) }
 
 func (w *world) stepSent() error {
 	return w.expect(trace.Expect{Decision: sim.Accept, Requests: ptr(1)})
@@ -267,74 +251,35 @@ func (w *world) stepBlocked() error {
 }
 
 func (w *world) downstreamFirst() error {
-	down, app := -1, -1
-	for i, e := range w.last.Effects {
-		if e.Effect.Kind == sim.EffectDownstream && down < 0 {
-			down = i
-		}
-		if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode && app < 0 {
-			app = i
-		}
-	}
-	if down < 0 {
-		return fmt.Errorf("the plugin never called the downstream listeners")
-	}
-	if app < 0 {
-		return fmt.Errorf("the plugin appended no plan/mode event")
-	}
-	if app < down {
-		return fmt.Errorf("the plugin appended plan/mode before calling the downstream listeners")
-	}
-	return nil
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{DownstreamFirst: ptr(true)}})
 }
 
 func (w *world) prepended() error {
+	return w.registered(trace.RegisteredExpect{Listener: sim.Prepend})
+}
+
+// registered checks the plugin's registration now: at its load, or its
+// last reload.
+func (w *world) registered(x trace.RegisteredExpect) error {
 	if _, err := w.runtime(); err != nil {
 		return err
 	}
-	if l := w.rt.Registration().Listener; l != sim.Prepend {
-		return fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", l)
-	}
-	return nil
+	reg := w.rt.Registration()
+	return expectOf(sim.Result{Load: &reg}, trace.Expect{Registered: &x})
 }
 
+// sawMessage expects the message in the downstream decision the plugin's
+// listener saw: it wraps every other listener.
 func (w *world) sawMessage(text string) error {
-	if w.last.PreStep == nil {
-		return fmt.Errorf("the plugin's listener did not run for the step")
-	}
-	for _, m := range w.last.PreStep.Downstream.Messages {
-		if m.Text == text {
-			return nil
-		}
-	}
-	return fmt.Errorf("the plugin's listener saw the downstream decision %s without the message %q: it did not wrap every other listener", sim.JSON(w.last.PreStep.Downstream), text)
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{Saw: []string{text}}})
 }
 
 func (w *world) listenerRan(ran string) error {
-	if (w.last.PreStep != nil) != (ran == "ran") {
-		return fmt.Errorf("the plugin's listener ran: %v, want %s", w.last.PreStep != nil, ran)
-	}
-	return nil
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{Ran: ptr(ran == "ran")}})
 }
 
 func (w *world) decisionPassed() error {
-	p := w.last.PreStep
-	if p == nil {
-		return fmt.Errorf("the plugin's listener did not run for the step")
-	}
-	if p.Decision.Kind != p.Downstream.Kind {
-		return fmt.Errorf("the downstream decided %q but the plugin returned %q", p.Downstream.Kind, p.Decision.Kind)
-	}
-	var extra []sim.Message
-	for _, m := range p.Decision.Messages {
-		if !slices.Contains(p.Downstream.Messages, m) && !m.IsPlanNotice() {
-			extra = append(extra, m)
-		}
-	}
-	if len(extra) > 0 {
-		return fmt.Errorf("the plugin added messages that are not notices: %s", sim.JSON(extra))
-	}
-	return nil
+	return w.expect(trace.Expect{Listener: &trace.ListenerExpect{Passed: ptr(true)}})
 }
 
 func (w *world) onlyPlanAppends() error {
@@ -417,27 +362,17 @@ func (w *world) registersAll() error {
 	if err := w.loads(); err != nil {
 		return err
 	}
-	reg := w.rt.Registration()
-	switch {
-	case !containsTool(reg.Tools, spec.ExitTool):
-		return fmt.Errorf("the plugin registered tools %v, want exit_plan_mode", toolNames(reg.Tools))
-	case !slices.Contains(reg.Sections, spec.SectionName):
-		return fmt.Errorf("the plugin registered sections %v, want plan:policy", reg.Sections)
-	case reg.Listener != sim.Prepend:
-		return &observedError{attribution.ObsListener, fmt.Errorf("the plugin registered its pre-step listener with %q, want prepend", reg.Listener)}
+	if err := w.registered(trace.RegisteredExpect{Tools: []string{spec.ExitTool}, Sections: []string{spec.SectionName}}); err != nil {
+		return err
+	}
+	if err := w.prepended(); err != nil {
+		return &observedError{attribution.ObsListener, err}
 	}
 	return nil
 }
 
 func (w *world) commandRegistered(want string) error {
-	if _, err := w.runtime(); err != nil {
-		return err
-	}
-	has := slices.Contains(w.rt.Registration().Commands, spec.Command)
-	if has != (want == "registered") {
-		return fmt.Errorf("the plugin registered commands %v; /plan %s is wanted", w.rt.Registration().Commands, want)
-	}
-	return nil
+	return w.registered(trace.RegisteredExpect{Command: ptr(want == "registered")})
 }
 
 func (w *world) commandResult(want string) error {

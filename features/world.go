@@ -3,7 +3,6 @@ package features
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -189,16 +188,6 @@ func describeEvents(es []sim.Event) string {
 	return strings.Join(parts, ", ")
 }
 
-func appendedTypes(res sim.Result, agent string) []string {
-	var out []string
-	for _, a := range res.Appended {
-		if a.Agent == agent {
-			out = append(out, a.Event.Type)
-		}
-	}
-	return out
-}
-
 func state(b bool) string {
 	if b {
 		return "active"
@@ -212,8 +201,4 @@ func toolNames(ts []sim.Tool) []string {
 		out[i] = t.Name
 	}
 	return out
-}
-
-func containsTool(ts []sim.Tool, name string) bool {
-	return slices.ContainsFunc(ts, func(t sim.Tool) bool { return t.Name == name })
 }

@@ -276,7 +276,9 @@ func pendingJSON(p *bool) json.RawMessage {
 
 func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetReply) []string {
 	switch {
-	case act.Restart != nil:
+	case act.Restart != nil, act.Load != nil:
+		// A fresh process or a fresh load: pending selections were
+		// process-local.
 		return []string{"PEND-8"}
 	case act.Get != nil:
 		return []string{"PEND-7"}

@@ -219,14 +219,14 @@ func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) 
 	}
 	defer p.close()
 	for k, act := range acts {
-		if act.Load != nil {
-			if k != 0 {
-				return nil, false, nil
-			}
-		} else if !p.model.Valid(act) {
+		// A config load comes first only; a later load is the plugin
+		// loaded again as configured (after an unload), which the model
+		// predicts like any action.
+		config := act.Load != nil && k == 0
+		if !config && !p.model.Valid(act) {
 			return nil, false, nil
 		}
-		if act.Load == nil {
+		if !config {
 			p.model.Apply(act)
 		}
 		d, err := p.do(act)
@@ -239,7 +239,7 @@ func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) 
 		if d != nil && (from == 0 || k >= from && p.expr != nil) {
 			return &failure{setup: setup, acts: slices.Clone(p.acts), imp: slices.Clone(p.impResults), diff: d, expr: p.expr}, true, nil
 		}
-		if act.Load != nil && !p.imp.Plugin() {
+		if config && !p.imp.Plugin() {
 			return nil, true, nil
 		}
 	}
@@ -629,8 +629,9 @@ func (r *Result) ReportCases() []report.Case {
 }
 
 // weights bias the random draw toward the actions that move plan state:
-// selections, steps and retries.
-var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2}
+// selections, steps and retries; outside writers and the plugin unloaded
+// and loaded again are drawn now and then.
+var weights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "append": 1, "open": 1, "unload": 1, "load": 2}
 
 // replyWeights also draw the review seam's replies and failures (for an
 // implementation that takes them); every eighth random sequence uses them,

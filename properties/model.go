@@ -1010,7 +1010,7 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 		if ok {
 			a.logged = v
 		}
-		ap.Plan = append(ap.Plan, v)
+		ap.Plan = append(ap.Plan, v) // malformed data reads as false; appended checks it as written
 	}
 	a.log = append(a.log, me)
 	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})

@@ -81,6 +81,8 @@ type hooks struct {
 	folds     bend[bool, bool]                           // whether a plan/mode event replaces the folded value, given whether one was folded
 	resumed   bend[sim.OpenRequest, bool]                // the state a session opens in
 	survivors bend[map[string]intent, map[string]intent] // the pending selections a stop hands to the next load
+	heard     bend[sim.Event, bool]                      // whether a plan/mode another writer appended is folded when it arrives
+	unloaded  bend[map[string]intent, map[string]intent] // the pending selections an unload hands to the next load
 }
 
 // at is a point in a call for one agent.

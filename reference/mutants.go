@@ -311,6 +311,12 @@ var mutations = map[Mutant]mutation{
 			return sim.CommandReply{}, false
 		})
 	}},
+	OutsideWritesIgnored: {hook: func(k *hooks) {
+		k.heard = then(k.heard, func(sim.Event, bool) bool { return false })
+	}},
+	UnloadKeepsPending: {hook: func(k *hooks) {
+		k.unloaded = then(k.unloaded, func(pending, _ map[string]intent) map[string]intent { return maps.Clone(pending) })
+	}},
 	ResumeIgnoresLog: {hook: func(k *hooks) {
 		k.resumed = then(k.resumed, func(sim.OpenRequest, bool) bool { return false })
 	}},
@@ -446,6 +452,8 @@ const (
 	PlanModeExtraField       Mutant = "plan-mode-extra-field"
 	DoubleAppend             Mutant = "double-append"
 	ResumeIgnoresLog         Mutant = "resume-ignores-log"
+	OutsideWritesIgnored     Mutant = "outside-writes-ignored"
+	UnloadKeepsPending       Mutant = "unload-keeps-pending"
 	SelectionContinues       Mutant = "selection-continues"
 	QueuedCommitsNow         Mutant = "queued-commits-now"
 	ApproveWithoutReview     Mutant = "approve-without-review"
@@ -514,6 +522,8 @@ var Catalogue = []MutantInfo{
 	{PlanMessageNotSteered, "CMD-3", "/plan <message> does not steer the message"},
 	{OffKeepsPending, "CMD-4", "/plan off does not cancel a pending entry"},
 	{ResumeIgnoresLog, "LOG-3", "a session opened on an existing log (resume, fork) starts inactive instead of folding it"},
+	{OutsideWritesIgnored, "LOG-3", "a plan/mode another process appends to the live log does not change the state: the plugin folds only its own appends and the logs it is opened with"},
+	{UnloadKeepsPending, "PEND-8", "pending selections survive an unload: a later load restores them instead of starting clean from the log"},
 	{SelectionContinues, "PEND-2", "a committed selection steers the agent to continue, starting a turn"},
 	{QueuedCommitsNow, "PEND-4", "a selection during an open turn is appended at once instead of queued"},
 	{ApproveWithoutReview, "EXIT-4", "a valid plan is approved without being presented for review"},

@@ -241,7 +241,11 @@ func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
 		if e.Seq != len(s.events) {
 			return nil, nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, len(s.events))
 		}
-		s.add(e)
+		if e.Type == spec.TypePlanMode && !p.hooks.heard.at(e, true) {
+			s.events = append(s.events, e) // logged, but not folded
+			continue
+		}
+		s.add(e) // another writer's plan/mode is in force at once (LOG-3)
 	}
 	return &callHost{p: p, fail: c.FailAppends}, s, nil
 }
@@ -377,6 +381,7 @@ func (p *plugin) Unload() (sim.LoadReply, error) {
 	}
 	if p.ctl != nil {
 		p.ctl.disposed = true
+		p.carried = p.hooks.unloaded.at(p.ctl.pending, nil) // PEND-8: lost with the service
 	}
 	p.ctl = nil
 	return sim.LoadReply{}, nil

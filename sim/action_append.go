@@ -20,10 +20,12 @@ type AppendAction struct {
 	Data  json.RawMessage `json:"data"`
 }
 
-// drawnOutsideData are the plan/mode data outside writers append: both
-// values, and data that is not exactly {active: boolean} (LOG-1), which the
-// fold ignores.
-var drawnOutsideData = []string{`{"active":true}`, `{"active":false}`, `{"active":"yes"}`, `{"active":true,"by":"ui"}`, `{}`}
+// drawnOutsideData are the plan/mode data outside writers append.
+var drawnOutsideData = []string{`{"active":true}`, `{"active":false}`}
+
+// drawnMalformedData are plan/mode data that are not exactly {active:
+// boolean} (LOG-1), which the fold ignores.
+var drawnMalformedData = []string{`{"active":"yes"}`, `{"active":"no"}`, `{"active":true,"by":"ui"}`, `{}`}
 
 var _ = declare(kind[AppendAction]{
 	name:   "append",
@@ -41,12 +43,19 @@ var _ = declare(kind[AppendAction]{
 		return nil
 	},
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent", "type"], "description": "An outside writer appends an event to the agent's live log; the implementation sees it with its next request (LOG-3).", "properties": {"agent": {"$ref": "#/$defs/agent"}, "type": {"type": "string", "minLength": 1}, "data": {"description": "The event's data, as written (null when absent)."}}}`,
-	draws: []Draw{{Name: "append", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
-		a, ok := pickAgent(w, c, nil)
-		typ, data := spec.TypePlanMode, oneOf(c, "outside-data", drawnOutsideData...)
-		if c.Intn("outside-type", 5) == 0 {
-			typ, data = "note/added", `{"text":"From the outside."}`
-		}
-		return Action{Append: &AppendAction{Agent: a, Type: typ, Data: json.RawMessage(data)}}, ok
-	}}},
+	draws: []Draw{
+		{Name: "append", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			a, ok := pickAgent(w, c, nil)
+			typ, data := spec.TypePlanMode, oneOf(c, "outside-data", drawnOutsideData...)
+			if c.Intn("outside-type", 4) == 0 {
+				typ, data = "note/added", `{"text":"From the outside."}`
+			}
+			return Action{Append: &AppendAction{Agent: a, Type: typ, Data: json.RawMessage(data)}}, ok
+		}},
+		{Name: "append-malformed", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			a, ok := pickAgent(w, c, nil)
+			data := oneOf(c, "malformed-data", drawnMalformedData...)
+			return Action{Append: &AppendAction{Agent: a, Type: spec.TypePlanMode, Data: json.RawMessage(data)}}, ok
+		}},
+	},
 })

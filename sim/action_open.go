@@ -26,13 +26,29 @@ type EventSpec struct {
 }
 
 // drawnLogs are the logs generated open actions start from: empty, plan
-// mode on, a whole turn, a flip back, and data the fold ignores (LOG-1).
+// mode on, a whole turn, a flip back.
 var drawnLogs = [][]EventSpec{
 	nil,
 	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}},
 	{{Type: spec.TypeTurnStart, Data: json.RawMessage(`{"turn":1}`)}, {Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}, {Type: spec.TypeTurnEnd, Data: json.RawMessage(`{"reason":{"kind":"completed"},"turn":1}`)}},
 	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}, {Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":false}`)}},
+}
+
+// drawnMalformedLogs end with plan/mode data the fold ignores (LOG-1).
+var drawnMalformedLogs = [][]EventSpec{
 	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}, {Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":"no"}`)}},
+	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{}`)}},
+}
+
+// drawOpen draws an agent opened from one of logs.
+func drawOpen(logs [][]EventSpec) func(w World, c Chooser) (Action, bool) {
+	return func(w World, c Chooser) (Action, bool) {
+		n := len(w.Agents())
+		if n >= MaxDrawnAgents {
+			return Action{}, false
+		}
+		return Action{Open: &OpenAction{Agent: fmt.Sprintf("opened-%d", n-1), Log: oneOf(c, "log", logs...)}}, true
+	}
 }
 
 var _ = declare(kind[OpenAction]{
@@ -57,11 +73,8 @@ var _ = declare(kind[OpenAction]{
 		return nil
 	},
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent"], "description": "Start a new agent from a given log, as a host opens a recorded or resumed session; a turn the log leaves open ends interrupted (LOG-3).", "properties": {"agent": {"$ref": "#/$defs/agent"}, "log": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"type": "string", "minLength": 1}, "data": {}}}}}}`,
-	draws: []Draw{{Name: "open", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
-		n := len(w.Agents())
-		if n >= MaxDrawnAgents {
-			return Action{}, false
-		}
-		return Action{Open: &OpenAction{Agent: fmt.Sprintf("opened-%d", n-1), Log: oneOf(c, "log", drawnLogs...)}}, true
-	}}},
+	draws: []Draw{
+		{Name: "open", Explicit: true, Make: drawOpen(drawnLogs)},
+		{Name: "open-malformed", Explicit: true, Make: drawOpen(drawnMalformedLogs)},
+	},
 })

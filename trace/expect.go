@@ -24,6 +24,11 @@ type Expect struct {
 	State    *StateExpect  `json:"state,omitempty"`
 	Plan     []bool        `json:"plan,omitempty"`
 	Appended []EventExpect `json:"appended,omitempty"`
+	// Started is whether the action started a turn or a step.
+	Started *bool `json:"started,omitempty"`
+	// UserMessages are texts of user messages (from the user) the action
+	// logged, each among them.
+	UserMessages []string `json:"userMessages,omitempty"`
 	// Order lists event types whose first appended events come in this
 	// order, each present (other events may come between).
 	Order    []string `json:"order,omitempty"`
@@ -41,7 +46,11 @@ type Expect struct {
 	Reviews *int           `json:"reviews,omitempty"`
 	Tool    *ToolExpect    `json:"tool,omitempty"`
 	Command *CommandExpect `json:"command,omitempty"`
-	Fold    *bool          `json:"fold,omitempty"`
+	// Registered is what the plugin registered at a load or reload.
+	Registered *RegisteredExpect `json:"registered,omitempty"`
+	// Listener is what the plugin's pre-step listener did in a step.
+	Listener *ListenerExpect `json:"listener,omitempty"`
+	Fold     *bool           `json:"fold,omitempty"`
 }
 
 // StateExpect is get() after the action. Pending is true, false, or "none"
@@ -89,6 +98,27 @@ type ToolExpect struct {
 	Approved *bool  `json:"approved,omitempty"`
 	Asked    *bool  `json:"asked,omitempty"`
 	Feedback string `json:"feedback,omitempty"`
+}
+
+// RegisteredExpect is what the plugin registered at a load or reload: its
+// pre-step listener's position, tools and sections among those it
+// registered, and whether it registered /plan.
+type RegisteredExpect struct {
+	Listener string   `json:"listener,omitempty"`
+	Tools    []string `json:"tools,omitempty"`
+	Sections []string `json:"sections,omitempty"`
+	Command  *bool    `json:"command,omitempty"`
+}
+
+// ListenerExpect is what the plugin's pre-step listener did in a step:
+// whether it ran, messages it saw in the downstream decision next()
+// returned, whether it passed that decision on (adding only plan-mode
+// notices), whether it called next() before appending plan/mode.
+type ListenerExpect struct {
+	Ran             *bool    `json:"ran,omitempty"`
+	Saw             []string `json:"saw,omitempty"`
+	Passed          *bool    `json:"passed,omitempty"`
+	DownstreamFirst *bool    `json:"downstreamFirst,omitempty"`
 }
 
 // CommandExpect is a command's result.
@@ -170,6 +200,9 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 	if x.Order != nil {
 		out = append(out, checkOrder(x.Order, agent, r)...)
 	}
+	if x.Started != nil || x.UserMessages != nil {
+		out = append(out, checkStarts(x.Started, x.UserMessages, agent, r)...)
+	}
 	if x.Notices != nil {
 		if got := len(r.Notices(agent)); got != *x.Notices {
 			fail("notices", *x.Notices, got)
@@ -245,7 +278,7 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				fail("command.kind", x.Command.Kind, c.Kind)
 			}
 			if x.Command.Outcome != "" && c.Reported && x.Command.Outcome != c.Outcome {
-				fail("command.outcome", x.Command.Outcome, orNone(c.Outcome))
+				fail("command.outcome", x.Command.Outcome, fmt.Sprintf("%s (reply %q)", orNone(c.Outcome), c.Text))
 			}
 			if x.Command.Steered != nil {
 				if got := Steered(r); !slices.Equal(got, x.Command.Steered) {
@@ -253,6 +286,12 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				}
 			}
 		}
+	}
+	if x.Registered != nil {
+		out = append(out, checkRegistered(x.Registered, r)...)
+	}
+	if x.Listener != nil {
+		out = append(out, checkListener(x.Listener, agent, r)...)
 	}
 	if x.Fold != nil {
 		if r.Fold == nil {
@@ -283,6 +322,9 @@ func show(v any) string {
 	case string:
 		return x
 	case []bool, []string:
+		if x, ok := x.([]string); ok && x == nil {
+			return "[]"
+		}
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
@@ -332,8 +374,10 @@ func checkAppended(want []EventExpect, agent string, r sim.Result) []string {
 }
 
 // planValues is the active value of each plan/mode event appended to
-// agent's log. When an event's data is not exactly {"active": bool}, shown
-// lists the values with that data in its place.
+// agent's log (malformed data reads as false, as the fold reads it). When
+// the implementation appended one whose data is not exactly
+// {"active": bool} (LOG-1), shown lists the values with that data in its
+// place; an outside writer's malformed event is the log's, not a fault.
 func planValues(r sim.Result, agent string) (values []bool, shown string) {
 	values = []bool{}
 	var parts []string
@@ -371,6 +415,36 @@ func reviewsOf(r sim.Result, agent string) int {
 		}
 	}
 	return n
+}
+
+// checkStarts checks whether the action started a turn or step, and the
+// user messages it logged.
+func checkStarts(started *bool, texts []string, agent string, r sim.Result) []string {
+	var types, said []string
+	for _, a := range r.Appended {
+		if a.Agent != agent {
+			continue
+		}
+		types = append(types, a.Event.Type)
+		if a.Event.Type == spec.TypeUserMessage {
+			if m, err := sim.MessageOf(a.Event.Data); err == nil && m.Source.Kind == "user" {
+				said = append(said, m.Text)
+			}
+		}
+	}
+	var out []string
+	if started != nil {
+		got := slices.Contains(types, spec.TypeTurnStart) || slices.Contains(types, spec.TypeStepStart)
+		if got != *started {
+			out = append(out, fmt.Sprintf("started: expected %v, got %v (appended [%s])", *started, got, strings.Join(types, " ")))
+		}
+	}
+	for _, text := range texts {
+		if !slices.Contains(said, text) {
+			out = append(out, fmt.Sprintf("userMessages: expected %q among them, got %s", text, show(said)))
+		}
+	}
+	return out
 }
 
 // checkOrder checks that the first appended event of each type in want
@@ -422,6 +496,92 @@ func checkTool(x *ToolExpect, r sim.Result) []string {
 	}
 	if x.Feedback != "" && (t.OK || !strings.Contains(t.Error, x.Feedback)) {
 		out = append(out, fmt.Sprintf("tool.feedback: expected a failure carrying %q, got %s", x.Feedback, toolText(t)))
+	}
+	return out
+}
+
+func checkRegistered(x *RegisteredExpect, r sim.Result) []string {
+	reg := r.Load
+	if reg == nil {
+		return []string{"registered: the action loaded nothing"}
+	}
+	var out []string
+	if x.Listener != "" && x.Listener != reg.Listener {
+		out = append(out, fmt.Sprintf("registered.listener: expected %s, got %s", x.Listener, orNone(reg.Listener)))
+	}
+	tools := make([]string, len(reg.Tools))
+	for i, t := range reg.Tools {
+		tools[i] = t.Name
+	}
+	for _, t := range x.Tools {
+		if !slices.Contains(tools, t) {
+			out = append(out, fmt.Sprintf("registered.tools: expected %s among them, got %s", t, show(tools)))
+		}
+	}
+	for _, s := range x.Sections {
+		if !slices.Contains(reg.Sections, s) {
+			out = append(out, fmt.Sprintf("registered.sections: expected %s among them, got %s", s, show(reg.Sections)))
+		}
+	}
+	if x.Command != nil {
+		if has := slices.Contains(reg.Commands, spec.Command); has != *x.Command {
+			out = append(out, fmt.Sprintf("registered.command: expected %v, got %v (commands %s)", *x.Command, has, show(reg.Commands)))
+		}
+	}
+	return out
+}
+
+func checkListener(x *ListenerExpect, agent string, r sim.Result) []string {
+	p := r.PreStep
+	var out []string
+	if x.Ran != nil && *x.Ran != (p != nil) {
+		out = append(out, fmt.Sprintf("listener.ran: expected %v, got %v", *x.Ran, p != nil))
+	}
+	if (x.Saw != nil || x.Passed != nil) && p == nil {
+		return append(out, "listener: the plugin's listener did not run for the step")
+	}
+	for _, text := range x.Saw {
+		if !slices.ContainsFunc(p.Downstream.Messages, func(m sim.Message) bool { return m.Text == text }) {
+			out = append(out, fmt.Sprintf("listener.saw: expected %q in the downstream decision, got %s", text, sim.JSON(p.Downstream)))
+		}
+	}
+	if x.Passed != nil {
+		var extra []sim.Message
+		for _, m := range p.Decision.Messages {
+			if !slices.Contains(p.Downstream.Messages, m) && !m.IsPlanNotice() {
+				extra = append(extra, m)
+			}
+		}
+		passed := p.Decision.Kind == p.Downstream.Kind && len(extra) == 0
+		switch {
+		case passed == *x.Passed:
+		case p.Decision.Kind != p.Downstream.Kind:
+			out = append(out, fmt.Sprintf("listener.passed: expected %v, got %v (the downstream decided %s, the plugin returned %s)", *x.Passed, passed, p.Downstream.Kind, p.Decision.Kind))
+		default:
+			out = append(out, fmt.Sprintf("listener.passed: expected %v, got %v (the plugin added messages that are not notices: %s)", *x.Passed, passed, sim.JSON(extra)))
+		}
+	}
+	if x.DownstreamFirst != nil {
+		down, app := -1, -1
+		for i, e := range r.Effects {
+			if e.Agent != agent {
+				continue
+			}
+			if e.Effect.Kind == sim.EffectDownstream && down < 0 {
+				down = i
+			}
+			if e.Effect.Kind == sim.EffectAppend && e.Effect.Type == spec.TypePlanMode && app < 0 {
+				app = i
+			}
+		}
+		switch {
+		case down < 0:
+			out = append(out, "listener.downstreamFirst: the plugin never called the downstream listeners")
+		case app < 0:
+			out = append(out, "listener.downstreamFirst: the plugin appended no plan/mode event")
+		case (down < app) != *x.DownstreamFirst:
+			out = append(out, fmt.Sprintf("listener.downstreamFirst: expected %v, got %v", *x.DownstreamFirst, down < app))
+		}
 	}
 	return out
 }

@@ -90,3 +90,68 @@ func TestPlanDataMustBeExactlyActive(t *testing.T) {
 		t.Errorf("an outside writer's malformed data: got %q", got)
 	}
 }
+
+func TestListenerExpectations(t *testing.T) {
+	note := sim.Message{Role: "user", Text: "Remember the style guide."}
+	r := stepResult()
+	r.PreStep = &sim.PreStepTrace{Downstream: sim.Decision{Kind: sim.Accept, Messages: []sim.Message{note}}, Decision: sim.Decision{Kind: sim.Accept, Messages: []sim.Message{note}}}
+	r.Effects = []sim.AgentEffect{
+		{Agent: "main", Effect: sim.Effect{Kind: sim.EffectDownstream}},
+		{Agent: "main", Effect: sim.Effect{Kind: sim.EffectAppend, Type: spec.TypePlanMode}},
+	}
+	yes, no := true, false
+	holds := Expect{Listener: &ListenerExpect{Ran: &yes, Saw: []string{note.Text}, Passed: &yes, DownstreamFirst: &yes}}
+	if got := holds.Check("main", r); got != nil {
+		t.Errorf("holds: %q", got)
+	}
+	rejected := r
+	rejected.PreStep = &sim.PreStepTrace{Downstream: r.PreStep.Downstream, Decision: sim.Decision{Kind: sim.Reject}}
+	for _, c := range []struct {
+		name string
+		x    ListenerExpect
+		r    sim.Result
+		want string
+	}{
+		{"ran", ListenerExpect{Ran: &no}, r, "listener.ran: expected false, got true"},
+		{"saw", ListenerExpect{Saw: []string{"Other."}}, r, `listener.saw: expected "Other." in the downstream decision, got {"kind":"accept","messages":[{"role":"user","source":{"kind":""},"text":"Remember the style guide."}]}`},
+		{"passed", ListenerExpect{Passed: &yes}, rejected, "listener.passed: expected true, got false (the downstream decided accept, the plugin returned reject)"},
+		{"downstream first", ListenerExpect{DownstreamFirst: &no}, r, "listener.downstreamFirst: expected false, got true"},
+		{"did not run", ListenerExpect{Saw: []string{note.Text}}, stepResult(), "listener: the plugin's listener did not run for the step"},
+	} {
+		got := (&Expect{Listener: &c.x}).Check("main", c.r)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestRegisteredExpectations(t *testing.T) {
+	reg := &sim.LoadReply{Listener: sim.Append, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
+	yes := true
+	x := Expect{Registered: &RegisteredExpect{Listener: sim.Prepend, Tools: []string{spec.ExitTool, "ask"}, Sections: []string{spec.SectionName}, Command: &yes}}
+	want := []string{
+		"registered.listener: expected prepend, got append",
+		`registered.tools: expected ask among them, got ["exit_plan_mode"]`,
+		"registered.command: expected true, got false (commands [])",
+	}
+	if got := x.Check("main", sim.Result{Load: reg}); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := x.Check("main", sim.Result{}); !slices.Equal(got, []string{"registered: the action loaded nothing"}) {
+		t.Errorf("no load: got %q", got)
+	}
+}
+
+func TestStartsAndUserMessages(t *testing.T) {
+	r := stepResult()
+	r.Appended = append(r.Appended, sim.Appended{Agent: "main", Event: sim.Event{Type: spec.TypeUserMessage, Data: sim.MessageData(sim.Message{Role: "user", Source: sim.Source{Kind: "user"}, Text: "Plan it."})}})
+	no := false
+	x := Expect{Started: &no, UserMessages: []string{"Plan it.", "Go."}}
+	want := []string{
+		"started: expected false, got true (appended [step/start plan/mode request/header user/message])",
+		`userMessages: expected "Go." among them, got ["Plan it."]`,
+	}
+	if got := x.Check("main", r); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

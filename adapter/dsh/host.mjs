@@ -186,6 +186,25 @@ class HostUserQuestions extends Service {
   }
 }
 
+const REVIEW_FAILS = ['throws', 'aborted', 'refused', 'unavailable']
+const REVIEW_OPTIONS = ['approve', 'keep-planning']
+
+/**
+ * A scripted review the host cannot play is the kit's mistake, answered as
+ * a protocol error before the package runs (inside ask() the package would
+ * report it as the tool failing).
+ */
+function checkReview (review) {
+  if (review === undefined) return
+  if (review.answer !== undefined && !['approve', 'keep-planning', 'dismiss'].includes(review.answer)) throw new Error(`plankit host: unknown review answer ${JSON.stringify(review.answer)}`)
+  if (review.fail !== undefined && !REVIEW_FAILS.includes(review.fail)) throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
+  for (const a of review.reply?.answers ?? []) {
+    for (const s of a.selected ?? []) {
+      if (!REVIEW_OPTIONS.includes(s)) throw new Error(`plankit host: unknown review option ${JSON.stringify(s)}`)
+    }
+  }
+}
+
 /** A protocol Message from a dsh message (text parts joined). */
 function toMessage (m) {
   const text = (m.content ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('')
@@ -422,7 +441,12 @@ class Host {
     const planMode = this.service()
     const agent = this.begin(params)
     const state = planMode.get(agent)
-    const reply = { active: state.active }
+    // The package's get() returns the raw `active` of the last plan/mode, so
+    // data that is not exactly {active: boolean} (an outside writer's) gives
+    // a string or nothing. The protocol carries a boolean: the host reports
+    // what the package acts on — its truthiness, as the section and the exit
+    // tool's gate read it — and the checks judge that.
+    const reply = { active: Boolean(state.active) }
     if (state.pending !== undefined) reply.pending = state.pending
     return reply
   }
@@ -483,6 +507,7 @@ class Host {
   }
 
   async exitTool (params) {
+    checkReview(params.review)
     const agent = this.begin(params, params.review)
     const tool = this.tools.registered.find((t) => t.name === 'exit_plan_mode')
     if (tool === undefined) throw new Error('exit_plan_mode is not registered')
@@ -522,7 +547,7 @@ class Host {
   fold ({ events, end }) {
     const log = (events ?? []).map((e) => ({ type: e.type, data: json(e.data) }))
     try {
-      return { active: end === undefined || end === null ? foldPlanMode(log) : foldPlanMode(log, end) }
+      return { active: Boolean(end === undefined || end === null ? foldPlanMode(log) : foldPlanMode(log, end)) }
     } catch (error) {
       return { active: false, error: error?.message ?? String(error) }
     }

@@ -35,9 +35,7 @@ func TestSignals(t *testing.T) {
 		w := newWatch(t)
 		reps := w.reports()
 		p := w.start(plankit, append([]string{"check", "--timeout", "2m", "--adapter", fake + " slow start 60"}, reps.flags()...)...)
-		w.waitPIDs(1)
-		p.signal(syscall.SIGTERM)
-		code, out, errs := p.wait(30 * time.Second)
+		code, out, errs := w.interrupt(p, 1, syscall.SIGTERM)
 		if code != ExitInterrupted {
 			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, out, errs)
 		}
@@ -63,9 +61,7 @@ func TestSignals(t *testing.T) {
 	t.Run("SIGTERM while the adapter starts: sim", func(t *testing.T) {
 		w := newWatch(t)
 		p := w.start(plankit, "sim", "--timeout", "2m", "--adapter", fake+" slow start 60", trace, trace)
-		w.waitPIDs(1)
-		p.signal(syscall.SIGTERM)
-		code, out, errs := p.wait(30 * time.Second)
+		code, out, errs := w.interrupt(p, 1, syscall.SIGTERM)
 		if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGTERM") {
 			t.Fatalf("exit %d, want %d naming SIGTERM\n%s\n%s", code, ExitInterrupted, out, errs)
 		}
@@ -76,9 +72,7 @@ func TestSignals(t *testing.T) {
 		w := newWatch(t)
 		reps := w.reports()
 		p := w.start(plankit, append([]string{"check", "--adapter", fake + " ok none"}, reps.flags()...)...)
-		w.waitPIDs(6) // several scenarios ran
-		p.signal(syscall.SIGINT)
-		code, out, errs := p.wait(30 * time.Second)
+		code, out, errs := w.interrupt(p, 6, syscall.SIGINT) // several scenarios ran
 		if code != ExitInterrupted {
 			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, out, errs)
 		}
@@ -99,9 +93,7 @@ func TestSignals(t *testing.T) {
 	t.Run("SIGTERM during explore", func(t *testing.T) {
 		w := newWatch(t)
 		p := w.start(plankit, "explore", "--depth", "30", "--adapter", fake+" ok none")
-		w.waitPIDs(3)
-		p.signal(syscall.SIGTERM)
-		code, out, errs := p.wait(30 * time.Second)
+		code, out, errs := w.interrupt(p, 3, syscall.SIGTERM)
 		if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGTERM") {
 			t.Fatalf("exit %d, want %d naming SIGTERM\n%s\n%s", code, ExitInterrupted, out, errs)
 		}
@@ -153,9 +145,7 @@ func TestSignals(t *testing.T) {
 		// Interrupted too.
 		w = newWatch(t)
 		p = w.start(plankit, "check", "--adapter", fake+" deaf start")
-		w.waitPIDs(2)
-		p.signal(syscall.SIGTERM)
-		if code, out, errs := p.wait(30 * time.Second); code != ExitInterrupted {
+		if code, out, errs := w.interrupt(p, 2, syscall.SIGTERM); code != ExitInterrupted {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
 		w.noneRunning()
@@ -258,6 +248,15 @@ func (w *watch) pids() []int {
 		}
 	}
 	return pids
+}
+
+// interrupt sends sig to p once n adapter processes have started, and
+// waits for it to exit.
+func (w *watch) interrupt(p *running, n int, sig syscall.Signal) (int, string, string) {
+	w.t.Helper()
+	w.waitPIDs(n)
+	p.signal(sig)
+	return p.wait(30 * time.Second)
 }
 
 // waitPIDs waits until n adapter processes have started.

@@ -133,6 +133,37 @@ test('exitTool: review answers reach the package through the user-questions seam
   await c.stop()
 })
 
+test('exitTool: review replies and failing seams reach the package as dsh-user-questions would hand them', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  const args = { plan: '# Plan\n\n1. Do it.' }
+  c.applied(await c.call('set', { agent: 'main', active: true }))
+  const call = (review) => c.call('exitTool', { agent: 'main', args, review })
+  // only the one answer to the review question counts
+  const other = await call({ reply: { answers: [{ question: 'scope-check', selected: ['keep-planning'] }, { selected: ['approve'] }] } })
+  assert.deepEqual(other.result, { approved: true })
+  c.applied(await c.call('set', { agent: 'main', active: true }))
+  for (const reply of [
+    { answers: [{ question: 'scope-check', selected: ['approve'] }] },
+    { answers: [{ selected: ['approve', 'keep-planning'] }] },
+    { answers: [{ selected: ['approve'] }, { selected: ['approve'] }] },
+    { answers: [] }
+  ]) {
+    const r = await call({ reply })
+    assert.equal(r.ok, false, JSON.stringify(reply))
+    assert.equal(r.effects[0].kind, 'ask')
+  }
+  const text = await call({ reply: { answers: [{ custom: 'cover the rollback' }] } })
+  assert.match(text.error, /cover the rollback/)
+  for (const fail of ['throws', 'aborted', 'refused', 'unavailable']) {
+    const r = await call({ fail })
+    assert.equal(r.ok, false, fail)
+    assert.equal(r.effects[0].kind, 'ask')
+  }
+  assert.match((await c.raw('exitTool', { agent: 'main', args, review: { fail: 'explodes' } })).error.message, /unknown review fail/)
+  await c.stop()
+})
+
 test('exitTool without the user-questions service: the package sees no channel', async (t) => {
   const c = new Client(t)
   await c.ready({ commands: false, userQuestions: false })
