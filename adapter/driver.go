@@ -774,6 +774,9 @@ type replyInto struct {
 // Load implements sim.Port.
 func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
 	var out sim.LoadReply
+	if len(req.HostTools) > 0 && !p.start.Capabilities.HostTools {
+		return out, p.lacks(MethodLoad, "hostTools")
+	}
 	if len(req.Config) == 0 {
 		req.Config = json.RawMessage("null")
 	}
@@ -808,14 +811,40 @@ func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
 // PreStep implements sim.Port.
 func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 	var out sim.PreStepReply
+	if req.SkipsEmpty && !p.start.Capabilities.EmptySteps {
+		return out, p.lacks(MethodPreStep, "emptySteps")
+	}
 	req.Messages = nonNil(req.Messages)
 	return out, p.call(MethodPreStep, req, &out)
 }
 
-// Assemble implements sim.Port.
-func (p *Port) Assemble(c sim.Call) (sim.AssembleReply, error) {
+// Assemble implements sim.Port. The host's tools are sent only to an
+// implementation that declares the hostTools capability; for another the
+// request is unsupported, so the check that needs it is skipped.
+func (p *Port) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
 	var out sim.AssembleReply
-	return out, p.call(MethodAssemble, c, &out)
+	if len(req.Tools) > 0 && !p.start.Capabilities.HostTools {
+		return out, p.lacks(MethodAssemble, "hostTools")
+	}
+	return out, p.call(MethodAssemble, req, &out)
+}
+
+// PreTool implements sim.ToolGate (capability hostTools).
+func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+	var out sim.PreToolReply
+	if !p.start.Capabilities.HostTools {
+		return out, p.lacks(MethodPreTool, "hostTools")
+	}
+	if len(req.Args) == 0 {
+		req.Args = json.RawMessage("null")
+	}
+	return out, p.call(MethodPreTool, req, &out)
+}
+
+// lacks is the unsupported error of a request that needs a capability the
+// implementation does not declare (an older minor version).
+func (p *Port) lacks(method, capability string) error {
+	return &UnsupportedError{Method: method, Message: "the implementation does not declare the " + capability + " capability"}
 }
 
 // ExitTool implements sim.Port. A review scripted as the seam's reply or

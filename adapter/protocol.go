@@ -14,7 +14,7 @@ const ProtocolVersion = 1
 // A minor version only adds optional members and capabilities: an
 // implementation that speaks an older one leaves them out and the kit skips
 // the checks that need them. Minor 1 added command outcomes and unload;
-// minor 2 review replies.
+// minor 2 review replies, the host's own tools and skipped empty steps.
 const ProtocolMinor = 2
 
 // MaxLine is the default limit on one protocol line (a request or a reply,
@@ -32,6 +32,7 @@ const (
 	MethodPreStep  = "preStep"
 	MethodAssemble = "assemble"
 	MethodExitTool = "exitTool"
+	MethodPreTool  = "preTool"
 	MethodCommand  = "command"
 	MethodFold     = "fold"
 	MethodReload   = "reload"
@@ -42,7 +43,7 @@ const (
 // Methods lists every method in protocol order.
 var Methods = []string{
 	MethodStart, MethodLoad, MethodOpen, MethodSet, MethodGet, MethodPreStep,
-	MethodAssemble, MethodExitTool, MethodCommand, MethodFold, MethodReload, MethodUnload, MethodStop,
+	MethodAssemble, MethodExitTool, MethodPreTool, MethodCommand, MethodFold, MethodReload, MethodUnload, MethodStop,
 }
 
 // Request is one request line: {"seq": N, "method": "...", "params": {...}}.
@@ -94,6 +95,13 @@ type Capabilities struct {
 	// seam's structured reply (review.reply) or the seam failing
 	// (review.fail).
 	ReviewReplies bool `json:"reviewReplies,omitempty"`
+	// HostTools (optional, minor 2): the implementation reads the host's
+	// tools (load.hostTools, assemble.tools), returns the whole catalog
+	// from assemble and answers preTool.
+	HostTools bool `json:"hostTools,omitempty"`
+	// EmptySteps (optional, minor 2): the implementation reads
+	// preStep.skipsEmpty.
+	EmptySteps bool `json:"emptySteps,omitempty"`
 }
 
 // StartResult is the start reply's result: the implementation's identity,
@@ -111,7 +119,8 @@ type StartResult struct {
 // Identity returns the sim.Identity part of the start result.
 func (s StartResult) Identity() sim.Identity {
 	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices,
-		CommandOutcomes: s.Capabilities.CommandOutcomes, ReviewReplies: s.Capabilities.ReviewReplies}
+		CommandOutcomes: s.Capabilities.CommandOutcomes, ReviewReplies: s.Capabilities.ReviewReplies,
+		HostTools: s.Capabilities.HostTools, EmptySteps: s.Capabilities.EmptySteps}
 }
 
 // Empty is the params of reload and stop and the result of open and stop.
@@ -127,6 +136,7 @@ var shapes = map[string]string{
 	MethodPreStep:  `{"decision": {"kind": "enter"|"reject", "messages"?: [Message]}, "effects"?: [Effect]}`,
 	MethodAssemble: `{"sections": [{"name": string, "order": int, "text": string}], "tools": [{"name": string}]}`,
 	MethodExitTool: `{"ok": bool, "result"?: json, "error"?: string, "effects"?: [Effect]}`,
+	MethodPreTool:  `{"decision": "allow"|"deny", "reason"?: string, "effects"?: [Effect]}`,
 	MethodCommand:  `{"kind": "success"|"error", "text": string, "outcome"?: "committed"|"queued"|"cancelled"|"noop", "effects"?: [Effect]}`,
 	MethodFold:     `{"active": bool, "error"?: string}`,
 	MethodReload:   `{"error"?: string, "listener"?: "prepend"|"append", "tools"?: [{"name": string}], "sections"?: [string], "commands"?: [string]}`,

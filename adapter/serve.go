@@ -250,7 +250,7 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 		}
 		return port.PreStep(p)
 	case MethodAssemble:
-		var p sim.Call
+		var p sim.AssembleRequest
 		if err := decode(req.Params, &p); err != nil {
 			return nil, err
 		}
@@ -263,6 +263,16 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 			return nil, err
 		}
 		return port.ExitTool(p)
+	case MethodPreTool:
+		var p sim.PreToolRequest
+		if err := decode(req.Params, &p); err != nil {
+			return nil, err
+		}
+		gate, ok := port.(sim.ToolGate)
+		if !ok {
+			return sim.PreToolReply{Decision: sim.ToolAllow}, nil
+		}
+		return gate.PreTool(p)
 	case MethodCommand:
 		var p sim.CommandRequest
 		if err := decode(req.Params, &p); err != nil {

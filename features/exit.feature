@@ -320,3 +320,21 @@ Feature: EXIT — the exit tool
     Then call 1 of the batch succeeds with {"approved": true}
     And exit_plan_mode fails
     And get reports active with inactive pending
+
+  @EXIT-1 @SVC-3 @id:exit-catalog-host-tools-across-flips
+  Scenario: The catalog is the host's tools plus exit_plan_mode, the same in and out of plan mode
+    Given the host registers the tools "read, write" before plan mode loads
+    And a prompt-assembly listener after plan mode's adds the tool "search"
+    And plan mode is loaded
+    When the user prompts "Tidy the README."
+    And a step is accepted
+    Then the request's tool catalog is the host's tools "read, write, search" in that order plus exit_plan_mode
+    When the user selects plan mode
+    And a step is accepted
+    Then the request shows plan mode active
+    And the request's tool catalog is the host's tools "read, write, search" in that order plus exit_plan_mode
+    And the request's tool catalog is the same as the previous request's
+    When the user selects the default mode
+    And a step is accepted
+    Then the request shows plan mode inactive
+    And the request's tool catalog is the same as the previous request's

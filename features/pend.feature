@@ -178,3 +178,58 @@ Feature: PEND — pending selections
     And the plan-mode service is reloaded
     Then get reports inactive with active pending
     And the next accepted step appends plan/mode active before the request header
+
+  @PEND-2 @STEP-6 @id:pend-notice-never-starts-a-skipped-step
+  Scenario: A notice never turns a step the runtime skips into one that runs
+    Given the runtime skips an accepted step whose decision carries no messages
+    And plan mode is loaded
+    When the user prompts "Look around."
+    And a step is accepted and the model answers "Looked."
+    And the user selects plan mode
+    And a step is accepted
+    Then the runtime skipped the step: no step started and the turn ended without a request
+    And the step carries no plan-mode notices
+
+  @PEND-2 @STEP-6 @id:pend-first-step-with-nothing-to-send
+  Scenario: A turn's first step left with nothing to send is skipped, though a selection's notice is due
+    Given the runtime skips an accepted step whose decision carries no messages
+    And a pre-step listener "inbox" is registered after the plugin
+    And plan mode is loaded
+    When the user prompts "Look around."
+    And a step is accepted and the model answers "Looked."
+    And the turn ends
+    And the agent goes idle
+    And the user prompts "Handled elsewhere."
+    And the user selects plan mode
+    And a step is proposed and "inbox" takes its messages for itself
+    Then the runtime skipped the step: no step started and the turn ended without a request
+    And the step carries no plan-mode notices
+
+  @PEND-2 @PEND-1 @STEP-6 @choice:empty-step=keep-pending @id:pend-skipped-step-keeps-selection
+  Scenario: A selection at a skipped step stays pending for the next step that runs, which carries the notice
+    Given the runtime skips an accepted step whose decision carries no messages
+    And plan mode is loaded
+    When the user prompts "Look around."
+    And a step is accepted and the model answers "Looked."
+    And the user selects plan mode
+    And a step is accepted
+    Then no plan/mode event is appended
+    And get reports inactive with active pending
+    When the agent goes idle
+    And the user prompts "Now plan it."
+    And a step is accepted
+    Then plan/mode active is appended before the request header
+    And the step carries one plan-mode notice
+
+  @PEND-2 @STEP-6 @choice:empty-step=inject @id:pend-skipped-step-injects-notice
+  Scenario: A selection at a skipped step is appended and its notice waits for a later step
+    Given the runtime skips an accepted step whose decision carries no messages
+    And plan mode is loaded
+    When the user prompts "Look around."
+    And a step is accepted and the model answers "Looked."
+    And the user selects plan mode
+    And a step is accepted
+    Then the runtime skipped the step: no step started and the turn ended without a request
+    And plan/mode active is appended
+    And the plan-mode notice is injected for a later step
+    And get reports active with no pending selection

@@ -291,3 +291,16 @@ Feature: STEP — the pre-step append
     Then plan/mode inactive is appended before the request header
     And the step carries one plan-mode notice
     And the turn carries exactly two plan-mode notices
+
+  @STEP-6 @STEP-7 @PEND-2 @id:step-continuation-with-nothing-claimed
+  Scenario: A continuation after tool results runs with nothing claimed and carries the notice
+    Given the runtime skips an accepted step whose decision carries no messages
+    And plan mode is loaded
+    When the user prompts "Look around."
+    And the model calls exit_plan_mode with the plan "# Plan" and the user approves
+    And the user selects plan mode
+    And a step is accepted
+    Then the step is accepted and its request is sent
+    And plan/mode active is appended before the request header
+    And the step carries one plan-mode notice
+    And the plan-mode notice is among the request's messages

@@ -27,6 +27,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerGiven(sc)
 	w.registerWhen(sc)
 	w.registerThen(sc)
+	w.registerHost(sc)
 	w.registerOutside(sc)
 	w.registerReview(sc)
 }

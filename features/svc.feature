@@ -112,6 +112,21 @@ Feature: SVC — the service
     Then no plan/mode event is appended
     And the request shows plan mode active
 
+  @SVC-3 @EXIT-1 @id:svc-host-tools-run-in-any-mode
+  Scenario Outline: The host's tools run with plan mode <mode>: plan mode never blocks them [<mode>]
+    Given the host registers the tools "read, write" before plan mode loads
+    And a prompt-assembly listener after plan mode's adds the tool "search"
+    And an agent with plan mode <mode> and an open turn
+    When a step is accepted and the model calls the host tools "read, write, search"
+    Then every host tool call ran and succeeded
+    And the request shows plan mode <mode>
+    And the request's tool catalog is the host's tools "read, write, search" in that order plus exit_plan_mode
+
+    Examples:
+      | mode     |
+      | active   |
+      | inactive |
+
   @SVC-2 @LOG-3 @id:svc-load-folds-writes-made-while-unloaded
   Scenario: A load folds what outside writers logged while the plugin was unloaded
     Given an agent with plan mode inactive

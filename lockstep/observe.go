@@ -470,6 +470,8 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 	var cl []string
 	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
 	switch {
+	case call.Name != "" && call.Name != spec.ExitTool:
+		cl = []string{"SVC-3"} // a tool of the host's own
 	case !active:
 		cl = []string{"EXIT-2"}
 	case !completePlan.MatchString(strings.TrimSpace(args.Plan)):
@@ -588,6 +590,14 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 			return mk([]string{"STEP-3"}, x)
 		case act.Retry != nil && len(rv) > len(iv):
 			return mk([]string{"STEP-2"}, x)
+		case ref.Skipped && !imp.Skipped:
+			// The reference's step carried no messages and was skipped;
+			// the implementation's notice made it run.
+			return mk([]string{"PEND-2"}, x)
+		case ref.Skipped:
+			// Both skipped it: a selection there waits for a step that
+			// runs, in a later turn (choice empty-step).
+			return mk([]string{"PEND-2", "PEND-1"}, x)
 		case cx.faults:
 			return mk([]string{"STEP-5"}, x)
 		}

@@ -127,7 +127,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
-	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
+	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
 	var d *Divergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
@@ -194,6 +194,9 @@ type searcher struct {
 	// reviewReplies: the implementation takes reviews scripted as the
 	// seam's reply or failure, so the search may draw them.
 	reviewReplies bool
+	// id is who the implementation said it is: the search draws the host's
+	// tools and skipped empty steps only where it declares them.
+	id sim.Identity
 }
 
 // failure is a divergence before shrinking.
@@ -277,6 +280,14 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 	err := s.compare(ctx, s.opts.Cases, func(i int) outcome {
 		c := properties.NewPRNG(s.opts.Seed, fmt.Sprintf("lockstep/%d", i))
 		setup := properties.DrawSetup(c)
+		w := weightsOf(i)
+		if i >= s.opts.Cases/2 && i%2 == 1 && i%8 != 7 {
+			// Every other case of the second half (not a review-reply one)
+			// also draws the host's own tools and a runtime that skips empty
+			// steps, where the implementation declares it can be shown them;
+			// the first half keeps the plain setups.
+			setup, w = properties.DrawHost(c, setup).Within(s.id), hostWeights
+		}
 		m := s.model(setup)
 		var acts []sim.Action
 		if c.Intn("config-case", 8) == 0 {
@@ -284,7 +295,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 			acts = append(acts, sim.Action{Load: &sim.LoadAction{Config: []byte(configs[c.Intn("config", len(configs))]), Services: &svc}})
 		}
 		for range s.opts.Steps {
-			act := properties.Draw(m, c, weightsOf(i))
+			act := properties.Draw(m, c, w)
 			m.Apply(act)
 			acts = append(acts, act)
 		}
@@ -331,6 +342,13 @@ func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
 	if def := (properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}); best.setup != def {
 		budget--
 		if _, _, err := try(def, best.acts); err != nil {
+			return best, err
+		}
+	}
+	if plain := best.setup; plain.HostTools || plain.EmptySteps != "" {
+		plain.HostTools, plain.EmptySteps = false, ""
+		budget--
+		if _, _, err := try(plain, best.acts); err != nil {
 			return best, err
 		}
 	}
@@ -619,6 +637,9 @@ func weightsOf(i int) properties.Weights {
 	}
 	return weights
 }
+
+// hostWeights add the host's tool calls and steps left with no messages.
+var hostWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-host-tool": 3, "step-empty": 3}
 
 // Attribute runs a fixed sequence side by side — the implementation and
 // the reference with the implementation's declared choices and the

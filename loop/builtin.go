@@ -71,13 +71,15 @@ func (b *Builtin) Start() (Identity, error) {
 		Name: "plankit-builtin(" + id.Name + ")", Version: BuiltinVersion, Language: "go", Choices: id.Choices,
 		Capabilities: Capabilities{Retry: b.retry, Commands: true, UserQuestions: true, HostTools: true, HostListeners: true,
 			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true,
-			ReviewReplies: id.ReviewReplies},
+			ReviewReplies: id.ReviewReplies, EmptySteps: true},
 	}, nil
 }
 
 // Load implements Runtime.
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep}
+	// Like the shipped dsh loop, the built-in runtime skips an accepted
+	// step that has nothing to send (capability emptySteps).
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}
@@ -210,8 +212,8 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 			}
 		case res.RequestFailed:
 			retrying = true
-		case res.Decision != "" && res.Decision != sim.Accept:
-			// the runtime ended the turn (blocked or aborted)
+		case res.Decision != "" && res.Decision != sim.Accept, res.Skipped:
+			// the runtime ended the turn (blocked, aborted, or nothing to send)
 		case len(r.Calls) == 0:
 			if _, err := b.do(sim.Action{EndTurn: &sim.EndTurnAction{Agent: agent}}); err != nil {
 				return *obs, err

@@ -39,6 +39,25 @@ func Fold(log []sim.Event, end int) bool {
 	return active
 }
 
+// hostToolsIn says how the catalog fails to carry the host's tools, in
+// the host's order (plan mode never hides or reorders them: EXIT-1,
+// SVC-3), or "" when it carries them. The runtime may have tools of its
+// own around them.
+func hostToolsIn(host []HostTool, catalog []string) string {
+	at := 0
+	for _, h := range host {
+		i := slices.Index(catalog, h.Name)
+		switch {
+		case i < 0:
+			return fmt.Sprintf("hides the host tool %s", h.Name)
+		case i < at:
+			return fmt.Sprintf("has the host tool %s out of the host's order", h.Name)
+		}
+		at = i
+	}
+	return ""
+}
+
 // configSection is the configured section text, if the config is valid.
 func configSection(cfg json.RawMessage) (string, bool) {
 	var c struct {
@@ -96,6 +115,9 @@ func Invariants(t Trace, rec Record) []Finding {
 			}
 			if !slices.Contains(q.Tools, spec.ExitTool) {
 				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})
+			}
+			if missing := hostToolsIn(t.HostTools, q.Tools); missing != "" {
+				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v %s", where, q.Tools, missing)})
 			}
 			if i > 0 && !slices.Equal(q.Tools, tools) {
 				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v", where, q.Tools, tools)})

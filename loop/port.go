@@ -60,6 +60,11 @@ type Capabilities struct {
 	// ReviewReplies: a call's review may be the seam's structured reply
 	// or the seam failing (sim.Review Reply and Fail).
 	ReviewReplies bool `json:"reviewReplies,omitempty"`
+	// EmptySteps: host listeners may take a step's messages (behaviour
+	// drop), and the runtime skips an accepted step whose decision carries
+	// no messages unless it continues after tool results (the shipped dsh
+	// loop does).
+	EmptySteps bool `json:"emptySteps,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -90,6 +95,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.Reload
 	case "reviewReplies":
 		return c.ReviewReplies
+	case "emptySteps":
+		return c.EmptySteps
 	}
 	return false
 }
@@ -217,6 +224,9 @@ const (
 	Accept = "accept"
 	Reject = "reject"
 	Abort  = "abort"
+	// Drop calls next() and, when it accepts, accepts with no messages:
+	// the listener takes the step's messages for itself.
+	Drop = "drop"
 )
 
 // PreStep is what a host listener does at the Dispatch-th agent/pre-step

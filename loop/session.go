@@ -137,6 +137,9 @@ func (t Trace) Needs() []string {
 		}
 		for _, p := range s.PreSteps {
 			hostActions(p.During)
+			if p.Behaviour == Drop {
+				need["emptySteps"] = true
+			}
 		}
 	}
 	for _, s := range t.Steps {

@@ -36,6 +36,12 @@ type property struct {
 	processLocal bool
 	// assume is the known deviations the model predicts in this run.
 	assume Deviations
+	// host: the run's setup also draws the host's own tools and a runtime
+	// that skips empty steps (DrawHost).
+	host bool
+	// id is who the implementation of this run said it is: generated
+	// setups draw only what it declares it can be shown (Setup.Within).
+	id sim.Identity
 }
 
 // Property names.
@@ -55,6 +61,7 @@ const (
 	NameOutside       = "outside-writers-LOG-1-LOG-3"
 	NameLifecycle     = "service-lifecycle-SVC-1-SVC-2-PEND-8"
 	NameReviews       = "review-outcomes-EXIT-4-EXIT-7"
+	NameHost          = "host-tools-and-empty-steps-EXIT-1-SVC-3-PEND-2"
 	defaultChecks     = 100
 	defaultSteps      = 40
 	explorationPrefix = "explore"
@@ -146,18 +153,26 @@ var props = []property{
 	},
 	{
 		Info: Info{NameToolCatalog, []string{"EXIT-1", "CFG-2"},
-			"Every request's tool catalog is exactly [exit_plan_mode] whether plan mode is active or not; entering or leaving plan mode changes only the plan:policy section."},
+			"Every request's tool catalog is exactly the host's own tools (when the host has some: registered before the plugin, and added by an assembly listener after plan mode's), in the host's order, then exit_plan_mode, whether plan mode is active or not; entering or leaving plan mode changes only the plan:policy section."},
 		weights: Weights{"step": 8, "set": 4, "prompt": 3, "end-turn": 2, "fold": 0},
 		choices: []string{spec.ChoiceSectionSource},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
 				if ap.Request != nil {
-					out = append(out, trace.Expect{Agent: ap.Agent, Tools: []string{spec.ExitTool}, Section: ap.Request})
+					out = append(out, trace.Expect{Agent: ap.Agent, Tools: ap.Tools, Section: ap.Request})
 				}
 			}
 			return out
 		},
+	},
+	{
+		Info: Info{NameHost, []string{"EXIT-1", "SVC-3", "PEND-2", "STEP-6", "STEP-7"},
+			"The whole model over runs whose host has tools of its own (registered before the plugin, and added by an assembly listener after plan mode's) and whose runtime may skip an accepted step that carries no messages: every request's catalog is the host's tools in order plus exit_plan_mode, in or out of plan mode; every host tool call runs; no notice turns a skipped step into one that runs, and the selection goes where the choice empty-step says."},
+		weights: Weights{"step": 8, "step-host-tool": 5, "step-empty": 5, "step-exit": 2, "set": 6, "prompt": 3, "command": 2, "end-turn": 2, "retry": 2, "fold": 0},
+		expect:  fullExpect,
+		choices: []string{spec.ChoiceEmptyStep, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		host:    true,
 	},
 	{
 		Info: Info{NameDeterminism, []string{"LOG-3"},
@@ -189,7 +204,7 @@ var props = []property{
 	},
 	{
 		Info: Info{NameSoftGuidance, []string{"SVC-3"},
-			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs, every step they reject stays rejected), and it writes plan state only as the plan/mode events the model predicts."},
+			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs, every step they reject stays rejected), never blocks a call of the host's own tools, and writes plan state only as the plan/mode events the model predicts."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "command": 2, "prompt": 3, "end-turn": 2, "fold": 0},
 		choices: []string{spec.ChoiceSectionSource, spec.ChoiceIdleAppendFailure},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
@@ -198,6 +213,9 @@ var props = []property{
 				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
 				if ap.Agent == act.Agent() && (act.Step != nil || act.Retry != nil) {
 					x.Decision = p.Decision
+				}
+				if ap.Agent == act.Agent() && HostCall(act) {
+					x.Tool = p.Tool
 				}
 				out = append(out, x)
 			}

@@ -131,6 +131,10 @@ func diverged(prop *property, newPort func() sim.Port, setup Setup, acts []sim.A
 // the first failure.
 func generate(prop *property, newPort func() sim.Port, c Chooser, steps int) (*Failure, error) {
 	setup := DrawSetup(c)
+	if prop.host {
+		setup = DrawHost(c, setup)
+	}
+	setup = setup.Within(prop.id)
 	if prop.kind == "determinism" {
 		choices, err := declaredChoices(prop, newPort)
 		if err != nil {

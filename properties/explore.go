@@ -107,6 +107,22 @@ func Alphabet() []sim.Action {
 	}
 }
 
+// AlphabetFor is Alphabet with, for a setup whose host has tools of its
+// own, a step calling them, and for a runtime that skips empty steps, a
+// step whose messages the audit listener takes for itself (EXIT-1, SVC-3,
+// PEND-2). The default setup's alphabet is Alphabet.
+func AlphabetFor(s Setup) []sim.Action {
+	out := Alphabet()
+	if s.HostTools {
+		calls := []sim.ToolCall{{Name: HostTools[1], Args: json.RawMessage(`{"path":"README.md"}`)}, {Name: AssemblyTools[0], Args: json.RawMessage(`{"query":"TODO"}`)}}
+		out = append(out, sim.Action{Step: &sim.StepAction{Agent: "main", Model: &sim.Model{Calls: calls}}})
+	}
+	if s.EmptySteps == sim.EmptyStepsSkip {
+		out = append(out, sim.Action{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{AuditListener: sim.Drop}}})
+	}
+	return out
+}
+
 type node struct {
 	prefix []sim.Action
 	model  *Model
@@ -124,7 +140,7 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 	if opts.Setup != nil {
 		setup = *opts.Setup
 	}
-	alphabet := Alphabet()
+	alphabet := AlphabetFor(setup)
 	res := ExploreResult{Depth: opts.Depth, Alphabet: len(alphabet)}
 	dev, err := ParseDeviations(opts.Assume)
 	if err != nil {

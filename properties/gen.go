@@ -67,6 +67,18 @@ func DrawSetup(c Chooser) Setup {
 	return s
 }
 
+// DrawHost draws, beside a drawn setup, whether the host has tools of its
+// own and whether its runtime skips an accepted step that carries no
+// messages. Drawn whatever the implementation declares, so the draws that
+// follow do not depend on it; Setup.Within clears what it cannot be shown.
+func DrawHost(c Chooser, s Setup) Setup {
+	s.HostTools = c.Intn("host-tools", 4) != 0
+	if c.Intn("empty-steps", 2) == 0 {
+		s.EmptySteps = sim.EmptyStepsSkip
+	}
+	return s
+}
+
 // CommandInputs are the slash commands the generators type (sim's, where
 // the command action is declared).
 var CommandInputs = sim.CommandInputs

@@ -21,6 +21,7 @@ type Choices struct {
 	SectionSource     string // log | pending
 	ReloadPending     string // drop | keep
 	IdleAppendFailure string // error | pending
+	EmptyStep         string // keep-pending | inject
 	// Assume is the known deviations the model predicts instead of
 	// SPEC.md (none by default).
 	Assume Deviations
@@ -46,6 +47,10 @@ type Deviations struct {
 	// queued, as does a repeated /plan off while plan mode is logged on
 	// (SVC-1).
 	ReplyAnnouncesEntering bool
+	// NoticeForcesStep: at a step the runtime skips when its decision
+	// carries no messages, the plugin appends the selection and adds its
+	// notice to the empty decision, so the step runs (PEND-2).
+	NoticeForcesStep bool
 }
 
 // Assumable lists the known deviations the model can predict: the name
@@ -55,6 +60,7 @@ var Assumable = []struct{ Name, Clause, What string }{
 	{"cancelled-selection-narrated", "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
 	{"keep-planning-keeps-exit", "EXIT-6", "keep planning leaves an earlier approval's pending exit in force"},
 	{"plan-reply-announces-entering", "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+	{"notice-forces-step", "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 }
 
 // ParseDeviations reads assumed deviations by name. Names the model cannot
@@ -72,6 +78,8 @@ func ParseDeviations(names []string) (Deviations, error) {
 			d.KeepPlanningKeepsExit = true
 		case Assumable[3].Name:
 			d.ReplyAnnouncesEntering = true
+		case Assumable[4].Name:
+			d.NoticeForcesStep = true
 		default:
 			if !slices.Contains(unknown, n) {
 				unknown = append(unknown, n)
@@ -91,7 +99,7 @@ func ParseDeviations(names []string) (Deviations, error) {
 // Names lists the assumed deviations in Assumable order.
 func (d Deviations) Names() []string {
 	var out []string
-	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering} {
+	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering, d.NoticeForcesStep} {
 		if on {
 			out = append(out, Assumable[i].Name)
 		}
@@ -113,6 +121,7 @@ func ChoicesOf(declared map[string]string) Choices {
 		SectionSource:     pick(spec.ChoiceSectionSource, spec.SectionSourceLog),
 		ReloadPending:     pick(spec.ChoiceReloadPending, spec.ReloadPendingDrop),
 		IdleAppendFailure: pick(spec.ChoiceIdleAppendFailure, spec.IdleAppendFailureError),
+		EmptyStep:         pick(spec.ChoiceEmptyStep, spec.EmptyStepKeepPending),
 	}
 }
 
@@ -123,6 +132,47 @@ type Setup struct {
 	Retries  string // sim.RetriesPreStep or sim.RetriesSameStep
 	// NoPlugin runs the session without the plan-mode package (SVC-2).
 	NoPlugin bool
+	// HostTools: the host registers HostTools before the plugin loads and
+	// an assembly listener after plan mode's adds AssemblyTools (EXIT-1,
+	// SVC-3); drawn only for implementations that declare host tools.
+	HostTools bool
+	// EmptySteps is sim.Options.EmptySteps; skip only for implementations
+	// that declare empty steps.
+	EmptySteps string
+}
+
+// The host's own tools of a run with Setup.HostTools.
+var (
+	HostTools     = []string{"read", "write"}
+	AssemblyTools = []string{"search"}
+)
+
+// Within clears what the implementation does not declare it can be shown,
+// so a run never needs a request it would answer unsupported.
+func (s Setup) Within(id sim.Identity) Setup {
+	if !id.HostTools {
+		s.HostTools = false
+	}
+	if !id.EmptySteps {
+		s.EmptySteps = ""
+	}
+	return s
+}
+
+// catalog is the request's tool catalog the model predicts: the host's
+// tools in the host's order, then exit_plan_mode while the plugin is
+// composed (EXIT-1, SVC-2).
+func (s Setup) catalog(plugin bool) []sim.Tool {
+	out := []sim.Tool{}
+	if s.HostTools {
+		for _, n := range append(slices.Clone(HostTools), AssemblyTools...) {
+			out = append(out, sim.Tool{Name: n})
+		}
+	}
+	if plugin {
+		out = append(out, sim.Tool{Name: spec.ExitTool})
+	}
+	return out
 }
 
 // The fixed parts of every generated run.
@@ -139,7 +189,7 @@ const Section = trace.DefaultSection
 
 // Options returns the simulator options of a run with this setup.
 func (s Setup) Options() sim.Options {
-	return sim.Options{
+	o := sim.Options{
 		NoPlugin:  s.NoPlugin,
 		Config:    sim.JSON(map[string]string{"section": Section}),
 		Services:  s.Services,
@@ -147,15 +197,27 @@ func (s Setup) Options() sim.Options {
 		Listeners: []sim.ListenerSpec{{Name: AuditListener, Registered: "before", Messages: []string{AuditMessage}}},
 		Agents:    []string{"main", "side"},
 	}
+	if s.HostTools {
+		o.HostTools, o.AssemblyTools = slices.Clone(HostTools), slices.Clone(AssemblyTools)
+	}
+	o.EmptySteps = s.EmptySteps
+	return o
 }
 
 // Trace returns a trace with this setup and script.
 func (s Setup) Trace(name, description string, clauses []string, script []trace.Entry) *trace.Trace {
 	o := s.Options()
 	services := s.Services
-	rt := &trace.Runtime{Retries: s.Retries}
+	rt := &trace.Runtime{Retries: s.Retries, EmptySteps: s.EmptySteps}
 	if s.NoPlugin {
 		rt.Plugin = ptr(false)
+	}
+	var hostTools []trace.HostTool
+	for _, n := range o.HostTools {
+		hostTools = append(hostTools, trace.HostTool{Name: n})
+	}
+	for _, n := range o.AssemblyTools {
+		hostTools = append(hostTools, trace.HostTool{Name: n, Assembly: true})
 	}
 	return &trace.Trace{
 		Name: name, Description: description, Clauses: clauses,
@@ -163,6 +225,7 @@ func (s Setup) Trace(name, description string, clauses []string, script []trace.
 		Config:    o.Config,
 		Services:  &services,
 		Listeners: o.Listeners,
+		HostTools: hostTools,
 		Agents:    o.Agents,
 		Script:    script,
 	}
@@ -198,6 +261,9 @@ type agent struct {
 	pending *intent
 	open    bool
 	retry   bool // the last request failed and waits for a retry
+	// continues: the turn's last step ended with tool calls, so the next
+	// step continues after their results.
+	continues bool
 	// header is the logged state when the last request/header was logged
 	// (nil before the first): what the model was last told (STEP-6).
 	header *bool
@@ -264,6 +330,11 @@ func (m *Model) Key() string {
 	}
 	for _, a := range m.agents {
 		fmt.Fprintf(&b, "|%s:%v:%v:%v:%s:%s:%s:", a.name, a.logged, a.open, a.retry, intentKey(a.pending), boolKey(a.header), boolKey(a.shown))
+		if m.Setup.EmptySteps == sim.EmptyStepsSkip {
+			// Whether the next step continues after tool results decides
+			// whether the runtime may skip it.
+			fmt.Fprintf(&b, "c%v:", a.continues)
+		}
 		for _, q := range a.queue {
 			if q.notice {
 				b.WriteByte('n')
@@ -350,7 +421,15 @@ func (m *Model) Plugin() bool { return !m.unloaded && !m.Setup.NoPlugin }
 // Pending reports whether a selection waits for the agent.
 func (m *Model) Pending(name string) bool { a := m.agent(name); return a != nil && a.pending != nil }
 
-// Listeners names the run's scripted pre-step listeners.
+// HostTools names the host's own tools of the run (sim.World).
+func (m *Model) HostTools() []string {
+	if !m.Setup.HostTools {
+		return nil
+	}
+	return append(slices.Clone(HostTools), AssemblyTools...)
+}
+
+// Listeners implements sim.World.
 func (m *Model) Listeners() []string {
 	var out []string
 	for _, l := range m.Setup.Options().Listeners {
@@ -544,6 +623,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 func (x *pred) admit(a *agent) {
 	a.open = true
 	a.retry = false
+	a.continues = false
 	x.host(a, spec.TypeTurnStart, nil)
 }
 
@@ -664,8 +744,9 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	}
 	// Either way the step's decision is the same: an aborting audit
 	// fires the signal before or after the plugin, which appends nothing.
+	// A dropping audit passes the downstream decision on without messages.
 	switch {
-	case audit == sim.Reject || (audit == sim.Accept && decision == sim.Reject):
+	case audit == sim.Reject || ((audit == sim.Accept || audit == sim.Drop) && decision == sim.Reject):
 		decision = sim.Reject
 	case audit == sim.Abort || decision == sim.Abort:
 		decision = sim.Abort
@@ -678,29 +759,44 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	}
 	claimed := a.queue
 	a.queue = nil
+	// skips: the runtime skips this step if its decision carries no
+	// messages (it does not continue after tool results).
+	skips := x.m.Setup.EmptySteps == sim.EmptyStepsSkip && !retry && !a.continues
 	var msgs []qmsg
 	msgs = append(msgs, claimed...)
 	auditAt := -1
 	addAudit := func() {
-		if audit == sim.Accept {
+		switch audit {
+		case sim.Accept:
 			msgs = append(msgs, qmsg{text: AuditMessage, notice: false})
 			auditAt = len(msgs) - 1
+		case sim.Drop:
+			msgs, auditAt = nil, -1
 		}
 	}
 	if !wrapped {
 		addAudit() // inside the plugin: its message comes first
 	}
 	if p := a.pending; p != nil {
-		if p.active == a.logged {
+		// A step the runtime will skip for want of messages is not an
+		// accepted step: a notice there would start it (PEND-2).
+		empty := skips && len(msgs) == 0 && !x.m.Choices.Assume.NoticeForcesStep
+		switch {
+		case empty && x.m.Choices.EmptyStep != spec.EmptyStepInject:
+			// keep-pending: nothing happens; the selection waits.
+		case p.active == a.logged:
 			a.pending = nil
 			if x.m.Choices.Assume.CancelledNarrated && !p.silent && a.header != nil && *a.header != p.active {
 				msgs = append(msgs, qmsg{notice: true})
 			}
-		} else {
+		default:
 			narrate := !p.silent && a.header != nil && *a.header != p.active
 			if x.appendPlan(a, p.active) { // STEP-5: a failed append keeps it pending
 				a.pending = nil
-				if narrate {
+				switch {
+				case narrate && empty: // inject: the notice waits for a later step
+					a.queue = append(a.queue, qmsg{notice: true})
+				case narrate:
 					msgs = append(msgs, qmsg{notice: true})
 				}
 			}
@@ -708,6 +804,11 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	}
 	if wrapped {
 		addAudit() // outside the plugin: its message comes after the notice
+	}
+	if skips && len(msgs) == 0 {
+		// Nothing to send: the runtime skips the step and the turn ends.
+		x.endTurn(a)
+		return
 	}
 	if !retry {
 		x.host(a, spec.TypeStepStart, nil)
@@ -739,10 +840,7 @@ func (x *pred) request(a *agent) {
 	if shown {
 		sections = append(sections, sim.Section{Name: spec.SectionName, Order: spec.SectionOrder, Text: Section})
 	}
-	tools := []sim.Tool{}
-	if plugin {
-		tools = append(tools, sim.Tool{Name: spec.ExitTool})
-	}
+	tools := x.m.Setup.catalog(plugin)
 	reason := "initial"
 	if a.shown != nil {
 		reason = "resume"
@@ -765,6 +863,20 @@ func (x *pred) request(a *agent) {
 	}
 }
 
+// HostCall reports whether a step's model calls one of the host's own
+// tools of a run with Setup.HostTools.
+func HostCall(act sim.Action) bool {
+	if act.Step == nil || act.Step.Model == nil {
+		return false
+	}
+	for _, c := range act.Step.Model.Calls {
+		if slices.Contains(HostTools, c.Name) || slices.Contains(AssemblyTools, c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 // finish sends the request and plays the model output.
 func (x *pred) finish(a *agent, s *sim.StepAction) {
 	if s.Request == "fail" {
@@ -772,6 +884,7 @@ func (x *pred) finish(a *agent, s *sim.StepAction) {
 		return
 	}
 	x.host(a, spec.TypeAssistant, nil)
+	a.continues = s.Model != nil && len(s.Model.Calls) > 0
 	if s.Model != nil {
 		for _, c := range s.Model.Calls {
 			x.tool(a, c)
@@ -794,6 +907,10 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 	f, t := false, true
 	out := &trace.ToolExpect{OK: &f, Asked: &f, Approved: &f}
 	x.p.Tool = out
+	if x.m.Setup.HostTools && c.Name != spec.ExitTool && slices.Contains(append(slices.Clone(HostTools), AssemblyTools...), c.Name) {
+		out.OK = &t // a host tool runs, in plan mode or out of it (SVC-3)
+		return
+	}
 	if c.Name != spec.ExitTool || !a.logged || !x.m.Plugin() { // EXIT-2; SVC-2: no tool without the plugin
 		return
 	}

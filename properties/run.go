@@ -134,6 +134,9 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		}
 		return notRun(selected, report.Errored, "not run: the implementation could not be started: "+err.Error()), err
 	}
+	for _, p := range selected {
+		p.id = id
+	}
 	fmt.Fprintf(out, "properties: seed %d, %d checks of %d actions\n", opts.Seed, opts.Checks, opts.Steps)
 	cex := &counterexampleDir{path: opts.CounterexampleDir}
 	// Every case of every property is a task; tasks run on opts.Jobs

@@ -39,7 +39,7 @@ func BenchmarkPortAtLogSize(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				p.Set(sim.SetRequest{Call: call, Active: i%2 == 0})
 				p.PreStep(sim.PreStepRequest{Call: call, Downstream: sim.Decision{Kind: sim.Enter}})
-				p.Assemble(call)
+				p.Assemble(sim.AssembleRequest{Call: call})
 				p.Get(call)
 			}
 		})

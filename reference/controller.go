@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -40,11 +41,13 @@ type intent struct {
 type Controller struct {
 	config   Config
 	services sim.Services
-	sessions map[string]*session
-	pending  map[string]intent
-	choices  Choices
-	hooks    *hooks
-	disposed bool
+	// hostTools are the host's tools registered before the plugin loaded.
+	hostTools []sim.Tool
+	sessions  map[string]*session
+	pending   map[string]intent
+	choices   Choices
+	hooks     *hooks
+	disposed  bool
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
@@ -159,6 +162,16 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	if rejected || aborted || !has {
 		return decision
 	}
+	// A step the runtime skips because its decision carries no messages:
+	// a notice there would start a step the selection alone caused
+	// (PEND-2). Choice empty-step says what happens instead.
+	inject := false
+	if c.hooks.skipsEmpty.at(req, req.SkipsEmpty) && len(decision.Messages) == 0 {
+		if c.choices.EmptyStep != spec.EmptyStepInject {
+			return decision // not an accepted step: the selection stays pending
+		}
+		inject = true
+	}
 	if p.active == s.active {
 		delete(c.pending, agent)
 		return c.hooks.unchanged.at(unchanging{c, s, p}, decision)
@@ -172,7 +185,11 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	}
 	delete(c.pending, agent)
 	// Only a user's selection is narrated; the exit tool's is silent (EXIT-5).
-	if c.hooks.userOwned.at(p, p.narrate) && narrate && decision.Kind == sim.Enter {
+	switch {
+	case !c.hooks.userOwned.at(p, p.narrate) || !narrate || decision.Kind != sim.Enter:
+	case inject:
+		h.Inject(agent, notice) // the decision stays empty; a later step claims it
+	default:
 		decision.Messages = append(decision.Messages, notice)
 		decision = c.hooks.narrated.at(notice, decision)
 	}
@@ -193,10 +210,24 @@ func (c *Controller) Sections(agent string) []sim.Section {
 	return []sim.Section{{Name: spec.SectionName, Order: spec.SectionOrder, Text: c.config.Section}}
 }
 
-// Tools is the plugin's part of the request tool catalog: exit_plan_mode,
-// whatever the state (EXIT-1).
-func (c *Controller) Tools(agent string) []sim.Tool {
-	return c.hooks.tools.at(c.sessions[agent], []sim.Tool{{Name: spec.ExitTool}})
+// Tools is the request tool catalog as plan mode leaves it: the host's
+// tools exactly as the host and the other assembly listeners gave them, in
+// their order, then exit_plan_mode, whatever the state. Plan mode neither
+// hides, reorders nor filters a host tool (EXIT-1, SVC-3).
+func (c *Controller) Tools(agent string, host []sim.Tool) []sim.Tool {
+	s := c.sessions[agent]
+	catalog := c.hooks.catalog.at(cataloging{s, c.hostTools}, slices.Clone(host))
+	return append(catalog, c.hooks.tools.at(s, []sim.Tool{{Name: spec.ExitTool}})...)
+}
+
+// GateHostTool is plan mode's view of a call of a host tool: it never
+// blocks one, in plan mode or out of it (SVC-3: plan mode is soft
+// guidance). It returns the reason of a denial, "" to allow.
+func (c *Controller) GateHostTool(agent, name string) string {
+	if !c.hooks.hostGate.at(c.sessions[agent], true) {
+		return fmt.Sprintf("%s is not available in plan mode", name)
+	}
+	return ""
 }
 
 // planHeading is a complete markdown plan's opening: a level-1 heading

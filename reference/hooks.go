@@ -57,6 +57,10 @@ type hooks struct {
 	// The request (CFG-2, EXIT-1).
 	sectionShown bend[*session, bool]
 	tools        bend[*session, []sim.Tool]
+	// The host's tools (EXIT-1, SVC-3) and skipped empty steps (PEND-2).
+	catalog    bend[cataloging, []sim.Tool]   // the host's tools as plan mode leaves them in the catalog
+	hostGate   bend[*session, bool]           // whether a call of a host tool may run
+	skipsEmpty bend[sim.PreStepRequest, bool] // whether the runtime skips the step if its decision stays empty
 	// The exit tool (EXIT-2..7).
 	gate            bend[at, bool]               // whether the tool runs: plan mode as the gate reads it
 	complete        bend[string, bool]           // whether the plan is complete
@@ -131,6 +135,14 @@ type unchanging struct {
 type commanding struct {
 	at
 	msg string
+}
+
+// cataloging is the host's tools reaching plan mode's assembly for the
+// agent whose session is s; registered are those the host registered
+// before the plugin loaded.
+type cataloging struct {
+	s          *session
+	registered []sim.Tool
 }
 
 // announcing is a /plan reply: whether the input was off.

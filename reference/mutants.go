@@ -181,6 +181,29 @@ var mutations = map[Mutant]mutation{
 			return r
 		}
 	}},
+	AssemblyToolsHiddenInPlan: {hook: func(k *hooks) {
+		k.catalog = then(k.catalog, func(c cataloging, tools []sim.Tool) []sim.Tool {
+			if !c.s.active {
+				return tools
+			}
+			// keeps only what it saw registered at load
+			return slices.DeleteFunc(tools, func(t sim.Tool) bool { return !slices.Contains(c.registered, t) })
+		})
+	}},
+	HostToolsReorderedInPlan: {hook: func(k *hooks) {
+		k.catalog = then(k.catalog, func(c cataloging, tools []sim.Tool) []sim.Tool {
+			if c.s.active {
+				slices.Reverse(tools)
+			}
+			return tools
+		})
+	}},
+	HostToolsBlockedInPlan: {hook: func(k *hooks) {
+		k.hostGate = then(k.hostGate, func(s *session, runs bool) bool { return runs && !s.active })
+	}},
+	NoticeForcesStep: {hook: func(k *hooks) {
+		k.skipsEmpty = then(k.skipsEmpty, func(sim.PreStepRequest, bool) bool { return false })
+	}},
 	ToolHiddenInactive: {hook: func(k *hooks) {
 		k.tools = then(k.tools, func(s *session, tools []sim.Tool) []sim.Tool {
 			if !s.active {
@@ -446,6 +469,11 @@ const (
 	MultiSelectApproves      Mutant = "review-multi-select-approves"
 	RetryRenarrates          Mutant = "retry-renarrates"
 	RetryIgnoresFailedHeader Mutant = "retry-ignores-failed-header"
+	// Host tools (EXIT-1, SVC-3) and empty decisions (PEND-2).
+	AssemblyToolsHiddenInPlan Mutant = "assembly-tools-hidden-in-plan"
+	HostToolsReorderedInPlan  Mutant = "host-tools-reordered-in-plan"
+	HostToolsBlockedInPlan    Mutant = "host-tools-blocked-in-plan"
+	NoticeForcesStep          Mutant = "notice-forces-step"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -502,6 +530,10 @@ var Catalogue = []MutantInfo{
 	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
 	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
 	{CommandUntrimmed, "CMD-4", "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message"},
+	{AssemblyToolsHiddenInPlan, "EXIT-1", "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's"},
+	{HostToolsReorderedInPlan, "EXIT-1", "in plan mode the host's tools are reordered (reversed) in the request's catalog"},
+	{HostToolsBlockedInPlan, "SVC-3", "in plan mode the plugin's tool gate denies every call of a host tool"},
+	{NoticeForcesStep, "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 	{ReplyAnnouncesEntering, "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
 }
 

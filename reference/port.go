@@ -21,6 +21,7 @@ type Choices struct {
 	ReloadPending     string // spec.ChoiceReloadPending
 	IdleAppendFailure string // spec.ChoiceIdleAppendFailure
 	PlanHeading       string // spec.ChoicePlanHeading
+	EmptyStep         string // spec.ChoiceEmptyStep
 }
 
 // fields maps each choice name to the field holding the pick.
@@ -32,6 +33,7 @@ func (c *Choices) fields() map[string]*string {
 		spec.ChoiceReloadPending:     &c.ReloadPending,
 		spec.ChoiceIdleAppendFailure: &c.IdleAppendFailure,
 		spec.ChoicePlanHeading:       &c.PlanHeading,
+		spec.ChoiceEmptyStep:         &c.EmptyStep,
 	}
 }
 
@@ -86,6 +88,12 @@ const Version = "1.0.0"
 // Port is the reference (or a mutant of it) in-process, as a sim.Port.
 type Port struct{ sim.Port }
 
+// PreTool implements sim.ToolGate: the plugin's gate on the host's tool
+// calls.
+func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+	return preTool(p.Port, req)
+}
+
 // NewPort returns the reference (or one of its mutants) as a port: the
 // plugin with the mutants' hooks, wrapped by the mutants that change what
 // crosses the port.
@@ -104,6 +112,8 @@ type plugin struct {
 	hooks    *hooks
 	config   json.RawMessage
 	services sim.Services
+	// hostTools are the host's tools registered before the plugin loaded.
+	hostTools []sim.Tool
 	// process-local state, dropped by Stop.
 	sessions map[string]*session
 	ctl      *Controller
@@ -122,7 +132,7 @@ func (p *plugin) Start() (sim.Identity, error) {
 	if len(p.opts.Mutants) > 0 {
 		name = fmt.Sprintf("plankit-reference+%s", p.opts.Mutants[0])
 	}
-	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true, ReviewReplies: true}, nil
+	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true, ReviewReplies: true, HostTools: true, EmptySteps: true}, nil
 }
 
 // Load implements sim.Port.
@@ -130,7 +140,7 @@ func (p *plugin) Load(req sim.LoadRequest) (sim.LoadReply, error) {
 	if p.sessions == nil {
 		return sim.LoadReply{}, errNotStarted
 	}
-	p.config, p.services = req.Config, req.Services
+	p.config, p.services, p.hostTools = req.Config, req.Services, req.HostTools
 	return p.load(nil), nil
 }
 
@@ -147,7 +157,7 @@ func (p *plugin) load(pending map[string]intent) sim.LoadReply {
 		pending = p.carried
 		p.carried = nil
 	}
-	p.ctl = &Controller{config: cfg, services: p.services, sessions: p.sessions, pending: pending, choices: p.opts.Choices, hooks: p.hooks}
+	p.ctl = &Controller{config: cfg, services: p.services, hostTools: p.hostTools, sessions: p.sessions, pending: pending, choices: p.opts.Choices, hooks: p.hooks}
 	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
 	if p.services.Commands {
 		reply.Commands = []string{spec.Command}
@@ -284,11 +294,25 @@ func (p *plugin) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 }
 
 // Assemble implements sim.Port.
-func (p *plugin) Assemble(c sim.Call) (sim.AssembleReply, error) {
-	if _, err := p.sync(c); err != nil {
+func (p *plugin) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
+	if _, err := p.sync(req.Call); err != nil {
 		return sim.AssembleReply{}, err
 	}
-	return sim.AssembleReply{Sections: p.ctl.Sections(c.Agent), Tools: p.ctl.Tools(c.Agent)}, nil
+	return sim.AssembleReply{Sections: p.ctl.Sections(req.Agent), Tools: p.ctl.Tools(req.Agent, req.Tools)}, nil
+}
+
+// PreTool implements sim.ToolGate: the plugin's view of a host tool call.
+func (p *plugin) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+	h, _, err := p.begin(req.Call)
+	if err != nil {
+		return sim.PreToolReply{}, err
+	}
+	reply := sim.PreToolReply{Decision: sim.ToolAllow}
+	if reason := p.ctl.GateHostTool(req.Agent, req.Name); reason != "" {
+		reply = sim.PreToolReply{Decision: sim.ToolDeny, Reason: reason}
+	}
+	reply.Effects = h.effects
+	return reply, nil
 }
 
 // ExitTool implements sim.Port.

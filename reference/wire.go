@@ -40,8 +40,21 @@ func (w *wire) Get(c sim.Call) (sim.GetReply, error) { return through(w.got)(w.P
 
 func (w *wire) Set(req sim.SetRequest) (sim.SetReply, error) { return through(w.set)(w.Port.Set(req)) }
 
-func (w *wire) Assemble(c sim.Call) (sim.AssembleReply, error) {
-	return through(w.assembled)(w.Port.Assemble(c))
+func (w *wire) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
+	return through(w.assembled)(w.Port.Assemble(req))
+}
+
+// PreTool passes a host tool call to the wrapped port's gate, if it has one.
+func (w *wire) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
+	return preTool(w.Port, req)
+}
+
+// preTool asks p's tool gate; a port without one allows every call.
+func preTool(p sim.Port, req sim.PreToolRequest) (sim.PreToolReply, error) {
+	if g, ok := p.(sim.ToolGate); ok {
+		return g.PreTool(req)
+	}
+	return sim.PreToolReply{Decision: sim.ToolAllow}, nil
 }
 
 func (w *wire) Command(req sim.CommandRequest) (sim.CommandReply, error) {

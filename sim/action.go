@@ -280,6 +280,9 @@ type World interface {
 	Plugin() bool
 	// Listeners names the scripted pre-step listeners.
 	Listeners() []string
+	// HostTools names the host's own tools the model may call (none when
+	// the host has none).
+	HostTools() []string
 }
 
 // Draw is one way generators draw an action: the name their weights refer

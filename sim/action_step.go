@@ -148,5 +148,30 @@ var _ = declare(kind[StepAction]{
 			calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r})
 			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
 		}},
+		{Name: "step-host-tool", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			// A step whose model calls the host's own tools, in plan mode
+			// or out of it (EXIT-1, SVC-3).
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			tools := w.HostTools()
+			if !ok || len(tools) == 0 {
+				return Action{}, false
+			}
+			var calls []ToolCall
+			for range 1 + c.Intn("host-calls", 2) {
+				calls = append(calls, ToolCall{Name: oneOf(c, "host-tool", tools...), Args: JSON(map[string]string{"path": "README.md"})})
+			}
+			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
+		}},
+		{Name: "step-empty", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			// A step whose messages the first scripted listener takes for
+			// itself, so the decision carries none: a runtime that skips
+			// such steps must not be made to run one by a notice (PEND-2).
+			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+			ls := w.Listeners()
+			if !ok || len(ls) == 0 {
+				return Action{}, false
+			}
+			return Action{Step: &StepAction{Agent: a, Listeners: map[string]string{ls[0]: Drop}}}, true
+		}},
 	},
 })

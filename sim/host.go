@@ -1,6 +1,10 @@
 package sim
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
 
 // Hooks let the host run code inside a step, as host code does in a real
 // loop: while the model streams a response, while a host tool executes.
@@ -41,10 +45,50 @@ func (r *Runtime) AppendEvent(agent, typ string, data json.RawMessage) (Event, e
 
 // hostTool reports whether name is one of the host's own tools.
 func (r *Runtime) hostTool(name string) bool {
-	for _, t := range r.opts.HostTools {
-		if t == name {
-			return true
-		}
+	return slices.Contains(r.opts.HostTools, name) || slices.Contains(r.opts.AssemblyTools, name)
+}
+
+// hostCatalog is the tool catalog as the host and the prompt-assembly
+// listeners after plan mode's leave it, before plan mode's contribution:
+// the registered host tools, then the assembly listeners' tools.
+func (r *Runtime) hostCatalog() []Tool {
+	return toolList(append(slices.Clone(r.opts.HostTools), r.opts.AssemblyTools...))
+}
+
+func toolList(names []string) []Tool {
+	if len(names) == 0 {
+		return nil
 	}
-	return false
+	out := make([]Tool, len(names))
+	for i, n := range names {
+		out[i] = Tool{Name: n}
+	}
+	return out
+}
+
+// gateHostTool asks the plugin's tool gate, if it has one, whether a host
+// tool call may run, and runs it: a host tool succeeds with "ok". A denied
+// call fails with the gate's reason and does not run.
+func (r *Runtime) gateHostTool(res *Result, a *agentState, c ToolCall) (ToolOutcome, error) {
+	out := ToolOutcome{Name: c.Name, OK: true, Result: JSON("ok")}
+	gate, ok := r.port.(ToolGate)
+	if !ok || !r.Plugin() {
+		return out, nil
+	}
+	reply, err := gate.PreTool(PreToolRequest{Call: r.call(a), Name: c.Name, Args: argsOf(c)})
+	if err != nil {
+		return out, &ImplError{Op: "pre-tool " + c.Name, Err: err}
+	}
+	r.apply(res, a, reply.Effects)
+	switch reply.Decision {
+	case ToolAllow:
+		return out, nil
+	case ToolDeny:
+		reason := reply.Reason
+		if reason == "" {
+			reason = "denied"
+		}
+		return ToolOutcome{Name: c.Name, Error: fmt.Sprintf("tool %q was denied: %s", c.Name, reason)}, nil
+	}
+	return out, &ImplError{Op: "pre-tool " + c.Name, Err: fmt.Errorf("decision %q is neither allow nor deny", reply.Decision)}
 }

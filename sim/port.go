@@ -36,8 +36,9 @@ type Port interface {
 	// PreStep runs the plugin's agent/pre-step listener for one proposed step.
 	PreStep(PreStepRequest) (PreStepReply, error)
 	// Assemble renders what the plugin contributes to a request: its system
-	// prompt sections and the tool catalog.
-	Assemble(Call) (AssembleReply, error)
+	// prompt sections and the tool catalog. The request carries the host's
+	// tools; the reply's tools are the whole catalog the plugin leaves.
+	Assemble(AssembleRequest) (AssembleReply, error)
 	// ExitTool executes exit_plan_mode with a scripted user review.
 	ExitTool(ExitToolRequest) (ToolReply, error)
 	// Command runs a registered command handler.
@@ -91,6 +92,12 @@ type Identity struct {
 	// the seam's structured reply or as the seam failing (Review.Reply,
 	// Review.Fail), so checks may script them.
 	ReviewReplies bool `json:"reviewReplies,omitempty"`
+	// HostTools says the implementation can be shown the host's own tools
+	// (LoadRequest.HostTools, AssembleRequest.Tools) and gates their calls
+	// (ToolGate); EmptySteps that it reads PreStepRequest.SkipsEmpty.
+	// Generators draw either only when it is declared.
+	HostTools  bool `json:"hostTools,omitempty"`
+	EmptySteps bool `json:"emptySteps,omitempty"`
 }
 
 // Services says which optional host services are composed.
@@ -105,6 +112,9 @@ type LoadRequest struct {
 	// configs reach the implementation as written.
 	Config   json.RawMessage `json:"config"`
 	Services Services        `json:"services"`
+	// HostTools are the tools the host registered with its tools service
+	// before loading the plugin, in registration order (SVC-3, EXIT-1).
+	HostTools []Tool `json:"hostTools,omitempty"`
 }
 
 // LoadReply says what the plugin registered, or why it refused to load.
@@ -172,6 +182,12 @@ type PreStepRequest struct {
 	AbortedBefore bool `json:"abortedBefore,omitempty"`
 	// AbortDuring: the signal fires while the downstream listeners run.
 	AbortDuring bool `json:"abortDuring,omitempty"`
+	// SkipsEmpty: the runtime skips this step, starting no request and
+	// ending the turn, if the accepted decision carries no messages (the
+	// step does not continue after tool results, and the runtime's empty
+	// steps are skipped). A notice added to an empty decision would then
+	// start a step the selection alone caused (PEND-2).
+	SkipsEmpty bool `json:"skipsEmpty,omitempty"`
 }
 
 // Decision kinds.
@@ -204,11 +220,52 @@ type Tool struct {
 	Name string `json:"name"`
 }
 
+// AssembleRequest asks for the plugin's part of one request.
+type AssembleRequest struct {
+	Call
+	// Tools is the tool catalog as the host and the other prompt-assembly
+	// listeners leave it for this request, in order, before plan mode's
+	// contribution: the host's registered tools and the tools assembly
+	// listeners after plan mode's add (what plan mode's listener gets from
+	// next()). Omitted when the host has no tools of its own.
+	Tools []Tool `json:"tools,omitempty"`
+}
+
 // AssembleReply is what the plugin contributes to one request.
 type AssembleReply struct {
 	// Sections lists the plugin's sections with non-empty text.
 	Sections []Section `json:"sections"`
-	Tools    []Tool    `json:"tools"`
+	// Tools is the request's tool catalog as the plugin leaves it: the
+	// host's tools it was given (AssembleRequest.Tools) and its own.
+	Tools []Tool `json:"tools"`
+}
+
+// ToolGate is a Port whose plugin may gate the host's own tool calls, as
+// a tools/pre-execute listener does: before a host tool runs, the runtime
+// asks it. A port that is not a ToolGate never gates. Plan mode is soft
+// guidance (SVC-3): a conforming plugin allows every host tool call.
+type ToolGate interface {
+	PreTool(PreToolRequest) (PreToolReply, error)
+}
+
+// PreToolRequest proposes one call of a host tool to the plugin's gate.
+type PreToolRequest struct {
+	Call
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// Tool gate decisions.
+const (
+	ToolAllow = "allow"
+	ToolDeny  = "deny"
+)
+
+// PreToolReply is the gate's decision: allow, or deny with a reason.
+type PreToolReply struct {
+	Decision string   `json:"decision"`
+	Reason   string   `json:"reason,omitempty"`
+	Effects  []Effect `json:"effects,omitempty"`
 }
 
 // Review answers scripted for the user-questions seam.

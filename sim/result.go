@@ -25,7 +25,10 @@ type Result struct {
 	PreStep *PreStepTrace `json:"preStep,omitempty"`
 	// Decision is the chain's final decision for a step: accept, reject or
 	// abort.
-	Decision      string          `json:"decision,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	// Skipped: the runtime skipped the accepted step because its decision
+	// carried no messages (Options.EmptySteps skip): no step started.
+	Skipped       bool            `json:"skipped,omitempty"`
 	RequestFailed bool            `json:"requestFailed,omitempty"`
 	Requests      []Request       `json:"requests,omitempty"`
 	Tools         []ToolOutcome   `json:"tools,omitempty"`

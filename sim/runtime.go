@@ -26,6 +26,12 @@ const (
 	// AssemblyBefore: the system prompt is assembled before the pre-step is
 	// dispatched (the shipped dsh loop).
 	AssemblyBefore = "before-pre-step"
+	// EmptyStepsRun: an accepted step runs whatever its decision carries.
+	EmptyStepsRun = "run"
+	// EmptyStepsSkip: an accepted step whose decision carries no messages,
+	// and that does not continue after tool results, is skipped: no step
+	// starts and the turn ends (the shipped dsh loop).
+	EmptyStepsSkip = "skip"
 )
 
 // Options configure a runtime.
@@ -43,9 +49,18 @@ type Options struct {
 	// Logs optionally gives an agent's durable log at start (a resumed or
 	// recorded session), by agent name.
 	Logs map[string][]Event
-	// HostTools are tools of the host's own the model may call; they
-	// succeed with the result "ok".
+	// HostTools are tools of the host's own the model may call, registered
+	// with the host's tools service before the plugin loads, in order; they
+	// succeed with the result "ok" unless the plugin's gate denies them.
 	HostTools []string
+	// AssemblyTools are host tools that another prompt-assembly listener,
+	// running after plan mode's, adds to every request, in order.
+	AssemblyTools []string
+	// EmptySteps is what the runtime does with an accepted step whose
+	// decision carries no messages and that does not continue after tool
+	// results: EmptyStepsRun (default) sends its request, EmptyStepsSkip
+	// skips it and ends the turn (the shipped dsh loop).
+	EmptySteps string
 	// Hooks run host code inside steps (nil: none).
 	Hooks *Hooks
 }
@@ -87,8 +102,11 @@ type agentState struct {
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
 	lastRequest Request
-	queue       []Message
-	commands    int
+	// continues: the turn's last step ended with tool calls, so the next
+	// step continues after their results.
+	continues bool
+	queue     []Message
+	commands  int
 }
 
 // Runtime is the simulated agent runtime around one implementation. It owns
@@ -144,6 +162,12 @@ func New(port Port, opts Options) (*Runtime, Result, error) {
 	}
 	if opts.Assembly == "" {
 		opts.Assembly = AssemblyAfter
+	}
+	if opts.EmptySteps == "" {
+		opts.EmptySteps = EmptyStepsRun
+	}
+	if opts.EmptySteps != EmptyStepsRun && opts.EmptySteps != EmptyStepsSkip {
+		return nil, Result{}, inputf("empty steps must be %s or %s, not %q", EmptyStepsRun, EmptyStepsSkip, opts.EmptySteps)
 	}
 	r := &Runtime{port: port, opts: opts, agents: map[string]*agentState{}}
 	if opts.NoPlugin {
@@ -221,7 +245,7 @@ func (r *Runtime) load(res *Result) error {
 	if len(cfg) == 0 {
 		cfg = json.RawMessage("{}")
 	}
-	reply, err := r.port.Load(LoadRequest{Config: cfg, Services: r.opts.Services})
+	reply, err := r.port.Load(LoadRequest{Config: cfg, Services: r.opts.Services, HostTools: toolList(r.opts.HostTools)})
 	if err != nil {
 		return &ImplError{Op: "load", Err: err}
 	}
@@ -473,6 +497,7 @@ func (r *Runtime) admit(res *Result, a *agentState) {
 	a.step = 0
 	a.turnOpen = true
 	a.awaitingRetry = false
+	a.continues = false
 	r.logTurnStart(res, a)
 }
 

@@ -9,6 +9,11 @@ import (
 	"github.com/plankit/plankit/spec"
 )
 
+// Drop is a listener behaviour: it runs the rest of the chain and, when
+// that accepts, accepts with no messages, taking the step's messages for
+// itself, so the decision the runtime gets carries none.
+const Drop = "drop"
+
 // chainLink is one listener of the agent/pre-step chain; plugin marks the
 // plan-mode plugin's own listener.
 type chainLink struct {
@@ -31,8 +36,8 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 		if b == "" {
 			b = Accept
 		}
-		if b != Accept && b != Reject && b != Abort && b != Veto {
-			return "", inputf("listener %q: behaviour must be accept, reject, abort or veto, not %q", l.Name, b)
+		if b != Accept && b != Reject && b != Abort && b != Veto && b != Drop {
+			return "", inputf("listener %q: behaviour must be accept, reject, abort, veto or drop, not %q", l.Name, b)
 		}
 		return b, nil
 	}
@@ -93,6 +98,9 @@ type dispatch struct {
 	aborted  bool
 	err      error
 	reachedP bool
+	// skipsEmpty: the runtime skips the step if the accepted decision
+	// carries no messages.
+	skipsEmpty bool
 }
 
 func (d *dispatch) run(i int) Decision {
@@ -115,6 +123,12 @@ func (d *dispatch) run(i int) Decision {
 	case Veto:
 		d.run(i + 1)
 		return Decision{Kind: Reject}
+	case Drop:
+		dec := d.run(i + 1)
+		if dec.Kind == Enter {
+			dec.Messages = nil
+		}
+		return dec
 	}
 	dec := d.run(i + 1)
 	if dec.Kind == Enter {
@@ -140,6 +154,7 @@ func (d *dispatch) plugin(i int) Decision {
 		Downstream:    down,
 		AbortedBefore: abortedBefore,
 		AbortDuring:   d.aborted && !abortedBefore,
+		SkipsEmpty:    d.skipsEmpty,
 	}
 	reply, err := d.r.port.PreStep(req)
 	if err != nil {
@@ -220,12 +235,19 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		a.queue = claimed
 		return err
 	}
-	d := dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry)}
+	d := dispatch{r: r, a: a, res: res, links: links, claimed: claimed, retry: a.retries * boolInt(retry),
+		skipsEmpty: r.opts.EmptySteps == EmptyStepsSkip && !retry && !a.continues}
 	dec := d.run(0)
 	if d.err != nil {
 		return d.err
 	}
 	res.Decision = decisionName(dec, d.aborted)
+	if d.skipsEmpty && dec.Kind == Enter && !d.aborted && len(dec.Messages) == 0 {
+		// Nothing to send: the runtime skips the step and the turn ends.
+		res.Skipped = true
+		r.endTurn(res, a, "completed")
+		return nil
+	}
 	if dec.Kind != Enter || d.aborted {
 		// Claimed messages go back to the queue for a later step.
 		a.queue = append(claimed, a.queue...)
@@ -270,13 +292,15 @@ func decisionName(d Decision, aborted bool) string {
 	return Reject
 }
 
-// assemble asks the plugin for its sections and tools; without a plugin the
-// request has only the runtime's own section and no tools.
+// assemble asks the plugin for its sections and the tool catalog, giving it
+// the host's tools; without a plugin the request has only the runtime's own
+// section and the host's tools.
 func (r *Runtime) assemble(a *agentState) (AssembleReply, error) {
+	host := r.hostCatalog()
 	if !r.Plugin() {
-		return AssembleReply{}, nil
+		return AssembleReply{Tools: host}, nil
 	}
-	asm, err := r.port.Assemble(r.call(a))
+	asm, err := r.port.Assemble(AssembleRequest{Call: r.call(a), Tools: host})
 	if err != nil {
 		return AssembleReply{}, &ImplError{Op: "assemble", Err: err}
 	}
@@ -314,6 +338,7 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	}
 	a.retries = 0
 	m := s.Model
+	a.continues = m != nil && len(m.Calls) > 0
 	if m == nil {
 		m = &Model{Text: "OK."}
 	}
@@ -327,13 +352,16 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 	r.logAssistant(res, a, m.Text, m.Calls, ids)
 	for i, c := range m.Calls {
 		if r.hostTool(c.Name) {
-			if h := r.opts.Hooks; h != nil && h.HostTool != nil {
+			out, err := r.gateHostTool(res, a, c)
+			if err != nil {
+				return err
+			}
+			if h := r.opts.Hooks; h != nil && h.HostTool != nil && out.OK {
 				if err := h.HostTool(a.name, i); err != nil {
 					return err
 				}
 			}
 			r.logToolCall(res, a, ids[i], c)
-			out := ToolOutcome{Name: c.Name, OK: true, Result: JSON("ok")}
 			r.toolResult(res, a, ids[i], out)
 			res.Tools = append(res.Tools, out)
 			if h := r.opts.Hooks; h != nil && h.ToolDone != nil {

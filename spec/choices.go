@@ -47,6 +47,7 @@ const (
 	ChoiceReloadPending     = "reload-pending"
 	ChoiceIdleAppendFailure = "idle-append-failure"
 	ChoicePlanHeading       = "plan-heading"
+	ChoiceEmptyStep         = "empty-step"
 )
 
 // Choice values, named <Choice><Value>.
@@ -63,6 +64,8 @@ const (
 	IdleAppendFailureError   = "error"
 	IdleAppendFailurePending = "pending"
 	PlanHeadingLevel1        = "level-1"
+	EmptyStepKeepPending     = "keep-pending"
+	EmptyStepInject          = "inject"
 )
 
 // Choices is the table of silent-point choices.
@@ -91,6 +94,10 @@ var Choices = []Choice{
 	{ChoicePlanHeading, "What counts as a complete markdown plan starting with a `#` heading.", []Value{
 		{PlanHeadingLevel1, "After trimming, the plan starts with a level-1 heading (`# Title`); `## Plan` is rejected (the published package)."},
 	}, []string{"EXIT-3"}},
+	{ChoiceEmptyStep, "What a pre-step does with a pending selection when the downstream decision accepts with no messages and the runtime skips such a step (it does not continue after tool results): a notice in the decision would start a step the selection alone caused (PEND-2).", []Value{
+		{EmptyStepKeepPending, "A step that will not run is not an accepted step: nothing is appended and the selection stays pending for the next step that runs, whose request then carries the notice."},
+		{EmptyStepInject, "The selection is appended at once and its notice, when due, is injected (queued without waking the agent) for the next step that claims messages, as after an idle commit; the decision stays empty, so the step is still skipped."},
+	}, []string{"PEND-1", "PEND-2", "STEP-6", "STEP-7"}},
 }
 
 // LookupChoice returns the choice with the given name.

@@ -42,6 +42,7 @@ type Trace struct {
 	Config      json.RawMessage    `json:"config,omitempty"`
 	Services    *sim.Services      `json:"services,omitempty"`
 	Listeners   []sim.ListenerSpec `json:"listeners,omitempty"`
+	HostTools   []HostTool         `json:"hostTools,omitempty"`
 	Agents      []string           `json:"agents,omitempty"`
 	Script      []Entry            `json:"script"`
 }
@@ -51,6 +52,16 @@ type Runtime struct {
 	Plugin   *bool  `json:"plugin,omitempty"`
 	Retries  string `json:"retries,omitempty"`
 	Assembly string `json:"assembly,omitempty"`
+	// EmptySteps is sim.Options.EmptySteps: run or skip.
+	EmptySteps string `json:"empty-steps,omitempty"`
+}
+
+// HostTool is a tool of the host's own: registered before the plugin
+// loads, or, with Assembly, added to every request by a prompt-assembly
+// listener that runs after plan mode's.
+type HostTool struct {
+	Name     string `json:"name"`
+	Assembly bool   `json:"assembly,omitempty"`
 }
 
 // Entry is one scripted action and what to expect after it.
@@ -312,6 +323,11 @@ func (t *Trace) check(f *ast.File) error {
 			return locate(t.File, f, []string{"agents", strconv.Itoa(i)}, fmt.Sprintf("agent %q is declared twice", a))
 		}
 	}
+	for i, h := range t.HostTools {
+		if slices.IndexFunc(t.HostTools, func(o HostTool) bool { return o.Name == h.Name }) != i {
+			return locate(t.File, f, []string{"hostTools", strconv.Itoa(i), "name"}, fmt.Sprintf("host tool %q is declared twice", h.Name))
+		}
+	}
 	for i, l := range t.Listeners {
 		if slices.IndexFunc(t.Listeners, func(o sim.ListenerSpec) bool { return o.Name == l.Name }) != i {
 			return locate(t.File, f, []string{"listeners", strconv.Itoa(i), "name"}, fmt.Sprintf("listener %q is declared twice", l.Name))
@@ -395,6 +411,14 @@ func (t *Trace) Options() sim.Options {
 		opts.NoPlugin = t.Runtime.Plugin != nil && !*t.Runtime.Plugin
 		opts.Retries = t.Runtime.Retries
 		opts.Assembly = t.Runtime.Assembly
+		opts.EmptySteps = t.Runtime.EmptySteps
+	}
+	for _, h := range t.HostTools {
+		if h.Assembly {
+			opts.AssemblyTools = append(opts.AssemblyTools, h.Name)
+		} else {
+			opts.HostTools = append(opts.HostTools, h.Name)
+		}
 	}
 	return opts
 }

@@ -44,6 +44,7 @@ const CAPABILITIES = {
   userQuestions: true, // the real UserQuestionService, answered from the script
   hostTools: true, // tools of the host's own (dsh-tools defineTool) run host actions while they execute
   hostListeners: true, // host agent/pre-step listeners registered before or after plan mode
+  emptySteps: true, // a host listener may take a step's messages (drop); the real loop skips an accepted step with nothing to send
   duringStream: true, // host actions while the model streams a response
   outsideAppend: true, // an outside writer appends to the live session
   failAppend: true, // the session's append throws for plan/mode while faults are armed

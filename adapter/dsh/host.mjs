@@ -33,7 +33,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 
 const PROTOCOL = 1
-const PROTOCOL_MINOR = 2 // minor 1: command replies say which outcome they announce; 2: review replies
+const PROTOCOL_MINOR = 2 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
 
@@ -275,6 +275,8 @@ class Host {
   prompt = null
   commands = null
   listener = undefined
+  // The names of the host's own registered tools (load.hostTools).
+  hostTools = new Set()
 
   async start (params) {
     await this.reset()
@@ -288,7 +290,10 @@ class Host {
       choices: CHOICES,
       // reuse: a start on a process that served a scenario resets it to the
       // state of a new process (see reset()), so the kit may hand it on.
-      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true },
+      // hostTools, emptySteps (minor 2): the host's own tools are registered
+      // beside the package's and dispatched through tools/pre-execute; a
+      // skipped empty step is the runtime's business (the package is not told).
+      capabilities: { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true, hostTools: true, emptySteps: true },
     }
   }
 
@@ -309,6 +314,7 @@ class Host {
     this.prompt = null
     this.commands = null
     this.listener = undefined
+    this.hostTools = new Set()
   }
 
   /** Compose a fresh context with the requested services and load the plugin. */
@@ -325,6 +331,13 @@ class Host {
       if (name === 'agent/pre-step') this.listener = options?.prepend ? 'prepend' : 'append'
     })
     this.tools = new HostTools(ctx)
+    // The host's own tools are in the registry before the package loads, as
+    // the host's tool plugins would have registered them.
+    this.hostTools = new Set()
+    for (const t of params.hostTools ?? []) {
+      this.tools.registered.push({ name: t.name, execute: async () => 'ok' })
+      this.hostTools.add(t.name)
+    }
     this.prompt = new HostSystemPrompt(ctx)
     this.commands = this.services.commands ? new HostCommands(ctx) : null
     if (this.services.userQuestions) new HostUserQuestions(ctx, this) // eslint-disable-line no-new
@@ -346,7 +359,7 @@ class Host {
       return { error: `the plugin did not start (fiber state ${this.fiber.state})` }
     }
     const reply = {
-      tools: this.tools.registered.map((t) => ({ name: t.name })),
+      tools: this.pluginTools(),
       sections: this.prompt.registered.map((s) => s.name),
     }
     if (this.listener !== undefined) reply.listener = this.listener
@@ -373,11 +386,16 @@ class Host {
     if (this.fiber !== null) await this.fiber.dispose()
     this.fiber = null
     const reply = {}
-    if (this.tools.registered.length > 0) reply.tools = this.tools.registered.map((t) => ({ name: t.name }))
+    if (this.pluginTools().length > 0) reply.tools = this.pluginTools()
     if (this.prompt.registered.length > 0) reply.sections = this.prompt.registered.map((s) => s.name)
     if (this.commands !== null && this.commands.registered.length > 0) reply.commands = this.commands.registered.map((c) => c.name)
     if (this.preStepListeners() > 0) reply.listener = this.listener ?? 'append'
     return reply
+  }
+
+  /** The tools in the registry that are not the host's own: the package's. */
+  pluginTools () {
+    return this.tools.registered.filter((t) => !this.hostTools.has(t.name)).map((t) => ({ name: t.name }))
   }
 
   /** How many agent/pre-step listeners the context still dispatches to. */
@@ -466,7 +484,26 @@ class Host {
       const text = typeof s.text === 'function' ? await s.text({ agent }) : s.text
       if (text) sections.push({ name: s.name, order: s.order, text })
     }
-    return { sections, tools: this.tools.registered.map((t) => ({ name: t.name })) }
+    // The catalog as the host and the later assembly listeners give it
+    // (params.tools, in order; a registered host tool the registry no longer
+    // holds is gone), with the package's registered tools after it.
+    const registry = new Set(this.tools.registered.map((t) => t.name))
+    const given = (params.tools ?? []).filter((t) => !this.hostTools.has(t.name) || registry.has(t.name))
+    return { sections, tools: [...given.map((t) => ({ name: t.name })), ...this.pluginTools()] }
+  }
+
+  /**
+   * A host tool is about to run: dispatch dsh-tools' tools/pre-execute gate
+   * through the context, where a plugin may allow or deny it; the innermost
+   * decision allows.
+   */
+  async preTool (params) {
+    const agent = this.begin(params)
+    const exec = { callId: 'call', name: params.name, arguments: params.args ?? null, signal: new AbortController().signal, agent }
+    const decision = await this.ctx.waterfall('tools/pre-execute', exec, async () => ({ kind: 'allow' }))
+    const reply = decision?.kind === 'allow' ? { decision: 'allow' } : { decision: 'deny', reason: decision?.reason ?? String(decision?.kind) }
+    if (call.effects.length > 0) reply.effects = call.effects
+    return reply
   }
 
   async exitTool (params) {
@@ -517,7 +554,7 @@ class Host {
   }
 }
 
-const methods = new Set(['start', 'load', 'open', 'set', 'get', 'preStep', 'assemble', 'exitTool', 'command', 'fold', 'reload', 'unload', 'stop'])
+const methods = new Set(['start', 'load', 'open', 'set', 'get', 'preStep', 'assemble', 'exitTool', 'preTool', 'command', 'fold', 'reload', 'unload', 'stop'])
 
 function reply (obj) {
   process.stdout.write(JSON.stringify(obj) + '\n')

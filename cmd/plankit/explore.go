@@ -17,10 +17,13 @@ func newExploreCmd() *cobra.Command {
 		depth   int
 		out     string
 		retries string
-		impl    implFlags
-		level   levelFlags
-		assume  []string
-		expect  string
+		// hostTools and emptySteps widen the setup and the alphabet.
+		hostTools  bool
+		emptySteps string
+		impl       implFlags
+		level      levelFlags
+		assume     []string
+		expect     string
 	)
 	cmd := &cobra.Command{
 		Use:   "explore",
@@ -86,7 +89,13 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if err != nil {
 				return err
 			}
-			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries}
+			if emptySteps != sim.EmptyStepsRun && emptySteps != sim.EmptyStepsSkip {
+				return usageErr("--empty-steps must be %s or %s, not %q", sim.EmptyStepsRun, sim.EmptyStepsSkip, emptySteps)
+			}
+			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries, HostTools: hostTools}
+			if emptySteps == sim.EmptyStepsSkip {
+				setup.EmptySteps = emptySteps
+			}
 			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs, Assume: assumed})
 			if ie := interruption(cmd.Context()); ie != nil {
 				// No verdict: the depth was not explored to the end.
@@ -130,6 +139,8 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
+	cmd.Flags().BoolVar(&hostTools, "host-tools", false, "the host registers tools of its own (read, write, and search added at assembly) and the alphabet calls them (needs the adapter capability hostTools)")
+	cmd.Flags().StringVar(&emptySteps, "empty-steps", sim.EmptyStepsRun, "what the runtime does with an accepted step that carries no messages: run, or skip (the alphabet then has such a step; needs the adapter capability emptySteps)")
 	cmd.Flags().StringArrayVar(&assume, "assume", nil, "a known deviation the model predicts instead of SPEC.md (repeatable: listener-appended, cancelled-selection-narrated, keep-planning-keeps-exit)")
 	cmd.Flags().StringVar(&expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions (its other entries are not used)")
 	impl.register(cmd)

@@ -70,7 +70,7 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 				}
 				return withCode(ExitImpl, err)
 			}
-			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true}
+			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true, HostTools: true, EmptySteps: true}
 			served := make(chan error, 1)
 			go func() {
 				served <- adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})

@@ -13,6 +13,22 @@ Feature: EXIT at runtime level — exit_plan_mode called by the model
     And the user sends "Plan the change."
     Then every request of the step offers exit_plan_mode
 
+  @EXIT-1 @SVC-3 @id:rt-exit-host-tools-in-plan-mode
+  Scenario: the host's tools stay in the catalog, in the host's order, and run while plan mode is on
+    Given a host tool "write_file"
+    When the user sends "Look first."
+    And the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}, {id: w1, name: write_file, args: {path: a.go}}]
+        - text: Planned.
+      """
+    Then result "r1" is "ok"
+    And result "w1" is "ok"
+    And every request of the step offers exit_plan_mode
+    And the requests show plan:policy as on, on
+
   @EXIT-2 @id:rt-exit-outside-plan-mode
   Scenario: exit_plan_mode fails outside plan mode and changes nothing
     When the user sends "Edit the code." and the turn plays:

@@ -125,3 +125,22 @@ Feature: PEND at runtime level — selections made inside a turn wait for the ne
       """
     And plan mode is reloaded
     Then get shows active false with nothing pending
+
+  @PEND-2 @STEP-6 @id:rt-pend-notice-never-starts-a-skipped-step
+  Scenario: a selection's notice never makes the runtime send a step it skips for having nothing to send
+    Given a host pre-step listener "inbox" registered after plan mode
+    When the user sends "Answer briefly." and the turn plays:
+      """
+      responses:
+        - text: Here you are.
+          during: [{id: s1, set: {active: true}}]
+      """
+    Then result "s1" is "queued"
+    When the user sends "Handled elsewhere." and the turn plays:
+      """
+      preSteps:
+        - {dispatch: 1, listener: inbox, behaviour: drop}
+      """
+    Then the step sends 0 requests
+    And the step logs 0 plan-mode notices
+    And the turn ends "completed"

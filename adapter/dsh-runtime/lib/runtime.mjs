@@ -473,8 +473,9 @@ export class Runtime {
   /**
    * A host pre-step listener named `name`. The script's preSteps say what it
    * does at the n-th dispatch of the turn: run host actions, then accept
-   * (return next()), reject (return a rejection without calling next) or
-   * abort (cancel the step — its signal fires — then return next()).
+   * (return next()), reject (return a rejection without calling next),
+   * abort (cancel the step — its signal fires — then return next()) or drop
+   * (return next()'s acceptance with no messages).
    */
   preStep (name) {
     return async (payload, next) => {
@@ -487,6 +488,11 @@ export class Runtime {
         case 'abort':
           run.agent.cancel({ kind: 'host-listener', listener: name }, { keepInbox: true })
           return next()
+        case 'drop': {
+          // Take the step's messages for itself: the decision carries none.
+          const decision = await next()
+          return decision?.kind === 'enter' ? { ...decision, messages: [] } : decision
+        }
         default: return next()
       }
     }

@@ -14,7 +14,7 @@ test('start reports the package, its choices and capabilities', async (t) => {
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
   assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
-  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true })
+  assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true, hostTools: true, emptySteps: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
 
@@ -212,5 +212,21 @@ test('unload disposes the plugin: nothing stays registered, not even the pre-ste
   const c = new Client(t)
   await c.ready()
   assert.deepEqual(await c.call('unload', {}), {})
+  await c.stop()
+})
+
+test('host tools: the registry holds them before the package, the catalog keeps them in order, and the package never denies a call', async (t) => {
+  const c = new Client(t)
+  await c.call('start', { protocol: 1 })
+  const load = await c.call('load', { config: { section: 'S' }, services: { commands: true, userQuestions: true }, hostTools: [{ name: 'read' }, { name: 'write' }] })
+  assert.deepEqual(load.tools, [{ name: 'exit_plan_mode' }], 'load lists only the package\'s own tools')
+  await c.call('open', { agent: 'main', events: [] })
+  const tools = [{ name: 'read' }, { name: 'write' }, { name: 'search' }]
+  const off = await c.call('assemble', { agent: 'main', tools })
+  assert.deepEqual(off.tools, [...tools, { name: 'exit_plan_mode' }])
+  await c.call('set', { agent: 'main', active: true })
+  const on = await c.call('assemble', { agent: 'main', tools })
+  assert.deepEqual(on.tools, off.tools, 'the catalog does not change with the state')
+  assert.deepEqual(await c.call('preTool', { agent: 'main', name: 'write', args: { path: 'a' } }), { decision: 'allow' })
   await c.stop()
 })

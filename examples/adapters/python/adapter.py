@@ -17,7 +17,7 @@ import planmode
 import scripted
 
 PROTOCOL = 1
-PROTOCOL_MINOR = 2  # minor 1: command replies say which outcome they announce; 2: review replies
+PROTOCOL_MINOR = 2  # minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
 DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
 
 
@@ -87,7 +87,8 @@ class Adapter:
             "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
             "choices": planmode.CHOICES,
             "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
-                             "commandOutcomes": True, "unload": True, "reviewReplies": True},
+                             "commandOutcomes": True, "unload": True, "reviewReplies": True,
+                             "hostTools": True, "emptySteps": True},
         }
 
     def load(self, params):
@@ -163,12 +164,20 @@ class Adapter:
     def preStep(self, params):
         plugin, agent, host = self._begin(params)
         aborted = bool(params.get("abortedBefore") or params.get("abortDuring"))
-        decision = plugin.pre_step(host, agent, aborted)
+        decision = plugin.pre_step(host, agent, aborted, bool(params.get("skipsEmpty")))
         return {"decision": decision, "effects": host.effects}
 
     def assemble(self, params):
+        """The request's tool catalog is the host's tools as given, in their
+        order, with the plugin's own after them (EXIT-1, SVC-3)."""
         plugin, agent, _ = self._begin(params)
-        return {"sections": plugin.sections(agent), "tools": plugin.tools(agent)}
+        return {"sections": plugin.sections(agent), "tools": list(params.get("tools") or []) + plugin.tools(agent)}
+
+    def preTool(self, params):
+        """A host tool is about to run: plan mode is soft guidance and never
+        blocks one (SVC-3)."""
+        self._begin(params)
+        return {"decision": "allow"}
 
     def exitTool(self, params):
         plugin, agent, host = self._begin(params)
@@ -197,7 +206,7 @@ class Adapter:
         return {}
 
 
-METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTool", "command", "fold", "reload", "unload", "stop")
+METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTool", "preTool", "command", "fold", "reload", "unload", "stop")
 
 
 def main():

@@ -36,6 +36,7 @@ CHOICES = {
     "reload-pending": "drop",
     "idle-append-failure": "error",
     "plan-heading": "level-1",
+    "empty-step": "keep-pending",
 }
 
 
@@ -206,12 +207,17 @@ class PlanMode:
             host.inject(agent, msg)
         return "committed"
 
-    def pre_step(self, host, agent, aborted):
+    def pre_step(self, host, agent, aborted, skips_empty=False):
         """The agent/pre-step listener (STEP-1..7): downstream first, then
-        the pending selection is appended only if the step goes ahead."""
+        the pending selection is appended only if the step goes ahead. A
+        step the runtime skips because its decision carries no messages is
+        not one: a notice there would start a step (PEND-2), so the
+        selection stays pending (choice empty-step=keep-pending)."""
         s = self.sessions[agent]
         decision = host.next()
         if decision["kind"] != "enter" or aborted or agent not in self.pending:
+            return decision
+        if skips_empty and not decision.get("messages"):
             return decision
         active, narrate_intent = self.pending[agent]
         if active == s.active:

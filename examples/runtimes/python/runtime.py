@@ -119,7 +119,7 @@ class Runtime:
                 "capabilities": {"retry": "pre-step", "commands": True, "userQuestions": True,
                                  "hostTools": True, "hostListeners": True, "duringStream": True,
                                  "outsideAppend": True, "failAppend": True, "resume": True,
-                                 "reload": True, "reuse": True, "reviewReplies": True}}
+                                 "reload": True, "reuse": True, "reviewReplies": True, "emptySteps": True}}
 
     def load(self, params):
         self.config = params.get("config")
@@ -238,7 +238,7 @@ class Runtime:
     def end_turn(self, a, reason):
         a.add("turn/end", {"turn": a.turn, "reason": {"kind": reason}})
 
-    def chain(self, a, dispatch, claimed):
+    def chain(self, a, dispatch, claimed, skips_empty=False):
         """Run agent/pre-step: plan mode's listener first (prepended,
         STEP-1), then the host listeners in registration order, each of
         which calls next() unless it rejects."""
@@ -262,15 +262,17 @@ class Runtime:
             for l in ordered:
                 if behaviour.get(l["name"], "accept") == "reject":
                     return {"kind": "reject"}
+            if any(behaviour.get(l["name"]) == "drop" for l in ordered):
+                return {"kind": "enter", "messages": []}  # a listener took them
             return {"kind": "enter", "messages": list(claimed)}
 
         self.turn.downstream = downstream
-        return self.plugin.pre_step(self, a.name, aborted), aborted
+        return self.plugin.pre_step(self, a.name, aborted, skips_empty), aborted
 
     def play(self, a, start, script):
         self.turn = Turn(script)
         try:
-            dispatch, retrying, retries = 0, False, 0
+            dispatch, retrying, retries, continues = 0, False, 0, False
             while True:
                 response = self.turn.responses.pop(0) if self.turn.responses else {"text": "Done."}
                 if retrying:
@@ -278,7 +280,13 @@ class Runtime:
                     a.add("llm/retry", {"turn": a.turn, "step": a.step, "retry": retries, "mode": "pre-step"})
                 dispatch += 1
                 claimed, a.queue = a.queue, []
-                decision, aborted = self.chain(a, dispatch, claimed)
+                # A step with nothing to send is skipped, unless it continues
+                # after tool results; plan mode is told (skipsEmpty).
+                skips_empty = not retrying and not continues
+                decision, aborted = self.chain(a, dispatch, claimed, skips_empty)
+                if skips_empty and decision["kind"] == "enter" and not aborted and not decision.get("messages"):
+                    self.end_turn(a, "completed")
+                    break
                 if decision["kind"] != "enter" or aborted:
                     a.queue = claimed + a.queue
                     if retrying:
@@ -297,6 +305,7 @@ class Runtime:
                     continue
                 retrying, retries = False, 0
                 calls = response.get("calls") or []
+                continues = bool(calls)
                 self.respond(a, response, calls)
                 a.add("step/end", {"turn": a.turn, "step": a.step})
                 if self.turn.aborted:
