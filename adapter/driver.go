@@ -166,10 +166,12 @@ func newPool(opts Options, schemas func() (strictSet, lenientSet *schemaSet, err
 }
 
 // Port returns a new port whose Start spawns a process. Its restarts
-// follow Options.Restarts; under RestartAuto they are real (a port made
-// without knowing its check is treated as one about process-local state).
+// follow Options.Restarts; under RestartAuto a port made without knowing
+// its check (an exploration's, a lockstep comparison's) is treated as one
+// about process-local state: its first restart is real, and every later one
+// made while the implementation reports a pending selection.
 func (p *Pool) Port() *Port {
-	return &Port{pool: p, realRestarts: p.opts.Restarts != RestartReset}
+	return &Port{pool: p, realRestarts: p.opts.Restarts != RestartReset, whenPending: p.opts.Restarts == RestartAuto}
 }
 
 // PortFor returns a new port for a check: under RestartAuto its restarts
