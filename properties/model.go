@@ -63,6 +63,15 @@ var Assumable = []struct{ Name, Clause, What string }{
 	{"notice-forces-step", "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 }
 
+// AssumableNames are the names of Assumable, in order, for messages.
+func AssumableNames() []string {
+	names := make([]string, len(Assumable))
+	for i, a := range Assumable {
+		names[i] = a.Name
+	}
+	return names
+}
+
 // ParseDeviations reads assumed deviations by name. Names the model cannot
 // predict are refused, all of them named in the error.
 func ParseDeviations(names []string) (Deviations, error) {
@@ -87,11 +96,7 @@ func ParseDeviations(names []string) (Deviations, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		known := make([]string, len(Assumable))
-		for i, a := range Assumable {
-			known[i] = a.Name
-		}
-		return Deviations{}, fmt.Errorf("the model cannot predict %s; it can assume %s", strings.Join(unknown, ", "), strings.Join(known, ", "))
+		return Deviations{}, fmt.Errorf("the model cannot predict %s; it can assume %s", strings.Join(unknown, ", "), strings.Join(AssumableNames(), ", "))
 	}
 	return d, nil
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/safetext"
+	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -72,7 +74,7 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
 	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
 	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md); its assume: lines add assumptions")
-	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation the properties' model predicts instead of SPEC.md (repeatable: listener-appended, cancelled-selection-narrated, keep-planning-keeps-exit); scenarios are not affected")
+	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation the properties' model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+"); scenarios are not affected")
 	f.BoolVar(&o.fix, "fix", false, "rewrite the --expect manifest from this run (refused for filtered runs)")
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")

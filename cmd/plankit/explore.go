@@ -141,7 +141,7 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	cmd.Flags().BoolVar(&hostTools, "host-tools", false, "the host registers tools of its own (read, write, and search added at assembly) and the alphabet calls them (needs the adapter capability hostTools)")
 	cmd.Flags().StringVar(&emptySteps, "empty-steps", sim.EmptyStepsRun, "what the runtime does with an accepted step that carries no messages: run, or skip (the alphabet then has such a step; needs the adapter capability emptySteps)")
-	cmd.Flags().StringArrayVar(&assume, "assume", nil, "a known deviation the model predicts instead of SPEC.md (repeatable: listener-appended, cancelled-selection-narrated, keep-planning-keeps-exit)")
+	cmd.Flags().StringArrayVar(&assume, "assume", nil, "a known deviation the model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+")")
 	cmd.Flags().StringVar(&expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions (its other entries are not used)")
 	impl.register(cmd)
 	impl.registerJobs(cmd)
