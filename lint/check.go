@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -16,10 +15,6 @@ import (
 // assistantChk is dsh's streamed assistant output, which the simulator
 // does not write.
 const assistantChk = "assistant/chunk"
-
-// planHeading is a complete plan's opening: a level-1 markdown heading
-// (EXIT-3, the reference's plan-heading=level-1 reading).
-var planHeading = regexp.MustCompile(`^#\s+\S`)
 
 // Where a session is relative to turns and steps.
 type phase int
@@ -454,7 +449,7 @@ func (c *checker) toolResult(r row) {
 	var args struct {
 		Plan *string `json:"plan"`
 	}
-	if json.Unmarshal([]byte(cl.args), &args) == nil && args.Plan != nil && !planHeading.MatchString(strings.TrimSpace(*args.Plan)) {
+	if json.Unmarshal([]byte(cl.args), &args) == nil && args.Plan != nil && !spec.PlanOpensWithLevel1Heading(*args.Plan) {
 		c.findf(r.line, "EXIT-3", "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
 	}
 }

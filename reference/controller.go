@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -230,10 +229,6 @@ func (c *Controller) GateHostTool(agent, name string) string {
 	return ""
 }
 
-// planHeading is a complete markdown plan's opening: a level-1 heading
-// (choice plan-heading=level-1).
-var planHeading = regexp.MustCompile(`^#\s+\S`)
-
 // errDismissed, errReloaded and friends are the exit tool's failures.
 var (
 	errNotInPlanMode = errors.New(spec.ExitTool + " is only available in plan mode")
@@ -262,7 +257,7 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 		return nil, fmt.Errorf("%s needs {plan: string}", spec.ExitTool)
 	}
 	plan := strings.TrimSpace(*in.Plan)
-	if !c.hooks.complete.at(plan, planHeading.MatchString(plan)) {
+	if !c.hooks.complete.at(plan, spec.PlanOpensWithLevel1Heading(plan)) {
 		return nil, errNoHeading
 	}
 	if approved, ok := c.hooks.review.at(here); ok {

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -137,4 +138,14 @@ func CheckChoices(declared map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// level1Heading is a level-1 markdown heading at the start of a text.
+var level1Heading = regexp.MustCompile(`^#\s+\S`)
+
+// PlanOpensWithLevel1Heading reports whether a plan, after trimming, opens
+// with a level-1 markdown heading: a complete plan under plan-heading=level-1
+// (EXIT-3).
+func PlanOpensWithLevel1Heading(plan string) bool {
+	return level1Heading.MatchString(strings.TrimSpace(plan))
 }
