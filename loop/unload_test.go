@@ -1,0 +1,62 @@
+package loop
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// A runtime that does not let plan mode go at an unload is found out: its
+// section, its tool, its plan/mode events, its notices and a /plan that
+// still succeeds are each an SVC-2 finding; the same observations before
+// the unload, or after plan mode is loaded again, are not.
+func TestInvariantsJudgeAnUnloadedPlanMode(t *testing.T) {
+	notice, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": "Plan mode is on."}}, "role": "user",
+		"source": map[string]string{"kind": "plugin", "plugin": spec.PluginName, "form": "notice"}})
+	leaky := Observation{
+		Events: []sim.Event{
+			{Seq: 0, Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)},
+			{Seq: 1, Type: spec.TypeUserMessage, Data: notice},
+		},
+		Requests: []ModelRequest{{At: 2, Sections: []Section{{Name: spec.SectionName, Text: "Plan first."}}, Tools: []string{spec.ExitTool}}},
+	}
+	turn := Step{Turn: &TurnRequest{Agent: "main", Prompt: "Go."}}
+	plan := Step{Command: &CommandRequest{Agent: "main", Input: " /plan think"}}
+	rec := func(unloaded bool) Record {
+		steps := []StepDone{}
+		if unloaded {
+			steps = append(steps, StepDone{Step: Step{Unload: &struct{}{}}})
+		}
+		steps = append(steps, StepDone{Step: turn, Obs: leaky}, StepDone{Step: plan, Start: 2, Command: &CommandResult{Kind: "success"}})
+		return Record{Steps: steps, Logs: map[string][]sim.Event{"main": leaky.Events}, Agents: []string{"main"}}
+	}
+	tr := Trace{Config: json.RawMessage(`{"section":"Plan first."}`)}
+	got := Invariants(tr, rec(true))
+	var svc []string
+	for _, f := range got {
+		if f.Clause == "SVC-2" {
+			svc = append(svc, f.Message)
+		}
+	}
+	for _, want := range []string{"plan/mode is appended", "a plan-mode notice is logged", "plan:policy is rendered", "offers exit_plan_mode", `" /plan think" succeeds`} {
+		if !slices.ContainsFunc(svc, func(m string) bool { return strings.Contains(m, want) }) {
+			t.Errorf("no SVC-2 finding says %q; findings: %v", want, got)
+		}
+	}
+	for _, f := range Invariants(tr, rec(false)) {
+		if f.Clause == "SVC-2" {
+			t.Errorf("with plan mode loaded: %v", f)
+		}
+	}
+	reloaded := rec(true)
+	reloaded.Steps = slices.Insert(reloaded.Steps, 1, StepDone{Step: Step{Reload: &struct{}{}}})
+	for _, f := range Invariants(tr, reloaded) {
+		if f.Clause == "SVC-2" {
+			t.Errorf("after a reload: %v", f)
+		}
+	}
+}
