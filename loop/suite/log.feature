@@ -82,27 +82,39 @@ Feature: LOG at runtime level — what the runtime logs, and where
     And the step appends plan/mode true
 
   @LOG-1 @LOG-3 @id:rt-log-open-ignores-malformed-plan-mode
-  Scenario: an outside writer's malformed plan/mode in an opened log is ignored by the fold
+  Scenario Outline: an outside writer's malformed plan/mode in an opened log leaves plan mode on [<name>]
     When the host opens the agent "resumed" from the log:
       """
       - {type: plan/mode, data: {active: true}}
-      - {type: plan/mode, data: {active: "no"}}
+      - {type: plan/mode, data: <data>}
       """
     Then get shows active true with nothing pending
     When the user sends "Plan the change."
     Then the requests show plan:policy as on
     And the step appends plan/mode nothing
 
+    Examples:
+      | name        | data                      |
+      | no-active   | {}                        |
+      | string-no   | {active: "no"}            |
+      | extra-field | {active: false, by: "ui"} |
+
   @LOG-1 @LOG-3 @id:rt-log-open-malformed-only
-  Scenario: an opened log whose only plan/mode is malformed leaves plan mode off
+  Scenario Outline: an opened log whose only plan/mode is malformed leaves plan mode off [<name>]
     When the host opens the agent "resumed" from the log:
       """
-      - {type: plan/mode, data: {}}
+      - {type: plan/mode, data: <data>}
       """
     Then get shows active false with nothing pending
     When the user sends "Read the code."
     Then the requests show plan:policy as off
     And the step appends plan/mode nothing
+
+    Examples:
+      | name        | data                     |
+      | no-active   | {}                       |
+      | string-yes  | {active: "yes"}          |
+      | extra-field | {active: true, by: "ui"} |
 
   @LOG-3 @PEND-8 @id:rt-log-open-then-restart
   Scenario: an opened agent comes back from its whole log after a restart
