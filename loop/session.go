@@ -233,6 +233,9 @@ type Session struct {
 	rec    Record
 	loaded bool
 	needs  []string
+	// unloaded: plan mode was unloaded and not loaded again; its service
+	// cannot be asked (get, set).
+	unloaded bool
 }
 
 // Run plays t against rt from a fresh start and returns the record. On an
@@ -423,6 +426,9 @@ func (s *Session) step(st Step) error {
 			return err
 		}
 	}
+	if s.unloaded && asksService(st) {
+		return &sim.InputError{Msg: fmt.Sprintf("%s asks ctx.planMode (get or set) while plan mode is unloaded; reload or restart first", st.Name())}
+	}
 	done := StepDone{Step: st, Start: len(s.rec.Logs[agent])}
 	var err error
 	switch {
@@ -464,6 +470,12 @@ func (s *Session) step(st Step) error {
 		s.rec.Steps = append(s.rec.Steps, done)
 		return err
 	}
+	switch {
+	case st.Unload != nil:
+		s.unloaded = true
+	case st.Reload != nil, st.Restart != nil:
+		s.unloaded = false
+	}
 	if agent != "" {
 		if err := s.observe(agent, done.Obs); err != nil {
 			return err
@@ -471,6 +483,33 @@ func (s *Session) step(st Step) error {
 	}
 	s.rec.Steps = append(s.rec.Steps, done)
 	return nil
+}
+
+// asksService reports whether a step calls ctx.planMode: a get or set
+// step, or a get or set host action in its script.
+func asksService(st Step) bool {
+	if st.Get != nil || st.Set != nil {
+		return true
+	}
+	var sc *Script
+	switch {
+	case st.Turn != nil:
+		sc = &st.Turn.Script
+	case st.Command != nil:
+		sc = st.Command.Script
+	}
+	if sc == nil {
+		return false
+	}
+	asks := func(hs []HostAction) bool {
+		return slices.ContainsFunc(hs, func(h HostAction) bool { return h.Get != nil || h.Set != nil })
+	}
+	for _, r := range sc.Responses {
+		if asks(r.During) || slices.ContainsFunc(r.Calls, func(c Call) bool { return asks(c.During) }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(sc.PreSteps, func(p PreStep) bool { return asks(p.During) })
 }
 
 // open introduces a new agent whose log starts as the step's: the

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -58,5 +59,26 @@ func TestInvariantsJudgeAnUnloadedPlanMode(t *testing.T) {
 		if f.Clause == "SVC-2" {
 			t.Errorf("after a reload: %v", f)
 		}
+	}
+}
+
+// While plan mode is unloaded its service cannot be asked: a get or set,
+// as a step or as host code in a turn, is the trace's error, not the
+// runtime's; after a reload it may be asked again.
+func TestSessionRefusesTheServiceWhileUnloaded(t *testing.T) {
+	s := &Session{unloaded: true, rec: Record{Agents: []string{"main"}, Logs: map[string][]sim.Event{}}}
+	during := Script{Responses: []Response{{During: []HostAction{{ID: "g", Get: &struct{}{}}}}}}
+	for _, st := range []Step{
+		{Get: &AgentRequest{Agent: "main"}},
+		{Set: &SetRequest{Agent: "main", Active: true}},
+		{Turn: &TurnRequest{Agent: "main", Prompt: "Go.", Script: during}},
+	} {
+		var in *sim.InputError
+		if err := s.step(st); !errors.As(err, &in) || !strings.Contains(err.Error(), "unloaded") {
+			t.Errorf("%s while unloaded: %v, want an input error", st.Name(), err)
+		}
+	}
+	if asksService(Step{Turn: &TurnRequest{Agent: "main", Prompt: "Go."}}) {
+		t.Error("a turn without host actions asks the service")
 	}
 }
