@@ -178,23 +178,64 @@ func Invariants(t Trace, rec Record) []Finding {
 // unknown command.
 func withoutPlanMode(agent string, d StepDone) []Finding {
 	var out []Finding
-	if d.Step.Append == nil {
-		for _, e := range d.Obs.Events {
-			if e.Type == spec.TypePlanMode {
-				out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("plan/mode is appended at seq %d while plan mode is unloaded", e.Seq)})
-			}
-			if e.Type != spec.TypeUserMessage {
+	outside := outsidePlanModes(d.Step)
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypePlanMode {
+			if outside > 0 {
+				outside-- // an outside writer's (the host's), not plan mode's
 				continue
 			}
-			if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
-				out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)})
-			}
+			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("plan/mode is appended at seq %d while plan mode is unloaded", e.Seq)})
+		}
+		if e.Type != spec.TypeUserMessage {
+			continue
+		}
+		if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
+			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)})
 		}
 	}
 	if d.Step.Command != nil && d.Command != nil && d.Command.Kind == "success" && isPlanCommand(d.Step.Command.Input) {
 		out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("%q succeeds while plan mode is unloaded: the command should be unknown", d.Step.Command.Input)})
 	}
 	return out
+}
+
+// outsidePlanModes counts the plan/mode events an outside writer appends
+// in a step: the append step's, or the append host actions of its script.
+func outsidePlanModes(st Step) int {
+	if st.Append != nil {
+		if st.Append.Type == spec.TypePlanMode {
+			return 1
+		}
+		return 0
+	}
+	n := 0
+	count := func(hs []HostAction) {
+		for _, h := range hs {
+			if h.Append != nil && h.Append.Type == spec.TypePlanMode {
+				n++
+			}
+		}
+	}
+	var sc *Script
+	switch {
+	case st.Turn != nil:
+		sc = &st.Turn.Script
+	case st.Command != nil:
+		sc = st.Command.Script
+	}
+	if sc != nil {
+		for _, r := range sc.Responses {
+			count(r.During)
+			for _, c := range r.Calls {
+				count(c.During)
+			}
+		}
+		for _, p := range sc.PreSteps {
+			count(p.During)
+		}
+	}
+	return n
 }
 
 // isPlanCommand reports whether input invokes the /plan command.

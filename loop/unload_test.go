@@ -82,3 +82,30 @@ func TestSessionRefusesTheServiceWhileUnloaded(t *testing.T) {
 		t.Error("a turn without host actions asks the service")
 	}
 }
+
+// While plan mode is unloaded an outside writer may still append plan/mode
+// (as an append step or host code in a turn): that is the host's, not a
+// plan mode that did not let go; one more is.
+func TestInvariantsLetOutsideWritersAppendWhileUnloaded(t *testing.T) {
+	pm := func(seq int) sim.Event {
+		return sim.Event{Seq: seq, Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}
+	}
+	turn := Step{Turn: &TurnRequest{Agent: "main", Prompt: "Go.", Script: Script{Responses: []Response{{During: []HostAction{{ID: "w", Append: &AppendArg{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}}}}}}}}
+	for _, c := range []struct {
+		events []sim.Event
+		want   int
+	}{{[]sim.Event{pm(0)}, 0}, {[]sim.Event{pm(0), pm(1)}, 1}} {
+		rec := Record{Agents: []string{"main"}, Logs: map[string][]sim.Event{"main": c.events}, Steps: []StepDone{
+			{Step: Step{Unload: &struct{}{}}}, {Step: turn, Obs: Observation{Events: c.events}},
+		}}
+		n := 0
+		for _, f := range Invariants(Trace{}, rec) {
+			if f.Clause == "SVC-2" {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%d plan/mode events with one outside append: %d SVC-2 findings, want %d", len(c.events), n, c.want)
+		}
+	}
+}
