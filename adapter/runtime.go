@@ -8,6 +8,11 @@ import (
 	"github.com/plankit/plankit/sim"
 )
 
+// RuntimeProtocolMinor is the minor version of runtime protocol 1 this
+// package speaks: 2 added review replies (numbered as the plugin
+// protocol's), 3 the unload method.
+const RuntimeProtocolMinor = 3
+
 // RuntimeLevel is the level a runtime-protocol start carries both ways.
 const RuntimeLevel = "runtime"
 
@@ -24,13 +29,14 @@ const (
 	RuntimeAppend  = "append"
 	RuntimeFault   = "fault"
 	RuntimeReload  = "reload"
+	RuntimeUnload  = "unload"
 	RuntimeStop    = "stop"
 )
 
 // RuntimeMethods lists every runtime-protocol method.
 var RuntimeMethods = []string{
 	RuntimeStart, RuntimeLoad, RuntimeOpen, RuntimeTurn, RuntimeSet, RuntimeGet,
-	RuntimeCommand, RuntimeAppend, RuntimeFault, RuntimeReload, RuntimeStop,
+	RuntimeCommand, RuntimeAppend, RuntimeFault, RuntimeReload, RuntimeUnload, RuntimeStop,
 }
 
 const observationShape = `"events"?: [Event], "requests"?: [Request], "results"?: [Result]`
@@ -46,6 +52,7 @@ var runtimeShapes = map[string]string{
 	RuntimeAppend:  `{` + observationShape + `}`,
 	RuntimeFault:   `{}`,
 	RuntimeReload:  `{"error"?: string, ` + observationShape + `}`,
+	RuntimeUnload:  `{}`,
 	RuntimeStop:    `{}`,
 }
 
@@ -99,7 +106,7 @@ func (r *RuntimePort) Start() (loop.Identity, error) {
 		return loop.Identity{}, err
 	}
 	var res RuntimeStartResult
-	if err := r.port.call(RuntimeStart, RuntimeStartParams{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: ProtocolMinor}, &res); err != nil {
+	if err := r.port.call(RuntimeStart, RuntimeStartParams{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor}, &res); err != nil {
 		return loop.Identity{}, err
 	}
 	if res.Level != RuntimeLevel {
@@ -167,6 +174,17 @@ func (r *RuntimePort) Append(req loop.AppendRequest) (loop.Observation, error) {
 // Fault implements loop.Runtime.
 func (r *RuntimePort) Fault(req loop.FaultRequest) error {
 	return r.port.call(RuntimeFault, req, &Empty{})
+}
+
+// Unload implements loop.Runtime.
+// A runtime that does not declare the unload capability (an older minor
+// version) is not asked: the request is unsupported, so the check that
+// needs it is skipped.
+func (r *RuntimePort) Unload() error {
+	if !r.start.Capabilities.Unload {
+		return &UnsupportedError{Method: RuntimeUnload, Message: "the runtime does not declare the unload capability"}
+	}
+	return r.port.call(RuntimeUnload, Empty{}, &Empty{})
 }
 
 // Reload implements loop.Runtime.

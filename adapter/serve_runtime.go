@@ -63,7 +63,7 @@ func runtimeCall(rt loop.Runtime, req Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
+		return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
 	case RuntimeLoad:
 		var p loop.LoadRequest
 		if err := decode(req.Params, &p); err != nil {
@@ -114,6 +114,8 @@ func runtimeCall(rt loop.Runtime, req Request) (any, error) {
 		return Empty{}, rt.Fault(p)
 	case RuntimeReload:
 		return rt.Reload()
+	case RuntimeUnload:
+		return Empty{}, rt.Unload()
 	case RuntimeStop:
 		return Empty{}, rt.Stop()
 	}

@@ -71,7 +71,7 @@ func (b *Builtin) Start() (Identity, error) {
 		Name: "plankit-builtin(" + id.Name + ")", Version: BuiltinVersion, Language: "go", Choices: id.Choices,
 		Capabilities: Capabilities{Retry: b.retry, Commands: true, UserQuestions: true, HostTools: true, HostListeners: true,
 			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true,
-			ReviewReplies: id.ReviewReplies, EmptySteps: true},
+			ReviewReplies: id.ReviewReplies, EmptySteps: true, Unload: true},
 	}, nil
 }
 
@@ -470,9 +470,24 @@ func (b *Builtin) Reload() (ReloadReply, error) {
 	if _, err := b.runtime(); err != nil {
 		return ReloadReply{}, err
 	}
-	res, err := b.do(sim.Action{Reload: &struct{}{}})
+	act := sim.Action{Reload: &struct{}{}}
+	if !b.rt.Plugin() {
+		// after an unload, plan mode is loaded afresh from the logs
+		act = sim.Action{Load: &sim.LoadAction{}}
+	}
+	res, err := b.do(act)
 	if err != nil {
 		return ReloadReply{}, err
 	}
 	return ReloadReply{Error: res.Error}, nil
+}
+
+// Unload implements Runtime: plan mode is disposed without loading it
+// again, as the plugin level's unload action.
+func (b *Builtin) Unload() error {
+	if _, err := b.runtime(); err != nil {
+		return err
+	}
+	_, err := b.do(sim.Action{Unload: &sim.UnloadAction{}})
+	return err
 }

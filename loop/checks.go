@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/sim"
@@ -83,12 +84,43 @@ func Invariants(t Trace, rec Record) []Finding {
 	section, haveSection := configSection(t.loadRequest().Config)
 	sectionFromLog := rec.Identity.Choices[spec.ChoiceSectionSource] != "pending"
 	requests := map[string][]ModelRequest{}
+	// unloadedAt: for each agent's request, whether plan mode was unloaded
+	// when it was sent (from an unload step to the next reload or restart).
+	unloadedAt := map[string][]bool{}
+	// outside: the seqs of the events the kit wrote itself (an opened log,
+	// an outside writer's append), which the lint rules do not judge as
+	// the runtime's.
+	outside := map[string][]int{}
+	unloaded := false
 	for _, d := range rec.Steps {
 		agent := d.Step.Agent()
 		if agent == "" && len(rec.Agents) > 0 {
 			agent = rec.Agents[0]
 		}
+		switch {
+		case d.Step.Unload != nil:
+			unloaded = true
+		case d.Step.Reload != nil, d.Step.Restart != nil:
+			unloaded = false
+		}
+		switch {
+		case d.Step.Open != nil:
+			for seq := range d.Start {
+				outside[agent] = append(outside[agent], seq)
+			}
+		case d.Step.Append != nil:
+			for _, e := range d.Obs.Events {
+				outside[agent] = append(outside[agent], e.Seq)
+			}
+		}
 		requests[agent] = append(requests[agent], d.Obs.Requests...)
+		for range d.Obs.Requests {
+			unloadedAt[agent] = append(unloadedAt[agent], unloaded)
+		}
+		if unloaded {
+			out = append(out, withoutPlanMode(agent, d)...)
+			continue
+		}
 		if d.Get != nil {
 			log := rec.Logs[agent][:d.Start]
 			if want := Fold(log, len(log)); d.Get.Active != want {
@@ -104,6 +136,19 @@ func Invariants(t Trace, rec Record) []Finding {
 			s, has := q.Section(spec.SectionName)
 			has = has && s.Text != ""
 			where := fmt.Sprintf("request %d (sent after %d events)", i+1, q.At)
+			if missing := hostToolsIn(t.HostTools, q.Tools); missing != "" {
+				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v %s", where, q.Tools, missing)})
+			}
+			if unloadedAt[agent][i] {
+				// SVC-2: without the package there is no section and no tool
+				if has {
+					out = append(out, Finding{"SVC-2", agent, where + ": plan:policy is rendered while plan mode is unloaded"})
+				}
+				if slices.Contains(q.Tools, spec.ExitTool) {
+					out = append(out, Finding{"SVC-2", agent, where + ": the tool catalog offers exit_plan_mode while plan mode is unloaded"})
+				}
+				continue
+			}
 			if sectionFromLog && has != want {
 				out = append(out, Finding{"STEP-7", agent, fmt.Sprintf("%s: plan:policy %s, but the log says active=%t when it was sent", where, presence(has), want)})
 			}
@@ -116,18 +161,87 @@ func Invariants(t Trace, rec Record) []Finding {
 			if !slices.Contains(q.Tools, spec.ExitTool) {
 				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})
 			}
-			if missing := hostToolsIn(t.HostTools, q.Tools); missing != "" {
-				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v %s", where, q.Tools, missing)})
-			}
-			if i > 0 && !slices.Equal(q.Tools, tools) {
+			if tools != nil && !slices.Equal(q.Tools, tools) {
 				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v", where, q.Tools, tools)})
 			}
 			tools = q.Tools
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices[spec.ChoiceSectionSource])...)
+		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices[spec.ChoiceSectionSource], outside[agent])...)
 	}
 	return out
+}
+
+// withoutPlanMode judges a step played while plan mode is unloaded (SVC-2,
+// PEND-8): it appends no plan/mode event and no plan-mode notice (an
+// outside writer's append is the host's, not plan mode's), and /plan is an
+// unknown command.
+func withoutPlanMode(agent string, d StepDone) []Finding {
+	var out []Finding
+	outside := outsidePlanModes(d.Step)
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypePlanMode {
+			if outside > 0 {
+				outside-- // an outside writer's (the host's), not plan mode's
+				continue
+			}
+			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("plan/mode is appended at seq %d while plan mode is unloaded", e.Seq)})
+		}
+		if e.Type != spec.TypeUserMessage {
+			continue
+		}
+		if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
+			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)})
+		}
+	}
+	if d.Step.Command != nil && d.Command != nil && d.Command.Kind == "success" && isPlanCommand(d.Step.Command.Input) {
+		out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("%q succeeds while plan mode is unloaded: the command should be unknown", d.Step.Command.Input)})
+	}
+	return out
+}
+
+// outsidePlanModes counts the plan/mode events an outside writer appends
+// in a step: the append step's, or the append host actions of its script.
+func outsidePlanModes(st Step) int {
+	if st.Append != nil {
+		if st.Append.Type == spec.TypePlanMode {
+			return 1
+		}
+		return 0
+	}
+	n := 0
+	count := func(hs []HostAction) {
+		for _, h := range hs {
+			if h.Append != nil && h.Append.Type == spec.TypePlanMode {
+				n++
+			}
+		}
+	}
+	var sc *Script
+	switch {
+	case st.Turn != nil:
+		sc = &st.Turn.Script
+	case st.Command != nil:
+		sc = st.Command.Script
+	}
+	if sc != nil {
+		for _, r := range sc.Responses {
+			count(r.During)
+			for _, c := range r.Calls {
+				count(c.During)
+			}
+		}
+		for _, p := range sc.PreSteps {
+			count(p.During)
+		}
+	}
+	return n
+}
+
+// isPlanCommand reports whether input invokes the /plan command.
+func isPlanCommand(input string) bool {
+	f := strings.Fields(input)
+	return len(f) > 0 && f[0] == "/plan"
 }
 
 func presence(has bool) string {
@@ -165,8 +279,9 @@ func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Fin
 // lintLog runs the plankit lint rules over an observed log, telling them
 // which requests were seen sent: the log's first line is the session line,
 // so event i is line i+2, and a request sent when the log held n events
-// was sent after line n+1.
-func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource string) []Finding {
+// was sent after line n+1. A finding on the line of an event the kit wrote
+// itself (outside, by seq) is not the runtime's.
+func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource string, outside []int) []Finding {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
 	for _, e := range log {
@@ -183,6 +298,9 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource s
 	for _, e := range rep.Entries {
 		switch e.Level {
 		case lint.LevelFinding:
+			if slices.Contains(outside, e.Line-2) {
+				continue
+			}
 			out = append(out, Finding{e.Clause, agent, fmt.Sprintf("lint: log line %d: %s", e.Line, e.Message)})
 		case lint.LevelError:
 			out = append(out, Finding{"LOG-1", agent, fmt.Sprintf("lint cannot read the observed log: line %d: %s", e.Line, e.Message)})

@@ -33,6 +33,9 @@ type Runtime interface {
 	Fault(FaultRequest) error
 	// Reload disposes plan mode and loads it again in the same process.
 	Reload() (ReloadReply, error)
+	// Unload disposes plan mode without loading it again; a later reload
+	// or restart loads it afresh from the logs.
+	Unload() error
 	// Stop ends the runtime; everything process-local is lost.
 	Stop() error
 }
@@ -65,6 +68,9 @@ type Capabilities struct {
 	// no messages unless it continues after tool results (the shipped dsh
 	// loop does).
 	EmptySteps bool `json:"emptySteps,omitempty"`
+	// Unload (minor 3): the unload method disposes plan mode without
+	// loading it again.
+	Unload bool `json:"unload,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -97,6 +103,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.ReviewReplies
 	case "emptySteps":
 		return c.EmptySteps
+	case "unload":
+		return c.Unload
 	}
 	return false
 }

@@ -38,6 +38,10 @@ type Step struct {
 	Fault   *FaultRequest   `json:"fault,omitempty"`
 	Restart *struct{}       `json:"restart,omitempty"`
 	Reload  *struct{}       `json:"reload,omitempty"`
+	// Open starts a new agent from a given log (the plugin level's open
+	// action); Unload disposes plan mode without loading it again.
+	Open   *OpenStep `json:"open,omitempty"`
+	Unload *struct{} `json:"unload,omitempty"`
 	// Expect is what the step must show; the runtime never sees it.
 	Expect *Expect `json:"expect,omitempty"`
 }
@@ -61,6 +65,10 @@ func (s Step) Name() string {
 		return "restart"
 	case s.Reload != nil:
 		return "reload"
+	case s.Open != nil:
+		return "open"
+	case s.Unload != nil:
+		return "unload"
 	}
 	return ""
 }
@@ -80,9 +88,16 @@ func (s Step) Agent() string {
 		return s.Append.Agent
 	case s.Fault != nil:
 		return s.Fault.Agent
+	case s.Open != nil:
+		return s.Open.Agent
 	}
 	return ""
 }
+
+// OpenStep starts a new agent from a given log: the plugin level's open
+// action (sim.OpenAction), the same names and fields at both levels. It is
+// carried by the protocol's open method; a non-empty log needs resume.
+type OpenStep = sim.OpenAction
 
 // Needs lists the capabilities the trace needs, sorted.
 func (t Trace) Needs() []string {
@@ -157,6 +172,10 @@ func (t Trace) Needs() []string {
 			need["resume"] = true
 		case s.Reload != nil:
 			need["reload"] = true
+		case s.Open != nil && len(s.Open.Log) > 0:
+			need["resume"] = true
+		case s.Unload != nil:
+			need["unload"] = true
 		}
 	}
 	out := make([]string, 0, len(need))
@@ -214,6 +233,9 @@ type Session struct {
 	rec    Record
 	loaded bool
 	needs  []string
+	// unloaded: plan mode was unloaded and not loaded again; its service
+	// cannot be asked (get, set).
+	unloaded bool
 }
 
 // Run plays t against rt from a fresh start and returns the record. On an
@@ -396,10 +418,16 @@ func (s *Session) knownAgent(a string) error {
 
 func (s *Session) step(st Step) error {
 	agent := st.Agent()
+	if st.Open != nil {
+		return s.open(st)
+	}
 	if agent != "" {
 		if err := s.knownAgent(agent); err != nil {
 			return err
 		}
+	}
+	if s.unloaded && asksService(st) {
+		return &sim.InputError{Msg: fmt.Sprintf("%s asks ctx.planMode (get or set) while plan mode is unloaded; reload or restart first", st.Name())}
 	}
 	done := StepDone{Step: st, Start: len(s.rec.Logs[agent])}
 	var err error
@@ -426,6 +454,8 @@ func (s *Session) step(st Step) error {
 		if err = s.rt.Stop(); err == nil {
 			err = s.start(false)
 		}
+	case st.Unload != nil:
+		err = s.rt.Unload()
 	case st.Reload != nil:
 		var r ReloadReply
 		r, err = s.rt.Reload()
@@ -440,6 +470,12 @@ func (s *Session) step(st Step) error {
 		s.rec.Steps = append(s.rec.Steps, done)
 		return err
 	}
+	switch {
+	case st.Unload != nil:
+		s.unloaded = true
+	case st.Reload != nil, st.Restart != nil:
+		s.unloaded = false
+	}
 	if agent != "" {
 		if err := s.observe(agent, done.Obs); err != nil {
 			return err
@@ -447,6 +483,68 @@ func (s *Session) step(st Step) error {
 	}
 	s.rec.Steps = append(s.rec.Steps, done)
 	return nil
+}
+
+// asksService reports whether a step calls ctx.planMode: a get or set
+// step, or a get or set host action in its script.
+func asksService(st Step) bool {
+	if st.Get != nil || st.Set != nil {
+		return true
+	}
+	var sc *Script
+	switch {
+	case st.Turn != nil:
+		sc = &st.Turn.Script
+	case st.Command != nil:
+		sc = st.Command.Script
+	}
+	if sc == nil {
+		return false
+	}
+	asks := func(hs []HostAction) bool {
+		return slices.ContainsFunc(hs, func(h HostAction) bool { return h.Get != nil || h.Set != nil })
+	}
+	for _, r := range sc.Responses {
+		if asks(r.During) || slices.ContainsFunc(r.Calls, func(c Call) bool { return asks(c.During) }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(sc.PreSteps, func(p PreStep) bool { return asks(p.During) })
+}
+
+// open introduces a new agent whose log starts as the step's: the
+// events are part of the observed log, and what the runtime appends on
+// opening continues it.
+func (s *Session) open(st Step) error {
+	o := st.Open
+	if o.Agent == "" {
+		return &sim.InputError{Msg: "open needs an agent"}
+	}
+	if slices.Contains(s.rec.Agents, o.Agent) {
+		return &sim.InputError{Msg: fmt.Sprintf("open: agent %q is already open", o.Agent)}
+	}
+	events := make([]sim.Event, 0, len(o.Log))
+	for i, e := range o.Log {
+		if e.Type == "" {
+			return &sim.InputError{Msg: fmt.Sprintf("open: event %d of the log needs a type", i)}
+		}
+		data := e.Data
+		if len(data) == 0 {
+			data = json.RawMessage("null")
+		}
+		events = append(events, sim.Event{Seq: i, Type: e.Type, Data: sim.Canonical(data)})
+	}
+	done := StepDone{Step: st}
+	obs, err := s.rt.Open(OpenRequest{Agent: o.Agent, Events: events})
+	done.Obs = obs
+	s.rec.Agents = append(s.rec.Agents, o.Agent)
+	s.rec.Logs[o.Agent] = events
+	if err == nil {
+		done.Start = len(events)
+		err = s.observe(o.Agent, obs)
+	}
+	s.rec.Steps = append(s.rec.Steps, done)
+	return err
 }
 
 // IsSkip reports whether err means the runtime lacks what a check needs.

@@ -105,14 +105,21 @@ func Parse(file string, data []byte) (*loop.Trace, error) {
 	}
 	for i, st := range out.Steps {
 		n := 0
-		for _, set := range []bool{st.Turn != nil, st.Set != nil, st.Get != nil, st.Command != nil, st.Append != nil, st.Fault != nil, st.Restart != nil, st.Reload != nil} {
+		for _, set := range []bool{st.Turn != nil, st.Set != nil, st.Get != nil, st.Command != nil, st.Append != nil, st.Fault != nil, st.Restart != nil, st.Reload != nil, st.Open != nil, st.Unload != nil} {
 			if set {
 				n++
 			}
 		}
 		loc := []string{"steps", strconv.Itoa(i)}
 		if n != 1 {
-			return nil, located(file, f, loc, fmt.Sprintf("a step has exactly one of turn, set, get, command, append, fault, restart, reload (found %d)", n))
+			return nil, located(file, f, loc, fmt.Sprintf("a step has exactly one of turn, set, get, command, append, fault, restart, reload, open, unload (found %d)", n))
+		}
+		if st.Open != nil {
+			if contains(agents, st.Open.Agent) {
+				return nil, located(file, f, append(loc, "open", "agent"), fmt.Sprintf("agent %q is already open (agents: %s)", st.Open.Agent, strings.Join(agents, ", ")))
+			}
+			agents = append(agents, st.Open.Agent)
+			continue
 		}
 		if a := st.Agent(); a != "" && !contains(agents, a) {
 			return nil, located(file, f, append(loc, st.Name(), "agent"), fmt.Sprintf("unknown agent %q (agents: %s)", a, strings.Join(agents, ", ")))

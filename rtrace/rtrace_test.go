@@ -25,6 +25,12 @@ steps:
     expect: {results: {c1: ok}, planMode: [false], sections: [true, false]}
   - get: {agent: main}
     expect: {active: false, noPending: true}
+  - open: {agent: resumed, log: [{type: plan/mode, data: {active: "no"}}]}
+  - get: {agent: resumed}
+    expect: {active: false}
+  - unload: {}
+  - turn: {agent: resumed, prompt: Go., script: {}}
+    expect: {sections: [false]}
 `
 
 func TestParseAndMarshalRoundTrip(t *testing.T) {
@@ -32,7 +38,7 @@ func TestParseAndMarshalRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Steps) != 3 || tr.Steps[1].Turn == nil || len(tr.Steps[1].Turn.Script.Responses) != 2 {
+	if len(tr.Steps) != 7 || tr.Steps[3].Open == nil || len(tr.Steps[3].Open.Log) != 1 || tr.Steps[5].Unload == nil || tr.Steps[1].Turn == nil || len(tr.Steps[1].Turn.Script.Responses) != 2 {
 		t.Fatalf("parsed %+v", tr)
 	}
 	out, err := rtrace.Marshal(*tr)
@@ -55,6 +61,9 @@ func TestErrorsNameFileLineAndField(t *testing.T) {
 		{"wrong type", "level: runtime\nsteps:\n  - get: {agent: 3}\n", "bad.yaml:3:18: steps[0].get.agent: got number, want string"},
 		{"two actions", "level: runtime\nsteps:\n  - {get: {agent: main}, set: {agent: main, active: true}}\n", "exactly one of"},
 		{"unknown agent", "level: runtime\nsteps:\n  - get: {agent: bob}\n", `unknown agent "bob"`},
+		{"agent opened twice", "level: runtime\nsteps:\n  - open: {agent: main}\n", `bad.yaml:3:19: steps[0].open.agent: agent "main" is already open`},
+		{"opened agent addressed before it opens", "level: runtime\nsteps:\n  - get: {agent: b}\n  - open: {agent: b}\n", `unknown agent "b"`},
+		{"open log event without type", "level: runtime\nsteps:\n  - open: {agent: b, log: [{data: {}}]}\n", "type"},
 		{"no level", "steps: []\n", "bad.yaml:1:6: missing property 'level'"},
 		{"yaml", "level: runtime\nsteps: [\n", "YAML"},
 	} {

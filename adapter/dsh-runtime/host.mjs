@@ -16,7 +16,7 @@ import { format } from 'node:util'
 import { Runtime } from './lib/runtime.mjs'
 
 const PROTOCOL = 1
-const PROTOCOL_MINOR = 2 // minor 2: review replies
+const PROTOCOL_MINOR = 3 // minor 2: review replies; minor 3: unload
 const LEVEL = 'runtime'
 const require = createRequire(import.meta.url)
 const LOOP = '@deepseek-ai/dsh-agent-loop'
@@ -52,6 +52,7 @@ const CAPABILITIES = {
   reload: true, // dispose the plan-mode fiber and plug it in again
   reuse: true, // a start on a used process disposes the whole composition: the state of a new process
   reviewReplies: true, // (minor 2) the review's reply as given, and the seam failing as dsh-user-questions fails
+  unload: true, // (minor 3) dispose the plan-mode fiber without plugging it in again
 }
 
 // Everything on stdout is protocol; stray console output goes to stderr.
@@ -110,9 +111,10 @@ class Host {
   fault (params) { return this.need().fault(params) }
   turn (params) { return this.need().turn(params) }
   reload () { return this.need().reload() }
+  unload () { return this.need().unload() }
 }
 
-const METHODS = new Set(['start', 'load', 'open', 'set', 'get', 'command', 'append', 'fault', 'turn', 'reload', 'stop'])
+const METHODS = new Set(['start', 'load', 'open', 'set', 'get', 'command', 'append', 'fault', 'turn', 'reload', 'unload', 'stop'])
 
 function reply (obj) {
   process.stdout.write(JSON.stringify(obj) + '\n')

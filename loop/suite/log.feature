@@ -54,3 +54,77 @@ Feature: LOG at runtime level — what the runtime logs, and where
     Then result "s1" is "queued"
     And the step's events of types step/start, step/end, plan/mode are: step/start, step/end, plan/mode true, step/start, step/end
     And the requests show plan:policy as off, on
+
+  @LOG-3 @id:rt-log-open-folds-the-log
+  Scenario: an agent the host opens from a log starts in the state the log folds to
+    When the host opens the agent "resumed" from the log:
+      """
+      - {type: turn/start, data: {turn: 1}}
+      - {type: plan/mode, data: {active: true}}
+      - {type: turn/end, data: {reason: {kind: completed}, turn: 1}}
+      """
+    Then get shows active true with nothing pending
+    When the user sends "Go on."
+    Then the requests show plan:policy as on
+    And the step appends plan/mode nothing
+    And the step logs 0 plan-mode notices
+
+  @LOG-3 @id:rt-log-open-follows-the-last-flip
+  Scenario: an opened log that flips plan mode back is in force as its last plan/mode says
+    When the host opens the agent "resumed" from the log:
+      """
+      - {type: plan/mode, data: {active: true}}
+      - {type: plan/mode, data: {active: false}}
+      """
+    Then get shows active false with nothing pending
+    When the user selects plan mode
+    Then the outcome is "committed"
+    And the step appends plan/mode true
+
+  @LOG-1 @LOG-3 @id:rt-log-open-ignores-malformed-plan-mode
+  Scenario Outline: an outside writer's malformed plan/mode in an opened log leaves plan mode on [<name>]
+    When the host opens the agent "resumed" from the log:
+      """
+      - {type: plan/mode, data: {active: true}}
+      - {type: plan/mode, data: <data>}
+      """
+    Then get shows active true with nothing pending
+    When the user sends "Plan the change."
+    Then the requests show plan:policy as on
+    And the step appends plan/mode nothing
+
+    Examples:
+      | name        | data                      |
+      | no-active   | {}                        |
+      | string-no   | {active: "no"}            |
+      | extra-field | {active: false, by: "ui"} |
+
+  @LOG-1 @LOG-3 @id:rt-log-open-malformed-only
+  Scenario Outline: an opened log whose only plan/mode is malformed leaves plan mode off [<name>]
+    When the host opens the agent "resumed" from the log:
+      """
+      - {type: plan/mode, data: <data>}
+      """
+    Then get shows active false with nothing pending
+    When the user sends "Read the code."
+    Then the requests show plan:policy as off
+    And the step appends plan/mode nothing
+
+    Examples:
+      | name        | data                     |
+      | no-active   | {}                       |
+      | string-yes  | {active: "yes"}          |
+      | extra-field | {active: true, by: "ui"} |
+
+  @LOG-3 @PEND-8 @id:rt-log-open-then-restart
+  Scenario: an opened agent comes back from its whole log after a restart
+    When the host opens the agent "resumed" from the log:
+      """
+      - {type: plan/mode, data: {active: true}}
+      """
+    And the user leaves plan mode
+    Then the step appends plan/mode false
+    When the runtime restarts
+    Then get shows active false with nothing pending
+    When the user sends "Go on."
+    Then the requests show plan:policy as off

@@ -18,7 +18,6 @@ import (
 // not show from outside, with why; every other mutant must be killed by
 // the runtime-level suite.
 var notObservable = map[reference.Mutant]string{
-	reference.UnloadKeepsPending:        "runtime protocol v1 has no unload: plan mode is disposed only by reload, which loads it again at once",
 	reference.ReplyAnnouncesEntering:    "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked",
 	reference.ListenerAppended:          "where the plan-mode listener sits in the chain shows only in what host listeners see or add to a decision, which protocol v1 does not script; a selection made by a listener on either side is applied by the same accepted step",
 	reference.AssemblyToolsHiddenInPlan: "a runtime registers its host tools in its own registry before plan mode loads (load.hostTools); the runtime protocol scripts no tool that another prompt-assembly listener adds after plan mode's, which is what this mutant hides (the plugin level scripts it: hostTools with assembly: true)",

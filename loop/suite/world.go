@@ -31,10 +31,13 @@ type world struct {
 	clause      string
 	unsupported string
 	implErr     error
+	// agent is the agent the user's steps address: main, or the last one
+	// the host opened.
+	agent string
 }
 
 func newWorld(nr func() loop.Runtime, cexDir string) *world {
-	return &world{newRuntime: nr, cexDir: cexDir, trace: loop.Trace{
+	return &world{newRuntime: nr, cexDir: cexDir, agent: "main", trace: loop.Trace{
 		Config:               json.RawMessage(`{"section":"Plan first."}`),
 		Services:             &sim.Services{Commands: true, UserQuestions: true},
 		ServicesByCapability: true,
@@ -85,35 +88,44 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 	})
 
 	sc.Step(`^the user (selects|leaves) plan mode$`, func(v string) error {
-		return w.do(loop.Step{Set: &loop.SetRequest{Agent: "main", Active: v == "selects"}})
+		return w.do(loop.Step{Set: &loop.SetRequest{Agent: w.agent, Active: v == "selects"}})
 	})
 	sc.Step(`^the user sends "([^"]*)"$`, func(p string) error {
-		return w.do(loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: p}})
+		return w.do(loop.Step{Turn: &loop.TurnRequest{Agent: w.agent, Prompt: p}})
 	})
 	sc.Step(`^the user sends "([^"]*)" and the turn plays:$`, func(p string, doc *godog.DocString) error {
 		s, err := script(doc)
 		if err != nil {
 			return err
 		}
-		return w.do(loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: p, Script: s}})
+		return w.do(loop.Step{Turn: &loop.TurnRequest{Agent: w.agent, Prompt: p, Script: s}})
 	})
 	sc.Step(`^the user types "([^"]*)"$`, func(in string) error {
-		return w.do(loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: in}})
+		return w.do(loop.Step{Command: &loop.CommandRequest{Agent: w.agent, Input: in}})
 	})
 	sc.Step(`^the user types "([^"]*)" and the turn plays:$`, func(in string, doc *godog.DocString) error {
 		s, err := script(doc)
 		if err != nil {
 			return err
 		}
-		return w.do(loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: in, Script: &s}})
+		return w.do(loop.Step{Command: &loop.CommandRequest{Agent: w.agent, Input: in, Script: &s}})
 	})
 	sc.Step(`^the runtime restarts$`, func() error { return w.do(loop.Step{Restart: &struct{}{}}) })
 	sc.Step(`^plan mode is reloaded$`, func() error { return w.do(loop.Step{Reload: &struct{}{}}) })
 	sc.Step(`^an outside writer appends plan/mode (true|false)$`, func(v string) error {
-		return w.do(loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: spec.TypePlanMode, Data: sim.JSON(map[string]bool{"active": v == "true"})}})
+		return w.do(loop.Step{Append: &loop.AppendRequest{Agent: w.agent, Type: spec.TypePlanMode, Data: sim.JSON(map[string]bool{"active": v == "true"})}})
+	})
+	sc.Step(`^plan mode is unloaded$`, func() error { return w.do(loop.Step{Unload: &struct{}{}}) })
+	sc.Step(`^the host opens the agent "([^"]*)" from the log:$`, func(name string, doc *godog.DocString) error {
+		var log []sim.EventSpec
+		if err := strictYAML(doc.Content, &log); err != nil {
+			return fmt.Errorf("the log: %w", err)
+		}
+		w.agent = name
+		return w.do(loop.Step{Open: &loop.OpenStep{Agent: name, Log: log}})
 	})
 	sc.Step(`^the next plan/mode append fails$`, func() error {
-		return w.do(loop.Step{Fault: &loop.FaultRequest{Agent: "main", Count: 1}})
+		return w.do(loop.Step{Fault: &loop.FaultRequest{Agent: w.agent, Count: 1}})
 	})
 
 	sc.Step(`^plan mode refuses the config$`, func() error {
@@ -150,7 +162,7 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^the step sends (\d+) requests?$`, func(n int) error { return w.expect(loop.Expect{Requests: &n}) })
 	sc.Step(`^get shows active (true|false)(?: with (nothing pending|pending true|pending false))?$`, func(active, pending string) error {
-		if err := w.do(loop.Step{Get: &loop.AgentRequest{Agent: "main"}}); err != nil {
+		if err := w.do(loop.Step{Get: &loop.AgentRequest{Agent: w.agent}}); err != nil {
 			return err
 		}
 		x := loop.Expect{Active: boolp(active == "true")}
@@ -214,16 +226,21 @@ func reviews(st loop.Step) bool {
 // script reads a docstring in YAML as a turn script.
 func script(doc *godog.DocString) (loop.Script, error) {
 	var s loop.Script
-	js, err := yaml.YAMLToJSON([]byte(doc.Content))
-	if err != nil {
-		return s, fmt.Errorf("the turn script is not YAML: %w", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(js)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := strictYAML(doc.Content, &s); err != nil {
 		return s, fmt.Errorf("the turn script: %w", err)
 	}
 	return s, nil
+}
+
+// strictYAML decodes YAML into v, refusing unknown fields.
+func strictYAML(doc string, v any) error {
+	js, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		return fmt.Errorf("not YAML: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(js)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // open starts the session with the setup given so far.

@@ -295,6 +295,18 @@ export class Runtime {
     return this.plugPlanMode()
   }
 
+  /**
+   * Dispose plan mode without plugging it in again (cordis `fiber.dispose()`,
+   * the real loop's way to remove a plugin): its service, listener, section,
+   * tool and command go with it. A later reload plugs it in afresh.
+   */
+  async unload () {
+    if (this.ctx === null) throw new Error('unload before load')
+    if (this.plan !== null) await this.plan.dispose()
+    this.plan = null
+    return {}
+  }
+
   /** Dispose everything, newest first. */
   async dispose () {
     const fibers = [this.plan, ...this.fibers.reverse()].filter((f) => f !== null)
@@ -411,7 +423,11 @@ export class Runtime {
   /** planMode.get as a protocol getResult. */
   state (run) {
     const state = this.planMode().get(run.agent)
-    const reply = { active: state.active }
+    // The package's get() returns the raw `active` of the last plan/mode, so
+    // data that is not exactly {active: boolean} (an outside writer's, or in a
+    // log the agent is opened from) gives a non-boolean; the package acts on
+    // its truthiness, so that is what is reported and judged.
+    const reply = { active: Boolean(state.active) }
     if (state.pending !== undefined) reply.pending = state.pending
     return reply
   }

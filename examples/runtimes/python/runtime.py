@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A small agent runtime in Python 3 (standard library only) with plan mode
-in its loop, served over the plankit runtime protocol v1
+in its loop, served over the plankit runtime protocol v1, minor 3
 (docs/runtime-protocol.md). Check it with
 
     plankit check --level runtime --adapter "python3 examples/runtimes/python/runtime.py"
@@ -73,7 +73,8 @@ class Turn:
 class Runtime:
     def __init__(self):
         self.agents = {}
-        self.plugin = None
+        self.plugin = None  # None: plan mode is not loaded (refused, or unloaded)
+        self.section = None
         self.config = None
         self.services = {}
         self.host_tools = []
@@ -114,12 +115,13 @@ class Runtime:
         if params.get("protocol") != PROTOCOL:
             raise Failure("protocol %r is not supported" % params.get("protocol"))
         self.__init__()
-        return {"protocol": PROTOCOL, "level": "runtime", "minor": 2, "name": "plankit-example-python-runtime",
+        return {"protocol": PROTOCOL, "level": "runtime", "minor": 3, "name": "plankit-example-python-runtime",
                 "version": "0.1.0", "language": "python", "choices": planmode.CHOICES,
                 "capabilities": {"retry": "pre-step", "commands": True, "userQuestions": True,
                                  "hostTools": True, "hostListeners": True, "duringStream": True,
                                  "outsideAppend": True, "failAppend": True, "resume": True,
-                                 "reload": True, "reuse": True, "reviewReplies": True, "emptySteps": True}}
+                                 "reload": True, "reuse": True, "reviewReplies": True, "emptySteps": True,
+                                 "unload": True}}
 
     def load(self, params):
         self.config = params.get("config")
@@ -130,21 +132,45 @@ class Runtime:
             section = planmode.resolve_config(self.config)
         except planmode.ConfigError as e:
             return {"error": str(e)}
-        self.plugin = planmode.PlanMode(section, self.services, {})
-        for name, a in self.agents.items():
-            self.plugin.sessions[name] = a.session
+        self.section = section
+        self.plug()
         return {}
 
+    def plug(self, sessions=None):
+        """Load plan mode over the agents' sessions; it folds their logs."""
+        self.plugin = planmode.PlanMode(self.section, self.services, sessions or {})
+        for name, a in self.agents.items():
+            self.plugin.sessions[name] = a.session
+
     def reload(self, params):
+        """Dispose plan mode and load it again (after an unload: load it)."""
         old = self.plugin
+        if old is None:
+            self.plug()
+            return {}
         old.disposed = True
-        self.plugin = planmode.PlanMode(old.section, self.services, old.sessions)
+        self.plug(old.sessions)
         return {}
+
+    def unload(self, params):
+        """Dispose plan mode without loading it again: its service,
+        section, tool, command and listener go, with its pending
+        selections (SVC-2, PEND-8); the logs stay."""
+        if self.plugin is not None:
+            self.plugin.disposed = True
+        self.plugin = None
+        return {}
+
+    def service(self):
+        if self.plugin is None:
+            raise Failure("the plan-mode service is not loaded")
+        return self.plugin
 
     def open(self, params):
         a = Agent(params["agent"], params.get("events") or [])
         self.agents[a.name] = a
-        self.plugin.sessions[a.name] = a.session
+        if self.plugin is not None:
+            self.plugin.sessions[a.name] = a.session
         return {}
 
     def agent(self, params):
@@ -162,7 +188,7 @@ class Runtime:
         return out
 
     def get(self, params):
-        return self.plugin.get(self.agent(params).name)
+        return self.service().get(self.agent(params).name)
 
     def append_event(self, params):
         a = self.agent(params)
@@ -194,7 +220,7 @@ class Runtime:
     # --- host code ------------------------------------------------------
     def host_set(self, a, active):
         try:
-            return {"outcome": self.plugin.set(self, a.name, active)}
+            return {"outcome": self.service().set(self, a.name, active)}
         except RuntimeError as e:
             return {"error": str(e)}
 
@@ -204,7 +230,7 @@ class Runtime:
         cid = "cmd-%s-%d" % (a.name, a.commands)
         a.add("command/run", {"commandId": cid, "name": name, "args": args, "source": {"kind": "user"}})
         queued = len(a.queue)
-        if name == planmode.COMMAND_NAME and self.services.get("commands"):
+        if name == planmode.COMMAND_NAME and self.services.get("commands") and self.plugin is not None:
             kind, text = self.plugin.command(self, a.name, args)
         else:
             kind, text = "error", "unknown command /%s" % name
@@ -217,7 +243,7 @@ class Runtime:
             if "set" in h:
                 r["set"] = self.host_set(a, h["set"]["active"])
             elif "get" in h:
-                r["get"] = self.plugin.get(a.name)
+                r["get"] = self.service().get(a.name)
             elif "command" in h:
                 kind, text, _ = self.host_command(a, h["command"]["input"])
                 r["command"] = {"kind": kind, "text": text}
@@ -267,6 +293,8 @@ class Runtime:
             return {"kind": "enter", "messages": list(claimed)}
 
         self.turn.downstream = downstream
+        if self.plugin is None:
+            return downstream(), aborted
         return self.plugin.pre_step(self, a.name, aborted, skips_empty), aborted
 
     def play(self, a, start, script):
@@ -321,8 +349,9 @@ class Runtime:
     def request(self, a):
         """Derive the request after the pre-step (STEP-7): sections and
         tools from the loaded plugins, the transcript from the log."""
-        sections = sorted([BASE_SECTION] + self.plugin.sections(a.name), key=lambda s: s["order"])
-        tools = [t["name"] for t in self.plugin.tools(a.name)] + self.host_tools
+        plugin = self.plugin
+        sections = sorted([BASE_SECTION] + (plugin.sections(a.name) if plugin else []), key=lambda s: s["order"])
+        tools = ([t["name"] for t in plugin.tools(a.name)] if plugin else []) + self.host_tools
         header = {"system": sections, "tools": [{"name": t} for t in tools]}
         reason = "initial" if a.header is None else ("resume" if a.header == header else "change")
         a.header = header
@@ -344,7 +373,7 @@ class Runtime:
             if c["name"] in self.host_tools:
                 self.host_actions(a, c.get("during"))
                 result.update(ok=True, value="ok")
-            elif c["name"] == planmode.EXIT_TOOL:
+            elif c["name"] == planmode.EXIT_TOOL and self.plugin is not None:
                 self.turn.review = c.get("review") or {}
                 try:
                     result.update(ok=True, value=self.plugin.exit_plan_mode(self, a.name, c.get("args")))
@@ -384,7 +413,7 @@ def main():
     rt = Runtime()
     methods = {"start": rt.start, "load": rt.load, "open": rt.open, "turn": rt.run_turn, "set": rt.set,
                "get": rt.get, "command": rt.command, "append": rt.append_event, "fault": rt.fault,
-               "reload": rt.reload, "stop": lambda p: {}}
+               "reload": rt.reload, "unload": rt.unload, "stop": lambda p: {}}
     for line in sys.stdin:
         if not line.strip():
             continue
