@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plankit/plankit/internal/proctest"
 	"github.com/plankit/plankit/report"
 )
 
@@ -278,7 +279,7 @@ func (w *watch) noneRunning() {
 	w.t.Helper()
 	for _, pid := range w.pids() {
 		deadline := time.Now().Add(3 * time.Second)
-		for !processEnded(pid) {
+		for !proctest.Ended(pid) {
 			if time.Now().After(deadline) {
 				w.t.Errorf("adapter process %d still runs after plankit exited", pid)
 				break
@@ -286,18 +287,6 @@ func (w *watch) noneRunning() {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-}
-
-func processEnded(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	s := string(stat)
-	return strings.HasPrefix(strings.TrimSpace(s[strings.LastIndexByte(s, ')')+1:]), "Z")
 }
 
 type running struct {

@@ -1,0 +1,29 @@
+//go:build unix
+
+// Package proctest holds what the tests of plankit's process handling
+// share about the processes they start: whether one has ended.
+package proctest
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Ended reports whether pid no longer runs: it does not exist, or it is a
+// zombie waiting for its new parent (init) to reap it.
+func Ended(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	// pid (comm) STATE ...; comm may hold spaces and parentheses.
+	s := string(stat)
+	rest := s[strings.LastIndexByte(s, ')')+1:]
+	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
