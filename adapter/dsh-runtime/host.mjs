@@ -13,6 +13,11 @@ import './lib/polyfill.mjs' // first: the dsh modules need Promise.withResolvers
 import { createRequire } from 'node:module'
 import { Runtime } from './lib/runtime.mjs'
 import { protocolStdout, serve } from '../node/serve.mjs'
+// The plan-mode package's picks for the spec's silent points, declared once
+// beside the plugin-level host (whose tests prove them against the package).
+// section-source=pending is also what the loop shows: it assembles the
+// prompt before the pre-step.
+import { CHOICES } from '../dsh/choices.mjs'
 
 const PROTOCOL = 1
 const PROTOCOL_MINOR = 2 // minor 2: review replies
@@ -23,18 +28,6 @@ const LOOP_VERSION = require(`${LOOP}/package.json`).version
 
 // The name and version are the loop's; the plan-mode package is pinned to the
 // same family version (package.json).
-// The plan-mode package's picks for the spec's silent points (the same facts
-// the plugin-level host declares; adapter/dsh/test/choices.test.mjs proves
-// them against the package). section-source=pending is also what the loop
-// shows: it assembles the prompt before the pre-step.
-const CHOICES = {
-  'fold-end': 'clamp',
-  'cancel-pending': 'keep-equal',
-  'section-source': 'pending',
-  'reload-pending': 'drop',
-  'idle-append-failure': 'error',
-  'plan-heading': 'level-1',
-}
 
 // What this runtime can be scripted to do, honestly.
 const CAPABILITIES = {

@@ -31,23 +31,12 @@ import PlanModeController, { foldPlanMode } from '@deepseek-ai/dsh-plan-mode'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 import { protocolStdout, serve } from '../node/serve.mjs'
+import { CHOICES } from './choices.mjs' // the package's picks for the silent points
 
 const PROTOCOL = 1
 const PROTOCOL_MINOR = 2 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
-
-// The package's picks for the silent points of the specification. They are
-// facts about the package, established by running it; test/choices.test.mjs
-// checks each one against the package through this host.
-const CHOICES = {
-  'fold-end': 'clamp', // foldPlanMode stops at the log's end; a negative end folds nothing (not slice)
-  'cancel-pending': 'keep-equal', // an in-turn cancel stores a selection equal to the logged state
-  'section-source': 'pending', // plan:policy renders pendingIntents ?? fold(log)
-  'reload-pending': 'drop', // selections live in the service instance's WeakMap
-  'idle-append-failure': 'error', // set() appends outside try/catch: the throw reaches the caller
-  'plan-heading': 'level-1', // the exit tool requires /^#\s+\S/ on the trimmed plan
-}
 
 // What each of the package's /plan replies announces: the selection outcome
 // its words tell the user. The package returns only text, so its meaning is
