@@ -1,7 +1,5 @@
 //go:build unix
 
-// Package proctest holds what the tests of plankit's process handling
-// share about the processes they start: whether one has ended.
 package proctest
 
 import (
