@@ -15,18 +15,6 @@ import (
 	"github.com/plankit/plankit/internal/proctest"
 )
 
-// endedSoon waits up to a few seconds for pid to end: an orphan is killed
-// by its group's signal but reaped by init in its own time.
-func endedSoon(pid int) bool {
-	for range 200 {
-		if proctest.Ended(pid) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return false
-}
-
 func pidsIn(t *testing.T, file string) []int {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -75,7 +63,7 @@ func TestBackgroundChildEndsWithTheAdapter(t *testing.T) {
 		t.Fatalf("want the adapter's and its child's pid, got %v", got)
 	}
 	for _, pid := range got {
-		if !endedSoon(pid) {
+		if !proctest.EndsWithin(pid, 2*time.Second) {
 			t.Errorf("process %d survived the adapter's clean exit", pid)
 		}
 	}

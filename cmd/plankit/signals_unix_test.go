@@ -278,13 +278,8 @@ func (w *watch) waitPIDs(n int) {
 func (w *watch) noneRunning() {
 	w.t.Helper()
 	for _, pid := range w.pids() {
-		deadline := time.Now().Add(3 * time.Second)
-		for !proctest.Ended(pid) {
-			if time.Now().After(deadline) {
-				w.t.Errorf("adapter process %d still runs after plankit exited", pid)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !proctest.EndsWithin(pid, 3*time.Second) {
+			w.t.Errorf("adapter process %d still runs after plankit exited", pid)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Ended reports whether pid no longer runs: it does not exist, or it is a
@@ -24,4 +25,18 @@ func Ended(pid int) bool {
 	s := string(stat)
 	rest := s[strings.LastIndexByte(s, ')')+1:]
 	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
+
+// EndsWithin waits up to d for pid to end (Ended), looking every 10 ms, and
+// reports whether it did: a process killed by a signal to its group may be
+// reaped by init in its own time.
+func EndsWithin(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for !Ended(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
 }

@@ -36,10 +36,19 @@ func TestEndedZombie(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = cmd.Wait() })
 	pid := cmd.Process.Pid
-	for i := 0; !proctest.Ended(pid); i++ {
-		if i == 5000 {
-			t.Fatalf("process %d, exited and unreaped, does not count as ended", pid)
-		}
-		time.Sleep(time.Millisecond)
+	if !proctest.EndsWithin(pid, 5*time.Second) {
+		t.Fatalf("process %d, exited and unreaped, does not count as ended", pid)
+	}
+}
+
+// A process that runs on has not ended within the time given.
+func TestEndsWithinWaitsOnlyThatLong(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if proctest.EndsWithin(cmd.Process.Pid, 50*time.Millisecond) {
+		t.Fatalf("a running process %d counts as ended", cmd.Process.Pid)
 	}
 }
