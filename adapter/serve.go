@@ -244,25 +244,20 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 	case MethodPreStep:
 		return call(req.Params, port.PreStep)
 	case MethodAssemble:
-		var p sim.AssembleRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		r, err := port.Assemble(p)
-		r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
-		return r, err
+		return call(req.Params, func(p sim.AssembleRequest) (sim.AssembleReply, error) {
+			r, err := port.Assemble(p)
+			r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
+			return r, err
+		})
 	case MethodExitTool:
 		return call(req.Params, port.ExitTool)
 	case MethodPreTool:
-		var p sim.PreToolRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		gate, ok := port.(sim.ToolGate)
-		if !ok {
-			return sim.PreToolReply{Decision: sim.ToolAllow}, nil
-		}
-		return gate.PreTool(p)
+		return call(req.Params, func(p sim.PreToolRequest) (sim.PreToolReply, error) {
+			if gate, ok := port.(sim.ToolGate); ok {
+				return gate.PreTool(p)
+			}
+			return sim.PreToolReply{Decision: sim.ToolAllow}, nil // a port without a gate allows every call
+		})
 	case MethodCommand:
 		return call(req.Params, port.Command)
 	case MethodFold:
