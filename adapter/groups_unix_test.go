@@ -3,7 +3,6 @@
 package adapter_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,35 +12,8 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/proctest"
 )
-
-// ended reports whether pid no longer runs: it does not exist, or it is a
-// zombie waiting for its new parent (init) to reap it.
-func ended(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	// pid (comm) STATE ...; comm may hold spaces and parentheses.
-	s := string(stat)
-	rest := s[strings.LastIndexByte(s, ')')+1:]
-	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
-}
-
-// endedSoon waits up to a few seconds for pid to end: an orphan is killed
-// by its group's signal but reaped by init in its own time.
-func endedSoon(pid int) bool {
-	for range 200 {
-		if ended(pid) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return false
-}
 
 func pidsIn(t *testing.T, file string) []int {
 	t.Helper()
@@ -91,7 +63,7 @@ func TestBackgroundChildEndsWithTheAdapter(t *testing.T) {
 		t.Fatalf("want the adapter's and its child's pid, got %v", got)
 	}
 	for _, pid := range got {
-		if !endedSoon(pid) {
+		if !proctest.EndsWithin(pid, 2*time.Second) {
 			t.Errorf("process %d survived the adapter's clean exit", pid)
 		}
 	}
@@ -120,7 +92,7 @@ func TestDeafAdapterIsKilled(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Close did not return")
 	}
-	if !ended(pid) {
+	if !proctest.Ended(pid) {
 		t.Fatalf("process %d survived Close", pid)
 	}
 }
@@ -160,7 +132,7 @@ func TestAbortDuringAdapterStart(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("start still waits after Abort")
 	}
-	if !ended(pid) {
+	if !proctest.Ended(pid) {
 		t.Fatalf("process %d survived Abort", pid)
 	}
 	if took := time.Since(begin); took > 15*time.Second {

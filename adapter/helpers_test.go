@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/proctest"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/render"
 	"github.com/plankit/plankit/sim"
@@ -44,7 +44,8 @@ func TestMain(m *testing.M) {
 
 var built = map[string]string{}
 
-// build compiles a main package of the module into the test's temp dir.
+// build compiles a main package of the module (a path from the module
+// root) into the test's temp dir.
 func build(t testing.TB, pkg string) string { return buildEnv(t, pkg) }
 
 // buildEnv is build with extra environment for go build (e.g.
@@ -59,13 +60,7 @@ func buildEnv(t testing.TB, pkg string, env ...string) string {
 	if runtime.GOOS == "windows" {
 		out += ".exe"
 	}
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = ".."
-	cmd.Env = append(os.Environ(), env...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
-	}
-	built[key] = out
+	built[key] = proctest.GoBuild(t, out, filepath.Join("..", pkg), env...)
 	return out
 }
 

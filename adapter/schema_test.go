@@ -1,7 +1,6 @@
 package adapter_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"strings"
@@ -14,50 +13,7 @@ import (
 // strict schemas: requests as requests, replies as replies to the request
 // with the same seq before them.
 func TestDocumentedLinesMatchTheSchemas(t *testing.T) {
-	f, err := os.Open("../docs/adapter-protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	methods := map[int]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	n, lines := 0, 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "> {"):
-			lines++
-			raw := []byte(line[2:])
-			if err := adapter.ValidateRequest(raw); err != nil {
-				t.Errorf("docs/adapter-protocol.md:%d: request: %v", n, err)
-				continue
-			}
-			var req adapter.Request
-			json.Unmarshal(raw, &req)
-			methods[req.Seq] = req.Method
-		case strings.HasPrefix(line, "< {"):
-			lines++
-			raw := []byte(line[2:])
-			var r adapter.Reply
-			if err := json.Unmarshal(raw, &r); err != nil {
-				t.Errorf("docs/adapter-protocol.md:%d: reply: %v", n, err)
-				continue
-			}
-			method, ok := methods[r.Seq]
-			if !ok {
-				t.Errorf("docs/adapter-protocol.md:%d: reply to seq %d with no request before it", n, r.Seq)
-				continue
-			}
-			if err := adapter.ValidateReply(method, raw); err != nil {
-				t.Errorf("docs/adapter-protocol.md:%d: reply to %s: %v", n, method, err)
-			}
-		}
-	}
-	if lines < 20 {
-		t.Fatalf("found only %d example lines", lines)
-	}
+	checkDocumentedLines(t, "docs/adapter-protocol.md", adapter.ValidateRequest, adapter.ValidateReply, 20)
 }
 
 // The schemas reject what they must: a sample of wrong messages.
@@ -101,19 +57,29 @@ func TestSchemasRejectWrongMessages(t *testing.T) {
 // Every example line of docs/runtime-protocol.md is valid under the strict
 // runtime-protocol schemas.
 func TestRuntimeProtocolDocumentedLinesMatchTheSchemas(t *testing.T) {
-	data, err := os.ReadFile("../docs/runtime-protocol.md")
+	checkDocumentedLines(t, "docs/runtime-protocol.md", adapter.ValidateRuntimeRequest, adapter.ValidateRuntimeReply, 10)
+}
+
+// checkDocumentedLines validates every example line of the protocol page
+// doc (a path from the repository root): "> {" lines as requests, "< {"
+// lines as replies to the request with the same seq before them; the page
+// must show at least least example lines.
+func checkDocumentedLines(t *testing.T, doc string, request func([]byte) error, reply func(method string, raw []byte) error, least int) {
+	t.Helper()
+	data, err := os.ReadFile("../" + doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	methods := map[int]string{}
 	lines := 0
-	for n, line := range strings.Split(string(data), "\n") {
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
 		switch {
 		case strings.HasPrefix(line, "> {"):
 			lines++
 			raw := []byte(line[2:])
-			if err := adapter.ValidateRuntimeRequest(raw); err != nil {
-				t.Errorf("docs/runtime-protocol.md:%d: request: %v", n+1, err)
+			if err := request(raw); err != nil {
+				t.Errorf("%s:%d: request: %v", doc, n, err)
 				continue
 			}
 			var req adapter.Request
@@ -124,15 +90,20 @@ func TestRuntimeProtocolDocumentedLinesMatchTheSchemas(t *testing.T) {
 			raw := []byte(line[2:])
 			var r adapter.Reply
 			if err := json.Unmarshal(raw, &r); err != nil {
-				t.Errorf("docs/runtime-protocol.md:%d: reply: %v", n+1, err)
+				t.Errorf("%s:%d: reply: %v", doc, n, err)
 				continue
 			}
-			if err := adapter.ValidateRuntimeReply(methods[r.Seq], raw); err != nil {
-				t.Errorf("docs/runtime-protocol.md:%d: reply to %s: %v", n+1, methods[r.Seq], err)
+			method, ok := methods[r.Seq]
+			if !ok {
+				t.Errorf("%s:%d: reply to seq %d with no request before it", doc, n, r.Seq)
+				continue
+			}
+			if err := reply(method, raw); err != nil {
+				t.Errorf("%s:%d: reply to %s: %v", doc, n, method, err)
 			}
 		}
 	}
-	if lines < 10 {
-		t.Fatalf("found only %d example lines", lines)
+	if lines < least {
+		t.Fatalf("%s: found only %d example lines", doc, lines)
 	}
 }

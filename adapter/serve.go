@@ -200,6 +200,20 @@ func decode(raw json.RawMessage, v any) error {
 	return nil
 }
 
+// call decodes a request's params as P and calls f with them.
+func call[P, R any](params json.RawMessage, f func(P) (R, error)) (any, error) {
+	var p P
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	return f(p)
+}
+
+// callEmpty is call for a method whose reply has no result members.
+func callEmpty[P any](params json.RawMessage, f func(P) error) (any, error) {
+	return call(params, func(p P) (Empty, error) { return Empty{}, f(p) })
+}
+
 // dispatch runs one request against port and returns its result.
 func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 	switch req.Method {
@@ -220,71 +234,34 @@ func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
 		caps.ReviewReplies = caps.ReviewReplies || id.ReviewReplies
 		return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: caps}, nil
 	case MethodLoad:
-		var p sim.LoadRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.Load(p)
+		return call(req.Params, port.Load)
 	case MethodOpen:
-		var p sim.OpenRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return Empty{}, port.Open(p)
+		return callEmpty(req.Params, port.Open)
 	case MethodSet:
-		var p sim.SetRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.Set(p)
+		return call(req.Params, port.Set)
 	case MethodGet:
-		var p sim.Call
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.Get(p)
+		return call(req.Params, port.Get)
 	case MethodPreStep:
-		var p sim.PreStepRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.PreStep(p)
+		return call(req.Params, port.PreStep)
 	case MethodAssemble:
-		var p sim.AssembleRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		r, err := port.Assemble(p)
-		r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
-		return r, err
+		return call(req.Params, func(p sim.AssembleRequest) (sim.AssembleReply, error) {
+			r, err := port.Assemble(p)
+			r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
+			return r, err
+		})
 	case MethodExitTool:
-		var p sim.ExitToolRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.ExitTool(p)
+		return call(req.Params, port.ExitTool)
 	case MethodPreTool:
-		var p sim.PreToolRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		gate, ok := port.(sim.ToolGate)
-		if !ok {
-			return sim.PreToolReply{Decision: sim.ToolAllow}, nil
-		}
-		return gate.PreTool(p)
+		return call(req.Params, func(p sim.PreToolRequest) (sim.PreToolReply, error) {
+			if gate, ok := port.(sim.ToolGate); ok {
+				return gate.PreTool(p)
+			}
+			return sim.PreToolReply{Decision: sim.ToolAllow}, nil // a port without a gate allows every call
+		})
 	case MethodCommand:
-		var p sim.CommandRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.Command(p)
+		return call(req.Params, port.Command)
 	case MethodFold:
-		var p sim.FoldRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return port.Fold(p)
+		return call(req.Params, port.Fold)
 	case MethodReload:
 		return port.Reload()
 	case MethodUnload:

@@ -65,53 +65,21 @@ func runtimeCall(rt loop.Runtime, req Request) (any, error) {
 		}
 		return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
 	case RuntimeLoad:
-		var p loop.LoadRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Load(p)
+		return call(req.Params, rt.Load)
 	case RuntimeOpen:
-		var p loop.OpenRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Open(p)
+		return call(req.Params, rt.Open)
 	case RuntimeTurn:
-		var p loop.TurnRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Turn(p)
+		return call(req.Params, rt.Turn)
 	case RuntimeSet:
-		var p loop.SetRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Set(p)
+		return call(req.Params, rt.Set)
 	case RuntimeGet:
-		var p loop.AgentRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Get(p)
+		return call(req.Params, rt.Get)
 	case RuntimeCommand:
-		var p loop.CommandRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Command(p)
+		return call(req.Params, rt.Command)
 	case RuntimeAppend:
-		var p loop.AppendRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return rt.Append(p)
+		return call(req.Params, rt.Append)
 	case RuntimeFault:
-		var p loop.FaultRequest
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		return Empty{}, rt.Fault(p)
+		return callEmpty(req.Params, rt.Fault)
 	case RuntimeReload:
 		return rt.Reload()
 	case RuntimeUnload:

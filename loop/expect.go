@@ -3,6 +3,7 @@ package loop
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,67 +79,59 @@ func (x Expect) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// over returns x with the members it does not set taken from base.
+// over returns x with the members it does not set taken from base; the
+// lists of requests and tool calls (SectionText, NoticeIn, Asked) and the
+// maps by tool call id add to base's instead.
 func (x Expect) over(base *Expect) Expect {
 	if base == nil {
 		return x
 	}
 	out := *base
-	if x.Clause != "" {
-		out.Clause = x.Clause
-	}
-	if x.PlanMode != nil {
-		out.PlanMode = x.PlanMode
-	}
-	if x.Notices != nil {
-		out.Notices = x.Notices
-	}
-	if x.Outcome != "" {
-		out.Outcome = x.Outcome
-	}
-	if x.Error != nil {
-		out.Error = x.Error
-	}
-	if x.Active != nil {
-		out.Active = x.Active
-	}
+	replace(&out.Clause, x.Clause)
+	replaceList(&out.PlanMode, x.PlanMode)
+	replace(&out.Notices, x.Notices)
+	replace(&out.Outcome, x.Outcome)
+	replace(&out.Error, x.Error)
+	replace(&out.Active, x.Active)
 	if x.Pending != nil || x.NoPending {
 		out.Pending, out.NoPending = x.Pending, x.NoPending
 	}
-	for id, v := range x.Results {
-		if out.Results == nil {
-			out.Results = map[string]string{}
-		}
-		out.Results[id] = v
-	}
-	if x.TurnEnd != "" {
-		out.TurnEnd = x.TurnEnd
-	}
-	if x.Sections != nil {
-		out.Sections = x.Sections
-	}
-	if x.Requests != nil {
-		out.Requests = x.Requests
-	}
-	if x.Events != nil {
-		out.Events = x.Events
-	}
+	addEntries(&out.Results, x.Results)
+	replace(&out.TurnEnd, x.TurnEnd)
+	replaceList(&out.Sections, x.Sections)
+	replace(&out.Requests, x.Requests)
+	replace(&out.Events, x.Events)
 	out.SectionText = append(slices.Clip(out.SectionText), x.SectionText...)
 	out.NoticeIn = append(slices.Clip(out.NoticeIn), x.NoticeIn...)
-	if x.Offers != "" {
-		out.Offers = x.Offers
-	}
+	replace(&out.Offers, x.Offers)
 	out.Asked = append(slices.Clip(out.Asked), x.Asked...)
-	for id, v := range x.Carries {
-		if out.Carries == nil {
-			out.Carries = map[string]string{}
-		}
-		out.Carries[id] = v
-	}
-	if x.Command != "" {
-		out.Command = x.Command
-	}
+	addEntries(&out.Carries, x.Carries)
+	replace(&out.Command, x.Command)
 	return out
+}
+
+// replace sets *dst to v when v is set (not its zero value).
+func replace[T comparable](dst *T, v T) {
+	var zero T
+	if v != zero {
+		*dst = v
+	}
+}
+
+// replaceList sets *dst to v when v is set (not nil: an empty list is an
+// expectation).
+func replaceList[T any](dst *[]T, v []T) {
+	if v != nil {
+		*dst = v
+	}
+}
+
+// addEntries adds the entries of v to *dst, replacing those of the same key.
+func addEntries(dst *map[string]string, v map[string]string) {
+	if len(v) > 0 && *dst == nil {
+		*dst = map[string]string{}
+	}
+	maps.Copy(*dst, v)
 }
 
 // PlanModeEvents are the active values of the plan/mode events a step

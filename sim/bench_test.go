@@ -39,6 +39,13 @@ func recordedLog(n int) []sim.Event {
 // step that appends it (pre-step, request derivation, model output).
 func BenchmarkStep(b *testing.B) {
 	rt := newRuntime(b, sim.Options{})
+	benchSteps(b, rt)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// benchSteps opens a turn on rt, then times b.N accepted steps, each after
+// selecting a state mid-turn, so that every step appends it.
+func benchSteps(b *testing.B, rt *sim.Runtime) {
 	do(b, rt, prompt)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -46,7 +53,6 @@ func BenchmarkStep(b *testing.B) {
 		do(b, rt, sim.Action{Set: &sim.SetAction{Agent: "main", Active: i%2 == 0}})
 		do(b, rt, step)
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 }
 
 // BenchmarkStepAtLogSize measures the per-step cost when the session log
@@ -57,13 +63,7 @@ func BenchmarkStepAtLogSize(b *testing.B) {
 		events := recordedLog(n)
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			rt := newRuntime(b, sim.Options{Logs: map[string][]sim.Event{"main": events}})
-			do(b, rt, prompt)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				do(b, rt, sim.Action{Set: &sim.SetAction{Agent: "main", Active: i%2 == 0}})
-				do(b, rt, step)
-			}
+			benchSteps(b, rt)
 		})
 	}
 }

@@ -361,13 +361,8 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 					return err
 				}
 			}
-			r.logToolCall(res, a, ids[i], c)
-			r.toolResult(res, a, ids[i], out)
-			res.Tools = append(res.Tools, out)
-			if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
-				if err := h.ToolDone(a.name, i, out); err != nil {
-					return err
-				}
+			if err := r.recordTool(res, a, i, ids[i], c, out); err != nil {
+				return err
 			}
 			continue
 		}
@@ -375,13 +370,8 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 		if err != nil {
 			return err
 		}
-		r.logToolCall(res, a, ids[i], c)
-		r.toolResult(res, a, ids[i], out)
-		res.Tools = append(res.Tools, out)
-		if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
-			if err := h.ToolDone(a.name, i, out); err != nil {
-				return err
-			}
+		if err := r.recordTool(res, a, i, ids[i], c, out); err != nil {
+			return err
 		}
 		if reviewAborted(c, out) {
 			// The step's signal fired while the review was open: the rest
@@ -392,6 +382,18 @@ func (r *Runtime) finishStep(res *Result, a *agentState, s *StepAction) error {
 		}
 	}
 	r.logStep(res, a, spec.TypeStepEnd)
+	return nil
+}
+
+// recordTool logs the i-th tool call of the step (id) and its result, keeps
+// the outcome in res and tells the ToolDone hook, whose error ends the step.
+func (r *Runtime) recordTool(res *Result, a *agentState, i int, id string, c ToolCall, out ToolOutcome) error {
+	r.logToolCall(res, a, id, c)
+	r.toolResult(res, a, id, out)
+	res.Tools = append(res.Tools, out)
+	if h := r.opts.Hooks; h != nil && h.ToolDone != nil {
+		return h.ToolDone(a.name, i, out)
+	}
 	return nil
 }
 

@@ -10,10 +10,14 @@
 // the model and the user's answers are the host's own; they answer from the
 // kit's script. The host decides nothing about plan mode.
 import './lib/polyfill.mjs' // first: the dsh modules need Promise.withResolvers on Node 20
-import { createInterface } from 'node:readline'
 import { createRequire } from 'node:module'
-import { format } from 'node:util'
 import { Runtime } from './lib/runtime.mjs'
+import { protocolStdout, serve } from '../node/serve.mjs'
+// The plan-mode package's picks for the spec's silent points, declared once
+// beside the plugin-level host (whose tests prove them against the package).
+// section-source=pending is also what the loop shows: it assembles the
+// prompt before the pre-step.
+import { CHOICES } from '../dsh/choices.mjs'
 
 const PROTOCOL = 1
 const PROTOCOL_MINOR = 3 // minor 2: review replies; minor 3: unload
@@ -24,18 +28,6 @@ const LOOP_VERSION = require(`${LOOP}/package.json`).version
 
 // The name and version are the loop's; the plan-mode package is pinned to the
 // same family version (package.json).
-// The plan-mode package's picks for the spec's silent points (the same facts
-// the plugin-level host declares; adapter/dsh/test/choices.test.mjs proves
-// them against the package). section-source=pending is also what the loop
-// shows: it assembles the prompt before the pre-step.
-const CHOICES = {
-  'fold-end': 'clamp',
-  'cancel-pending': 'keep-equal',
-  'section-source': 'pending',
-  'reload-pending': 'drop',
-  'idle-append-failure': 'error',
-  'plan-heading': 'level-1',
-}
 
 // What this runtime can be scripted to do, honestly.
 const CAPABILITIES = {
@@ -55,11 +47,7 @@ const CAPABILITIES = {
   unload: true, // (minor 3) dispose the plan-mode fiber without plugging it in again
 }
 
-// Everything on stdout is protocol; stray console output goes to stderr.
-console.log = (...args) => process.stderr.write(format(...args) + '\n')
-console.info = console.log
-console.warn = console.log
-console.debug = console.log
+protocolStdout()
 
 class Host {
   runtime = null
@@ -116,65 +104,11 @@ class Host {
 
 const METHODS = new Set(['start', 'load', 'open', 'set', 'get', 'command', 'append', 'fault', 'turn', 'reload', 'unload', 'stop'])
 
-function reply (obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n')
-}
-
-function message (error) {
-  return error?.message ?? String(error)
-}
-
-async function main () {
-  const host = new Host()
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
-  let want = 1
-  for await (const line of lines) {
-    if (line.trim() === '') continue
-    let req
-    try {
-      req = JSON.parse(line)
-    } catch (error) {
-      reply({ seq: want++, error: { message: `request is not JSON: ${message(error)}` } })
-      continue
-    }
-    const seq = Number.isSafeInteger(req?.seq) ? req.seq : want
-    want = seq + 1
-    if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-      reply({ seq, error: { message: 'request is not a JSON object' } })
-      continue
-    }
-    if (typeof req.method !== 'string' || !METHODS.has(req.method)) {
-      reply({ seq, unsupported: { message: `unknown method ${JSON.stringify(req.method)}` } })
-      continue
-    }
-    if (req.method === 'stop') {
-      reply({ seq, result: {} })
-      break
-    }
-    const params = req.params === undefined ? {} : req.params
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-      reply({ seq, error: { message: `${req.method}: params must be an object` } })
-      continue
-    }
-    try {
-      const result = await host[req.method](params)
-      if (result?.unsupported !== undefined) reply({ seq, unsupported: { message: `${req.method}: ${result.unsupported}` } })
-      else reply({ seq, result })
-    } catch (error) {
-      process.stderr.write(`plankit host: ${req.method}: ${error?.stack ?? error}\n`)
-      reply({ seq, error: { message: `${req.method}: ${message(error)}` } })
-    }
-  }
-  // Exit once the last reply has been flushed; the runtime is not disposed
-  // (nothing it holds outlives the process).
-  process.stdout.write('', () => process.exit(0))
-}
-
 process.on('unhandledRejection', (error) => {
   process.stderr.write(`plankit host: unhandled rejection: ${error?.stack ?? error}\n`)
 })
 
-main().catch((error) => {
-  process.stderr.write(`plankit host: ${error?.stack ?? error}\n`)
-  process.exit(3)
-})
+// Nothing the runtime holds outlives the process, so it is not disposed
+// at the end.
+const host = new Host()
+serve(METHODS, (method, params) => host[method](params))

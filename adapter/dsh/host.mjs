@@ -24,30 +24,19 @@
 // armed failAppends), agent.steer/agent.inject calls, userQuestions.ask calls,
 // and the moment the listener called next() ("downstream").
 
-import { createInterface } from 'node:readline'
 import { createRequire } from 'node:module'
 import { format } from 'node:util'
 import { Context, Service } from '@deepseek-ai/cordis'
 import PlanModeController, { foldPlanMode } from '@deepseek-ai/dsh-plan-mode'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
+import { protocolStdout, serve } from '../node/serve.mjs'
+import { CHOICES } from './choices.mjs' // the package's picks for the silent points
 
 const PROTOCOL = 1
 const PROTOCOL_MINOR = 2 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
-
-// The package's picks for the silent points of the specification. They are
-// facts about the package, established by running it; test/choices.test.mjs
-// checks each one against the package through this host.
-const CHOICES = {
-  'fold-end': 'clamp', // foldPlanMode stops at the log's end; a negative end folds nothing (not slice)
-  'cancel-pending': 'keep-equal', // an in-turn cancel stores a selection equal to the logged state
-  'section-source': 'pending', // plan:policy renders pendingIntents ?? fold(log)
-  'reload-pending': 'drop', // selections live in the service instance's WeakMap
-  'idle-append-failure': 'error', // set() appends outside try/catch: the throw reaches the caller
-  'plan-heading': 'level-1', // the exit tool requires /^#\s+\S/ on the trimmed plan
-}
 
 // What each of the package's /plan replies announces: the selection outcome
 // its words tell the user. The package returns only text, so its meaning is
@@ -62,9 +51,7 @@ const ANNOUNCED = {
   'Entering plan mode (applies from the next step). Use /plan off to leave.': 'queued',
 }
 
-// Everything on stdout is protocol; route stray console output to stderr.
-console.log = (...args) => process.stderr.write(format(...args) + '\n')
-console.info = console.log
+protocolStdout()
 
 /** The effects one request observed, and the append faults it armed. */
 class Call {
@@ -556,47 +543,11 @@ class Host {
 
 const methods = new Set(['start', 'load', 'open', 'set', 'get', 'preStep', 'assemble', 'exitTool', 'preTool', 'command', 'fold', 'reload', 'unload', 'stop'])
 
-function reply (obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n')
-}
-
-async function main () {
-  const host = new Host()
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
-  let want = 1
-  for await (const line of lines) {
-    if (line.trim() === '') continue
-    let req
-    try {
-      req = JSON.parse(line)
-    } catch (error) {
-      reply({ seq: want, error: { message: `request is not JSON: ${error.message}` } })
-      continue
-    }
-    const seq = req?.seq
-    want = (typeof seq === 'number' ? seq : want) + 1
-    if (typeof req?.method !== 'string' || !methods.has(req.method)) {
-      reply({ seq, unsupported: { message: `unknown method ${JSON.stringify(req?.method)}` } })
-      continue
-    }
-    if (req.method === 'stop') {
-      reply({ seq, result: {} })
-      break
-    }
-    try {
-      const result = await host[req.method](req.params ?? {})
-      reply({ seq, result })
-    } catch (error) {
-      reply({ seq, error: { message: `${req.method}: ${error?.message ?? String(error)}` } })
-    } finally {
-      call = null
-    }
+const host = new Host()
+serve(methods, async (method, params) => {
+  try {
+    return await host[method](params)
+  } finally {
+    call = null
   }
-  // Exit once the last reply has been flushed.
-  process.stdout.write('', () => process.exit(0))
-}
-
-main().catch((error) => {
-  process.stderr.write(`plankit host: ${error?.stack ?? error}\n`)
-  process.exit(3)
 })

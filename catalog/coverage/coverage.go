@@ -118,43 +118,58 @@ type Matrix struct {
 // or sharing an ID with another is. Its problems come after the others.
 func (m *Matrix) AddRuntime(checks []Check) {
 	m.RuntimeScenarios += len(checks)
-	index := map[string]int{}
-	for i, r := range m.Rows {
-		index[r.Clause] = i
+	seen := map[string]bool{} // the IDs added before count too
+	for i := range m.Rows {
 		if m.Rows[i].Runtime == nil {
 			m.Rows[i].Runtime = []string{}
 		}
-	}
-	seen := map[string]bool{} // the IDs added before count too
-	for _, r := range m.Rows {
-		for _, id := range r.Runtime {
+		for _, id := range m.Rows[i].Runtime {
 			seen[id] = true
 		}
 	}
+	m.cite(Runtime, checks, seen, func(r *Row) *[]string { return &r.Runtime })
+}
+
+// cite adds each of checks (of one kind) to the column of every clause it
+// cites, sorted and without repeats, and records the problems of each
+// check: no ID, an ID in seen (the IDs used so far), no clause, a clause
+// not in the matrix.
+func (m *Matrix) cite(kind string, checks []Check, seen map[string]bool, column func(*Row) *[]string) {
+	index := map[string]int{}
+	for i, r := range m.Rows {
+		index[r.Clause] = i
+	}
 	for _, ch := range checks {
 		if ch.ID == "" {
-			m.Problems = append(m.Problems, Problem{Kind: NoID, Check: ch.Name, CheckKind: Runtime, Where: ch.Where})
+			m.Problems = append(m.Problems, Problem{Kind: NoID, Check: ch.Name, CheckKind: kind, Where: ch.Where})
 			ch.ID = ch.Where
 		}
 		if seen[ch.ID] {
-			m.Problems = append(m.Problems, Problem{Kind: DuplicateID, Check: ch.ID, CheckKind: Runtime, Where: ch.Where})
+			m.Problems = append(m.Problems, Problem{Kind: DuplicateID, Check: ch.ID, CheckKind: kind, Where: ch.Where})
 		}
 		seen[ch.ID] = true
 		if len(ch.Clauses) == 0 {
-			m.Problems = append(m.Problems, Problem{Kind: NoClause, Check: ch.ID, CheckKind: Runtime, Where: ch.Where})
+			m.Problems = append(m.Problems, Problem{Kind: NoClause, Check: ch.ID, CheckKind: kind, Where: ch.Where})
 		}
+		cited := map[string]bool{}
 		for _, c := range ch.Clauses {
-			i, ok := index[c]
-			if !ok {
-				m.Problems = append(m.Problems, Problem{Kind: UnknownClause, Clause: c, Check: ch.ID, CheckKind: Runtime, Where: ch.Where})
+			if cited[c] {
 				continue
 			}
-			m.Rows[i].Runtime = append(m.Rows[i].Runtime, ch.ID)
+			cited[c] = true
+			i, ok := index[c]
+			if !ok {
+				m.Problems = append(m.Problems, Problem{Kind: UnknownClause, Clause: c, Check: ch.ID, CheckKind: kind, Where: ch.Where})
+				continue
+			}
+			col := column(&m.Rows[i])
+			*col = append(*col, ch.ID)
 		}
 	}
 	for i := range m.Rows {
-		slices.Sort(m.Rows[i].Runtime)
-		m.Rows[i].Runtime = slices.Compact(m.Rows[i].Runtime)
+		col := column(&m.Rows[i])
+		slices.Sort(*col)
+		*col = slices.Compact(*col)
 	}
 }
 
@@ -207,49 +222,8 @@ func Compute(clauses []string, scenarios, properties []Check) Matrix {
 		index[c] = len(m.Rows)
 		m.Rows = append(m.Rows, Row{Clause: c, Scenarios: []string{}, Properties: []string{}})
 	}
-	add := func(kind string, checks []Check) {
-		seen := map[string]bool{}
-		for _, ch := range checks {
-			if ch.ID == "" {
-				m.Problems = append(m.Problems, Problem{Kind: NoID, Check: ch.Name, CheckKind: kind, Where: ch.Where})
-				ch.ID = ch.Where
-			}
-			if seen[ch.ID] {
-				m.Problems = append(m.Problems, Problem{Kind: DuplicateID, Check: ch.ID, CheckKind: kind, Where: ch.Where})
-			}
-			seen[ch.ID] = true
-			if len(ch.Clauses) == 0 {
-				m.Problems = append(m.Problems, Problem{Kind: NoClause, Check: ch.ID, CheckKind: kind, Where: ch.Where})
-			}
-			cited := map[string]bool{}
-			for _, c := range ch.Clauses {
-				if cited[c] {
-					continue
-				}
-				cited[c] = true
-				i, ok := index[c]
-				if !ok {
-					m.Problems = append(m.Problems, Problem{Kind: UnknownClause, Clause: c, Check: ch.ID, CheckKind: kind, Where: ch.Where})
-					continue
-				}
-				r := &m.Rows[i]
-				if kind == Scenario {
-					r.Scenarios = append(r.Scenarios, ch.ID)
-				} else {
-					r.Properties = append(r.Properties, ch.ID)
-				}
-			}
-		}
-	}
-	add(Scenario, scenarios)
-	add(Property, properties)
-	for i := range m.Rows {
-		r := &m.Rows[i]
-		slices.Sort(r.Scenarios)
-		r.Scenarios = slices.Compact(r.Scenarios)
-		slices.Sort(r.Properties)
-		r.Properties = slices.Compact(r.Properties)
-	}
+	m.cite(Scenario, scenarios, map[string]bool{}, func(r *Row) *[]string { return &r.Scenarios })
+	m.cite(Property, properties, map[string]bool{}, func(r *Row) *[]string { return &r.Properties })
 	for _, r := range m.Rows {
 		if len(r.Scenarios) == 0 {
 			m.Problems = append(m.Problems, Problem{Kind: NoScenario, Clause: r.Clause})

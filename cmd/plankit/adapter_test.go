@@ -3,13 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/plankit/plankit/report"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plankit/plankit/internal/proctest"
+	"github.com/plankit/plankit/report"
 
 	"github.com/plankit/plankit/reference"
 )
@@ -209,17 +211,15 @@ func TestAdapterCLI(t *testing.T) {
 	})
 }
 
-func goBuild(t *testing.T, dir, pkg string) string {
+// goBuild compiles the main package pkg (from this directory: "." is
+// plankit) into dir, named after it.
+func goBuild(t testing.TB, dir, pkg string) string {
 	t.Helper()
 	out := filepath.Join(dir, filepath.Base(filepath.Clean(pkg)))
 	if pkg == "." {
 		out = filepath.Join(dir, "plankit")
 	}
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
-	}
-	return out
+	return proctest.GoBuild(t, out, pkg)
 }
 
 func dropIdentity(s string) string {

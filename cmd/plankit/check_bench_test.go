@@ -17,10 +17,7 @@ import (
 // docs/performance.md.
 func BenchmarkCheckInProcessVsServe(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "plankit")
-	if msg, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, msg)
-	}
+	bin := goBuild(b, dir, ".")
 	check := func(args ...string) time.Duration {
 		cmd := exec.Command(bin, append([]string{"check", "--format", "summary", "--counterexamples", filepath.Join(dir, "cex")}, args...)...)
 		var out bytes.Buffer

@@ -72,10 +72,7 @@ func TestRuntimeProtocol(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds plankit and spawns processes")
 	}
-	bin := filepath.Join(t.TempDir(), "plankit")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := goBuild(t, t.TempDir(), ".")
 	code, out, errs := run(t, "check", "--level", "runtime", "--validate-protocol", "--checks", "20", "--adapter", bin+" serve --level runtime")
 	if code != ExitPass {
 		t.Fatalf("serve --level runtime: exit %d\n%s\n%s", code, out, errs)

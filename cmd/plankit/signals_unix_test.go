@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plankit/plankit/internal/proctest"
 	"github.com/plankit/plankit/report"
 )
 
@@ -277,27 +278,10 @@ func (w *watch) waitPIDs(n int) {
 func (w *watch) noneRunning() {
 	w.t.Helper()
 	for _, pid := range w.pids() {
-		deadline := time.Now().Add(3 * time.Second)
-		for !processEnded(pid) {
-			if time.Now().After(deadline) {
-				w.t.Errorf("adapter process %d still runs after plankit exited", pid)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !proctest.EndsWithin(pid, 3*time.Second) {
+			w.t.Errorf("adapter process %d still runs after plankit exited", pid)
 		}
 	}
-}
-
-func processEnded(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	s := string(stat)
-	return strings.HasPrefix(strings.TrimSpace(s[strings.LastIndexByte(s, ')')+1:]), "Z")
 }
 
 type running struct {
