@@ -337,7 +337,7 @@ func keptPlanningAfterApproval(cx situation, ref sim.Result) bool {
 }
 
 func commandClauses(input string) []string {
-	arg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(input), "/plan"))
+	arg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(input), "/"+spec.Command))
 	switch arg {
 	case "":
 		return []string{"CMD-2"}

@@ -241,7 +241,7 @@ func outsidePlanModes(st Step) int {
 // isPlanCommand reports whether input invokes the /plan command.
 func isPlanCommand(input string) bool {
 	f := strings.Fields(input)
-	return len(f) > 0 && f[0] == "/plan"
+	return len(f) > 0 && f[0] == "/"+spec.Command
 }
 
 func presence(has bool) string {

@@ -543,7 +543,7 @@ var Catalogue = []MutantInfo{
 // runs can assume them, like any mutant.
 var Variants = []VariantInfo{
 	{MutantInfo{CancelledNarrated, "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
-		map[string]string{"cancel-pending": "keep-equal"}},
+		map[string]string{spec.ChoiceCancelPending: spec.CancelPendingKeepEqual}},
 }
 
 // VariantInfo is a variant: a mutant and the choices it needs to show.

@@ -56,7 +56,7 @@ func drawFold(w World, c Chooser) Action {
 		f.Agent = a
 		n := w.LogLen(a)
 		var end int
-		switch c.Intn("fold-end", 5) {
+		switch c.Intn("fold-at", 5) {
 		case 0:
 			return Action{Fold: f}
 		case 1:
@@ -70,7 +70,7 @@ func drawFold(w World, c Chooser) Action {
 		return Action{Fold: f}
 	}
 	if c.Intn("fold-has-end", 2) == 0 {
-		end := c.Intn("fold-end", len(f.Events)+3) - 1
+		end := c.Intn("fold-at", len(f.Events)+3) - 1
 		f.End = &end
 	}
 	return Action{Fold: f}
