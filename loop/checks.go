@@ -217,13 +217,7 @@ func outsidePlanModes(st Step) int {
 			}
 		}
 	}
-	var sc *Script
-	switch {
-	case st.Turn != nil:
-		sc = &st.Turn.Script
-	case st.Command != nil:
-		sc = st.Command.Script
-	}
+	sc := st.ScriptOf()
 	if sc != nil {
 		for _, r := range sc.Responses {
 			count(r.During)

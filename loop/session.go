@@ -485,19 +485,25 @@ func (s *Session) step(st Step) error {
 	return nil
 }
 
+// ScriptOf is the model's script of a step that runs the loop: a turn's,
+// or a command's that starts one; nil for any other step.
+func (st Step) ScriptOf() *Script {
+	switch {
+	case st.Turn != nil:
+		return &st.Turn.Script
+	case st.Command != nil:
+		return st.Command.Script
+	}
+	return nil
+}
+
 // asksService reports whether a step calls ctx.planMode: a get or set
 // step, or a get or set host action in its script.
 func asksService(st Step) bool {
 	if st.Get != nil || st.Set != nil {
 		return true
 	}
-	var sc *Script
-	switch {
-	case st.Turn != nil:
-		sc = &st.Turn.Script
-	case st.Command != nil:
-		sc = st.Command.Script
-	}
+	sc := st.ScriptOf()
 	if sc == nil {
 		return false
 	}

@@ -203,13 +203,7 @@ func boolp(b bool) *bool { return &b }
 
 // reviews reports whether a step's script has the model call exit_plan_mode.
 func reviews(st loop.Step) bool {
-	var sc *loop.Script
-	switch {
-	case st.Turn != nil:
-		sc = &st.Turn.Script
-	case st.Command != nil:
-		sc = st.Command.Script
-	}
+	sc := st.ScriptOf()
 	if sc == nil {
 		return false
 	}
