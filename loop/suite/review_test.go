@@ -14,32 +14,10 @@ import (
 // version) gets the scenarios scripting the seam's replies and failures
 // skipped, naming the capability, and every other scenario run.
 func TestReviewRepliesSkippedWithoutTheCapability(t *testing.T) {
-	newRuntime := func() loop.Runtime {
-		b := builtin(loop.RetryPreStep)().(*loop.Builtin)
-		id, err := b.Start()
-		if err != nil {
-			t.Fatal(err)
-		}
-		caps := id.Capabilities
-		caps.ReviewReplies = false
-		return limited{b, caps}
+	replies := func(id string) bool {
+		return strings.HasPrefix(id, "rt-exit-reply-") || strings.HasPrefix(id, "rt-exit-seam-fails") || id == "rt-exit-review-aborted"
 	}
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: newRuntime})
-	if err != nil {
-		t.Fatal(err)
-	}
-	skipped := 0
-	for _, c := range res.Cases {
-		replies := strings.HasPrefix(c.ID, "rt-exit-reply-") || strings.HasPrefix(c.ID, "rt-exit-seam-fails") || c.ID == "rt-exit-review-aborted"
-		switch {
-		case replies && c.Status == report.Skipped && strings.Contains(c.Message, "reviewReplies"):
-			skipped++
-		case !replies && c.Status == report.Passed:
-		default:
-			t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
-		}
-	}
-	if skipped < 8 {
+	if skipped := skippedWithout(t, func(c *loop.Capabilities) { c.ReviewReplies = false }, "reviewReplies", replies); skipped < 8 {
 		t.Errorf("%d reply scenarios skipped, want every one", skipped)
 	}
 }
@@ -48,6 +26,18 @@ func TestReviewRepliesSkippedWithoutTheCapability(t *testing.T) {
 // the scenarios that unload plan mode skipped, naming the capability, and
 // every other scenario run.
 func TestUnloadSkippedWithoutTheCapability(t *testing.T) {
+	unloads := func(id string) bool { return strings.HasPrefix(id, "rt-svc-") }
+	if skipped := skippedWithout(t, func(c *loop.Capabilities) { c.Unload = false }, "unload", unloads); skipped != 5 {
+		t.Errorf("%d unload scenarios skipped, want all 5", skipped)
+	}
+}
+
+// skippedWithout runs the suite against the built-in runtime with one
+// capability withdrawn, requires the scenarios needing it skipped with a
+// message naming it and every other scenario passed, and returns how many
+// were skipped.
+func skippedWithout(t *testing.T, withdraw func(*loop.Capabilities), capability string, needs func(id string) bool) int {
+	t.Helper()
 	newRuntime := func() loop.Runtime {
 		b := builtin(loop.RetryPreStep)().(*loop.Builtin)
 		id, err := b.Start()
@@ -55,7 +45,7 @@ func TestUnloadSkippedWithoutTheCapability(t *testing.T) {
 			t.Fatal(err)
 		}
 		caps := id.Capabilities
-		caps.Unload = false
+		withdraw(&caps)
 		return limited{b, caps}
 	}
 	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: newRuntime})
@@ -64,16 +54,13 @@ func TestUnloadSkippedWithoutTheCapability(t *testing.T) {
 	}
 	skipped := 0
 	for _, c := range res.Cases {
-		unloads := strings.HasPrefix(c.ID, "rt-svc-")
-		switch {
-		case unloads && c.Status == report.Skipped && strings.Contains(c.Message, "unload"):
+		switch need := needs(c.ID); {
+		case need && c.Status == report.Skipped && strings.Contains(c.Message, capability):
 			skipped++
-		case !unloads && c.Status == report.Passed:
+		case !need && c.Status == report.Passed:
 		default:
 			t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
 		}
 	}
-	if skipped != 5 {
-		t.Errorf("%d unload scenarios skipped, want all 5", skipped)
-	}
+	return skipped
 }
