@@ -210,23 +210,9 @@ func outsidePlanModes(st Step) int {
 		return 0
 	}
 	n := 0
-	count := func(hs []HostAction) {
-		for _, h := range hs {
-			if h.Append != nil && h.Append.Type == spec.TypePlanMode {
-				n++
-			}
-		}
-	}
-	sc := st.ScriptOf()
-	if sc != nil {
-		for _, r := range sc.Responses {
-			count(r.During)
-			for _, c := range r.Calls {
-				count(c.During)
-			}
-		}
-		for _, p := range sc.PreSteps {
-			count(p.During)
+	for h := range st.ScriptOf().HostActions() {
+		if h.Append != nil && h.Append.Type == spec.TypePlanMode {
+			n++
 		}
 	}
 	return n

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/plankit/plankit/sim"
@@ -114,8 +115,8 @@ func (t Trace) Needs() []string {
 	if len(t.Listeners) > 0 {
 		need["hostListeners"] = true
 	}
-	hostActions := func(hs []HostAction) {
-		for _, h := range hs {
+	hostActions := func(s *Script) {
+		for h := range s.HostActions() {
 			if h.Append != nil {
 				need["outsideAppend"] = true
 			}
@@ -131,6 +132,7 @@ func (t Trace) Needs() []string {
 		if s == nil {
 			return
 		}
+		hostActions(s)
 		for _, r := range s.Responses {
 			if len(r.During) > 0 {
 				need["duringStream"] = true
@@ -139,9 +141,7 @@ func (t Trace) Needs() []string {
 				// what a failed request leads to is judged of retrying runtimes
 				need["retry"] = true
 			}
-			hostActions(r.During)
 			for _, c := range r.Calls {
-				hostActions(c.During)
 				if c.Review != nil && c.Review.Reload {
 					need["reload"] = true
 				}
@@ -151,7 +151,6 @@ func (t Trace) Needs() []string {
 			}
 		}
 		for _, p := range s.PreSteps {
-			hostActions(p.During)
 			if p.Behaviour == Drop {
 				need["emptySteps"] = true
 			}
@@ -497,25 +496,51 @@ func (st Step) ScriptOf() *Script {
 	return nil
 }
 
+// HostActions yields every host action the script plays: each response's,
+// each of its calls', then each pre-step's. A nil script has none.
+func (sc *Script) HostActions() iter.Seq[HostAction] {
+	return func(yield func(HostAction) bool) {
+		if sc == nil {
+			return
+		}
+		all := func(hs []HostAction) bool {
+			for _, h := range hs {
+				if !yield(h) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, r := range sc.Responses {
+			if !all(r.During) {
+				return
+			}
+			for _, c := range r.Calls {
+				if !all(c.During) {
+					return
+				}
+			}
+		}
+		for _, p := range sc.PreSteps {
+			if !all(p.During) {
+				return
+			}
+		}
+	}
+}
+
 // asksService reports whether a step calls ctx.planMode: a get or set
 // step, or a get or set host action in its script.
 func asksService(st Step) bool {
 	if st.Get != nil || st.Set != nil {
 		return true
 	}
-	sc := st.ScriptOf()
-	if sc == nil {
-		return false
-	}
-	asks := func(hs []HostAction) bool {
-		return slices.ContainsFunc(hs, func(h HostAction) bool { return h.Get != nil || h.Set != nil })
-	}
-	for _, r := range sc.Responses {
-		if asks(r.During) || slices.ContainsFunc(r.Calls, func(c Call) bool { return asks(c.During) }) {
+	for h := range st.ScriptOf().HostActions() {
+		if h.Get != nil || h.Set != nil {
 			return true
 		}
 	}
-	return slices.ContainsFunc(sc.PreSteps, func(p PreStep) bool { return asks(p.During) })
+	return false
 }
 
 // open introduces a new agent whose log starts as the step's: the
