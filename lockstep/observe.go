@@ -444,8 +444,6 @@ func stepOf(act sim.Action) *sim.StepAction {
 	return act.Retry
 }
 
-var completePlan = regexp.MustCompile(`^#\s+\S`)
-
 func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Diff {
 	k := 0
 	for k < len(r) && k < len(i) && r[k] == i[k] {
@@ -474,7 +472,7 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 		cl = []string{"SVC-3"} // a tool of the host's own
 	case !active:
 		cl = []string{"EXIT-2"}
-	case !completePlan.MatchString(strings.TrimSpace(args.Plan)):
+	case !spec.PlanOpensWithLevel1Heading(args.Plan):
 		cl = []string{"EXIT-3"}
 	case asked && r[k].Asked && !i[k].OK:
 		// The reference presented the plan; the implementation refused

@@ -922,7 +922,7 @@ func (x *pred) tool(a *agent, c sim.ToolCall) {
 	var args struct {
 		Plan *string `json:"plan"`
 	}
-	if json.Unmarshal(c.Args, &args) != nil || args.Plan == nil || !completePlan(*args.Plan) { // EXIT-3
+	if json.Unmarshal(c.Args, &args) != nil || args.Plan == nil || !spec.PlanOpensWithLevel1Heading(*args.Plan) { // EXIT-3
 		return
 	}
 	if !x.m.Setup.Services.UserQuestions { // EXIT-7
@@ -974,17 +974,6 @@ func reviewVerdict(r sim.Review) (approved bool, feedback string) {
 		return false, ""
 	}
 	return slices.Equal(own[0].Selected, []string{sim.Approve}) && own[0].Custom == "", own[0].Custom
-}
-
-// completePlan is the plan-heading=level-1 reading of EXIT-3: the trimmed
-// plan starts with "#", one or more spaces and text.
-func completePlan(p string) bool {
-	p = strings.TrimSpace(p)
-	rest, ok := strings.CutPrefix(p, "#")
-	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
-		return false
-	}
-	return strings.TrimSpace(rest) != ""
 }
 
 // planData is the value of plan/mode data, and false when it is not exactly
