@@ -375,28 +375,20 @@ func (r *Runtime) Do(act Action) (Result, error) {
 	r.box = box
 	defer func() { r.box = outer }()
 	res := &box.res
-	err := r.do(&res.Action, res)
+	k := kindOf(&res.Action)
+	if k == nil {
+		return *res, inputf("empty action")
+	}
+	err := k.apply(r, res, &res.Action)
 	if err == nil {
-		err = r.observe(res, &res.Action)
+		err = r.observe(res, k, &res.Action)
 	}
 	return *res, err
 }
 
-func (r *Runtime) do(act *Action, res *Result) error {
-	k := kindOf(act)
-	if k == nil {
-		return inputf("empty action")
-	}
-	return k.apply(r, res, act)
-}
-
 // observe records get() after the action for the agents it touched.
-func (r *Runtime) observe(res *Result, act *Action) error {
+func (r *Runtime) observe(res *Result, k ActionKind, act *Action) error {
 	if !r.Plugin() {
-		return nil
-	}
-	k := kindOf(act)
-	if k == nil {
 		return nil
 	}
 	names := k.touches(r, act)
