@@ -92,7 +92,7 @@ func (w fakeWorld) Pending(a string) bool       { return a == "main" }
 func (w fakeWorld) LogLen(string) int           { return 3 }
 func (w fakeWorld) Plugin() bool                { return w.plugin }
 func (w fakeWorld) Listeners() []string         { return []string{"audit"} }
-func (w fakeWorld) HostTools() []string         { return nil }
+func (w fakeWorld) HostTools() []string         { return []string{"read"} }
 
 // counter is a Chooser that walks through choices deterministically.
 type counter struct{ n int }
