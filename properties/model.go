@@ -966,7 +966,7 @@ func reviewVerdict(r sim.Review) (approved bool, feedback string) {
 	}
 	var own []sim.ReviewAnswer
 	for _, a := range r.Reply.Answers {
-		if a.Question == "" || a.Question == spec.ReviewQuestionID {
+		if a.AnswersTheReview() {
 			own = append(own, a)
 		}
 	}

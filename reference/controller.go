@@ -305,7 +305,7 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 func (c *Controller) readReview(answer sim.Review, reply sim.ReviewReply) (approved bool, feedback string) {
 	var mine []sim.ReviewAnswer
 	for _, a := range reply.Answers {
-		if c.hooks.answersReview.at(a, a.Question == "" || a.Question == spec.ReviewQuestionID) {
+		if c.hooks.answersReview.at(a, a.AnswersTheReview()) {
 			mine = append(mine, a)
 		}
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/plankit/plankit/spec"
 	"slices"
 )
 
@@ -101,7 +102,7 @@ func (r Review) FreeText() string {
 	}
 	text, n := "", 0
 	for _, a := range r.Reply.Answers {
-		if a.Question == "" {
+		if a.AnswersTheReview() {
 			text, n = a.Custom, n+1
 		}
 	}
@@ -109,6 +110,12 @@ func (r Review) FreeText() string {
 		return ""
 	}
 	return text
+}
+
+// AnswersTheReview reports whether the answer is to the question the exit
+// tool asked: it names no question, or the review question's id.
+func (a ReviewAnswer) AnswersTheReview() bool {
+	return a.Question == "" || a.Question == spec.ReviewQuestionID
 }
 
 // Validate reports a review a trace cannot mean.
