@@ -124,34 +124,45 @@ func (f *implFlags) adapterCommand() ([]string, error) {
 }
 
 func (f *implFlags) adapterFactory() (func() sim.Port, error) {
-	if f.mutant != "" || len(f.choices) > 0 {
-		return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the adapter (e.g. --adapter \"plankit serve --mutant NAME\")")
-	}
-	words, err := f.adapterCommand()
+	opts, err := f.adapterOptions("the adapter", "plankit serve")
 	if err != nil {
 		return nil, err
 	}
-	if f.startTO <= 0 {
-		return nil, usageErr("--start-timeout must be positive, not %v", f.startTO)
-	}
-	if f.adapterDir != "" {
-		// Checked here so that a missing directory is blamed on itself,
-		// not on the adapter program that could not be started in it.
-		if err := pathcheck.Dir("--adapter-dir", f.adapterDir); err != nil {
-			return nil, usageErr("%v", err)
-		}
-	}
-	mode, err := f.restartMode()
-	if err != nil {
-		return nil, err
-	}
-	pool, err := adapter.NewPool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, StartTimeout: f.startTO, Validate: f.validate, Restarts: mode, MaxIdle: f.jobs})
+	pool, err := adapter.NewPool(opts)
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}
 	pools.add(pool)
 	f.pool = pool
 	return func() sim.Port { return pool.Port() }, nil
+}
+
+// adapterOptions checks the flags that start an external implementation
+// (a plugin adapter or a runtime, which what names; serve is the command
+// serving the built-in one) and returns how to run it.
+func (f *implFlags) adapterOptions(what, serve string) (adapter.Options, error) {
+	if f.mutant != "" || len(f.choices) > 0 {
+		return adapter.Options{}, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to %s (e.g. --adapter \"%s --mutant NAME\")", what, serve)
+	}
+	words, err := f.adapterCommand()
+	if err != nil {
+		return adapter.Options{}, err
+	}
+	if f.startTO <= 0 {
+		return adapter.Options{}, usageErr("--start-timeout must be positive, not %v", f.startTO)
+	}
+	if f.adapterDir != "" {
+		// Checked here so that a missing directory is blamed on itself,
+		// not on the adapter program that could not be started in it.
+		if err := pathcheck.Dir("--adapter-dir", f.adapterDir); err != nil {
+			return adapter.Options{}, usageErr("%v", err)
+		}
+	}
+	mode, err := f.restartMode()
+	if err != nil {
+		return adapter.Options{}, err
+	}
+	return adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, StartTimeout: f.startTO, Validate: f.validate, Restarts: mode, MaxIdle: f.jobs}, nil
 }
 
 // restartMode is --restarts (auto when unset).

@@ -61,14 +61,11 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		if l.retry != loop.RetryPreStep {
 			return nil, usageErr("--retry picks the built-in runtime's behaviour; an external runtime declares its own")
 		}
-		if f.mutant != "" || len(f.choices) > 0 {
-			return nil, usageErr("--mutant and --choice pick the built-in reference; with --adapter pass them to the runtime (e.g. --adapter \"plankit serve --level runtime --mutant NAME\")")
-		}
-		words, err := f.adapterCommand()
+		opts, err := f.adapterOptions("the runtime", "plankit serve --level runtime")
 		if err != nil {
 			return nil, err
 		}
-		pool, err := adapter.NewRuntimePool(adapter.Options{Command: words, Dir: f.adapterDir, Timeout: f.timeout, Validate: f.validate})
+		pool, err := adapter.NewRuntimePool(opts)
 		if err != nil {
 			return nil, usageErr("--adapter: %v", err)
 		}
