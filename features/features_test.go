@@ -161,6 +161,9 @@ func TestUnknownChoiceIsRefused(t *testing.T) {
 	if !errors.Is(err, ErrImpl) || !strings.Contains(err.Error(), `fold-end="wrap"`) || !strings.Contains(err.Error(), "known values: clamp, error, slice") {
 		t.Fatalf("err = %v, want ErrImpl naming the choice and the known values", err)
 	}
+	if len(res.Cases) == 0 {
+		t.Fatal("no scenario reported: every one should be listed as not judged")
+	}
 	for _, c := range res.Cases {
 		if c.Status != report.Errored {
 			t.Fatalf("%s: status %s, want %s", c.ID, c.Status, report.Errored)
