@@ -155,8 +155,8 @@ func Invariants(t Trace, rec Record) []Finding {
 			if has && haveSection && s.Text != section {
 				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy text %q is not the configured section %q", where, s.Text, section)})
 			}
-			if has && s.Order != nil && *s.Order != 50 {
-				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy at order %d, not 50", where, *s.Order)})
+			if has && s.Order != nil && *s.Order != spec.SectionOrder {
+				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy at order %d, not %d", where, *s.Order, spec.SectionOrder)})
 			}
 			if !slices.Contains(q.Tools, spec.ExitTool) {
 				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})

@@ -128,7 +128,12 @@ func replaceList[T any](dst *[]T, v []T) {
 
 // addEntries adds the entries of v to *dst, replacing those of the same key.
 func addEntries(dst *map[string]string, v map[string]string) {
-	if len(v) > 0 && *dst == nil {
+	if len(v) == 0 {
+		return
+	}
+	// A copy: *dst may still be the map of the expectation it was merged from.
+	*dst = maps.Clone(*dst)
+	if *dst == nil {
 		*dst = map[string]string{}
 	}
 	maps.Copy(*dst, v)
@@ -279,7 +284,7 @@ func (x Expect) Check(d StepDone) []Finding {
 			}
 		}
 	}
-	for _, id := range sortedKeys(x.Results) {
+	for _, id := range slices.Sorted(maps.Keys(x.Results)) {
 		if got := Result(d, id); got != x.Results[id] {
 			fail("result %s: got %q, want %q", id, orNone(got), x.Results[id])
 		}
@@ -346,7 +351,7 @@ func (x Expect) Check(d StepDone) []Finding {
 			fail("tool call %s asked the user: got not asked, want asked", id)
 		}
 	}
-	for _, id := range sortedKeys(x.Carries) {
+	for _, id := range slices.Sorted(maps.Keys(x.Carries)) {
 		switch t := toolResult(d, id); {
 		case t == nil:
 			fail("tool call %s carries %q: got no result", id, x.Carries[id])
@@ -406,15 +411,6 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Expectations checks every step's Expect against the record.

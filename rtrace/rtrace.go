@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,27 +116,18 @@ func Parse(file string, data []byte) (*loop.Trace, error) {
 			return nil, located(file, f, loc, fmt.Sprintf("a step has exactly one of turn, set, get, command, append, fault, restart, reload, open, unload (found %d)", n))
 		}
 		if st.Open != nil {
-			if contains(agents, st.Open.Agent) {
+			if slices.Contains(agents, st.Open.Agent) {
 				return nil, located(file, f, append(loc, "open", "agent"), fmt.Sprintf("agent %q is already open (agents: %s)", st.Open.Agent, strings.Join(agents, ", ")))
 			}
 			agents = append(agents, st.Open.Agent)
 			continue
 		}
-		if a := st.Agent(); a != "" && !contains(agents, a) {
+		if a := st.Agent(); a != "" && !slices.Contains(agents, a) {
 			return nil, located(file, f, append(loc, st.Name(), "agent"), fmt.Sprintf("unknown agent %q (agents: %s)", a, strings.Join(agents, ", ")))
 		}
 	}
 	t := out.Trace
 	return &t, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Marshal writes a trace as YAML in the runtime trace format.
