@@ -183,13 +183,14 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		return d(ObsDecision, agent, ref.Decision, imp.Decision, cl, trace.Expect{Decision: ref.Decision})
 	}
-	for _, a := range agentsOf(ref, imp) {
+	agents := agentsOf(ref, imp) // every agent either side touched
+	for _, a := range agents {
 		if r, i := downstreamAt(ref, a), downstreamAt(imp, a); r != i && r >= 0 && i >= 0 && !skip[ObsOrder] && appends(ref) == appends(imp) {
 			return &Diff{Observation: ObsOrder, Agent: a, Reference: fmt.Sprintf("next() after %d appends", r), Implementation: fmt.Sprintf("next() after %d appends", i), Clauses: []string{"STEP-3"}}
 		}
 	}
 	for _, kind := range []string{sim.EffectSteer, sim.EffectInject} {
-		for _, a := range agentsOf(ref, imp) {
+		for _, a := range agents {
 			r, i := effectTexts(ref, a, kind), effectTexts(imp, a, kind)
 			same := show(r) == show(i)
 			if kind == sim.EffectInject {
@@ -208,17 +209,17 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			return &Diff{Observation: ObsSteer, Agent: a, Reference: show(r), Implementation: show(i), Clauses: cl}
 		}
 	}
-	for _, a := range agentsOf(ref, imp) {
+	for _, a := range agents {
 		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[ObsPlanMode] {
 			return df
 		}
 	}
-	for _, a := range agentsOf(ref, imp) {
+	for _, a := range agents {
 		if df := compareAttempts(cx, act, a, ref, imp); df != nil && !skip[ObsAttempts] {
 			return df
 		}
 	}
-	for _, a := range agentsOf(ref, imp) {
+	for _, a := range agents {
 		r, i := ref.Notices(a), imp.Notices(a)
 		if len(r) != len(i) && !skip[ObsNotices] {
 			cl := []string{"STEP-6"}
@@ -231,7 +232,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	}
 	// The state in force decides what the exit tool does, so a state that
 	// differs is named before the tool results it leads to.
-	for _, a := range agentsOf(ref, imp) {
+	for _, a := range agents {
 		r, rok := ref.StateOf(a)
 		i, iok := imp.StateOf(a)
 		if rok && iok && r.Active != i.Active && !skip[ObsGet] {
@@ -241,7 +242,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
 		return toolDiff(cx, act, ref, r, i)
 	}
-	for _, a := range agentsOf(ref, imp) {
+	for _, a := range agents {
 		if df := compareEvents(act, a, ref, imp); df != nil && !skip[ObsEvents] {
 			return df
 		}
@@ -249,7 +250,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	if df := compareRequests(ref, imp); df != nil && !skip[ObsRequest] {
 		return df
 	}
-	for _, a := range agentsOf(ref, imp) {
+	for _, a := range agents {
 		r, rok := ref.StateOf(a)
 		i, iok := imp.StateOf(a)
 		if rok != iok || show(r) == show(i) || skip[ObsGet] {
