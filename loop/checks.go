@@ -97,12 +97,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		if agent == "" && len(rec.Agents) > 0 {
 			agent = rec.Agents[0]
 		}
-		switch {
-		case d.Step.Unload != nil:
-			unloaded = true
-		case d.Step.Reload != nil, d.Step.Restart != nil:
-			unloaded = false
-		}
+		unloaded = d.Step.unloadedAfter(unloaded)
 		switch {
 		case d.Step.Open != nil:
 			for seq := range d.Start {

@@ -28,78 +28,6 @@ type Trace struct {
 	ServicesByCapability bool `json:"-"`
 }
 
-// Step is one thing the outside world does between turns; exactly one
-// member is set.
-type Step struct {
-	Turn    *TurnRequest    `json:"turn,omitempty"`
-	Set     *SetRequest     `json:"set,omitempty"`
-	Get     *AgentRequest   `json:"get,omitempty"`
-	Command *CommandRequest `json:"command,omitempty"`
-	Append  *AppendRequest  `json:"append,omitempty"`
-	Fault   *FaultRequest   `json:"fault,omitempty"`
-	Restart *struct{}       `json:"restart,omitempty"`
-	Reload  *struct{}       `json:"reload,omitempty"`
-	// Open starts a new agent from a given log (the plugin level's open
-	// action); Unload disposes plan mode without loading it again.
-	Open   *OpenStep `json:"open,omitempty"`
-	Unload *struct{} `json:"unload,omitempty"`
-	// Expect is what the step must show; the runtime never sees it.
-	Expect *Expect `json:"expect,omitempty"`
-}
-
-// Name is the step's key.
-func (s Step) Name() string {
-	switch {
-	case s.Turn != nil:
-		return "turn"
-	case s.Set != nil:
-		return "set"
-	case s.Get != nil:
-		return "get"
-	case s.Command != nil:
-		return "command"
-	case s.Append != nil:
-		return "append"
-	case s.Fault != nil:
-		return "fault"
-	case s.Restart != nil:
-		return "restart"
-	case s.Reload != nil:
-		return "reload"
-	case s.Open != nil:
-		return "open"
-	case s.Unload != nil:
-		return "unload"
-	}
-	return ""
-}
-
-// Agent is the agent the step is about ("" for restart and reload).
-func (s Step) Agent() string {
-	switch {
-	case s.Turn != nil:
-		return s.Turn.Agent
-	case s.Set != nil:
-		return s.Set.Agent
-	case s.Get != nil:
-		return s.Get.Agent
-	case s.Command != nil:
-		return s.Command.Agent
-	case s.Append != nil:
-		return s.Append.Agent
-	case s.Fault != nil:
-		return s.Fault.Agent
-	case s.Open != nil:
-		return s.Open.Agent
-	}
-	return ""
-}
-
-// OpenStep starts a new agent from a given log: the plugin level's open
-// action (sim.OpenAction), the same names and fields at both levels. It is
-// carried by the protocol's open method; a non-empty log needs resume.
-type OpenStep = sim.OpenAction
-
 // Needs lists the capabilities the trace needs, sorted.
 func (t Trace) Needs() []string {
 	need := map[string]bool{}
@@ -157,25 +85,12 @@ func (t Trace) Needs() []string {
 		}
 	}
 	for _, s := range t.Steps {
-		switch {
-		case s.Turn != nil:
-			script(&s.Turn.Script)
-		case s.Command != nil:
-			need["commands"] = true
-			script(s.Command.Script)
-		case s.Append != nil:
-			need["outsideAppend"] = true
-		case s.Fault != nil:
-			need["failAppend"] = true
-		case s.Restart != nil:
-			need["resume"] = true
-		case s.Reload != nil:
-			need["reload"] = true
-		case s.Open != nil && len(s.Open.Log) > 0:
-			need["resume"] = true
-		case s.Unload != nil:
-			need["unload"] = true
+		if k := kindOf(&s); k != nil {
+			if n := k.needs(&s); n != "" {
+				need[n] = true
+			}
 		}
+		script(s.ScriptOf())
 	}
 	out := make([]string, 0, len(need))
 	for k := range need {
@@ -416,10 +331,14 @@ func (s *Session) knownAgent(a string) error {
 }
 
 func (s *Session) step(st Step) error {
-	agent := st.Agent()
 	if st.Open != nil {
 		return s.open(st)
 	}
+	k := kindOf(&st)
+	if k == nil {
+		return &sim.InputError{Msg: "empty step"}
+	}
+	agent := st.Agent()
 	if agent != "" {
 		if err := s.knownAgent(agent); err != nil {
 			return err
@@ -429,51 +348,14 @@ func (s *Session) step(st Step) error {
 		return &sim.InputError{Msg: fmt.Sprintf("%s asks ctx.planMode (get or set) while plan mode is unloaded; reload or restart first", st.Name())}
 	}
 	done := StepDone{Step: st, Start: len(s.rec.Logs[agent])}
-	var err error
-	switch {
-	case st.Turn != nil:
-		done.Obs, err = s.rt.Turn(*st.Turn)
-	case st.Set != nil:
-		var r SetReply
-		r, err = s.rt.Set(*st.Set)
-		done.Obs, done.Set = r.Observation, &SetResult{Outcome: r.Outcome, Error: r.Error}
-	case st.Get != nil:
-		var g sim.GetReply
-		g, err = s.rt.Get(*st.Get)
-		done.Get = &g
-	case st.Command != nil:
-		var r CommandReply
-		r, err = s.rt.Command(*st.Command)
-		done.Obs, done.Command = r.Observation, &CommandResult{Kind: r.Kind, Text: r.Text}
-	case st.Append != nil:
-		done.Obs, err = s.rt.Append(*st.Append)
-	case st.Fault != nil:
-		err = s.rt.Fault(*st.Fault)
-	case st.Restart != nil:
-		if err = s.rt.Stop(); err == nil {
-			err = s.start(false)
-		}
-	case st.Unload != nil:
-		err = s.rt.Unload()
-	case st.Reload != nil:
-		var r ReloadReply
-		r, err = s.rt.Reload()
-		done.Obs, done.Error = r.Observation, r.Error
-		if agent == "" && len(s.rec.Agents) > 0 {
-			agent = s.rec.Agents[0]
-		}
-	default:
-		return &sim.InputError{Msg: "empty step"}
-	}
-	if err != nil {
+	if err := k.play(s, &done, &st); err != nil {
 		s.rec.Steps = append(s.rec.Steps, done)
 		return err
 	}
-	switch {
-	case st.Unload != nil:
-		s.unloaded = true
-	case st.Reload != nil, st.Restart != nil:
-		s.unloaded = false
+	s.unloaded = st.unloadedAfter(s.unloaded)
+	if agent == "" && len(s.rec.Agents) > 0 {
+		// what a runtime-wide step caused is the first agent's
+		agent = s.rec.Agents[0]
 	}
 	if agent != "" {
 		if err := s.observe(agent, done.Obs); err != nil {
@@ -481,18 +363,6 @@ func (s *Session) step(st Step) error {
 		}
 	}
 	s.rec.Steps = append(s.rec.Steps, done)
-	return nil
-}
-
-// ScriptOf is the model's script of a step that runs the loop: a turn's,
-// or a command's that starts one; nil for any other step.
-func (st Step) ScriptOf() *Script {
-	switch {
-	case st.Turn != nil:
-		return &st.Turn.Script
-	case st.Command != nil:
-		return st.Command.Script
-	}
 	return nil
 }
 
@@ -527,20 +397,6 @@ func (sc *Script) HostActions() iter.Seq[HostAction] {
 			}
 		}
 	}
-}
-
-// asksService reports whether a step calls ctx.planMode: a get or set
-// step, or a get or set host action in its script.
-func asksService(st Step) bool {
-	if st.Get != nil || st.Set != nil {
-		return true
-	}
-	for h := range st.ScriptOf().HostActions() {
-		if h.Get != nil || h.Set != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // open introduces a new agent whose log starts as the step's: the

@@ -24,13 +24,8 @@ func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 		if a := d.Step.Agent(); a != "" {
 			fmt.Fprintf(&b, " %s", a)
 		}
-		switch {
-		case d.Step.Turn != nil:
-			fmt.Fprintf(&b, " %q", d.Step.Turn.Prompt)
-		case d.Step.Set != nil:
-			fmt.Fprintf(&b, " active=%t", d.Step.Set.Active)
-		case d.Step.Command != nil:
-			fmt.Fprintf(&b, " %q", d.Step.Command.Input)
+		if k := kindOf(&d.Step); k != nil {
+			b.WriteString(k.detail(&d.Step))
 		}
 		b.WriteString("\n")
 		if d.Set != nil {

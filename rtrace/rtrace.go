@@ -105,15 +105,9 @@ func Parse(file string, data []byte) (*loop.Trace, error) {
 		agents = []string{"main"}
 	}
 	for i, st := range out.Steps {
-		n := 0
-		for _, set := range []bool{st.Turn != nil, st.Set != nil, st.Get != nil, st.Command != nil, st.Append != nil, st.Fault != nil, st.Restart != nil, st.Reload != nil, st.Open != nil, st.Unload != nil} {
-			if set {
-				n++
-			}
-		}
 		loc := []string{"steps", strconv.Itoa(i)}
-		if n != 1 {
-			return nil, located(file, f, loc, fmt.Sprintf("a step has exactly one of turn, set, get, command, append, fault, restart, reload, open, unload (found %d)", n))
+		if n := st.Members(); n != 1 {
+			return nil, located(file, f, loc, fmt.Sprintf("a step has exactly one of %s (found %d)", strings.Join(loop.StepNames(), ", "), n))
 		}
 		if st.Open != nil {
 			if slices.Contains(agents, st.Open.Agent) {

@@ -1,0 +1,86 @@
+package loop
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/sim"
+)
+
+// The step table has one row per member of Step (but the expectation), in
+// the members' order, each naming its member by the member's JSON key and
+// finding it set; an empty step has no row.
+func TestStepTableIsStepsMembers(t *testing.T) {
+	var want []string
+	st := reflect.TypeFor[Step]()
+	for i := range st.NumField() {
+		key, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
+		if key != "expect" {
+			want = append(want, key)
+		}
+	}
+	if got := StepNames(); !slices.Equal(got, want) {
+		t.Fatalf("step table %v, Step's members %v", got, want)
+	}
+	for i, key := range want {
+		var s Step
+		v := reflect.ValueOf(&s).Elem().Field(i)
+		v.Set(reflect.New(v.Type().Elem()))
+		if s.Name() != key || s.Members() != 1 {
+			t.Errorf("a step with only %s set: Name %q, Members %d", key, s.Name(), s.Members())
+		}
+	}
+	if s := (Step{}); s.Name() != "" || s.Members() != 0 || s.Agent() != "" || s.ScriptOf() != nil {
+		t.Errorf("an empty step has a kind: %q", s.Name())
+	}
+	if n := (Step{Get: &AgentRequest{}, Set: &SetRequest{}}).Members(); n != 2 {
+		t.Errorf("a step with get and set counts %d members", n)
+	}
+}
+
+// What each kind of step needs of a runtime: its own capability, the one
+// of an open with a log only, and its script's.
+func TestNeedsByStepKind(t *testing.T) {
+	for _, c := range []struct {
+		step Step
+		want []string
+	}{
+		{Step{Turn: &TurnRequest{}}, []string{}},
+		{Step{Turn: &TurnRequest{Script: Script{Responses: []Response{{Fail: true}}}}}, []string{"retry"}},
+		{Step{Set: &SetRequest{}}, []string{}},
+		{Step{Get: &AgentRequest{}}, []string{}},
+		{Step{Command: &CommandRequest{Script: &Script{PreSteps: []PreStep{{Behaviour: Drop}}}}}, []string{"commands", "emptySteps"}},
+		{Step{Append: &AppendRequest{}}, []string{"outsideAppend"}},
+		{Step{Fault: &FaultRequest{}}, []string{"failAppend"}},
+		{Step{Restart: &struct{}{}}, []string{"resume"}},
+		{Step{Reload: &struct{}{}}, []string{"reload"}},
+		{Step{Open: &OpenStep{Agent: "b"}}, []string{}},
+		{Step{Open: &OpenStep{Agent: "b", Log: []sim.EventSpec{{Type: "x"}}}}, []string{"resume"}},
+		{Step{Unload: &struct{}{}}, []string{"unload"}},
+	} {
+		if got := (Trace{Steps: []Step{c.step}}).Needs(); !slices.Equal(got, c.want) {
+			t.Errorf("%s needs %v, want %v", c.step.Name(), got, c.want)
+		}
+	}
+}
+
+// Plan mode is unloaded from an unload to the next reload or restart.
+func TestUnloadedAfter(t *testing.T) {
+	for _, c := range []struct {
+		step         Step
+		before, want bool
+	}{
+		{Step{Unload: &struct{}{}}, false, true},
+		{Step{Reload: &struct{}{}}, true, false},
+		{Step{Restart: &struct{}{}}, true, false},
+		{Step{Turn: &TurnRequest{}}, true, true},
+		{Step{Turn: &TurnRequest{}}, false, false},
+		{Step{}, true, true},
+	} {
+		if got := c.step.unloadedAfter(c.before); got != c.want {
+			t.Errorf("after %q from unloaded=%t: %t, want %t", c.step.Name(), c.before, got, c.want)
+		}
+	}
+}
