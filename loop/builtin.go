@@ -105,6 +105,16 @@ func (b *Builtin) runtime() (*sim.Runtime, error) {
 	return b.rt, nil
 }
 
+// logLen is the length of the agent's log before a request that may
+// append to it (what it appended is since that length).
+func (b *Builtin) logLen(agent string) (int, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return 0, err
+	}
+	return len(rt.Log(agent)), nil
+}
+
 // Open implements Runtime.
 func (b *Builtin) Open(req OpenRequest) (Observation, error) {
 	rt, err := b.runtime()
@@ -140,11 +150,10 @@ func (b *Builtin) do(act sim.Action) (sim.Result, error) {
 
 // Turn implements Runtime.
 func (b *Builtin) Turn(req TurnRequest) (Observation, error) {
-	rt, err := b.runtime()
+	start, err := b.logLen(req.Agent)
 	if err != nil {
 		return Observation{}, err
 	}
-	start := len(rt.Log(req.Agent))
 	if _, err := b.do(sim.Action{Prompt: &sim.TextAction{Agent: req.Agent, Text: req.Prompt}}); err != nil {
 		return Observation{}, err
 	}
@@ -351,11 +360,11 @@ func (b *Builtin) hostAction(agent string, h HostAction) (ActionResult, error) {
 	out := ActionResult{ID: h.ID}
 	switch {
 	case h.Set != nil:
-		res, err := b.do(sim.Action{Set: &sim.SetAction{Agent: agent, Active: h.Set.Active}})
+		r, err := b.set(SetRequest{Agent: agent, Active: h.Set.Active})
 		if err != nil {
 			return out, err
 		}
-		out.Set = &SetResult{Outcome: res.Outcome, Error: res.Error}
+		out.Set = &r
 	case h.Get != nil:
 		g, err := b.get(agent)
 		if err != nil {
@@ -363,11 +372,11 @@ func (b *Builtin) hostAction(agent string, h HostAction) (ActionResult, error) {
 		}
 		out.Get = &g
 	case h.Command != nil:
-		res, err := b.do(sim.Action{Command: &sim.CommandAction{Agent: agent, Input: h.Command.Input}})
+		r, err := b.command(agent, h.Command.Input)
 		if err != nil {
 			return out, err
 		}
-		out.Command = &CommandResult{Kind: res.Command.Kind, Text: res.Command.Text}
+		out.Command = &r
 	case h.Append != nil:
 		if _, err := b.rt.AppendEvent(agent, h.Append.Type, h.Append.Data); err != nil {
 			return out, err
@@ -393,18 +402,23 @@ func (b *Builtin) get(agent string) (sim.GetReply, error) {
 	return g, nil
 }
 
+// set is a selection, between turns or by host code.
+func (b *Builtin) set(req SetRequest) (SetResult, error) {
+	res, err := b.do(sim.Action{Set: &req})
+	return SetResult{Outcome: res.Outcome, Error: res.Error}, err
+}
+
 // Set implements Runtime.
 func (b *Builtin) Set(req SetRequest) (SetReply, error) {
-	rt, err := b.runtime()
+	start, err := b.logLen(req.Agent)
 	if err != nil {
 		return SetReply{}, err
 	}
-	start := len(rt.Log(req.Agent))
-	res, err := b.do(sim.Action{Set: &sim.SetAction{Agent: req.Agent, Active: req.Active}})
+	r, err := b.set(req)
 	if err != nil {
 		return SetReply{}, err
 	}
-	return SetReply{Outcome: res.Outcome, Error: res.Error, Observation: Observation{Events: b.since(req.Agent, start)}}, nil
+	return SetReply{SetResult: r, Observation: Observation{Events: b.since(req.Agent, start)}}, nil
 }
 
 // Get implements Runtime.
@@ -415,19 +429,27 @@ func (b *Builtin) Get(req AgentRequest) (sim.GetReply, error) {
 	return b.get(req.Agent)
 }
 
+// command types a command line, between turns or by host code.
+func (b *Builtin) command(agent, input string) (CommandResult, error) {
+	res, err := b.do(sim.Action{Command: &sim.CommandAction{Agent: agent, Input: input}})
+	if err != nil {
+		return CommandResult{}, err
+	}
+	return CommandResult{Kind: res.Command.Kind, Text: res.Command.Text}, nil
+}
+
 // Command implements Runtime.
 func (b *Builtin) Command(req CommandRequest) (CommandReply, error) {
-	rt, err := b.runtime()
+	start, err := b.logLen(req.Agent)
 	if err != nil {
 		return CommandReply{}, err
 	}
-	start := len(rt.Log(req.Agent))
-	res, err := b.do(sim.Action{Command: &sim.CommandAction{Agent: req.Agent, Input: req.Input}})
+	r, err := b.command(req.Agent, req.Input)
 	if err != nil {
 		return CommandReply{}, err
 	}
-	out := CommandReply{Kind: res.Command.Kind, Text: res.Command.Text}
-	if _, open := rt.Status(req.Agent); open {
+	out := CommandReply{CommandResult: r}
+	if _, open := b.rt.Status(req.Agent); open {
 		script := Script{}
 		if req.Script != nil {
 			script = *req.Script
@@ -445,12 +467,11 @@ func (b *Builtin) Command(req CommandRequest) (CommandReply, error) {
 
 // Append implements Runtime.
 func (b *Builtin) Append(req AppendRequest) (Observation, error) {
-	rt, err := b.runtime()
+	start, err := b.logLen(req.Agent)
 	if err != nil {
 		return Observation{}, err
 	}
-	start := len(rt.Log(req.Agent))
-	if _, err := rt.AppendEvent(req.Agent, req.Type, req.Data); err != nil {
+	if _, err := b.rt.AppendEvent(req.Agent, req.Type, req.Data); err != nil {
 		return Observation{}, err
 	}
 	return Observation{Events: b.since(req.Agent, start)}, nil

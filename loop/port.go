@@ -143,10 +143,9 @@ type LoadReply struct {
 	Error string `json:"error,omitempty"`
 }
 
-// AgentRequest names an agent.
-type AgentRequest struct {
-	Agent string `json:"agent"`
-}
+// AgentRequest names an agent: the plugin level's sim.AgentAction, the
+// same name and field at both levels.
+type AgentRequest = sim.AgentAction
 
 // OpenRequest introduces an agent with its log.
 type OpenRequest struct {
@@ -161,16 +160,13 @@ type TurnRequest struct {
 	Script Script `json:"script"`
 }
 
-// SetRequest is a selection between turns.
-type SetRequest struct {
-	Agent  string `json:"agent"`
-	Active bool   `json:"active"`
-}
+// SetRequest is a selection between turns: the plugin level's set action
+// (sim.SetAction), the same names and fields at both levels.
+type SetRequest = sim.SetAction
 
 // SetReply is set's outcome or error and what it appended.
 type SetReply struct {
-	Outcome string `json:"outcome,omitempty"`
-	Error   string `json:"error,omitempty"`
+	SetResult
 	Observation
 }
 
@@ -183,8 +179,7 @@ type CommandRequest struct {
 
 // CommandReply is the command's result and what it caused.
 type CommandReply struct {
-	Kind string `json:"kind"`
-	Text string `json:"text"`
+	CommandResult
 	Observation
 }
 

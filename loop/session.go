@@ -85,10 +85,8 @@ func (t Trace) Needs() []string {
 		}
 	}
 	for _, s := range t.Steps {
-		if k := kindOf(&s); k != nil {
-			if n := k.needs(&s); n != "" {
-				need[n] = true
-			}
+		if n := kindOf(&s).needs(&s); n != "" {
+			need[n] = true
 		}
 		script(s.ScriptOf())
 	}
@@ -335,8 +333,9 @@ func (s *Session) step(st Step) error {
 		return s.open(st)
 	}
 	k := kindOf(&st)
-	if k == nil {
-		return &sim.InputError{Msg: "empty step"}
+	if _, empty := k.(noStep); empty {
+		// refused before anything is recorded
+		return k.play(s, nil, &st)
 	}
 	agent := st.Agent()
 	if agent != "" {

@@ -150,7 +150,7 @@ var steps = []stepKind{
 		service: true,
 		play_: func(s *Session, done *StepDone, q *SetRequest) error {
 			r, err := s.rt.Set(*q)
-			done.Obs, done.Set = r.Observation, &SetResult{Outcome: r.Outcome, Error: r.Error}
+			done.Obs, done.Set = r.Observation, &r.SetResult
 			return err
 		},
 	},
@@ -174,7 +174,7 @@ var steps = []stepKind{
 		detail_: func(r *CommandRequest) string { return fmt.Sprintf(" %q", r.Input) },
 		play_: func(s *Session, done *StepDone, q *CommandRequest) error {
 			r, err := s.rt.Command(*q)
-			done.Obs, done.Command = r.Observation, &CommandResult{Kind: r.Kind, Text: r.Text}
+			done.Obs, done.Command = r.Observation, &r.CommandResult
 			return err
 		},
 	},
@@ -234,15 +234,31 @@ var steps = []stepKind{
 	},
 }
 
-// kindOf is the row of the step's first set member, or nil for an empty
-// step.
+// kindOf is the row of the step's first set member, or noStep for an
+// empty step.
 func kindOf(s *Step) stepKind {
 	for _, k := range steps {
 		if k.in(s) {
 			return k
 		}
 	}
-	return nil
+	return noStep{}
+}
+
+// noStep is the row of an empty step: it has no key, no agent and needs
+// nothing, and a session refuses to play it.
+type noStep struct{}
+
+func (noStep) name() string                     { return "" }
+func (noStep) in(*Step) bool                    { return false }
+func (noStep) agent(*Step) string               { return "" }
+func (noStep) needs(*Step) string               { return "" }
+func (noStep) script(*Step) *Script             { return nil }
+func (noStep) detail(*Step) string              { return "" }
+func (noStep) asksService() bool                { return false }
+func (noStep) unloadedAfter(unloaded bool) bool { return unloaded }
+func (noStep) play(*Session, *StepDone, *Step) error {
+	return &sim.InputError{Msg: "empty step"}
 }
 
 // StepNames are the keys of every kind of step, in table order.
@@ -267,45 +283,25 @@ func (s Step) Members() int {
 }
 
 // Name is the step's key.
-func (s Step) Name() string {
-	if k := kindOf(&s); k != nil {
-		return k.name()
-	}
-	return ""
-}
+func (s Step) Name() string { return kindOf(&s).name() }
 
 // Agent is the agent the step is about ("" for runtime-wide steps:
 // restart, reload and unload).
-func (s Step) Agent() string {
-	if k := kindOf(&s); k != nil {
-		return k.agent(&s)
-	}
-	return ""
-}
+func (s Step) Agent() string { return kindOf(&s).agent(&s) }
 
 // ScriptOf is the model's script of a step that runs the loop: a turn's,
 // or a command's that starts one; nil for any other step.
-func (s Step) ScriptOf() *Script {
-	if k := kindOf(&s); k != nil {
-		return k.script(&s)
-	}
-	return nil
-}
+func (s Step) ScriptOf() *Script { return kindOf(&s).script(&s) }
 
 // unloadedAfter is whether plan mode is unloaded after the step, given
 // whether it was before: an unload disposes it, a reload or a restart
 // loads it again.
-func (s Step) unloadedAfter(unloaded bool) bool {
-	if k := kindOf(&s); k != nil {
-		return k.unloadedAfter(unloaded)
-	}
-	return unloaded
-}
+func (s Step) unloadedAfter(unloaded bool) bool { return kindOf(&s).unloadedAfter(unloaded) }
 
 // asksService reports whether a step calls ctx.planMode: a get or set
 // step, or a get or set host action in its script.
 func asksService(st Step) bool {
-	if k := kindOf(&st); k != nil && k.asksService() {
+	if kindOf(&st).asksService() {
 		return true
 	}
 	for h := range st.ScriptOf().HostActions() {

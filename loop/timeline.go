@@ -24,9 +24,7 @@ func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 		if a := d.Step.Agent(); a != "" {
 			fmt.Fprintf(&b, " %s", a)
 		}
-		if k := kindOf(&d.Step); k != nil {
-			b.WriteString(k.detail(&d.Step))
-		}
+		b.WriteString(kindOf(&d.Step).detail(&d.Step))
 		b.WriteString("\n")
 		if d.Set != nil {
 			fmt.Fprintf(&b, "  set: %s%s\n", d.Set.Outcome, errText(d.Set.Error))
