@@ -194,9 +194,9 @@ func (c *checker) event(r row) {
 			Name string `json:"name"`
 			Args string `json:"args"`
 		}
-		if json.Unmarshal(r.data, &d) == nil && d.Name == spec.Command {
-			if msg := strings.TrimSpace(d.Args); msg != "" && msg != spec.CommandOff {
-				s.steer, s.steerLine = msg, r.line
+		if json.Unmarshal(r.data, &d) == nil {
+			if cmd := spec.CommandOf(d.Name, d.Args); cmd.IsPlan() && cmd.Message() != "" {
+				s.steer, s.steerLine = cmd.Message(), r.line
 			}
 		}
 	case spec.TypeCommandDone:

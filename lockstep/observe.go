@@ -338,14 +338,7 @@ func keptPlanningAfterApproval(cx situation, ref sim.Result) bool {
 }
 
 func commandClauses(input string) []string {
-	arg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(input), "/"+spec.Command))
-	switch arg {
-	case "":
-		return []string{"CMD-2"}
-	case "off":
-		return []string{"CMD-4"}
-	}
-	return []string{"CMD-3"}
+	return []string{spec.ParseCommand(input).Clause()}
 }
 
 // selectsOther reports whether the implementation tried to append a

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/sim"
@@ -189,7 +188,7 @@ func withoutPlanMode(agent string, d StepDone) []Finding {
 			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)})
 		}
 	}
-	if d.Step.Command != nil && d.Command != nil && d.Command.Kind == "success" && isPlanCommand(d.Step.Command.Input) {
+	if d.Step.Command != nil && d.Command != nil && d.Command.Kind == "success" && spec.NamesPlan(d.Step.Command.Input) {
 		out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("%q succeeds while plan mode is unloaded: the command should be unknown", d.Step.Command.Input)})
 	}
 	return out
@@ -211,12 +210,6 @@ func outsidePlanModes(st Step) int {
 		}
 	}
 	return n
-}
-
-// isPlanCommand reports whether input invokes the /plan command.
-func isPlanCommand(input string) bool {
-	f := strings.Fields(input)
-	return len(f) > 0 && f[0] == "/"+spec.Command
 }
 
 func presence(has bool) string {

@@ -694,21 +694,20 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 // command is /plan [off|message] (CMD-1..4).
 func (x *pred) command(a *agent, input string) {
 	x.host(a, spec.TypeCommandRun, nil)
-	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
-	registered := x.m.Setup.Services.Commands && name == spec.Command && x.m.Plugin()
+	cmd := spec.ParseCommand(input)
+	registered := x.m.Setup.Services.Commands && cmd.IsPlan() && x.m.Plugin()
 	kind, outcome := "error", ""
 	steered := []string{}
 	wake := false
 	if registered {
-		msg := strings.TrimSpace(args) // CMD-4: the argument's surrounding whitespace is not part of it
-		target := msg != spec.CommandOff
+		target := cmd.Active()
 		out, failed := x.set(a, target)
 		if !failed {
 			kind, outcome = "success", out
 			if x.m.Choices.Assume.ReplyAnnouncesEntering && (target && out != spec.Committed || !target && out == spec.Noop && a.logged) {
 				outcome = spec.Queued
 			}
-			if target && msg != "" { // CMD-3: steered even when the selection changes nothing
+			if msg := cmd.Message(); msg != "" { // CMD-3: steered even when the selection changes nothing
 				a.queue = append(a.queue, qmsg{text: msg})
 				steered = append(steered, msg)
 				wake = true

@@ -1,0 +1,67 @@
+package spec
+
+import "strings"
+
+// PlanCommand is a typed command line read as the /plan command reads it
+// (CMD-1..4). The commands service splits a line "/name args" into the
+// command's name and its raw arguments, hands them to the command's handler
+// and logs both (command/run); /plan reads its argument without the
+// whitespace around it (CMD-4: "the exact argument off").
+type PlanCommand struct {
+	// Name is the command's name, without the slash.
+	Name string
+	// Arg is the argument, without its surrounding whitespace.
+	Arg string
+}
+
+// ParseCommand splits a typed command line as plankit's host does: the
+// name runs from after the leading slash to the first space, and the rest
+// is the raw arguments. (How a runtime splits a line is its own; the
+// specification names only the command and its arguments.)
+func ParseCommand(input string) PlanCommand {
+	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
+	return CommandOf(name, args)
+}
+
+// CommandOf is the command of a name and its raw arguments, as a handler
+// gets them and command/run logs them.
+func CommandOf(name, args string) PlanCommand {
+	return PlanCommand{Name: name, Arg: strings.TrimSpace(args)}
+}
+
+// IsPlan reports whether the command is /plan.
+func (c PlanCommand) IsPlan() bool { return c.Name == Command }
+
+// Active is the state /plan selects: inactive for the exact argument off
+// (CMD-4), plan mode for any other (CMD-2, CMD-3).
+func (c PlanCommand) Active() bool { return c.Arg != CommandOff }
+
+// Message is the text /plan steers after its selection (CMD-3): the
+// argument, or "" for bare /plan and for off.
+func (c PlanCommand) Message() string {
+	if !c.Active() {
+		return ""
+	}
+	return c.Arg
+}
+
+// Clause is the clause that says what /plan does with the argument: CMD-2
+// bare, CMD-4 off, CMD-3 a message.
+func (c PlanCommand) Clause() string {
+	switch {
+	case c.Arg == "":
+		return "CMD-2"
+	case !c.Active():
+		return "CMD-4"
+	}
+	return "CMD-3"
+}
+
+// NamesPlan reports whether a command line invokes /plan in a runtime's
+// own reading of it: its first word, whatever whitespace surrounds it, is
+// /plan. A check of what a runtime did reads its lines this leniently, as
+// runtimes split lines their own way.
+func NamesPlan(input string) bool {
+	f := strings.Fields(input)
+	return len(f) > 0 && f[0] == "/"+Command
+}
