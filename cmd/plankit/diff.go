@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/lockstep"
@@ -59,7 +56,8 @@ order, so the output and reports are the same for any N.
 
 Exit codes: 0 no divergence; 1 a divergence (none is assumed: assumed
 variants are part of the reference); 2 usage or input error; 3 the
-implementation could not be run.`,
+implementation could not be run, or the run was interrupted by SIGINT or
+SIGTERM (the reports say which searches did not finish).`,
 		Example: `  plankit diff --adapter "plankit serve" --cases 10000 --depth 6
   plankit diff --mutant noop-queues --out counterexamples
   plankit diff --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt`,
@@ -103,38 +101,29 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	if err := o.impl.checkJobs(); err != nil {
 		return err
 	}
-	assume := slices.Clone(o.assume)
+	var m *report.Manifest
 	if o.expect != "" {
-		m, err := report.ReadManifest(o.expect)
-		if err != nil {
+		var err error
+		if m, err = report.ReadManifest(o.expect); err != nil {
 			return usageErr("%v", err)
 		}
-		for _, a := range m.Assume {
-			if _, err := reference.LookupMutant(a.Name); err != nil {
-				return usageErr("%s:%d: %v", o.expect, a.Line, err)
-			}
-			assume = append(assume, a.Name)
-		}
 	}
-	var uniq []string
-	for _, a := range assume {
-		if _, err := reference.LookupMutant(a); err != nil {
-			return usageErr("--assume: %v", err)
-		}
-		if !slices.Contains(uniq, a) {
-			uniq = append(uniq, a)
-		}
+	assume, err := gatherAssumptions(o.assume, m, func(name string) error {
+		_, err := reference.LookupMutant(name)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	newPort, err := o.impl.factory()
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
-	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: uniq, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
+	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
+	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
 	rep := report.Run{Suite: "plankit diff", SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
-	if len(uniq) > 0 {
-		rep.Filter = "assume " + strings.Join(uniq, ", ")
+	if len(assume) > 0 {
+		rep.Filter = "assume " + strings.Join(assume, ", ")
 	}
 	if res != nil {
 		rep.Implementation = res.Implementation
@@ -146,14 +135,23 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		switch {
 		case errors.As(err, &ie):
 		case ctx.Err() != nil:
-			code, rep.Verdict, err = ExitFail, report.VerdictFail, errors.New("the run was interrupted before it finished")
+			// Interrupted: what was compared before is reported, what was
+			// not is not run (Result.ReportCases), never failed.
+			code, rep.Verdict = ExitInterrupted, report.VerdictInterrupted
+			err = context.Cause(ctx)
+			if res != nil {
+				rep.Cases = res.ReportCases()
+			}
 		default:
 			code, rep.Verdict = ExitUsage, report.VerdictFail
 		}
 		rep.Error = err.Error()
-		rep.Clauses = report.Table(nil, spec.ClauseIDs())
+		rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
 		if werr := o.files.Write(rep); werr != nil {
 			return usageErr("%v", werr)
+		}
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "")
 		}
 		return withCode(code, err)
 	}
