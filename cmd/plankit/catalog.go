@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/plankit/plankit/properties"
-	"github.com/plankit/plankit/spec"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/spec"
 
 	"github.com/plankit/plankit/catalog"
 	"github.com/plankit/plankit/catalog/coverage"

@@ -25,7 +25,7 @@ type diffOptions struct {
 	out    string
 	assume []string
 	expect string
-	files  report.Files
+	files  reportFlags
 }
 
 func newDiffCmd() *cobra.Command {
@@ -68,6 +68,7 @@ SIGTERM (the reports say which searches did not finish).`,
 	}
 	o.impl.register(cmd)
 	o.impl.registerJobs(cmd)
+	o.files.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none)")
 	f.IntVar(&o.cases, "cases", 1000, "number of random sequences (0: none)")
@@ -76,9 +77,6 @@ SIGTERM (the reports say which searches did not finish).`,
 	f.StringVar(&o.out, "out", "", "directory for the divergence's trace file (default: a new temporary directory)")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation, as the name of a reference variant the reference then follows (repeatable; see plankit mutants)")
 	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions")
-	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
-	f.StringVar(&o.files.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
-	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
 	return cmd
 }
 
@@ -98,15 +96,17 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	case o.seed < 0:
 		return usageErr("--seed %d: want a number >= 0", o.seed)
 	}
-	if err := o.impl.checkJobs(); err != nil {
+	for _, validate := range []func() error{o.impl.checkJobs, o.files.validate, checkPaths{Expect: o.expect}.validate} {
+		if err := validate(); err != nil {
+			return err
+		}
+	}
+	if err := outputDir("--out", o.out); err != nil {
 		return err
 	}
-	var m *report.Manifest
-	if o.expect != "" {
-		var err error
-		if m, err = report.ReadManifest(o.expect); err != nil {
-			return usageErr("%v", err)
-		}
+	m, err := readExpect(o.expect)
+	if err != nil {
+		return err
 	}
 	assume, err := gatherAssumptions(o.assume, m, func(name string) error {
 		_, err := reference.LookupMutant(name)
