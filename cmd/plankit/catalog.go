@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/plankit/plankit/properties"
-	"github.com/plankit/plankit/spec"
-
 	"github.com/plankit/plankit/catalog"
 	"github.com/plankit/plankit/catalog/coverage"
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
