@@ -40,10 +40,11 @@ type Runtime interface {
 	Stop() error
 }
 
-// Retry behaviours of a runtime's request recovery.
+// Retry behaviours of a runtime's request recovery: the plugin level's
+// runtime options (sim.RetriesPreStep, sim.RetriesSameStep), or none.
 const (
-	RetryPreStep  = "pre-step"
-	RetrySameStep = "same-step"
+	RetryPreStep  = sim.RetriesPreStep
+	RetrySameStep = sim.RetriesSameStep
 	RetryNone     = "none"
 )
 
@@ -222,18 +223,10 @@ type Call struct {
 	During []HostAction    `json:"during,omitempty"`
 }
 
-// Listener behaviours of a PreStep.
-const (
-	Accept = "accept"
-	Reject = "reject"
-	Abort  = "abort"
-	// Drop calls next() and, when it accepts, accepts with no messages:
-	// the listener takes the step's messages for itself.
-	Drop = "drop"
-)
-
 // PreStep is what a host listener does at the Dispatch-th agent/pre-step
-// dispatch of the turn.
+// dispatch of the turn. Its behaviour is one of the plugin level's
+// listener behaviours, as the built-in runtime plays it: sim.Accept,
+// sim.Reject, sim.Abort or sim.Drop (veto is the plugin level's only).
 type PreStep struct {
 	Dispatch  int          `json:"dispatch"`
 	Listener  string       `json:"listener"`

@@ -79,7 +79,7 @@ func (t Trace) Needs() []string {
 			}
 		}
 		for _, p := range s.PreSteps {
-			if p.Behaviour == Drop {
+			if p.Behaviour == sim.Drop {
 				need["emptySteps"] = true
 			}
 		}

@@ -51,7 +51,7 @@ func TestNeedsByStepKind(t *testing.T) {
 		{Step{Turn: &TurnRequest{Script: Script{Responses: []Response{{Fail: true}}}}}, []string{"retry"}},
 		{Step{Set: &SetRequest{}}, []string{}},
 		{Step{Get: &AgentRequest{}}, []string{}},
-		{Step{Command: &CommandRequest{Script: &Script{PreSteps: []PreStep{{Behaviour: Drop}}}}}, []string{"commands", "emptySteps"}},
+		{Step{Command: &CommandRequest{Script: &Script{PreSteps: []PreStep{{Behaviour: sim.Drop}}}}}, []string{"commands", "emptySteps"}},
 		{Step{Append: &AppendRequest{}}, []string{"outsideAppend"}},
 		{Step{Fault: &FaultRequest{}}, []string{"failAppend"}},
 		{Step{Restart: &struct{}{}}, []string{"resume"}},

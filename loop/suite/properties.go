@@ -307,7 +307,7 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 			tr.Script.Responses = append(tr.Script.Responses, resp)
 		}
 		if caps.HostListeners && r.IntN(4) == 0 {
-			p := loop.PreStep{Dispatch: 1 + r.IntN(n), Listener: "gate", Behaviour: []string{loop.Accept, loop.Reject, loop.Abort}[r.IntN(3)]}
+			p := loop.PreStep{Dispatch: 1 + r.IntN(n), Listener: "gate", Behaviour: []string{sim.Accept, sim.Reject, sim.Abort}[r.IntN(3)]}
 			if r.IntN(2) == 0 {
 				p.During = actions(1)
 			}
