@@ -137,7 +137,7 @@ func (c *checker) event(r row) {
 	case spec.TypeTurnEnd:
 		// An interrupted turn is the process dying (resume closes it): the
 		// step may have been accepted, and the steer queue is lost (PEND-8).
-		reason := reasonKind(r.data)
+		reason := sim.TurnEndReason(r.data)
 		if s.pendingAt != 0 && reason != "interrupted" {
 			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
 				c.findf(s.pendingAt, "STEP-6", "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
@@ -496,24 +496,6 @@ func intField(data json.RawMessage, name string) (int, bool) {
 		return 0, false
 	}
 	return v, true
-}
-
-func reasonKind(data json.RawMessage) string {
-	var d struct {
-		Reason json.RawMessage `json:"reason"`
-	}
-	if json.Unmarshal(data, &d) != nil {
-		return ""
-	}
-	var k struct {
-		Kind string `json:"kind"`
-	}
-	if json.Unmarshal(d.Reason, &k) == nil && k.Kind != "" {
-		return k.Kind
-	}
-	var s string
-	_ = json.Unmarshal(d.Reason, &s)
-	return s
 }
 
 func orUnknown(s string) string {

@@ -170,20 +170,8 @@ func Notices(d StepDone) int {
 func TurnEnd(d StepDone) string {
 	reason := ""
 	for _, e := range d.Obs.Events {
-		if e.Type != spec.TypeTurnEnd {
-			continue
-		}
-		var data struct {
-			Reason json.RawMessage `json:"reason"`
-		}
-		_ = json.Unmarshal(e.Data, &data)
-		var k struct {
-			Kind string `json:"kind"`
-		}
-		if json.Unmarshal(data.Reason, &k) == nil && k.Kind != "" {
-			reason = k.Kind
-		} else {
-			_ = json.Unmarshal(data.Reason, &reason)
+		if e.Type == spec.TypeTurnEnd {
+			reason = sim.TurnEndReason(e.Data)
 		}
 	}
 	return reason

@@ -83,3 +83,31 @@ func TestExpectationsOfRequestsAndResults(t *testing.T) {
 		}
 	}
 }
+
+// A step's turn end is the reason kind of the last turn/end it logged: a
+// reason's kind, a plain string reason, or none.
+func TestTurnEnd(t *testing.T) {
+	ends := func(data ...string) loop.StepDone {
+		var d loop.StepDone
+		for i, s := range data {
+			d.Obs.Events = append(d.Obs.Events, sim.Event{Seq: i, Type: spec.TypeTurnEnd, Data: json.RawMessage(s)})
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		step loop.StepDone
+		want string
+	}{
+		{ends(), ""},
+		{ends(`{"turn":1,"reason":{"kind":"completed"}}`), "completed"},
+		{ends(`{"turn":1,"reason":"blocked"}`), "blocked"},
+		{ends(`{"turn":1}`), ""},
+		{ends(`{"turn":1,"reason":{"kind":""}}`), ""},
+		{ends(`{"turn":1,"reason":"blocked"}`, `{"turn":2,"reason":{"kind":"interrupted"}}`), "interrupted"},
+		{ends(`{"turn":1,"reason":"blocked"}`, `not json`), ""},
+	} {
+		if got := loop.TurnEnd(tc.step); got != tc.want {
+			t.Errorf("%v: turn end %q, want %q", tc.step.Obs.Events, got, tc.want)
+		}
+	}
+}

@@ -108,6 +108,27 @@ func PlanModeOf(e Event) (active bool, ok bool) {
 	return false, false
 }
 
+// TurnEndReason is the reason kind of a turn/end event's data: its
+// reason's kind ({kind: …}), or the reason itself when it is a string; ""
+// when there is none.
+func TurnEndReason(data json.RawMessage) string {
+	var d struct {
+		Reason json.RawMessage `json:"reason"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(d.Reason, &k) == nil && k.Kind != "" {
+		return k.Kind
+	}
+	var s string
+	_ = json.Unmarshal(d.Reason, &s)
+	return s
+}
+
 // Log is one agent's durable, append-only session log. Event data lives in
 // chunks the log owns (an arena): appending an event copies its canonical
 // bytes into the current chunk instead of allocating a slice per event.
