@@ -530,8 +530,7 @@ func (r *Runtime) doCommand(res *Result, c *CommandAction) error {
 	if err != nil {
 		return err
 	}
-	input := strings.TrimPrefix(c.Input, "/")
-	name, args, _ := strings.Cut(input, " ")
+	name, args := spec.SplitCommand(c.Input)
 	a.commands++
 	id := fmt.Sprintf("cmd-%s-%d", a.name, a.commands)
 	r.hostAppend(res, a, spec.TypeCommandRun, map[string]any{"commandId": id, "name": name, "args": args, "source": map[string]any{"kind": "user"}})

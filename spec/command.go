@@ -14,14 +14,18 @@ type PlanCommand struct {
 	Arg string
 }
 
-// ParseCommand splits a typed command line as plankit's host does: the
+// SplitCommand splits a typed command line as plankit's host does: the
 // name runs from after the leading slash to the first space, and the rest
 // is the raw arguments. (How a runtime splits a line is its own; the
 // specification names only the command and its arguments.)
-func ParseCommand(input string) PlanCommand {
-	name, args, _ := strings.Cut(strings.TrimPrefix(input, "/"), " ")
-	return CommandOf(name, args)
+func SplitCommand(input string) (name, args string) {
+	name, args, _ = strings.Cut(strings.TrimPrefix(input, "/"), " ")
+	return name, args
 }
+
+// ParseCommand reads a typed command line split as plankit's host splits
+// it (SplitCommand).
+func ParseCommand(input string) PlanCommand { return CommandOf(SplitCommand(input)) }
 
 // CommandOf is the command of a name and its raw arguments, as a handler
 // gets them and command/run logs them.

@@ -32,6 +32,9 @@ func TestParseCommand(t *testing.T) {
 			t.Errorf("%q: IsPlan %t Active %t Message %q Clause %s, want %t %t %q %s", c.input, got.IsPlan(), got.Active(), got.Message(), got.Clause(), c.plan, c.active, c.message, c.clause)
 		}
 	}
+	if name, args := SplitCommand("/plan  off "); name != "plan" || args != " off " {
+		t.Errorf("SplitCommand trims the raw arguments: %q %q", name, args)
+	}
 	if got := CommandOf("plan", " off\n"); got != (PlanCommand{Name: "plan", Arg: "off"}) {
 		t.Errorf("CommandOf keeps the whitespace around the argument: %+v", got)
 	}
