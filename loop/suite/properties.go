@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/shrinker"
@@ -175,41 +176,36 @@ func smaller(t loop.Trace) []loop.Trace {
 		return c
 	}
 	for i := range t.Steps {
-		c := clone()
-		c.Steps = append(c.Steps[:i], c.Steps[i+1:]...)
-		out = append(out, c)
+		out = append(out, without(clone, i, func(c *loop.Trace) *[]loop.Step { return &c.Steps }))
 	}
 	for i, st := range t.Steps {
 		if st.Turn == nil {
 			continue
 		}
-		for j := range st.Turn.Script.Responses {
-			c := clone()
-			rs := c.Steps[i].Turn.Script.Responses
-			c.Steps[i].Turn.Script.Responses = append(rs[:j], rs[j+1:]...)
-			out = append(out, c)
-			r := st.Turn.Script.Responses[j]
+		script := func(c *loop.Trace) *loop.Script { return &c.Steps[i].Turn.Script }
+		for j, r := range st.Turn.Script.Responses {
+			out = append(out, without(clone, j, func(c *loop.Trace) *[]loop.Response { return &script(c).Responses }))
 			for k := range r.During {
-				c := clone()
-				d := c.Steps[i].Turn.Script.Responses[j].During
-				c.Steps[i].Turn.Script.Responses[j].During = append(d[:k], d[k+1:]...)
-				out = append(out, c)
+				out = append(out, without(clone, k, func(c *loop.Trace) *[]loop.HostAction { return &script(c).Responses[j].During }))
 			}
 			for k := range r.Calls {
-				c := clone()
-				cs := c.Steps[i].Turn.Script.Responses[j].Calls
-				c.Steps[i].Turn.Script.Responses[j].Calls = append(cs[:k], cs[k+1:]...)
-				out = append(out, c)
+				out = append(out, without(clone, k, func(c *loop.Trace) *[]loop.Call { return &script(c).Responses[j].Calls }))
 			}
 		}
 		for j := range st.Turn.Script.PreSteps {
-			c := clone()
-			ps := c.Steps[i].Turn.Script.PreSteps
-			c.Steps[i].Turn.Script.PreSteps = append(ps[:j], ps[j+1:]...)
-			out = append(out, c)
+			out = append(out, without(clone, j, func(c *loop.Trace) *[]loop.PreStep { return &script(c).PreSteps }))
 		}
 	}
 	return out
+}
+
+// without is a fresh clone of a trace with the k-th element of one of its
+// lists (the one list picks) removed.
+func without[T any](clone func() loop.Trace, k int, list func(*loop.Trace) *[]T) loop.Trace {
+	c := clone()
+	xs := list(&c)
+	*xs = slices.Delete(*xs, k, k+1)
+	return c
 }
 
 func writeCounterexample(dir, id string, t loop.Trace) (string, error) {
