@@ -95,6 +95,9 @@ type Result struct {
 	States      int
 	Transitions int
 	Divergence  *Divergence
+	// Interrupted names the search ("random" or "depth") that ctx
+	// cancelled before it finished; empty when none was.
+	Interrupted string
 }
 
 // Run searches for the first divergence: Cases random sequences, then
@@ -132,14 +135,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
 		if err != nil {
-			return res, err
+			return res, res.cut(ctx, "random", err)
 		}
 		fmt.Fprintf(out, "random: %d sequences of up to %d actions compared\n", res.Sequences, opts.Steps)
 	}
 	if d == nil && opts.Depth > 0 {
 		d, err = s.exhaustive(ctx, res)
 		if err != nil {
-			return res, err
+			return res, res.cut(ctx, "depth", err)
 		}
 		fmt.Fprintf(out, "depth %d: %d distinct states, %d transitions compared\n", opts.Depth, res.States, res.Transitions)
 	}
@@ -154,6 +157,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Divergence = d
 	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
 	return res, nil
+}
+
+// cut records that search stopped because ctx was cancelled, and returns
+// err.
+func (r *Result) cut(ctx context.Context, search string, err error) error {
+	if ctx.Err() != nil {
+		r.Interrupted = search
+	}
+	return err
 }
 
 // Summary is the divergence in one line.
@@ -608,6 +620,9 @@ func (r *Result) ReportCases() []report.Case {
 		} else if r.Divergence != nil && search == "depth" {
 			c.Status = report.Skipped
 			c.Message = "not run: the random search diverged first"
+		} else if r.Interrupted == search || (r.Interrupted == "random" && search == "depth") {
+			c.Status = report.NotRun
+			c.Message = "not run: the run was interrupted"
 		}
 		out = append(out, c)
 	}
