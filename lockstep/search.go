@@ -377,11 +377,6 @@ func simplify(act sim.Action) []sim.Action {
 	return properties.Simpler(act)
 }
 
-type node struct {
-	prefix []sim.Action
-	model  *properties.Model
-}
-
 // exhaustive compares every sequence of properties.Alphabet up to Depth,
 // breadth first, merging sequences that reach the same model state; the
 // first divergence is a shortest one.
@@ -396,59 +391,39 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 		}
 		return nil, err
 	}
-	seen := map[string]bool{start.Key(): true}
-	frontier := []node{{model: start}}
-	res.States = 1
-	for depth := 0; depth < s.opts.Depth && len(frontier) > 0; depth++ {
-		var level [][]sim.Action
-		for _, n := range frontier {
-			for _, act := range alphabet {
-				if n.model.Valid(act) {
-					level = append(level, append(slices.Clone(n.prefix), act))
-				}
-			}
+	var d *Divergence
+	var runErr error
+	states, err := properties.Levels(ctx, s.opts.Jobs, s.opts.Depth, start, alphabet, func(prefix []sim.Action, act sim.Action) outcome {
+		seq := append(slices.Clone(prefix), act)
+		f, _, err := s.run(setup, seq)
+		if err != nil || f != nil {
+			return outcome{f: f, err: err}
 		}
-		var next []node
-		var d *Divergence
-		var runErr error
-		err := s.compare(ctx, len(level), func(i int) outcome {
-			f, _, err := s.run(setup, level[i])
-			if err != nil || f != nil {
-				return outcome{f: f, err: err}
-			}
-			m := s.model(setup)
-			for _, a := range level[i] {
-				m.Apply(a)
-			}
-			return outcome{model: m}
-		}, func(i int, o outcome) bool {
-			res.Transitions++
-			switch {
-			case o.err != nil:
-				runErr = o.err
-				return false
-			case o.f != nil:
-				d = s.divergence(o.f, search, 0)
-				return false
-			}
-			if key := o.model.Key(); !seen[key] {
-				seen[key] = true
-				res.States++
-				next = append(next, node{prefix: level[i], model: o.model})
-			}
-			return true
-		})
+		m := s.model(setup)
+		for _, a := range seq {
+			m.Apply(a)
+		}
+		return outcome{model: m}
+	}, func(_ []sim.Action, _ sim.Action, o outcome) (*properties.Model, bool) {
+		res.Transitions++
 		switch {
-		case err != nil:
-			return nil, err
-		case runErr != nil:
-			return nil, runErr
-		case d != nil:
-			return d, nil
+		case o.err != nil:
+			runErr = o.err
+			return nil, false
+		case o.f != nil:
+			d = s.divergence(o.f, search, 0)
+			return nil, false
 		}
-		frontier = next
+		return o.model, true
+	})
+	res.States = states
+	switch {
+	case err != nil:
+		return nil, err
+	case runErr != nil:
+		return nil, runErr
 	}
-	return nil, nil
+	return d, nil
 }
 
 // Known lists the names of every known variant: the mutant catalogue and
