@@ -14,6 +14,7 @@ import { SessionStore } from '@deepseek-ai/dsh-session'
 import { SystemPrompt, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { ToolRuntime, defineTool } from '@deepseek-ai/dsh-tools'
 import { UserQuestionError, UserQuestionService } from '@deepseek-ai/dsh-user-questions'
+import { answerReview, checkReview } from '../../node/review.mjs'
 import { StableIds } from './ids.mjs'
 import { surfaceOptions, toEvent, toMessage, toSeed, userMessage } from './messages.mjs'
 
@@ -535,13 +536,10 @@ export class Runtime {
 
   /**
    * The user's answer to a question (the plan review), from the executing
-   * call's script: an answer (approve selects the question's intent.approve
-   * option, keep-planning the other, feedback the free text), the reply as
-   * given (review.reply: answers to this or another question id, any
-   * selection, free text, none), or the seam failing (review.fail) the way
-   * dsh-user-questions does: throws (the UI's own error), aborted (the step
-   * is cancelled, so the call's signal fires while the question is open:
-   * ASK_ABORTED), refused (CALLER_NOT_LIVE), unavailable (NO_PROVIDER).
+   * call's script as adapter/node/review.mjs plays it; with no review the
+   * user gives no answer at all. review.fail aborted cancels the step, so
+   * the call's signal fires while the question is open. review.reload
+   * reloads plan mode while the question is open, before the answer.
    */
   async ask ({ questions, agent, signal }) {
     const run = this.agents.get(agent?.id)
@@ -549,39 +547,11 @@ export class Runtime {
     if (call !== undefined) call.asked = true
     const review = call?.review ?? {}
     if (review.reload === true) await this.reload()
-    switch (review.fail) {
-      case undefined: break
-      case 'throws': throw new Error('the question UI failed')
-      case 'aborted':
-        run.agent.cancel({ kind: 'host-review' }, { keepInbox: true })
-        if (!signal?.aborted) throw new Error('plankit host: cancelling the step did not fire the review\'s signal')
-        throw new UserQuestionError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
-      case 'refused': throw new UserQuestionError('human interaction requires the exact live calling agent when an agent is supplied', 'CALLER_NOT_LIVE')
-      case 'unavailable': throw new UserQuestionError('no user-questions provider is registered', 'NO_PROVIDER')
-      default: throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
+    const abort = () => {
+      run.agent.cancel({ kind: 'host-review' }, { keepInbox: true })
+      if (!signal?.aborted) throw new Error('plankit host: cancelling the step did not fire the review\'s signal')
     }
-    if (review.reply === undefined && (review.answer === undefined || review.answer === 'dismiss')) {
-      throw new UserQuestionError('the user dismissed the question', 'ASK_CANCELLED')
-    }
-    const question = questions[0]
-    const labels = (question?.options ?? []).map((o) => o.label)
-    const approve = question?.intent?.approve
-    const label = (meaning) => {
-      if (meaning === 'approve') return approve
-      if (meaning === 'keep-planning') return labels.find((l) => l !== approve)
-      throw new UserQuestionError(`unknown scripted option ${JSON.stringify(meaning)}`, 'ASK_CANCELLED')
-    }
-    let scripted
-    if (review.reply !== undefined) scripted = review.reply.answers ?? []
-    else if (review.answer === 'approve' || review.answer === 'keep-planning') scripted = [{ selected: [review.answer], custom: review.feedback }]
-    else throw new UserQuestionError(`unknown scripted review answer ${JSON.stringify(review.answer)}`, 'ASK_CANCELLED')
-    return {
-      answers: scripted.map((a) => {
-        const item = { id: a.question ?? question?.id, selected: (a.selected ?? []).map(label).filter((l) => l !== undefined) }
-        if (typeof a.custom === 'string' && a.custom !== '') item.custom = a.custom
-        return item
-      })
-    }
+    return answerReview(review, questions[0], { UserQuestionError, abort })
   }
 }
 
@@ -600,6 +570,7 @@ function checkScript (script, method) {
     if (r.calls !== undefined && !Array.isArray(r.calls)) throw new Error(`${method}: script.responses[${i}].calls must be a list`)
     for (const [j, c] of (r.calls ?? []).entries()) {
       if (typeof c?.name !== 'string' || c.name === '') throw new Error(`${method}: script.responses[${i}].calls[${j}].name must be a non-empty string`)
+      checkReview(c.review)
     }
   }
   return { responses, preSteps }

@@ -155,6 +155,9 @@ test('exitTool: review replies and failing seams reach the package as dsh-user-q
   }
   const text = await call({ reply: { answers: [{ custom: 'cover the rollback' }] } })
   assert.match(text.error, /cover the rollback/)
+  // no answer: the feedback alone is free text
+  const feedback = await call({ feedback: 'split step 2' })
+  assert.match(feedback.error, /their feedback: split step 2/)
   for (const fail of ['throws', 'aborted', 'refused', 'unavailable']) {
     const r = await call({ fail })
     assert.equal(r.ok, false, fail)
