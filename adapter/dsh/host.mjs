@@ -33,6 +33,7 @@ import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 import { protocolStdout, serve } from '../node/serve.mjs'
 import { answerReview, checkReview } from '../node/review.mjs'
 import { toMessage, userMessageInput } from '../node/messages.mjs'
+import { PlanModeFiber } from '../node/planmode.mjs'
 import { CHOICES } from './choices.mjs' // the package's picks for the silent points
 
 const PROTOCOL = 1
@@ -171,7 +172,7 @@ function addEvent (session, e, agentId) {
 
 class Host {
   ctx = null
-  fiber = null
+  plan = null // the package's PlanModeFiber in ctx
   config = undefined
   services = { commands: false, userQuestions: false }
   agents = new Map()
@@ -208,9 +209,9 @@ class Host {
    * package keeps no module-level state, so what remains is a new process's.
    */
   async reset () {
-    if (this.fiber !== null) await this.fiber.dispose()
+    await this.plan?.unplug()
     this.ctx = null
-    this.fiber = null
+    this.plan = null
     this.config = undefined
     this.services = { commands: false, userQuestions: false }
     this.agents = new Map()
@@ -223,7 +224,7 @@ class Host {
 
   /** Compose a fresh context with the requested services and load the plugin. */
   async load (params) {
-    if (this.fiber !== null) await this.fiber.dispose()
+    await this.plan?.unplug()
     this.config = params.config
     this.services = { commands: !!params.services?.commands, userQuestions: !!params.services?.userQuestions }
     const ctx = new Context()
@@ -246,22 +247,15 @@ class Host {
     this.commands = this.services.commands ? new HostCommands(ctx) : null
     if (this.services.userQuestions) new HostUserQuestions(ctx, this) // eslint-disable-line no-new
     this.ctx = ctx
+    this.plan = new PlanModeFiber(ctx, PlanModeController)
     return this.plugin()
   }
 
   /** Plug the package in with the current config and report what it registered. */
   async plugin () {
     this.listener = undefined
-    const config = this.config === undefined ? undefined : json(this.config)
-    this.fiber = this.ctx.plugin(PlanModeController, config)
-    try {
-      await this.fiber
-    } catch (error) {
-      return { error: error?.message ?? String(error) }
-    }
-    if (this.ctx.get('planMode') === undefined) {
-      return { error: `the plugin did not start (fiber state ${this.fiber.state})` }
-    }
+    const plugged = await this.plan.plug(this.config)
+    if (plugged.error !== undefined) return plugged
     const reply = {
       tools: this.pluginTools(),
       sections: this.prompt.registered.map((s) => s.name),
@@ -274,8 +268,7 @@ class Host {
   /** Dispose the plugin's fiber and plug the package in again. */
   async reload () {
     if (this.ctx === null) throw new Error('reload before load')
-    if (this.fiber !== null) await this.fiber.dispose()
-    this.fiber = null
+    await this.plan.unplug()
     return this.plugin()
   }
 
@@ -287,8 +280,7 @@ class Host {
    */
   async unload () {
     if (this.ctx === null) throw new Error('unload before load')
-    if (this.fiber !== null) await this.fiber.dispose()
-    this.fiber = null
+    await this.plan.unplug()
     const reply = {}
     if (this.pluginTools().length > 0) reply.tools = this.pluginTools()
     if (this.prompt.registered.length > 0) reply.sections = this.prompt.registered.map((s) => s.name)

@@ -14,6 +14,7 @@ import { SessionStore } from '@deepseek-ai/dsh-session'
 import { SystemPrompt, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { ToolRuntime, defineTool } from '@deepseek-ai/dsh-tools'
 import { UserQuestionError, UserQuestionService } from '@deepseek-ai/dsh-user-questions'
+import { PlanModeFiber } from '../../node/planmode.mjs'
 import { answerReview, checkReview } from '../../node/review.mjs'
 import { StableIds } from './ids.mjs'
 import { surfaceOptions, toEvent, toMessage, toSeed, userMessage } from './messages.mjs'
@@ -206,7 +207,7 @@ function errorText (error) {
 export class Runtime {
   ctx = null
   fibers = []
-  plan = null // the plan-mode plugin's fiber
+  plan = null // the plan-mode package's PlanModeFiber in ctx
   config = undefined
   services = { commands: false, userQuestions: false }
   agents = new Map()
@@ -228,6 +229,7 @@ export class Runtime {
     const ctx = new Context()
     ctx.logger.exporter({ export: (m) => process.stderr.write(`[${m.type}] ${m.name}: ${format(...m.args)}\n`) })
     this.ctx = ctx
+    this.plan = new PlanModeFiber(ctx, PlanModeController)
     const plug = async (plugin, config) => {
       const fiber = ctx.plugin(plugin, config)
       this.fibers.push(fiber)
@@ -270,30 +272,16 @@ export class Runtime {
     })
     for (const { name } of hostTools) ctx.tools.register(this.hostTool(name))
     for (const l of listeners) if (l.position === 'before') ctx.on('agent/pre-step', this.preStep(l.name))
-    const reply = await this.plugPlanMode()
+    const reply = await this.plan.plug(this.config)
     if (reply.error === undefined) for (const l of listeners) if (l.position === 'after') ctx.on('agent/pre-step', this.preStep(l.name))
     return reply
-  }
-
-  /** Plug plan mode in with the current config; `{error}` when it refuses the config. */
-  async plugPlanMode () {
-    const ctx = this.ctx
-    this.plan = ctx.plugin(PlanModeController, this.config === undefined ? undefined : structuredClone(this.config))
-    try {
-      await this.plan
-    } catch (error) {
-      return { error: errorText(error) }
-    }
-    if (ctx.get('planMode') === undefined) return { error: `plan mode did not start (fiber state ${this.plan.state})` }
-    return {}
   }
 
   /** Dispose plan mode and plug it in again, in the same process. */
   async reload () {
     if (this.ctx === null) throw new Error('reload before load')
-    if (this.plan !== null) await this.plan.dispose()
-    this.plan = null
-    return this.plugPlanMode()
+    await this.plan.unplug()
+    return this.plan.plug(this.config)
   }
 
   /**
@@ -303,14 +291,13 @@ export class Runtime {
    */
   async unload () {
     if (this.ctx === null) throw new Error('unload before load')
-    if (this.plan !== null) await this.plan.dispose()
-    this.plan = null
+    await this.plan.unplug()
     return {}
   }
 
   /** Dispose everything, newest first. */
   async dispose () {
-    const fibers = [this.plan, ...this.fibers.reverse()].filter((f) => f !== null)
+    const fibers = [this.plan?.fiber ?? null, ...this.fibers.reverse()].filter((f) => f !== null)
     this.fibers = []
     this.plan = null
     for (const fiber of fibers) {
