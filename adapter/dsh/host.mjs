@@ -33,7 +33,7 @@ import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 import { protocolStdout, serve } from '../node/serve.mjs'
 import { answerReview, checkReview } from '../node/review.mjs'
 import { toMessage, userMessageInput } from '../node/messages.mjs'
-import { PlanModeFiber } from '../node/planmode.mjs'
+import { PlanModeFiber, getResult } from '../node/planmode.mjs'
 import { CHOICES } from './choices.mjs' // the package's picks for the silent points
 
 const PROTOCOL = 1
@@ -336,15 +336,7 @@ class Host {
   get (params) {
     const planMode = this.service()
     const agent = this.begin(params)
-    const state = planMode.get(agent)
-    // The package's get() returns the raw `active` of the last plan/mode, so
-    // data that is not exactly {active: boolean} (an outside writer's) gives
-    // a string or nothing. The protocol carries a boolean: the host reports
-    // what the package acts on — its truthiness, as the section and the exit
-    // tool's gate read it — and the checks judge that.
-    const reply = { active: Boolean(state.active) }
-    if (state.pending !== undefined) reply.pending = state.pending
-    return reply
+    return getResult(planMode.get(agent))
   }
 
   async preStep (params) {

@@ -36,3 +36,17 @@ export class PlanModeFiber {
     if (fiber !== null) await fiber.dispose()
   }
 }
+
+/**
+ * The package's planMode.get(agent) as a protocol getResult. get() returns
+ * the raw `active` of the last plan/mode, so data that is not exactly
+ * {active: boolean} (an outside writer's, or in a log an agent is opened
+ * from) gives a string or nothing. The protocol carries a boolean: the
+ * host reports what the package acts on — its truthiness, as the section
+ * and the exit tool's gate read it — and the checks judge that.
+ */
+export function getResult (state) {
+  const reply = { active: Boolean(state.active) }
+  if (state.pending !== undefined) reply.pending = state.pending
+  return reply
+}

@@ -14,7 +14,7 @@ import { SessionStore } from '@deepseek-ai/dsh-session'
 import { SystemPrompt, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { ToolRuntime, defineTool } from '@deepseek-ai/dsh-tools'
 import { UserQuestionError, UserQuestionService } from '@deepseek-ai/dsh-user-questions'
-import { PlanModeFiber } from '../../node/planmode.mjs'
+import { PlanModeFiber, getResult } from '../../node/planmode.mjs'
 import { answerReview, checkReview } from '../../node/review.mjs'
 import { StableIds } from './ids.mjs'
 import { surfaceOptions, toEvent, toMessage, toSeed, userMessage } from './messages.mjs'
@@ -410,14 +410,7 @@ export class Runtime {
 
   /** planMode.get as a protocol getResult. */
   state (run) {
-    const state = this.planMode().get(run.agent)
-    // The package's get() returns the raw `active` of the last plan/mode, so
-    // data that is not exactly {active: boolean} (an outside writer's, or in a
-    // log the agent is opened from) gives a non-boolean; the package acts on
-    // its truthiness, so that is what is reported and judged.
-    const reply = { active: Boolean(state.active) }
-    if (state.pending !== undefined) reply.pending = state.pending
-    return reply
+    return getResult(this.planMode().get(run.agent))
   }
 
   /** The command line through the real CommandRuntime, as a protocol commandResult. */
