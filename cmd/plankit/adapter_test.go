@@ -19,11 +19,9 @@ import (
 // TestAdapterCLI drives the built plankit binary: through `plankit serve`
 // and through the Python example it gives the in-process results, and
 // every broken adapter ends with exit 3 and a message naming the cause.
-// One test builds the binaries once for all its subtests.
 func TestAdapterCLI(t *testing.T) {
-	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
-	fake := goBuild(t, dir, "../../adapter/testdata/fakeadapter")
+	plankit := plankitBin(t)
+	fake := fakeAdapterBin(t)
 	examples, err := filepath.Glob("../../examples/*.yaml")
 	if err != nil || len(examples) == 0 {
 		t.Fatalf("no examples: %v", err)
@@ -211,15 +209,16 @@ func TestAdapterCLI(t *testing.T) {
 	})
 }
 
-// goBuild compiles the main package pkg (from this directory: "." is
-// plankit) into dir, named after it.
-func goBuild(t testing.TB, dir, pkg string) string {
-	t.Helper()
-	out := filepath.Join(dir, filepath.Base(filepath.Clean(pkg)))
-	if pkg == "." {
-		out = filepath.Join(dir, "plankit")
-	}
-	return proctest.GoBuild(t, out, pkg)
+// builds holds the programs the tests drive, built once per test binary
+// (TestMain removes them).
+var builds proctest.Builds
+
+// plankitBin is plankit built from this package.
+func plankitBin(t testing.TB) string { return builds.Program(t, ".") }
+
+// fakeAdapterBin is the adapter whose misbehaviours the tests choose.
+func fakeAdapterBin(t testing.TB) string {
+	return builds.Program(t, "../../adapter/testdata/fakeadapter")
 }
 
 func dropIdentity(s string) string {

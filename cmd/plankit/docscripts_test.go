@@ -17,11 +17,20 @@ import (
 	"github.com/sebdah/goldie/v2"
 )
 
-// TestMain lets testscript run this test binary as the plankit command.
+// TestMain lets testscript run this test binary as the plankit command,
+// and removes the programs the tests built.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBuilds{m}, map[string]func(){
 		"plankit": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
+}
+
+// removingBuilds runs the tests, then removes the programs they built.
+type removingBuilds struct{ m *testing.M }
+
+func (r removingBuilds) Run() int {
+	defer builds.Remove()
+	return r.m.Run()
 }
 
 // scriptCmds are the commands the scripts use beside testscript's own:

@@ -27,7 +27,7 @@ func TestNoProgramRun(t *testing.T) {
 		t.Skip("the traps are shell scripts")
 	}
 	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
+	plankit := plankitBin(t)
 	traps := filepath.Join(dir, "traps")
 	record := filepath.Join(dir, "ran.log")
 	if err := os.Mkdir(traps, 0o755); err != nil {

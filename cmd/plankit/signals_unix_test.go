@@ -25,11 +25,10 @@ import (
 // at any moment a SIGINT or SIGTERM ends the run with ExitInterrupted,
 // writes every requested report (valid, saying the run was interrupted)
 // and leaves no adapter process behind; adapter process groups end with
-// the adapter on a clean exit too. One test builds the binaries once.
+// the adapter on a clean exit too.
 func TestSignals(t *testing.T) {
-	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
-	fake := goBuild(t, dir, "../../adapter/testdata/fakeadapter")
+	plankit := plankitBin(t)
+	fake := fakeAdapterBin(t)
 	trace := "../../examples/pend-mid-turn-later-turn.yaml"
 
 	t.Run("SIGTERM while the adapter starts: check", func(t *testing.T) {
