@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -77,8 +76,8 @@ func (b *Builds) build(pkg string, env []string) (string, error) {
 	}
 	// One directory a build, so that programs of the same name built with
 	// other environments do not clash.
-	dir := filepath.Join(b.dir, strconv.Itoa(len(b.progs)))
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	dir, err := os.MkdirTemp(b.dir, "")
+	if err != nil {
 		return "", err
 	}
 	out := filepath.Join(dir, filepath.Base(abs))
