@@ -135,16 +135,12 @@ func TestSignals(t *testing.T) {
 
 	t.Run("an adapter that ignores the end of its input and SIGTERM is killed", func(t *testing.T) {
 		w := newWatch(t)
-		p := w.start(plankit, "sim", "--timeout", "1s", "--adapter", fake+" deaf start", trace)
-		code, out, errs := p.wait(60 * time.Second)
-		if code != ExitPass {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-		}
+		w.run(ExitPass, plankit, "sim", "--timeout", "1s", "--adapter", fake+" deaf start", trace)
 		w.noneRunning()
 
 		// Interrupted too.
 		w = newWatch(t)
-		p = w.start(plankit, "check", "--adapter", fake+" deaf start")
+		p := w.start(plankit, "check", "--adapter", fake+" deaf start")
 		if code, out, errs := w.interrupt(p, 2, syscall.SIGTERM); code != ExitInterrupted {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
@@ -167,11 +163,7 @@ func TestSignals(t *testing.T) {
 
 	t.Run("an adapter's background child does not survive", func(t *testing.T) {
 		w := newWatch(t)
-		p := w.start(plankit, "sim", "--adapter", fake+" orphan start", trace)
-		code, out, errs := p.wait(60 * time.Second)
-		if code != ExitPass {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-		}
+		w.run(ExitPass, plankit, "sim", "--adapter", fake+" orphan start", trace)
 		if n := len(w.pids()); n < 2 {
 			t.Fatalf("%d pids recorded, want the adapter's and its child's", n)
 		}
@@ -206,12 +198,7 @@ func TestSignals(t *testing.T) {
 	})
 
 	t.Run("adapter output is escaped before it reaches the terminal", func(t *testing.T) {
-		w := newWatch(t)
-		p := w.start(plankit, "sim", "--adapter", fake+" escape start", trace)
-		code, out, errs := p.wait(60 * time.Second)
-		if code != ExitImpl {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-		}
+		out, errs := newWatch(t).run(ExitImpl, plankit, "sim", "--adapter", fake+" escape start", trace)
 		if strings.ContainsAny(out+errs, "\x1b\r\a") || !strings.Contains(errs, `\x1b[2J`) {
 			t.Fatalf("control bytes reached the terminal or the escape is missing:\n%q", errs)
 		}
@@ -248,6 +235,17 @@ func (w *watch) pids() []int {
 		}
 	}
 	return pids
+}
+
+// run runs bin with args to its end (within a minute) and fails the test
+// unless it exits with want; it returns stdout and stderr.
+func (w *watch) run(want int, bin string, args ...string) (string, string) {
+	w.t.Helper()
+	code, out, errs := w.start(bin, args...).wait(60 * time.Second)
+	if code != want {
+		w.t.Fatalf("exit %d, want %d\n%s\n%s", code, want, out, errs)
+	}
+	return out, errs
 }
 
 // interrupt sends sig to p once n adapter processes have started, and
