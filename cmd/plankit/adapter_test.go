@@ -70,7 +70,7 @@ func TestAdapterCLI(t *testing.T) {
 			}
 			wantCode, want, _ := run(t, append([]string{"sim", "--mutant", string(m.Name)}, traces...)...)
 			code, got, errs := run(t, append([]string{"sim", "--adapter", plankit + " serve --mutant " + string(m.Name)}, traces...)...)
-			if dropIdentity(want) != dropIdentity(plain) {
+			if proctest.WithoutIdentity(want) != proctest.WithoutIdentity(plain) {
 				changed++
 			}
 			if code != wantCode || got != want {
@@ -89,7 +89,7 @@ func TestAdapterCLI(t *testing.T) {
 		if code != ExitPass {
 			t.Fatalf("exit %d\n%s\n%s", code, got, errs)
 		}
-		if dropIdentity(got) != dropIdentity(want) {
+		if proctest.WithoutIdentity(got) != proctest.WithoutIdentity(want) {
 			t.Fatalf("python output differs from the reference:\n--- python\n%s\n--- reference\n%s", got, want)
 		}
 	})
@@ -219,14 +219,4 @@ func plankitBin(t testing.TB) string { return builds.Program(t, ".") }
 // fakeAdapterBin is the adapter whose misbehaviours the tests choose.
 func fakeAdapterBin(t testing.TB) string {
 	return builds.Program(t, "../../adapter/testdata/fakeadapter")
-}
-
-func dropIdentity(s string) string {
-	var keep []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(l, "implementation ") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }
