@@ -38,15 +38,15 @@ func (w *world) openFrom(name string, table *godog.Table) error {
 	}
 	var log []sim.EventSpec
 	if table != nil {
-		if len(table.Rows) < 1 || len(table.Rows[0].Cells) != 2 || table.Rows[0].Cells[0].Value != "type" || table.Rows[0].Cells[1].Value != "data" {
-			return fmt.Errorf("scenario bug: the log table needs the header row | type | data |")
+		rows, err := tableRows(table, "log", true, "type", "data")
+		if err != nil {
+			return err
 		}
-		for _, row := range table.Rows[1:] {
-			data := row.Cells[1].Value
-			if !json.Valid([]byte(data)) {
-				return fmt.Errorf("scenario bug: the data %s is not JSON", data)
+		for _, row := range rows {
+			if !json.Valid([]byte(row["data"])) {
+				return fmt.Errorf("scenario bug: the data %s is not JSON", row["data"])
 			}
-			log = append(log, sim.EventSpec{Type: row.Cells[0].Value, Data: json.RawMessage(data)})
+			log = append(log, sim.EventSpec{Type: row["type"], Data: json.RawMessage(row["data"])})
 		}
 	}
 	_, err := w.do(sim.Action{Open: &sim.OpenAction{Agent: name, Log: log}})

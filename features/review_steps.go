@@ -49,29 +49,21 @@ var options = map[string]string{"approve": sim.Approve, "keep planning": sim.Kee
 // options selected, comma-separated: approve, keep planning; empty for
 // none) and custom (the free text; empty for none).
 func (w *world) exitToolReply(plan string, table *godog.Table) error {
-	if len(table.Rows) < 2 {
-		return fmt.Errorf("scenario bug: the reply table needs a header row (question | selected | custom) and at least one answer")
-	}
-	cols := map[string]int{}
-	for i, c := range table.Rows[0].Cells {
-		cols[c.Value] = i
-	}
-	for _, name := range []string{"question", "selected", "custom"} {
-		if _, ok := cols[name]; !ok {
-			return fmt.Errorf("scenario bug: the reply table has no %q column", name)
-		}
+	rows, err := tableRows(table, "reply", false, "question", "selected", "custom")
+	if err != nil {
+		return err
 	}
 	reply := &sim.ReviewReply{Answers: []sim.ReviewAnswer{}}
-	for _, row := range table.Rows[1:] {
+	for _, row := range rows {
 		var a sim.ReviewAnswer
-		switch q := row.Cells[cols["question"]].Value; q {
+		switch q := row["question"]; q {
 		case "the review":
 		case "another question":
 			a.Question = "scope-check"
 		default:
 			return fmt.Errorf("scenario bug: question %q is neither \"the review\" nor \"another question\"", q)
 		}
-		if sel := strings.TrimSpace(row.Cells[cols["selected"]].Value); sel != "" {
+		if sel := strings.TrimSpace(row["selected"]); sel != "" {
 			for _, s := range strings.Split(sel, ",") {
 				o, ok := options[strings.TrimSpace(s)]
 				if !ok {
@@ -80,7 +72,7 @@ func (w *world) exitToolReply(plan string, table *godog.Table) error {
 				a.Selected = append(a.Selected, o)
 			}
 		}
-		a.Custom = row.Cells[cols["custom"]].Value
+		a.Custom = row["custom"]
 		reply.Answers = append(reply.Answers, a)
 	}
 	return w.callExit(planArgs(plan), &sim.Review{Reply: reply})

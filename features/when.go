@@ -129,28 +129,20 @@ func (w *world) exitTool(plan, answer, feedback string) error {
 // row (columns plan, answer, feedback), in order: one tool batch, with no
 // pre-step between the calls.
 func (w *world) exitToolBatch(table *godog.Table) error {
-	if len(table.Rows) < 2 {
-		return fmt.Errorf("scenario bug: the batch table needs a header row (plan | answer | feedback) and at least one call")
-	}
-	cols := map[string]int{}
-	for i, c := range table.Rows[0].Cells {
-		cols[c.Value] = i
-	}
-	for _, name := range []string{"plan", "answer", "feedback"} {
-		if _, ok := cols[name]; !ok {
-			return fmt.Errorf("scenario bug: the batch table has no %q column", name)
-		}
+	rows, err := tableRows(table, "batch", false, "plan", "answer", "feedback")
+	if err != nil {
+		return err
 	}
 	var calls []sim.ToolCall
-	for _, row := range table.Rows[1:] {
-		answer, ok := answers[row.Cells[cols["answer"]].Value]
+	for _, row := range rows {
+		answer, ok := answers[row["answer"]]
 		if !ok {
-			return fmt.Errorf("scenario bug: unknown answer %q (approves, keeps planning, dismisses the review)", row.Cells[cols["answer"]].Value)
+			return fmt.Errorf("scenario bug: unknown answer %q (approves, keeps planning, dismisses the review)", row["answer"])
 		}
-		calls = append(calls, sim.ToolCall{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": unescape(row.Cells[cols["plan"]].Value)}),
-			Review: &sim.Review{Answer: answer, Feedback: row.Cells[cols["feedback"]].Value}})
+		calls = append(calls, sim.ToolCall{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": unescape(row["plan"])}),
+			Review: &sim.Review{Answer: answer, Feedback: row["feedback"]}})
 	}
-	_, err := w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{Calls: calls}}})
+	_, err = w.do(sim.Action{Step: &sim.StepAction{Agent: mainAgent, Model: &sim.Model{Calls: calls}}})
 	return err
 }
 

@@ -95,6 +95,9 @@ type Result struct {
 	States      int
 	Transitions int
 	Divergence  *Divergence
+	// Interrupted names the search ("random" or "depth") that ctx
+	// cancelled before it finished; empty when none was.
+	Interrupted string
 }
 
 // Run searches for the first divergence: Cases random sequences, then
@@ -132,14 +135,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
 		if err != nil {
-			return res, err
+			return res, res.cut(ctx, "random", err)
 		}
 		fmt.Fprintf(out, "random: %d sequences of up to %d actions compared\n", res.Sequences, opts.Steps)
 	}
 	if d == nil && opts.Depth > 0 {
 		d, err = s.exhaustive(ctx, res)
 		if err != nil {
-			return res, err
+			return res, res.cut(ctx, "depth", err)
 		}
 		fmt.Fprintf(out, "depth %d: %d distinct states, %d transitions compared\n", opts.Depth, res.States, res.Transitions)
 	}
@@ -154,6 +157,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Divergence = d
 	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
 	return res, nil
+}
+
+// cut records that search stopped because ctx was cancelled, and returns
+// err.
+func (r *Result) cut(ctx context.Context, search string, err error) error {
+	if ctx.Err() != nil {
+		r.Interrupted = search
+	}
+	return err
 }
 
 // Summary is the divergence in one line.
@@ -365,11 +377,6 @@ func simplify(act sim.Action) []sim.Action {
 	return properties.Simpler(act)
 }
 
-type node struct {
-	prefix []sim.Action
-	model  *properties.Model
-}
-
 // exhaustive compares every sequence of properties.Alphabet up to Depth,
 // breadth first, merging sequences that reach the same model state; the
 // first divergence is a shortest one.
@@ -384,59 +391,39 @@ func (s *searcher) exhaustive(ctx context.Context, res *Result) (*Divergence, er
 		}
 		return nil, err
 	}
-	seen := map[string]bool{start.Key(): true}
-	frontier := []node{{model: start}}
-	res.States = 1
-	for depth := 0; depth < s.opts.Depth && len(frontier) > 0; depth++ {
-		var level [][]sim.Action
-		for _, n := range frontier {
-			for _, act := range alphabet {
-				if n.model.Valid(act) {
-					level = append(level, append(slices.Clone(n.prefix), act))
-				}
-			}
+	var d *Divergence
+	var runErr error
+	states, err := properties.Levels(ctx, s.opts.Jobs, s.opts.Depth, start, alphabet, func(prefix []sim.Action, act sim.Action) outcome {
+		seq := append(slices.Clone(prefix), act)
+		f, _, err := s.run(setup, seq)
+		if err != nil || f != nil {
+			return outcome{f: f, err: err}
 		}
-		var next []node
-		var d *Divergence
-		var runErr error
-		err := s.compare(ctx, len(level), func(i int) outcome {
-			f, _, err := s.run(setup, level[i])
-			if err != nil || f != nil {
-				return outcome{f: f, err: err}
-			}
-			m := s.model(setup)
-			for _, a := range level[i] {
-				m.Apply(a)
-			}
-			return outcome{model: m}
-		}, func(i int, o outcome) bool {
-			res.Transitions++
-			switch {
-			case o.err != nil:
-				runErr = o.err
-				return false
-			case o.f != nil:
-				d = s.divergence(o.f, search, 0)
-				return false
-			}
-			if key := o.model.Key(); !seen[key] {
-				seen[key] = true
-				res.States++
-				next = append(next, node{prefix: level[i], model: o.model})
-			}
-			return true
-		})
+		m := s.model(setup)
+		for _, a := range seq {
+			m.Apply(a)
+		}
+		return outcome{model: m}
+	}, func(_ []sim.Action, _ sim.Action, o outcome) (*properties.Model, bool) {
+		res.Transitions++
 		switch {
-		case err != nil:
-			return nil, err
-		case runErr != nil:
-			return nil, runErr
-		case d != nil:
-			return d, nil
+		case o.err != nil:
+			runErr = o.err
+			return nil, false
+		case o.f != nil:
+			d = s.divergence(o.f, search, 0)
+			return nil, false
 		}
-		frontier = next
+		return o.model, true
+	})
+	res.States = states
+	switch {
+	case err != nil:
+		return nil, err
+	case runErr != nil:
+		return nil, runErr
 	}
-	return nil, nil
+	return d, nil
 }
 
 // Known lists the names of every known variant: the mutant catalogue and
@@ -608,6 +595,9 @@ func (r *Result) ReportCases() []report.Case {
 		} else if r.Divergence != nil && search == "depth" {
 			c.Status = report.Skipped
 			c.Message = "not run: the random search diverged first"
+		} else if r.Interrupted == search || (r.Interrupted == "random" && search == "depth") {
+			c.Status = report.NotRun
+			c.Message = "not run: the run was interrupted"
 		}
 		out = append(out, c)
 	}

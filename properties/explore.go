@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -123,11 +122,6 @@ func AlphabetFor(s Setup) []sim.Action {
 	return out
 }
 
-type node struct {
-	prefix []sim.Action
-	model  *Model
-}
-
 // Explore enumerates every sequence of Alphabet actions up to Depth,
 // breadth first, merging sequences that reach the same abstract state
 // (the model's state: logged and pending selections, turns, retries,
@@ -157,62 +151,36 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 		return res, nil
 	}
 	start.rt.Close()
-	seen := map[string]bool{start.model.Key(): true}
-	frontier := []node{{model: start.model}}
-	res.States = 1
-	for depth := 0; depth < opts.Depth && len(frontier) > 0; depth++ {
-		var trs []transition
-		for _, n := range frontier {
-			for _, act := range alphabet {
-				if n.model.Valid(act) {
-					trs = append(trs, transition{from: n, act: act})
-				}
-			}
+	// The transitions of a level run on opts.Jobs workers and are judged
+	// in order (Levels), so states, counts and the violation found are the
+	// same for any number of workers.
+	var stopErr error
+	res.States, err = Levels(ctx, opts.Jobs, opts.Depth, start.model, alphabet, func(prefix []sim.Action, act sim.Action) transition {
+		return runTransition(full, opts.NewPort, setup, prefix, act)
+	}, func(prefix []sim.Action, _ sim.Action, tr transition) (*Model, bool) {
+		if tr.counted {
+			res.Actions += len(prefix) + 1
+			res.Transitions++
 		}
-		// The transitions of a level run on opts.Jobs workers and are
-		// merged in order, so states, counts and the violation found are
-		// the same for any number of workers.
-		var next []node
-		var stopErr error
-		task := func(i int) { trs[i].run(full, opts.NewPort, setup) }
-		done := func(i int) bool {
-			tr := &trs[i]
-			if tr.counted {
-				res.Actions += len(tr.from.prefix) + 1
-				res.Transitions++
-			}
-			switch {
-			case tr.err != nil:
-				stopErr = tr.err
-				return false
-			case tr.f != nil:
-				res.Violation = tr.f
-				return false
-			}
-			if key := tr.model.Key(); !seen[key] {
-				seen[key] = true
-				res.States++
-				next = append(next, node{prefix: append(append([]sim.Action(nil), tr.from.prefix...), tr.act), model: tr.model})
-			}
-			tr.model = nil
-			return true
+		switch {
+		case tr.err != nil:
+			stopErr = tr.err
+			return nil, false
+		case tr.f != nil:
+			res.Violation = tr.f
+			return nil, false
 		}
-		if err := workers.Run(ctx, opts.Jobs, len(trs), task, done); err != nil {
-			return res, err
-		}
-		if stopErr != nil || res.Violation != nil {
-			return res, stopErr
-		}
-		frontier = next
+		return tr.model, true
+	})
+	if err != nil {
+		return res, err
 	}
-	return res, nil
+	return res, stopErr
 }
 
-// transition is one (state, action) pair of an exploration level and what
-// running it found.
+// transition is what running one (state, action) pair of an exploration
+// level found.
 type transition struct {
-	from node
-	act  sim.Action
 	// counted: the action was sent (the prefix replayed without error).
 	counted bool
 	f       *Failure
@@ -220,34 +188,35 @@ type transition struct {
 	model   *Model
 }
 
-// run replays the state's prefix on a fresh instance, then runs and checks
-// the action.
-func (tr *transition) run(full *property, newPort func() sim.Port, setup Setup) {
+// runTransition replays the state's prefix on a fresh instance, then runs
+// and checks the action.
+func runTransition(full *property, newPort func() sim.Port, setup Setup, prefix []sim.Action, act sim.Action) (tr transition) {
 	s, f, err := startSession(full, newPort, setup)
 	if err != nil || f != nil {
 		tr.f, tr.err = f, err
 		return
 	}
-	for _, p := range tr.from.prefix {
+	for _, p := range prefix {
 		s.model.Apply(p)
 		if _, err := s.rt.Do(p); err != nil {
 			s.rt.Close()
-			tr.err = fmt.Errorf("replaying %v: %w", tr.from.prefix, err)
+			tr.err = fmt.Errorf("replaying %v: %w", prefix, err)
 			return
 		}
 	}
-	s.acts = append([]sim.Action(nil), tr.from.prefix...)
+	s.acts = append([]sim.Action(nil), prefix...)
 	tr.counted = true
-	f, err = s.do(tr.act, fullExpect)
+	f, err = s.do(act, fullExpect)
 	s.rt.Close()
 	if err != nil {
-		tr.err = fmt.Errorf("after %v: %w", tr.from.prefix, err)
+		tr.err = fmt.Errorf("after %v: %w", prefix, err)
 		return
 	}
 	if f == nil {
 		f = s.invariants()
 	}
 	tr.f, tr.model = f, s.model
+	return
 }
 
 // invariants checks the runtime's host-side state against the model after

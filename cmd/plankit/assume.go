@@ -10,33 +10,42 @@ import (
 )
 
 // modelAssumptions gathers the known deviations check and explore assume
-// (--assume, then the manifest's assume: lines, each once) and refuses,
-// naming them, those the properties' model cannot predict, and any at
-// runtime level. plankit diff, whose reference can follow any variant,
-// checks its own.
+// and refuses, naming them, those the properties' model cannot predict,
+// and any at runtime level.
 func modelAssumptions(flags []string, m *report.Manifest, runtimeLevel bool) ([]string, error) {
-	var out []string
-	add := func(name string) {
-		if !slices.Contains(out, name) {
-			out = append(out, name)
-		}
+	out, err := gatherAssumptions(flags, m, func(name string) error {
+		_, err := properties.ParseDeviations([]string{name})
+		return err
+	})
+	if err == nil && len(out) > 0 && runtimeLevel {
+		return nil, usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
 	}
+	return out, err
+}
+
+// gatherAssumptions returns the known deviations a run assumes: --assume,
+// then the manifest's assume: lines, each once, in that order. known
+// refuses a name the run cannot assume; the error names the flag or the
+// manifest line.
+func gatherAssumptions(flags []string, m *report.Manifest, known func(string) error) ([]string, error) {
+	var out []string
 	for _, a := range flags {
-		add(a)
+		if err := known(a); err != nil {
+			return nil, usageErr("--assume: %v", err)
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
 	}
 	if m != nil {
 		for _, a := range m.Assume {
-			if _, err := properties.ParseDeviations([]string{a.Name}); err != nil {
+			if err := known(a.Name); err != nil {
 				return nil, usageErr("%s:%d: assume: %v", m.Path, a.Line, err)
 			}
-			add(a.Name)
+			if !slices.Contains(out, a.Name) {
+				out = append(out, a.Name)
+			}
 		}
-	}
-	if _, err := properties.ParseDeviations(out); err != nil {
-		return nil, usageErr("--assume: %v", err)
-	}
-	if len(out) > 0 && runtimeLevel {
-		return nil, usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
 	}
 	return out, nil
 }

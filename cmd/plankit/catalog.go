@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/plankit/plankit/properties"
-	"github.com/plankit/plankit/spec"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +11,8 @@ import (
 
 	"github.com/plankit/plankit/catalog"
 	"github.com/plankit/plankit/catalog/coverage"
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 

@@ -9,11 +9,9 @@ import (
 
 	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/inputlimit"
-	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
-	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -23,7 +21,7 @@ type checkOptions struct {
 	impl                               implFlags
 	level                              levelFlags
 	tags, format, only, expect, cexDir string
-	files                              report.Files
+	files                              reportFlags
 	fix                                bool
 	seed                               int64
 	checks                             int
@@ -67,12 +65,10 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 	o.impl.register(cmd)
 	o.impl.registerJobs(cmd)
 	o.level.register(cmd)
+	o.files.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
 	f.StringVar(&o.format, "format", "summary", "console output: pretty, progress or summary")
-	f.StringVar(&o.files.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
-	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
-	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
 	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md); its assume: lines add assumptions")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation the properties' model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+"); scenarios are not affected")
 	f.BoolVar(&o.fix, "fix", false, "rewrite the --expect manifest from this run (refused for filtered runs)")
@@ -91,14 +87,9 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return usageErr("--format %q: want pretty, progress or summary", o.format)
 	case o.checks < 1:
 		return usageErr("--checks %d: want at least 1", o.checks)
-	case o.fix && o.expect == "":
-		return usageErr("--fix needs --expect FILE")
 	}
-	if o.impl.jobs == 0 {
-		o.impl.jobs = 1
-	}
-	paths := checkPaths{JUnit: o.files.JUnit, Cucumber: o.files.Cucumber, JSON: o.files.JSON, Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
-	for _, validate := range []func() error{o.impl.checkJobs, o.limits.validate, paths.validate} {
+	paths := checkPaths{Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
+	for _, validate := range []func() error{o.impl.checkJobs, o.limits.validate, o.files.validate, paths.validate} {
 		if err := validate(); err != nil {
 			return err
 		}
@@ -116,21 +107,10 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return err
 	}
 	opts.Attribute = attributeInLockstep(opts.Assume)
-	if o.level.runtime() {
-		opts.NewRuntime, err = runtimeFactory(&o.impl, &o.level)
-	} else {
-		err = o.impl.plugIn(&opts, o.factory)
-	}
-	if err != nil {
+	if err := o.impl.plugIn(&opts, &o.level, o.factory); err != nil {
 		return err
 	}
-	started := false
-	opts.Started = func(id sim.Identity) {
-		started = true
-		fmt.Fprintf(stdout, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
-		printAdapterHint(stdout, o, opts)
-	}
-
+	started := announce(stdout, o, &opts)
 	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
 	rep, err := conformance.Run(ctx, opts)
 	if err != nil {
@@ -140,7 +120,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
 	}
-	if started || rep.Verdict == report.VerdictInterrupted { // an implementation that never started has no summary
+	if *started || rep.Verdict == report.VerdictInterrupted { // an implementation that never started has no summary
 		_ = report.Summary(stdout, rep)
 	}
 	return gateExit(ctx, conformance.Gate(rep))

@@ -346,8 +346,8 @@ func TestCheckJUnitAndCucumberShapes(t *testing.T) {
 // verdict "interrupted" and exits ExitInterrupted.
 func TestCheckInterruptedStillWritesReports(t *testing.T) {
 	dir := t.TempDir()
-	o := &checkOptions{format: "summary", seed: 1, checks: 100,
-		files:   report.Files{JSON: filepath.Join(dir, "r.json"), JUnit: filepath.Join(dir, "j.xml"), Cucumber: filepath.Join(dir, "c.json")},
+	o := &checkOptions{format: "summary", seed: 1, checks: 100, impl: implFlags{jobs: 1},
+		files:   reportFlags{report.Files{JSON: filepath.Join(dir, "r.json"), JUnit: filepath.Join(dir, "j.xml"), Cucumber: filepath.Join(dir, "c.json")}},
 		today:   func() string { return "2026-01-01" },
 		factory: (*implFlags).factory}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/lockstep"
@@ -28,7 +25,7 @@ type diffOptions struct {
 	out    string
 	assume []string
 	expect string
-	files  report.Files
+	files  reportFlags
 }
 
 func newDiffCmd() *cobra.Command {
@@ -59,7 +56,8 @@ order, so the output and reports are the same for any N.
 
 Exit codes: 0 no divergence; 1 a divergence (none is assumed: assumed
 variants are part of the reference); 2 usage or input error; 3 the
-implementation could not be run.`,
+implementation could not be run, or the run was interrupted by SIGINT or
+SIGTERM (the reports say which searches did not finish).`,
 		Example: `  plankit diff --adapter "plankit serve" --cases 10000 --depth 6
   plankit diff --mutant noop-queues --out counterexamples
   plankit diff --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt`,
@@ -70,6 +68,7 @@ implementation could not be run.`,
 	}
 	o.impl.register(cmd)
 	o.impl.registerJobs(cmd)
+	o.files.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none)")
 	f.IntVar(&o.cases, "cases", 1000, "number of random sequences (0: none)")
@@ -78,9 +77,6 @@ implementation could not be run.`,
 	f.StringVar(&o.out, "out", "", "directory for the divergence's trace file (default: a new temporary directory)")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation, as the name of a reference variant the reference then follows (repeatable; see plankit mutants)")
 	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions")
-	f.StringVar(&o.files.JSON, "json", "", "write the plankit JSON report to `PATH`")
-	f.StringVar(&o.files.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
-	f.StringVar(&o.files.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
 	return cmd
 }
 
@@ -100,41 +96,34 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	case o.seed < 0:
 		return usageErr("--seed %d: want a number >= 0", o.seed)
 	}
-	if err := o.impl.checkJobs(); err != nil {
+	for _, validate := range []func() error{o.impl.checkJobs, o.files.validate, checkPaths{Expect: o.expect}.validate} {
+		if err := validate(); err != nil {
+			return err
+		}
+	}
+	if err := outputDir("--out", o.out); err != nil {
 		return err
 	}
-	assume := slices.Clone(o.assume)
-	if o.expect != "" {
-		m, err := report.ReadManifest(o.expect)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		for _, a := range m.Assume {
-			if _, err := reference.LookupMutant(a.Name); err != nil {
-				return usageErr("%s:%d: %v", o.expect, a.Line, err)
-			}
-			assume = append(assume, a.Name)
-		}
+	m, err := readExpect(o.expect)
+	if err != nil {
+		return err
 	}
-	var uniq []string
-	for _, a := range assume {
-		if _, err := reference.LookupMutant(a); err != nil {
-			return usageErr("--assume: %v", err)
-		}
-		if !slices.Contains(uniq, a) {
-			uniq = append(uniq, a)
-		}
+	assume, err := gatherAssumptions(o.assume, m, func(name string) error {
+		_, err := reference.LookupMutant(name)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	newPort, err := o.impl.factory()
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
-	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: uniq, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
+	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
+	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
 	rep := report.Run{Suite: "plankit diff", SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
-	if len(uniq) > 0 {
-		rep.Filter = "assume " + strings.Join(uniq, ", ")
+	if len(assume) > 0 {
+		rep.Filter = "assume " + strings.Join(assume, ", ")
 	}
 	if res != nil {
 		rep.Implementation = res.Implementation
@@ -146,14 +135,23 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		switch {
 		case errors.As(err, &ie):
 		case ctx.Err() != nil:
-			code, rep.Verdict, err = ExitFail, report.VerdictFail, errors.New("the run was interrupted before it finished")
+			// Interrupted: what was compared before is reported, what was
+			// not is not run (Result.ReportCases), never failed.
+			code, rep.Verdict = ExitInterrupted, report.VerdictInterrupted
+			err = context.Cause(ctx)
+			if res != nil {
+				rep.Cases = res.ReportCases()
+			}
 		default:
 			code, rep.Verdict = ExitUsage, report.VerdictFail
 		}
 		rep.Error = err.Error()
-		rep.Clauses = report.Table(nil, spec.ClauseIDs())
+		rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
 		if werr := o.files.Write(rep); werr != nil {
 			return usageErr("%v", werr)
+		}
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "")
 		}
 		return withCode(code, err)
 	}

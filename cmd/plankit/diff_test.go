@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/plankit/plankit/report"
@@ -145,5 +147,45 @@ func TestMutantsDocIsFresh(t *testing.T) {
 	have, _ := os.ReadFile("../../docs/mutants.md")
 	if !bytes.Equal(have, want) {
 		t.Fatalf("docs/mutants.md is stale; run plankit mutants --matrix --out docs/mutants.md")
+	}
+}
+
+// TestDiffInterrupted: a diff a signal cut short reports the searches it
+// did not finish as not run, never as passed or failed, writes its
+// reports saying so and exits with ExitInterrupted naming the signal.
+func TestDiffInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cases  int
+		depth  int
+		status []string
+	}{
+		{"in the random search", 50, 3, []string{report.NotRun, report.NotRun}},
+		{"in the exhaustive search", 0, 3, []string{report.NotRun}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(&interruptError{sig: syscall.SIGTERM})
+			js := filepath.Join(t.TempDir(), "report.json")
+			o := &diffOptions{cases: tc.cases, depth: tc.depth, steps: 10, seed: 1, out: t.TempDir()}
+			o.files.JSON, o.impl.jobs = js, 1
+			var out bytes.Buffer
+			err := runDiff(ctx, o, &out)
+			if codeOf(err) != ExitInterrupted || !strings.Contains(err.Error(), "interrupted by SIGTERM") {
+				t.Fatalf("exit %d (%v), want %d naming SIGTERM\n%s", codeOf(err), err, ExitInterrupted, out.String())
+			}
+			var rep report.Run
+			b, err := os.ReadFile(js)
+			if err != nil || json.Unmarshal(b, &rep) != nil {
+				t.Fatalf("report: %v\n%s", err, b)
+			}
+			var status []string
+			for _, c := range rep.Cases {
+				status = append(status, c.Status)
+			}
+			if rep.Verdict != report.VerdictInterrupted || !slices.Equal(status, tc.status) {
+				t.Fatalf("verdict %s, statuses %v: want %s, %v", rep.Verdict, status, report.VerdictInterrupted, tc.status)
+			}
+		})
 	}
 }

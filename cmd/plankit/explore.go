@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/properties"
-	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
 )
@@ -60,12 +58,9 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if err := level.validate(cmd); err != nil {
 				return err
 			}
-			var m *report.Manifest
-			if expect != "" {
-				var err error
-				if m, err = report.ReadManifest(expect); err != nil {
-					return usageErr("%v", err)
-				}
+			m, err := readExpect(expect)
+			if err != nil {
+				return err
 			}
 			assumed, err := modelAssumptions(assume, m, level.runtime())
 			if err != nil {
@@ -80,10 +75,8 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if err := impl.checkJobs(); err != nil {
 				return err
 			}
-			if out != "" {
-				if err := pathcheck.OutputDir("--out", out); err != nil {
-					return usageErr("%v", err)
-				}
+			if err := outputDir("--out", out); err != nil {
+				return err
 			}
 			newPort, err := impl.factory()
 			if err != nil {

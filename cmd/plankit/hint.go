@@ -5,7 +5,24 @@ import (
 	"io"
 
 	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/safetext"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
+
+// announce has check say, once the implementation has started, who it is
+// checking against which suite, and for an adapter how long the run is.
+// The flag it returns is set then: a run whose implementation never
+// started prints no summary.
+func announce(w io.Writer, o *checkOptions, opts *conformance.Options) *bool {
+	started := new(bool)
+	opts.Started = func(id sim.Identity) {
+		*started = true
+		fmt.Fprintf(w, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
+		printAdapterHint(w, o, *opts)
+	}
+	return started
+}
 
 // printAdapterHint tells the author of an adapter, as its check starts, how
 // much work the run is and how to make it shorter. It depends only on the

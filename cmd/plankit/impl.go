@@ -124,17 +124,28 @@ func (f *implFlags) adapterCommand() ([]string, error) {
 }
 
 func (f *implFlags) adapterFactory() (func() sim.Port, error) {
-	opts, err := f.adapterOptions("the adapter", "plankit serve")
+	pool, err := f.startPool("the adapter", "plankit serve", adapter.NewPool)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := adapter.NewPool(opts)
+	f.pool = pool
+	return func() sim.Port { return pool.Port() }, nil
+}
+
+// startPool builds the pool of external processes the flags name, a
+// plugin adapter's or a runtime's (what and serve word the errors, as
+// adapterOptions), and lists it for Main to end.
+func (f *implFlags) startPool(what, serve string, newPool func(adapter.Options) (*adapter.Pool, error)) (*adapter.Pool, error) {
+	opts, err := f.adapterOptions(what, serve)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := newPool(opts)
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}
 	pools.add(pool)
-	f.pool = pool
-	return func() sim.Port { return pool.Port() }, nil
+	return pool, nil
 }
 
 // adapterOptions checks the flags that start an external implementation
@@ -177,11 +188,17 @@ func (f *implFlags) restartMode() (adapter.RestartMode, error) {
 	return m, nil
 }
 
-// plugIn gives a conformance run the implementation the flags name, built
+// plugIn gives a conformance run the implementation the flags name: at
+// the runtime level a runtime (runtimeFactory), otherwise a plugin built
 // by factory. An adapter's pool also builds ports that know their check,
 // for the restart policy, and forgets the cases the run discards; the
 // in-process reference's restarts are always fresh instances.
-func (f *implFlags) plugIn(opts *conformance.Options, factory func(*implFlags) (func() sim.Port, error)) error {
+func (f *implFlags) plugIn(opts *conformance.Options, l *levelFlags, factory func(*implFlags) (func() sim.Port, error)) error {
+	if l.runtime() {
+		var err error
+		opts.NewRuntime, err = runtimeFactory(f, l)
+		return err
+	}
 	newPort, err := factory(f)
 	if err != nil {
 		return err

@@ -61,15 +61,10 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		if l.retry != loop.RetryPreStep {
 			return nil, usageErr("--retry picks the built-in runtime's behaviour; an external runtime declares its own")
 		}
-		opts, err := f.adapterOptions("the runtime", "plankit serve --level runtime")
+		pool, err := f.startPool("the runtime", "plankit serve --level runtime", adapter.NewRuntimePool)
 		if err != nil {
 			return nil, err
 		}
-		pool, err := adapter.NewRuntimePool(opts)
-		if err != nil {
-			return nil, usageErr("--adapter: %v", err)
-		}
-		pools.add(pool)
 		return func() loop.Runtime { return pool.Runtime() }, nil
 	}
 	newPort, err := f.factory()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"

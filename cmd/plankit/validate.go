@@ -6,27 +6,48 @@ import (
 	"os"
 
 	"github.com/plankit/plankit/internal/pathcheck"
+	"github.com/plankit/plankit/report"
+	"github.com/spf13/cobra"
 )
 
-// checkPaths are the paths a conformance run is given.
-type checkPaths struct {
-	JUnit, Cucumber, JSON string // reports to write; empty: none
-	Expect                string // the manifest to read; empty: none
-	Fix                   bool   // the manifest is rewritten (and may not exist yet)
-	Counterexamples       string // directory for counterexamples; empty: a temporary one
+// reportFlags are the report files a run writes: --json, --junit and
+// --cucumber (empty: none).
+type reportFlags struct{ report.Files }
+
+func (r *reportFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&r.JUnit, "junit", "", "write a JUnit XML report to `PATH`")
+	f.StringVar(&r.Cucumber, "cucumber", "", "write a cucumber JSON report to `PATH`")
+	f.StringVar(&r.JSON, "json", "", "write the plankit JSON report to `PATH`")
 }
 
-// validate checks every path before anything runs, so that a report that
-// cannot be written or a manifest that cannot be read is a usage error
-// (exit 2) at once rather than after the whole suite ran.
-func (p checkPaths) validate() error {
-	for _, r := range []struct{ flag, path string }{{"--junit", p.JUnit}, {"--cucumber", p.Cucumber}, {"--json", p.JSON}} {
-		if r.path == "" {
+// validate checks every report path before anything runs, so that a
+// report that cannot be written is a usage error (exit 2) at once rather
+// than after the whole run.
+func (r reportFlags) validate() error {
+	for _, f := range []struct{ flag, path string }{{"--junit", r.JUnit}, {"--cucumber", r.Cucumber}, {"--json", r.JSON}} {
+		if f.path == "" {
 			continue
 		}
-		if err := pathcheck.OutputFile(r.flag, r.path); err != nil {
+		if err := pathcheck.OutputFile(f.flag, f.path); err != nil {
 			return usageErr("%v", err)
 		}
+	}
+	return nil
+}
+
+// checkPaths are the other paths a conformance run is given.
+type checkPaths struct {
+	Expect          string // the manifest to read; empty: none
+	Fix             bool   // the manifest is rewritten (and may not exist yet)
+	Counterexamples string // directory for counterexamples; empty: a temporary one
+}
+
+// validate checks the manifest and counterexample paths before anything
+// runs, as reportFlags.validate does the reports.
+func (p checkPaths) validate() error {
+	if p.Fix && p.Expect == "" {
+		return usageErr("--fix needs --expect FILE")
 	}
 	if p.Expect != "" {
 		var err error
@@ -44,10 +65,30 @@ func (p checkPaths) validate() error {
 			return usageErr("%v", err)
 		}
 	}
-	if p.Counterexamples != "" {
-		if err := pathcheck.OutputDir("--counterexamples", p.Counterexamples); err != nil {
-			return usageErr("%v", err)
-		}
+	return outputDir("--counterexamples", p.Counterexamples)
+}
+
+// outputDir checks a directory flag before anything runs; empty is a
+// temporary directory.
+func outputDir(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := pathcheck.OutputDir(flag, path); err != nil {
+		return usageErr("%v", err)
 	}
 	return nil
+}
+
+// readExpect reads the manifest of --expect (nil without one), for the
+// assume: lines of explore and diff.
+func readExpect(path string) (*report.Manifest, error) {
+	if path == "" {
+		return nil, nil
+	}
+	m, err := report.ReadManifest(path)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return m, nil
 }

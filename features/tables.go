@@ -1,0 +1,36 @@
+package features
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// tableRows reads a step's data table whose header row names at least
+// columns, and returns each further row as column name → cell. what names
+// the table in errors, and an empty table is an error unless allowEmpty.
+func tableRows(table *godog.Table, what string, allowEmpty bool, columns ...string) ([]map[string]string, error) {
+	header := strings.Join(columns, " | ")
+	if table == nil || len(table.Rows) == 0 || (!allowEmpty && len(table.Rows) < 2) {
+		return nil, fmt.Errorf("scenario bug: the %s table needs a header row (%s) and at least one row", what, header)
+	}
+	cols := map[string]int{}
+	for i, c := range table.Rows[0].Cells {
+		cols[c.Value] = i
+	}
+	for _, name := range columns {
+		if _, ok := cols[name]; !ok {
+			return nil, fmt.Errorf("scenario bug: the %s table has no %q column (header row: %s)", what, name, header)
+		}
+	}
+	var rows []map[string]string
+	for _, row := range table.Rows[1:] {
+		r := make(map[string]string, len(columns))
+		for _, name := range columns {
+			r[name] = row.Cells[cols[name]].Value
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
