@@ -279,7 +279,8 @@ func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 
 func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute})
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute,
+		Expected: func(c report.Case) string { return o.Manifest.Expects(c, o.Today) }})
 }
 
 // runSuites runs each suite in turn and collects its cases. It stops at a

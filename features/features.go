@@ -426,7 +426,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 				s.Error = err.Error()
 				if r.failure == "" {
 					r.failure = fmt.Sprintf("step %q: %v", st.Text, err)
-					r.observation = stepObservation(st.Text, err)
+					r.observation = stepObservation(err)
 					r.attributed = stepAttributed(err)
 				}
 			}

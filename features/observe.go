@@ -2,9 +2,6 @@ package features
 
 import (
 	"errors"
-	"regexp"
-
-	"github.com/plankit/plankit/attribution"
 )
 
 // observedError is a step's failure that names the observation it
@@ -35,35 +32,38 @@ func stepAttributed(err error) []string {
 	return nil
 }
 
-// stepObservations names the observation each checking step compares, as
-// the attribution table's kinds, so a failing scenario counts under the
-// clauses of that observation (first match wins). A step not listed
-// leaves the scenario's tags.
-var stepObservations = []struct {
-	step        *regexp.Regexp
-	observation string
-}{
-	{regexp.MustCompile(`^get (of "[^"]*" )?reports `), attribution.ObsGet},
-	{regexp.MustCompile(`^the log (of "[^"]*" )?folds to `), attribution.ObsFold},
-	{regexp.MustCompile(`^foldPlanMode (returns|reports)`), attribution.ObsFold},
-	{regexp.MustCompile(`^the step carries .* plan-mode notices?$`), attribution.ObsNotices},
-	{regexp.MustCompile(`^the request renders the plan:policy section|^the request has no plan:policy section$|^the request shows plan mode`), attribution.ObsRequest},
-	{regexp.MustCompile(`^the plugin's listener is registered with prepend$|^the plugin saw the message "[^"]*" in the downstream decision$`), attribution.ObsListener},
-	{regexp.MustCompile(`^the reply announces `), attribution.ObsReply},
-	{regexp.MustCompile(`^exit_plan_mode |^call \d+ of the batch |^the plan is (not )?presented for review`), attribution.ObsTool},
-}
-
-// stepObservation is the observation a failing step compared: the one its
-// error names, else the one its text declares ("" when not told).
-func stepObservation(text string, err error) string {
+// stepObservation is the observation a failing step compared, as the
+// attribution table's kinds, when its error names one: a checking step is
+// registered with the observation it compares (observes0..2), or names it
+// itself when it checks several things. "" leaves the scenario's tags.
+func stepObservation(err error) string {
 	var oe *observedError
 	if errors.As(err, &oe) {
 		return oe.observation
 	}
-	for _, s := range stepObservations {
-		if s.step.MatchString(text) {
-			return s.observation
-		}
-	}
 	return ""
+}
+
+// observing tags a checking step's failure with the observation it
+// compared; an error that already names one keeps it.
+func observing(observation string, err error) error {
+	var oe *observedError
+	if err == nil || errors.As(err, &oe) {
+		return err
+	}
+	return &observedError{observation, err}
+}
+
+// observes0, observes1 and observes2 register a checking step of no, one
+// or two arguments with the observation it compares.
+func observes0(observation string, step func() error) func() error {
+	return func() error { return observing(observation, step()) }
+}
+
+func observes1[A any](observation string, step func(A) error) func(A) error {
+	return func(a A) error { return observing(observation, step(a)) }
+}
+
+func observes2[A, B any](observation string, step func(A, B) error) func(A, B) error {
+	return func(a A, b B) error { return observing(observation, step(a, b)) }
 }

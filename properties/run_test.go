@@ -140,3 +140,31 @@ func TestFoldEndSlice(t *testing.T) {
 		t.Errorf("an unknown fold-end value: err = %v, want an implementation error naming it and the known values", err)
 	}
 }
+
+// TestProgressMarksExpectedFailures: a failing property the manifest
+// expects is XFAIL in the progress, with the entry that expects it; one it
+// does not expect is FAIL. The cases are the same either way.
+func TestProgressMarksExpectedFailures(t *testing.T) {
+	newPort := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}})
+	for _, tc := range []struct {
+		where, want string
+	}{
+		{"", "FAIL " + NameNarration + " ("},
+		{"m.txt:3", "XFAIL " + NameNarration + " ("},
+	} {
+		var out strings.Builder
+		cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 11, Checks: 30, Only: []string{NameNarration}, CounterexampleDir: t.TempDir(), Output: &out,
+			Expected: func(c report.Case) string {
+				if c.ID != NameNarration || c.Status != report.Failed {
+					t.Errorf("asked about %s (%s)", c.ID, c.Status)
+				}
+				return tc.where
+			}})
+		if err != nil || len(cases) != 1 || cases[0].Status != report.Failed {
+			t.Fatalf("cases %+v, err %v", cases, err)
+		}
+		if !strings.Contains(out.String(), "\n"+tc.want) || (tc.where != "" && !strings.Contains(out.String(), "[expected by "+tc.where+"]")) {
+			t.Errorf("progress does not say %q:\n%s", tc.want, out.String())
+		}
+	}
+}

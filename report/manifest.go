@@ -199,6 +199,20 @@ func (m *Manifest) lookup(c Case) (Entry, bool) {
 	return Entry{}, false
 }
 
+// Expects says where the manifest expects c to fail (FILE:LINE), or ""
+// when no entry covers it or its entry expired before today. A nil
+// manifest expects nothing.
+func (m *Manifest) Expects(c Case, today string) string {
+	if m == nil {
+		return ""
+	}
+	e, ok := m.lookup(c)
+	if !ok || e.Expired(today) {
+		return ""
+	}
+	return m.where(e)
+}
+
 // Apply judges the cases of a run against the manifest and returns the
 // cases with their final statuses, plus findings: problems of the manifest
 // itself that fail the run (unexpected passes of clause entries, expired
