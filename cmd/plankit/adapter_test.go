@@ -28,17 +28,7 @@ func TestAdapterCLI(t *testing.T) {
 	}
 	exe := func(args ...string) (int, string, string) {
 		t.Helper()
-		cmd := exec.Command(plankit, args...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errb.String()
+		return runProgram(t, exec.Command(plankit, args...))
 	}
 
 	for _, format := range []string{"text", "json", "jsonl"} {
@@ -199,14 +189,26 @@ func TestAdapterCLI(t *testing.T) {
 	t.Run("serve rejects a non-request", func(t *testing.T) {
 		cmd := exec.Command(plankit, "serve")
 		cmd.Stdin = strings.NewReader("hello\n")
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		err := cmd.Run()
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != ExitUsage || !strings.Contains(errb.String(), "request is not JSON") {
-			t.Fatalf("serve on garbage: %v\n%s", err, errb.String())
+		if code, _, errs := runProgram(t, cmd); code != ExitUsage || !strings.Contains(errs, "request is not JSON") {
+			t.Fatalf("serve on garbage: exit %d\n%s", code, errs)
 		}
 	})
+}
+
+// runProgram runs cmd with its standard output and error captured and
+// returns its exit code and both outputs; a program that cannot be run
+// fails t.
+func runProgram(t testing.TB, cmd *exec.Cmd) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
 }
 
 // builds holds the programs the tests drive, built once per test binary
