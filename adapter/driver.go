@@ -149,7 +149,7 @@ func NewPool(opts Options) (*Pool, error) {
 	return newPool(opts, compiledSchemas)
 }
 
-func newPool(opts Options, schemas func() (strictSet, lenientSet *schemaSet, err error)) (*Pool, error) {
+func newPool(opts Options, schemas protocolSchemas) (*Pool, error) {
 	opts = opts.withDefaults()
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		return nil, errors.New("adapter: empty command")
@@ -636,6 +636,14 @@ func (p *Port) fail(err error) error {
 
 var errNotStarted = errors.New("adapter: no process is running (start was not called or failed)")
 
+// request sends one request of method with params and returns its result
+// decoded as R.
+func request[R any](p *Port, method string, params any) (R, error) {
+	var out R
+	err := p.call(method, params, &out)
+	return out, err
+}
+
 // call sends one request and decodes its result into out.
 func (p *Port) call(method string, params, out any) error {
 	if p.broken != nil {
@@ -775,14 +783,13 @@ type replyInto struct {
 
 // Load implements sim.Port.
 func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
-	var out sim.LoadReply
 	if len(req.HostTools) > 0 && !p.start.Capabilities.HostTools {
-		return out, p.lacks(MethodLoad, "hostTools")
+		return sim.LoadReply{}, p.lacks(MethodLoad, "hostTools")
 	}
 	if len(req.Config) == 0 {
 		req.Config = json.RawMessage("null")
 	}
-	return out, p.call(MethodLoad, req, &out)
+	return request[sim.LoadReply](p, MethodLoad, req)
 }
 
 // Open implements sim.Port.
@@ -793,8 +800,7 @@ func (p *Port) Open(req sim.OpenRequest) error {
 
 // Set implements sim.Port.
 func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
-	var out sim.SetReply
-	return out, p.call(MethodSet, req, &out)
+	return request[sim.SetReply](p, MethodSet, req)
 }
 
 // Get implements sim.Port.
@@ -812,35 +818,32 @@ func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
 
 // PreStep implements sim.Port.
 func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
-	var out sim.PreStepReply
 	if req.SkipsEmpty && !p.start.Capabilities.EmptySteps {
-		return out, p.lacks(MethodPreStep, "emptySteps")
+		return sim.PreStepReply{}, p.lacks(MethodPreStep, "emptySteps")
 	}
 	req.Messages = nonNil(req.Messages)
-	return out, p.call(MethodPreStep, req, &out)
+	return request[sim.PreStepReply](p, MethodPreStep, req)
 }
 
 // Assemble implements sim.Port. The host's tools are sent only to an
 // implementation that declares the hostTools capability; for another the
 // request is unsupported, so the check that needs it is skipped.
 func (p *Port) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
-	var out sim.AssembleReply
 	if len(req.Tools) > 0 && !p.start.Capabilities.HostTools {
-		return out, p.lacks(MethodAssemble, "hostTools")
+		return sim.AssembleReply{}, p.lacks(MethodAssemble, "hostTools")
 	}
-	return out, p.call(MethodAssemble, req, &out)
+	return request[sim.AssembleReply](p, MethodAssemble, req)
 }
 
 // PreTool implements sim.ToolGate (capability hostTools).
 func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
-	var out sim.PreToolReply
 	if !p.start.Capabilities.HostTools {
-		return out, p.lacks(MethodPreTool, "hostTools")
+		return sim.PreToolReply{}, p.lacks(MethodPreTool, "hostTools")
 	}
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("null")
 	}
-	return out, p.call(MethodPreTool, req, &out)
+	return request[sim.PreToolReply](p, MethodPreTool, req)
 }
 
 // lacks is the unsupported error of a request that needs a capability the
@@ -854,44 +857,39 @@ func (p *Port) lacks(method, capability string) error {
 // reviewReplies capability (an older minor version): the request is
 // unsupported, so the check that needs it is skipped.
 func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
-	var out sim.ToolReply
 	if req.Review.Extended() && !p.start.Capabilities.ReviewReplies {
-		return out, &UnsupportedError{Method: MethodExitTool, Message: "the implementation does not declare the reviewReplies capability (" + req.Review.String() + ")"}
+		return sim.ToolReply{}, &UnsupportedError{Method: MethodExitTool, Message: "the implementation does not declare the reviewReplies capability (" + req.Review.String() + ")"}
 	}
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("null")
 	}
-	return out, p.call(MethodExitTool, req, &out)
+	return request[sim.ToolReply](p, MethodExitTool, req)
 }
 
 // Command implements sim.Port.
 func (p *Port) Command(req sim.CommandRequest) (sim.CommandReply, error) {
-	var out sim.CommandReply
-	return out, p.call(MethodCommand, req, &out)
+	return request[sim.CommandReply](p, MethodCommand, req)
 }
 
 // Fold implements sim.Port.
 func (p *Port) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
-	var out sim.FoldReply
 	req.Events = nonNil(req.Events)
-	return out, p.call(MethodFold, req, &out)
+	return request[sim.FoldReply](p, MethodFold, req)
 }
 
 // Reload implements sim.Port.
 func (p *Port) Reload() (sim.LoadReply, error) {
-	var out sim.LoadReply
-	return out, p.call(MethodReload, Empty{}, &out)
+	return request[sim.LoadReply](p, MethodReload, Empty{})
 }
 
 // Unload implements sim.Port. An implementation that does not declare the
 // unload capability (an older minor version) is not asked: the request is
 // unsupported, so the check that needs it is skipped.
 func (p *Port) Unload() (sim.LoadReply, error) {
-	var out sim.LoadReply
 	if !p.start.Capabilities.Unload {
-		return out, &UnsupportedError{Method: MethodUnload, Message: "the implementation does not declare the unload capability"}
+		return sim.LoadReply{}, &UnsupportedError{Method: MethodUnload, Message: "the implementation does not declare the unload capability"}
 	}
-	return out, p.call(MethodUnload, Empty{}, &out)
+	return request[sim.LoadReply](p, MethodUnload, Empty{})
 }
 
 // rawSeq renders a reply's seq member for a message.

@@ -127,48 +127,41 @@ func (r *RuntimePort) Stop() error { return r.port.Stop() }
 
 // Load implements loop.Runtime.
 func (r *RuntimePort) Load(req loop.LoadRequest) (loop.LoadReply, error) {
-	var out loop.LoadReply
 	if len(req.Config) == 0 {
 		req.Config = json.RawMessage("null")
 	}
-	return out, r.port.call(RuntimeLoad, req, &out)
+	return request[loop.LoadReply](r.port, RuntimeLoad, req)
 }
 
 // Open implements loop.Runtime.
 func (r *RuntimePort) Open(req loop.OpenRequest) (loop.Observation, error) {
-	var out loop.Observation
 	req.Events = nonNil(req.Events)
-	return out, r.port.call(RuntimeOpen, req, &out)
+	return request[loop.Observation](r.port, RuntimeOpen, req)
 }
 
 // Turn implements loop.Runtime.
 func (r *RuntimePort) Turn(req loop.TurnRequest) (loop.Observation, error) {
-	var out loop.Observation
-	return out, r.port.call(RuntimeTurn, req, &out)
+	return request[loop.Observation](r.port, RuntimeTurn, req)
 }
 
 // Set implements loop.Runtime.
 func (r *RuntimePort) Set(req loop.SetRequest) (loop.SetReply, error) {
-	var out loop.SetReply
-	return out, r.port.call(RuntimeSet, req, &out)
+	return request[loop.SetReply](r.port, RuntimeSet, req)
 }
 
 // Get implements loop.Runtime.
 func (r *RuntimePort) Get(req loop.AgentRequest) (sim.GetReply, error) {
-	var out sim.GetReply
-	return out, r.port.call(RuntimeGet, req, &out)
+	return request[sim.GetReply](r.port, RuntimeGet, req)
 }
 
 // Command implements loop.Runtime.
 func (r *RuntimePort) Command(req loop.CommandRequest) (loop.CommandReply, error) {
-	var out loop.CommandReply
-	return out, r.port.call(RuntimeCommand, req, &out)
+	return request[loop.CommandReply](r.port, RuntimeCommand, req)
 }
 
 // Append implements loop.Runtime.
 func (r *RuntimePort) Append(req loop.AppendRequest) (loop.Observation, error) {
-	var out loop.Observation
-	return out, r.port.call(RuntimeAppend, req, &out)
+	return request[loop.Observation](r.port, RuntimeAppend, req)
 }
 
 // Fault implements loop.Runtime.
@@ -189,6 +182,5 @@ func (r *RuntimePort) Unload() error {
 
 // Reload implements loop.Runtime.
 func (r *RuntimePort) Reload() (loop.ReloadReply, error) {
-	var out loop.ReloadReply
-	return out, r.port.call(RuntimeReload, Empty{}, &out)
+	return request[loop.ReloadReply](r.port, RuntimeReload, Empty{})
 }

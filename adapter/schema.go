@@ -66,6 +66,10 @@ var (
 	pluginSchemas, runtimeSchemas compiled
 )
 
+// protocolSchemas gives the compiled schemas of one protocol:
+// compiledSchemas or compiledRuntimeSchemas.
+type protocolSchemas func() (strictSet, lenientSet *schemaSet, err error)
+
 func compiledSchemas() (strictSet, lenientSet *schemaSet, err error) {
 	return pluginSchemas.get(pluginProtocol)
 }
@@ -197,38 +201,40 @@ func deepest(ve *jsonschema.ValidationError) ([]string, string) {
 }
 
 // ValidateRequest checks a request line against the strict schemas.
-func ValidateRequest(line []byte) error {
-	s, _, err := compiledSchemas()
-	if err != nil {
-		return err
-	}
-	return checkRequest(s, line)
-}
+func ValidateRequest(line []byte) error { return validateRequest(compiledSchemas, line) }
 
 // ValidateReply checks a reply line to a request of method against the
 // strict schemas.
 func ValidateReply(method string, line []byte) error {
-	s, _, err := compiledSchemas()
-	if err != nil {
-		return err
-	}
-	return checkReply(s, method, line)
+	return validateReply(compiledSchemas, method, line)
 }
 
 // ValidateRuntimeRequest checks a runtime-protocol request line against
 // the strict schemas.
 func ValidateRuntimeRequest(line []byte) error {
-	s, _, err := compiledRuntimeSchemas()
+	return validateRequest(compiledRuntimeSchemas, line)
+}
+
+// ValidateRuntimeReply checks a runtime-protocol reply line to a request
+// of method against the strict schemas.
+func ValidateRuntimeReply(method string, line []byte) error {
+	return validateReply(compiledRuntimeSchemas, method, line)
+}
+
+// validateRequest checks a request line against the strict schemas of a
+// protocol.
+func validateRequest(schemas protocolSchemas, line []byte) error {
+	s, _, err := schemas()
 	if err != nil {
 		return err
 	}
 	return checkRequest(s, line)
 }
 
-// ValidateRuntimeReply checks a runtime-protocol reply line to a request
-// of method against the strict schemas.
-func ValidateRuntimeReply(method string, line []byte) error {
-	s, _, err := compiledRuntimeSchemas()
+// validateReply checks a reply line to a request of method against the
+// strict schemas of a protocol.
+func validateReply(schemas protocolSchemas, method string, line []byte) error {
+	s, _, err := schemas()
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -66,23 +65,29 @@ func (srv *Server) serve(in io.Reader, out io.Writer) error {
 	return nil
 }
 
-// Server answers protocol requests with a sim.Port.
+// Server answers the requests of one protocol, the adapter protocol or the
+// runtime protocol, one line at a time.
 type Server struct {
-	port   sim.Port
-	opts   ServeOptions
+	// dispatch runs one request and returns its result.
+	dispatch func(Request) (any, error)
+	// strict, when set, are the schemas every request is checked against.
 	strict *schemaSet
 	// enc encodes each result reply, reused.
 	enc *lineEncoder
-	// rt, when set, makes this a runtime-protocol server.
-	rt loop.Runtime
 }
 
-// NewServer returns a server for port.
+// NewServer returns an adapter-protocol server for port.
 func NewServer(port sim.Port, opts ServeOptions) (*Server, error) {
-	s := &Server{port: port, opts: opts}
-	if opts.Validate {
+	return newServer(func(req Request) (any, error) { return dispatch(port, req, opts.Capabilities) }, opts.Validate, compiledSchemas)
+}
+
+// newServer returns a server that answers with dispatch and, with
+// validate, checks every request against the strict set of schemas.
+func newServer(dispatch func(Request) (any, error), validate bool, schemas protocolSchemas) (*Server, error) {
+	s := &Server{dispatch: dispatch}
+	if validate {
 		var err error
-		if s.strict, _, err = compiledSchemas(); err != nil {
+		if s.strict, _, err = schemas(); err != nil {
 			return nil, err
 		}
 	}
@@ -109,11 +114,8 @@ func (s *Server) Handle(line []byte) (reply []byte, stop bool, err error) {
 	if s.strict != nil {
 		err = checkRequest(s.strict, line)
 	}
-	switch {
-	case err == nil && s.rt != nil:
-		result, err = dispatchRuntime(s.rt, req)
-	case err == nil:
-		result, err = dispatch(s.port, req, s.opts)
+	if err == nil {
+		result, err = s.dispatch(req)
 	}
 	var unsup *UnsupportedError
 	switch {
@@ -214,25 +216,32 @@ func callEmpty[P any](params json.RawMessage, f func(P) error) (any, error) {
 	return call(params, func(p P) (Empty, error) { return Empty{}, f(p) })
 }
 
-// dispatch runs one request against port and returns its result.
-func dispatch(port sim.Port, req Request, opts ServeOptions) (any, error) {
+// checkProtocol refuses a start request for a protocol version other than
+// ProtocolVersion; speaker names who answers.
+func checkProtocol(protocol int, speaker string) error {
+	if protocol != ProtocolVersion {
+		return fmt.Errorf("protocol %d is not supported; %s speaks protocol %d", protocol, speaker, ProtocolVersion)
+	}
+	return nil
+}
+
+// dispatch runs one request against port and returns its result; caps
+// are the capabilities announced at start.
+func dispatch(port sim.Port, req Request, caps Capabilities) (any, error) {
 	switch req.Method {
 	case MethodStart:
-		var p StartParams
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		if p.Protocol != ProtocolVersion {
-			return nil, fmt.Errorf("protocol %d is not supported; this implementation speaks protocol %d", p.Protocol, ProtocolVersion)
-		}
-		id, err := port.Start()
-		if err != nil {
-			return nil, err
-		}
-		caps := opts.Capabilities
-		caps.CommandOutcomes = caps.CommandOutcomes || id.CommandOutcomes
-		caps.ReviewReplies = caps.ReviewReplies || id.ReviewReplies
-		return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: caps}, nil
+		return call(req.Params, func(p StartParams) (StartResult, error) {
+			if err := checkProtocol(p.Protocol, "this implementation"); err != nil {
+				return StartResult{}, err
+			}
+			id, err := port.Start()
+			if err != nil {
+				return StartResult{}, err
+			}
+			caps.CommandOutcomes = caps.CommandOutcomes || id.CommandOutcomes
+			caps.ReviewReplies = caps.ReviewReplies || id.ReviewReplies
+			return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: caps}, nil
+		})
 	case MethodLoad:
 		return call(req.Params, port.Load)
 	case MethodOpen:

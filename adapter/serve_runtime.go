@@ -23,14 +23,7 @@ func ServeRuntime(in io.Reader, out io.Writer, rt loop.Runtime, validate bool) e
 
 // NewRuntimeServer returns a runtime-protocol server for rt.
 func NewRuntimeServer(rt loop.Runtime, validate bool) (*Server, error) {
-	s := &Server{rt: rt, opts: ServeOptions{Validate: validate}}
-	if validate {
-		var err error
-		if s.strict, _, err = compiledRuntimeSchemas(); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return newServer(func(req Request) (any, error) { return dispatchRuntime(rt, req) }, validate, compiledRuntimeSchemas)
 }
 
 // dispatchRuntime runs one runtime-protocol request against rt. An
@@ -49,21 +42,19 @@ func dispatchRuntime(rt loop.Runtime, req Request) (any, error) {
 func runtimeCall(rt loop.Runtime, req Request) (any, error) {
 	switch req.Method {
 	case RuntimeStart:
-		var p RuntimeStartParams
-		if err := decode(req.Params, &p); err != nil {
-			return nil, err
-		}
-		if p.Level != RuntimeLevel {
-			return nil, fmt.Errorf("this is a runtime: it speaks the runtime protocol (start with \"level\": %q; use --level runtime)", RuntimeLevel)
-		}
-		if p.Protocol != ProtocolVersion {
-			return nil, fmt.Errorf("protocol %d is not supported; this runtime speaks protocol %d", p.Protocol, ProtocolVersion)
-		}
-		id, err := rt.Start()
-		if err != nil {
-			return nil, err
-		}
-		return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
+		return call(req.Params, func(p RuntimeStartParams) (RuntimeStartResult, error) {
+			if p.Level != RuntimeLevel {
+				return RuntimeStartResult{}, fmt.Errorf("this is a runtime: it speaks the runtime protocol (start with \"level\": %q; use --level runtime)", RuntimeLevel)
+			}
+			if err := checkProtocol(p.Protocol, "this runtime"); err != nil {
+				return RuntimeStartResult{}, err
+			}
+			id, err := rt.Start()
+			if err != nil {
+				return RuntimeStartResult{}, err
+			}
+			return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
+		})
 	case RuntimeLoad:
 		return call(req.Params, rt.Load)
 	case RuntimeOpen:

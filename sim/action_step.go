@@ -95,6 +95,23 @@ func drawStep(w World, c Chooser) *StepAction {
 // canStep: the agent has an open turn whose last request did not fail.
 func canStep(w World, n string) bool { return w.Open(n) && !w.AwaitingRetry(n) }
 
+// drawStepOf draws a step of an agent that can step: it picks the agent,
+// then script draws what the step does (nil: no such step fits w).
+func drawStepOf(script func(w World, c Chooser) *StepAction) func(World, Chooser) (Action, bool) {
+	return func(w World, c Chooser) (Action, bool) {
+		a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
+		if !ok {
+			return Action{}, false
+		}
+		s := script(w, c)
+		if s == nil {
+			return Action{}, false
+		}
+		s.Agent = a
+		return Action{Step: s}, true
+	}
+}
+
 var _ = declare(kind[StepAction]{
 	name:   "step",
 	of:     func(a *Action) **StepAction { return &a.Step },
@@ -103,22 +120,10 @@ var _ = declare(kind[StepAction]{
 	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
 	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{
-		{Name: "step", Make: func(w World, c Chooser) (Action, bool) {
-			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
-			if !ok {
-				return Action{}, false
-			}
-			s := drawStep(w, c)
-			s.Agent = a
-			return Action{Step: s}, true
-		}},
-		{Name: "step-exit", Make: func(w World, c Chooser) (Action, bool) {
+		{Name: "step", Make: drawStepOf(drawStep)},
+		{Name: "step-exit", Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose model presents a complete plan, mostly approved:
 			// the exit tool's path through review to the silent exit.
-			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
-			if !ok {
-				return Action{}, false
-			}
 			r := Review{Answer: Approve}
 			if c.Intn("approve", 3) == 0 {
 				r = oneOf(c, "review", drawnReviews[1:]...)
@@ -130,48 +135,42 @@ var _ = declare(kind[StepAction]{
 				r2 := oneOf(c, "review2", drawnReviews...)
 				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r2})
 			}
-			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
-		}},
-		{Name: "step-reply", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			return &StepAction{Model: &Model{Calls: calls}}
+		})},
+		{Name: "step-reply", Explicit: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose model presents a complete plan and whose review
 			// is one of the seam's replies or failures (ExtendedReviews),
 			// sometimes after an approval earlier in the same tool batch.
-			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
-			if !ok {
-				return Action{}, false
-			}
 			r := oneOf(c, "reply", ExtendedReviews...)
 			var calls []ToolCall
 			if c.Intn("reply-after-approval", 3) == 0 {
 				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &Review{Answer: Approve}})
 			}
 			calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r})
-			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
-		}},
-		{Name: "step-host-tool", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			return &StepAction{Model: &Model{Calls: calls}}
+		})},
+		{Name: "step-host-tool", Explicit: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose model calls the host's own tools, in plan mode
 			// or out of it (EXIT-1, SVC-3).
-			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
 			tools := w.HostTools()
-			if !ok || len(tools) == 0 {
-				return Action{}, false
+			if len(tools) == 0 {
+				return nil
 			}
 			var calls []ToolCall
 			for range 1 + c.Intn("host-calls", 2) {
 				calls = append(calls, ToolCall{Name: oneOf(c, "host-tool", tools...), Args: JSON(map[string]string{"path": "README.md"})})
 			}
-			return Action{Step: &StepAction{Agent: a, Model: &Model{Calls: calls}}}, true
-		}},
-		{Name: "step-empty", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+			return &StepAction{Model: &Model{Calls: calls}}
+		})},
+		{Name: "step-empty", Explicit: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose messages the first scripted listener takes for
 			// itself, so the decision carries none: a runtime that skips
 			// such steps must not be made to run one by a notice (PEND-2).
-			a, ok := pickAgent(w, c, func(n string) bool { return canStep(w, n) })
 			ls := w.Listeners()
-			if !ok || len(ls) == 0 {
-				return Action{}, false
+			if len(ls) == 0 {
+				return nil
 			}
-			return Action{Step: &StepAction{Agent: a, Listeners: map[string]string{ls[0]: Drop}}}, true
-		}},
+			return &StepAction{Listeners: map[string]string{ls[0]: Drop}}
+		})},
 	},
 })
