@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,29 +172,15 @@ func TestSignals(t *testing.T) {
 	})
 
 	t.Run("serve: a 100 MB request line is a bad request, exit 2", func(t *testing.T) {
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		var line []io.Reader
+		for range 100 {
+			line = append(line, bytes.NewReader(chunk))
+		}
 		cmd := exec.Command(plankit, "serve")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			chunk := bytes.Repeat([]byte("x"), 1<<20)
-			for range 100 {
-				if _, err := in.Write(chunk); err != nil {
-					break
-				}
-			}
-			in.Close()
-		}()
-		err = cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitUsage || !strings.Contains(errb.String(), "longer than the limit") {
-			t.Fatalf("serve on a 100 MB line: %v\n%s", err, errb.String())
+		cmd.Stdin = io.MultiReader(line...)
+		if code, _, errs := runProgram(t, cmd); code != ExitUsage || !strings.Contains(errs, "longer than the limit") {
+			t.Fatalf("serve on a 100 MB line: exit %d\n%s", code, errs)
 		}
 	})
 
