@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/attribution"
+
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
 )
@@ -55,6 +57,11 @@ func TestMutantsAreFound(t *testing.T) {
 			}
 			if !slices.Contains(d.Clauses, m.Clause) {
 				t.Errorf("%s (%s): the divergence names %v: %s", m.Name, m.Clause, d.Clauses, d.Summary())
+			}
+			// The clauses named are among those the attribution table
+			// gives the observation (docs/lockstep.md prints the table).
+			if of := attribution.Of(d.Observation); len(of) == 0 || slices.ContainsFunc(d.Clauses, func(c string) bool { return !slices.Contains(of, c) }) {
+				t.Errorf("%s: the %s divergence names %v; the attribution table gives it %v", m.Name, d.Observation, d.Clauses, of)
 			}
 			if !slices.ContainsFunc(d.ExplainedBy, func(set []string) bool { return slices.Equal(set, []string{string(m.Name)}) }) {
 				t.Errorf("%s: classified as %v", m.Name, d.ExplainedBy)

@@ -60,28 +60,26 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 				}
 				opts.Choices = ch
 			}
+			serve := func() error {
+				caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true, HostTools: true, EmptySteps: true}
+				return adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
+			}
 			if level.runtime() {
 				b, err := loop.NewBuiltin(reference.NewPort(opts), level.retry)
 				if err != nil {
 					return usageErr("--retry: %v", err)
 				}
-				err = adapter.ServeRuntime(cmd.InOrStdin(), cmd.OutOrStdout(), b, validate)
-				if errors.Is(err, adapter.ErrBadRequest) {
-					return withCode(ExitUsage, err)
-				}
-				return withCode(ExitImpl, err)
+				serve = func() error { return adapter.ServeRuntime(cmd.InOrStdin(), cmd.OutOrStdout(), b, validate) }
 			}
-			caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true, HostTools: true, EmptySteps: true}
 			served := make(chan error, 1)
-			go func() {
-				served <- adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
-			}()
+			go func() { served <- serve() }()
 			var err error
 			select {
 			case err = <-served:
 			case <-cmd.Context().Done():
 				// Interrupted (the driving plankit ends its adapters'
-				// process groups with SIGTERM): stop at once.
+				// process groups with SIGTERM): stop at once, at either
+				// level.
 				if ie := interruption(cmd.Context()); ie != nil {
 					return interrupted(ie, "")
 				}
