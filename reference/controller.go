@@ -145,7 +145,7 @@ func notice(target bool) sim.Message {
 }
 
 // deliverOwed puts the notice the session's log owed when this process
-// opened it (an idle set's, whose inbox ended with the process before a
+// opened it (OwedNotice: an idle set's, whose inbox ended with the process before a
 // step claimed it) ahead of an accepted step's messages, where that inbox
 // would have put it, so the model is told of the change after a restart
 // too (STEP-6, PEND-8). A step the runtime skips for want of messages does

@@ -53,7 +53,7 @@ type session struct {
 	folds bend[bool, bool]
 	seen  bool
 	// owed is the state announced by the notice the log owed when this
-	// process opened it (owedNotice), until an accepted step carries it;
+	// process opened it (OwedNotice), until an accepted step carries it;
 	// nil when none is owed.
 	owed *bool
 }
@@ -75,7 +75,7 @@ func (s *session) add(e sim.Event) {
 	}
 }
 
-// owedNotice reads from the log alone whether it owes the model a plan-mode
+// OwedNotice reads from the log alone whether it owes the model a plan-mode
 // notice that no request has carried (STEP-6, PEND-8), and the state the
 // notice announces. It does when the last plan/mode was appended between
 // turns (by an idle set: not at a pre-step, whose notice is in that step's
@@ -84,7 +84,7 @@ func (s *session) add(e sim.Event) {
 // plan-mode notice was logged after it. A runtime's inbox, where an idle
 // set's notice waits for the next step, is gone when its process is, so a
 // process that opens the log records the notice again.
-func owedNotice(events []sim.Event) (target, owed bool) {
+func OwedNotice(events []sim.Event) (target, owed bool) {
 	var header *bool
 	active, open := false, false
 	for _, e := range events {
