@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/proctest"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -119,7 +120,7 @@ func TestRandomScriptsMatchTheReference(t *testing.T) {
 			t.Fatalf("seed %d: served differs (err %v):\n%s\n--- served\n%s\n--- in-process\n%s", seed, run.Err, src, got, want)
 		}
 		got, run = timeline(t, tr, python.Port())
-		if run.Err != nil || withoutIdentity(got) != withoutIdentity(want) {
+		if run.Err != nil || proctest.WithoutIdentity(got) != proctest.WithoutIdentity(want) {
 			t.Fatalf("seed %d: python differs (err %v):\n%s\n--- python\n%s\n--- reference\n%s", seed, run.Err, src, got, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/proctest"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -45,7 +46,7 @@ func TestPythonExampleMatchesReference(t *testing.T) {
 	for _, f := range traces(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			tr := readTrace(t, f)
-			want := withoutIdentity(inProcess(t, tr))
+			want := proctest.WithoutIdentity(inProcess(t, tr))
 			out, run := timeline(t, tr, pool.Port())
 			if run.Err != nil || run.Failed() {
 				t.Fatalf("python run: err %v, failed %v\n%s", run.Err, run.Failed(), out)
@@ -54,21 +55,11 @@ func TestPythonExampleMatchesReference(t *testing.T) {
 			if withPlugin && !strings.Contains(out, "implementation plankit-example-python 0.1.0 (python)") {
 				t.Fatalf("no python identity line:\n%s", out)
 			}
-			if got := withoutIdentity(out); got != want {
+			if got := proctest.WithoutIdentity(out); got != want {
 				t.Fatalf("python timeline differs from the reference:\n--- python\n%s\n--- reference\n%s", got, want)
 			}
 		})
 	}
-}
-
-func withoutIdentity(s string) string {
-	var keep []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(l, "implementation ") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }
 
 // broken runs the first example against a fake adapter that misbehaves at

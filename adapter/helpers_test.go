@@ -3,11 +3,8 @@ package adapter_test
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/adapter"
@@ -18,50 +15,28 @@ import (
 	"github.com/plankit/plankit/trace"
 )
 
-// bin holds the programs the tests drive, built once per test binary.
-var bin struct {
-	dir      string
-	plankit  string
-	fake     string
-	buildErr error
-}
+// builds holds the programs the tests drive, built once per test binary.
+var builds proctest.Builds
 
 func TestMain(m *testing.M) {
 	if os.Getenv(echoEnv) == "1" {
 		echo()
 		return
 	}
-	dir, err := os.MkdirTemp("", "plankit-adapter-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin.dir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	builds.Remove()
 	os.Exit(code)
 }
 
-var built = map[string]string{}
-
 // build compiles a main package of the module (a path from the module
-// root) into the test's temp dir.
+// root), once per test binary.
 func build(t testing.TB, pkg string) string { return buildEnv(t, pkg) }
 
 // buildEnv is build with extra environment for go build (e.g.
 // CGO_ENABLED=0).
 func buildEnv(t testing.TB, pkg string, env ...string) string {
 	t.Helper()
-	key := strings.Join(append([]string{pkg}, env...), " ")
-	if p, ok := built[key]; ok {
-		return p
-	}
-	out := filepath.Join(bin.dir, fmt.Sprintf("%s-%d", filepath.Base(pkg), len(built)))
-	if runtime.GOOS == "windows" {
-		out += ".exe"
-	}
-	built[key] = proctest.GoBuild(t, out, filepath.Join("..", pkg), env...)
-	return out
+	return builds.Program(t, filepath.Join("..", pkg), env...)
 }
 
 func plankitBin(t testing.TB) string { return build(t, "./cmd/plankit") }

@@ -125,32 +125,28 @@ func restartOnce(t *testing.T, port *adapter.Port) (before, after int, knownAfte
 // others reset, except the fixed sample. The pool counts each kind.
 func TestRestartModes(t *testing.T) {
 	cmd := []string{plankitBin(t), "serve"}
-	t.Run("reset", func(t *testing.T) {
-		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartReset})
-		before, after, known := restartOnce(t, pool.Port())
-		if before != after {
-			t.Errorf("reset restart changed process %d -> %d", before, after)
-		}
-		if known {
-			t.Error("after a reset restart the process still knows the agent")
-		}
-		if got := pool.Restarts(); got != (adapter.RestartCounts{Reset: 1}) {
-			t.Errorf("counts %+v, want one reset", got)
-		}
-	})
-	t.Run("real", func(t *testing.T) {
-		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartReal})
-		before, after, known := restartOnce(t, pool.Port())
-		if before == after || !gone(before) {
-			t.Errorf("real restart: pid %d -> %d, old one gone: %v", before, after, gone(before))
-		}
-		if known {
-			t.Error("a new process knows the agent")
-		}
-		if got := pool.Restarts(); got != (adapter.RestartCounts{Real: 1}) {
-			t.Errorf("counts %+v, want one real", got)
-		}
-	})
+	for _, c := range []struct {
+		mode       adapter.RestartMode
+		newProcess bool
+		counts     adapter.RestartCounts
+	}{
+		{adapter.RestartReset, false, adapter.RestartCounts{Reset: 1}},
+		{adapter.RestartReal, true, adapter.RestartCounts{Real: 1}},
+	} {
+		t.Run(string(c.mode), func(t *testing.T) {
+			pool := newPool(t, adapter.Options{Command: cmd, Restarts: c.mode})
+			before, after, known := restartOnce(t, pool.Port())
+			if (before != after) != c.newProcess || c.newProcess && !gone(before) {
+				t.Errorf("%s restart: pid %d -> %d, old one gone: %v; want a new process: %v", c.mode, before, after, gone(before), c.newProcess)
+			}
+			if known {
+				t.Errorf("after a %s restart the process still knows the agent", c.mode)
+			}
+			if got := pool.Restarts(); got != c.counts {
+				t.Errorf("counts %+v, want %+v", got, c.counts)
+			}
+		})
+	}
 	t.Run("auto", func(t *testing.T) {
 		pool := newPool(t, adapter.Options{Command: cmd, Restarts: adapter.RestartAuto})
 		local := sim.Check{ID: "pend-restart", ProcessLocal: true}

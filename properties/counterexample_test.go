@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/linktest"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/trace"
@@ -85,21 +86,13 @@ func TestCounterexampleRefusesSymlink(t *testing.T) {
 		t.Fatalf("no counterexample to learn the name from: %v %+v", err, cases)
 	}
 	dir := t.TempDir()
-	victim := filepath.Join(t.TempDir(), "victim")
-	if err := os.WriteFile(victim, []byte("precious\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(victim, filepath.Join(dir, filepath.Base(cases[0].Counterexample))); err != nil {
-		t.Skip("no symbolic links here:", err)
-	}
+	victim := linktest.Plant(t, filepath.Join(dir, filepath.Base(cases[0].Counterexample)))
 	opts.CounterexampleDir = dir
 	_, err = Run(context.Background(), opts)
 	if !errors.Is(err, atomicfile.ErrSymlink) {
 		t.Fatalf("writing through the link: err %v, want atomicfile.ErrSymlink", err)
 	}
-	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
-		t.Fatalf("the link's target was overwritten: %q", b)
-	}
+	victim.Untouched(t)
 }
 
 // TestCounterexampleDefaultDir: with no directory named, counterexamples go

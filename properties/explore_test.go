@@ -23,16 +23,24 @@ func TestExploreReference(t *testing.T) {
 }
 
 func TestExploreFindsMutant(t *testing.T) {
-	res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.AppendOnAbort}}), Depth: 4})
+	v := mutantViolation(t, reference.AppendOnAbort)
+	if n := len(v.Actions); n != 3 {
+		t.Fatalf("breadth first should find the shortest violation (prompt, set, aborted step), got %d actions: %s", n, v)
+	}
+}
+
+// mutantViolation explores the reference with mutant m to depth 4 and
+// returns the violation found; finding none fails t.
+func mutantViolation(t *testing.T, m reference.Mutant) *Failure {
+	t.Helper()
+	res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{m}}), Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Violation == nil {
-		t.Fatalf("append-on-abort survived exploration to depth 4: %+v", res)
+		t.Fatalf("%s survived exploration to depth 4: %+v", m, res)
 	}
-	if n := len(res.Violation.Actions); n != 3 {
-		t.Fatalf("breadth first should find the shortest violation (prompt, set, aborted step), got %d actions: %s", n, res.Violation)
-	}
+	return res.Violation
 }
 
 func BenchmarkExploreDepth6(b *testing.B) {
@@ -68,12 +76,5 @@ func TestExploreChoicesAndRetries(t *testing.T) {
 // batch", so exploring finds an implementation that leaves the approved
 // exit in force (EXIT-6): plan mode on, a prompt, the batch, one more step.
 func TestExploreFindsKeepPlanningKeepsExit(t *testing.T) {
-	res, err := Explore(context.Background(), ExploreOptions{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.KeepPlanningKeepsExit}}), Depth: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Violation == nil {
-		t.Fatalf("keep-planning-keeps-exit survived exploration to depth 4: %+v", res)
-	}
-	t.Logf("found: %s", res.Violation)
+	t.Logf("found: %s", mutantViolation(t, reference.KeepPlanningKeepsExit))
 }

@@ -31,6 +31,9 @@ import PlanModeController, { foldPlanMode } from '@deepseek-ai/dsh-plan-mode'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 import { protocolStdout, serve } from '../node/serve.mjs'
+import { answerReview, checkReview } from '../node/review.mjs'
+import { toMessage, userMessageInput } from '../node/messages.mjs'
+import { PlanModeFiber, getResult } from '../node/planmode.mjs'
 import { CHOICES } from './choices.mjs' // the package's picks for the silent points
 
 const PROTOCOL = 1
@@ -76,50 +79,32 @@ function record (effect) {
 // plugin's context is an effect of the plugin's fiber and disappears when
 // the fiber is disposed, as with dsh's own services.
 
-class HostTools extends Service {
-  registered = []
-  constructor (ctx) { super(ctx, 'tools') }
-  register (tool) {
-    return this.ctx.effect(() => {
-      this.registered.push(tool)
-      return () => { this.registered.splice(this.registered.indexOf(tool), 1) }
-    }, 'tools.register()')
+/**
+ * A host service named `name` that keeps what is registered through its
+ * `method` (in registration order) until the registering fiber is disposed.
+ */
+function registry (name, method) {
+  return class extends Service {
+    registered = []
+    constructor (ctx) { super(ctx, name) }
+    [method] (item) {
+      return this.ctx.effect(() => {
+        this.registered.push(item)
+        return () => { this.registered.splice(this.registered.indexOf(item), 1) }
+      }, `${name}.${method}()`)
+    }
   }
 }
 
-class HostSystemPrompt extends Service {
-  registered = []
-  constructor (ctx) { super(ctx, 'systemPrompt') }
-  section (section) {
-    return this.ctx.effect(() => {
-      this.registered.push(section)
-      return () => { this.registered.splice(this.registered.indexOf(section), 1) }
-    }, 'systemPrompt.section()')
-  }
-}
-
-class HostCommands extends Service {
-  registered = []
-  constructor (ctx) { super(ctx, 'commands') }
-  register (command) {
-    return this.ctx.effect(() => {
-      this.registered.push(command)
-      return () => { this.registered.splice(this.registered.indexOf(command), 1) }
-    }, 'commands.register()')
-  }
-}
+const HostTools = registry('tools', 'register')
+const HostSystemPrompt = registry('systemPrompt', 'section')
+const HostCommands = registry('commands', 'register')
 
 /**
  * The user-questions seam, answered from the exitTool request's scripted
- * review: approve selects the question's approving option (its
- * intent.approve), keep-planning the other one, feedback is the free-text
- * answer, dismiss cancels the question the way dsh's UI does
- * (UserQuestionError ASK_CANCELLED). review.reply is the reply as given
- * (answers to this or another question id, any selection, free text, none);
- * review.fail makes the seam fail as dsh-user-questions does: throws (the
- * UI's own error), aborted (the call's signal fires while the question is
- * open: ASK_ABORTED), refused (CALLER_NOT_LIVE), unavailable (NO_PROVIDER).
- * review.reload reloads the plan-mode plugin while the question is open.
+ * review as adapter/node/review.mjs plays it; review.fail aborted fires the
+ * call's signal while the question is open. review.reload reloads the
+ * plan-mode plugin while the question is open, before the answer.
  */
 class HostUserQuestions extends Service {
   constructor (ctx, host) {
@@ -131,80 +116,13 @@ class HostUserQuestions extends Service {
     record({ kind: 'ask', question: json(questions.length === 1 ? questions[0] : questions) })
     const review = call.review ?? {}
     if (review.reload) await this.host.reload()
-    if (review.answer === 'dismiss') {
-      throw new UserQuestionError('the user dismissed the question', 'ASK_CANCELLED')
-    }
-    switch (review.fail) {
-      case undefined: break
-      case 'throws': throw new Error('the question UI failed')
-      case 'aborted':
-        call.abort.abort()
-        throw new UserQuestionError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
-      case 'refused': throw new UserQuestionError('human interaction requires the exact live calling agent when an agent is supplied', 'CALLER_NOT_LIVE')
-      case 'unavailable': throw new UserQuestionError('no user-questions provider is registered', 'NO_PROVIDER')
-      default: throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
-    }
-    const question = questions[0]
-    const labels = (question?.options ?? []).map((o) => o.label)
-    const approve = question?.intent?.approve
-    if (approve === undefined) throw new Error('plankit host: the review question names no approve option')
-    const label = (meaning) => {
-      if (meaning === 'approve') return approve
-      if (meaning === 'keep-planning') return labels.find((l) => l !== approve)
-      throw new Error(`plankit host: unknown option ${JSON.stringify(meaning)}`)
-    }
-    let scripted
-    if (review.reply !== undefined) {
-      scripted = review.reply.answers ?? []
-    } else if (review.answer === 'approve' || review.answer === 'keep-planning') {
-      scripted = [{ selected: [review.answer], custom: review.feedback }]
-    } else if (review.answer === undefined) {
-      scripted = review.feedback ? [{ custom: review.feedback }] : []
-    } else {
-      throw new Error(`plankit host: unknown review answer ${JSON.stringify(review.answer)}`)
-    }
-    return {
-      answers: scripted.map((a) => {
-        const item = { id: a.question ?? question.id, selected: (a.selected ?? []).map(label) }
-        if (a.custom) item.custom = a.custom
-        return item
-      })
-    }
+    return answerReview(review, questions[0], { UserQuestionError, abort: () => call.abort.abort() })
   }
-}
-
-const REVIEW_FAILS = ['throws', 'aborted', 'refused', 'unavailable']
-const REVIEW_OPTIONS = ['approve', 'keep-planning']
-
-/**
- * A scripted review the host cannot play is the kit's mistake, answered as
- * a protocol error before the package runs (inside ask() the package would
- * report it as the tool failing).
- */
-function checkReview (review) {
-  if (review === undefined) return
-  if (review.answer !== undefined && !['approve', 'keep-planning', 'dismiss'].includes(review.answer)) throw new Error(`plankit host: unknown review answer ${JSON.stringify(review.answer)}`)
-  if (review.fail !== undefined && !REVIEW_FAILS.includes(review.fail)) throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
-  for (const a of review.reply?.answers ?? []) {
-    for (const s of a.selected ?? []) {
-      if (!REVIEW_OPTIONS.includes(s)) throw new Error(`plankit host: unknown review option ${JSON.stringify(s)}`)
-    }
-  }
-}
-
-/** A protocol Message from a dsh message (text parts joined). */
-function toMessage (m) {
-  const text = (m.content ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('')
-  const source = { kind: m.source?.kind }
-  for (const k of ['plugin', 'form', 'summary']) if (m.source?.[k] !== undefined) source[k] = m.source[k]
-  return { role: m.role, text, source }
 }
 
 /** A dsh user message from a protocol Message. */
 function fromMessage (m) {
-  const source = { kind: m.source?.kind ?? 'user' }
-  for (const k of ['plugin', 'form', 'summary']) if (m.source?.[k] !== undefined) source[k] = m.source[k]
-  return createUserMessage({ content: [{ type: 'text', text: m.text ?? '' }], source })
+  return createUserMessage(userMessageInput(m))
 }
 
 /** A JSON-safe deep copy. */
@@ -254,7 +172,7 @@ function addEvent (session, e, agentId) {
 
 class Host {
   ctx = null
-  fiber = null
+  plan = null // the package's PlanModeFiber in ctx
   config = undefined
   services = { commands: false, userQuestions: false }
   agents = new Map()
@@ -291,9 +209,9 @@ class Host {
    * package keeps no module-level state, so what remains is a new process's.
    */
   async reset () {
-    if (this.fiber !== null) await this.fiber.dispose()
+    await this.plan?.unplug()
     this.ctx = null
-    this.fiber = null
+    this.plan = null
     this.config = undefined
     this.services = { commands: false, userQuestions: false }
     this.agents = new Map()
@@ -306,7 +224,7 @@ class Host {
 
   /** Compose a fresh context with the requested services and load the plugin. */
   async load (params) {
-    if (this.fiber !== null) await this.fiber.dispose()
+    await this.plan?.unplug()
     this.config = params.config
     this.services = { commands: !!params.services?.commands, userQuestions: !!params.services?.userQuestions }
     const ctx = new Context()
@@ -329,22 +247,15 @@ class Host {
     this.commands = this.services.commands ? new HostCommands(ctx) : null
     if (this.services.userQuestions) new HostUserQuestions(ctx, this) // eslint-disable-line no-new
     this.ctx = ctx
+    this.plan = new PlanModeFiber(ctx, PlanModeController)
     return this.plugin()
   }
 
   /** Plug the package in with the current config and report what it registered. */
   async plugin () {
     this.listener = undefined
-    const config = this.config === undefined ? undefined : json(this.config)
-    this.fiber = this.ctx.plugin(PlanModeController, config)
-    try {
-      await this.fiber
-    } catch (error) {
-      return { error: error?.message ?? String(error) }
-    }
-    if (this.ctx.get('planMode') === undefined) {
-      return { error: `the plugin did not start (fiber state ${this.fiber.state})` }
-    }
+    const plugged = await this.plan.plug(this.config)
+    if (plugged.error !== undefined) return plugged
     const reply = {
       tools: this.pluginTools(),
       sections: this.prompt.registered.map((s) => s.name),
@@ -357,8 +268,7 @@ class Host {
   /** Dispose the plugin's fiber and plug the package in again. */
   async reload () {
     if (this.ctx === null) throw new Error('reload before load')
-    if (this.fiber !== null) await this.fiber.dispose()
-    this.fiber = null
+    await this.plan.unplug()
     return this.plugin()
   }
 
@@ -370,8 +280,7 @@ class Host {
    */
   async unload () {
     if (this.ctx === null) throw new Error('unload before load')
-    if (this.fiber !== null) await this.fiber.dispose()
-    this.fiber = null
+    await this.plan.unplug()
     const reply = {}
     if (this.pluginTools().length > 0) reply.tools = this.pluginTools()
     if (this.prompt.registered.length > 0) reply.sections = this.prompt.registered.map((s) => s.name)
@@ -427,15 +336,7 @@ class Host {
   get (params) {
     const planMode = this.service()
     const agent = this.begin(params)
-    const state = planMode.get(agent)
-    // The package's get() returns the raw `active` of the last plan/mode, so
-    // data that is not exactly {active: boolean} (an outside writer's) gives
-    // a string or nothing. The protocol carries a boolean: the host reports
-    // what the package acts on — its truthiness, as the section and the exit
-    // tool's gate read it — and the checks judge that.
-    const reply = { active: Boolean(state.active) }
-    if (state.pending !== undefined) reply.pending = state.pending
-    return reply
+    return getResult(planMode.get(agent))
   }
 
   async preStep (params) {

@@ -19,28 +19,16 @@ import (
 // TestAdapterCLI drives the built plankit binary: through `plankit serve`
 // and through the Python example it gives the in-process results, and
 // every broken adapter ends with exit 3 and a message naming the cause.
-// One test builds the binaries once for all its subtests.
 func TestAdapterCLI(t *testing.T) {
-	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
-	fake := goBuild(t, dir, "../../adapter/testdata/fakeadapter")
+	plankit := plankitBin(t)
+	fake := fakeAdapterBin(t)
 	examples, err := filepath.Glob("../../examples/*.yaml")
 	if err != nil || len(examples) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
 	exe := func(args ...string) (int, string, string) {
 		t.Helper()
-		cmd := exec.Command(plankit, args...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errb.String()
+		return runProgram(t, exec.Command(plankit, args...))
 	}
 
 	for _, format := range []string{"text", "json", "jsonl"} {
@@ -72,7 +60,7 @@ func TestAdapterCLI(t *testing.T) {
 			}
 			wantCode, want, _ := run(t, append([]string{"sim", "--mutant", string(m.Name)}, traces...)...)
 			code, got, errs := run(t, append([]string{"sim", "--adapter", plankit + " serve --mutant " + string(m.Name)}, traces...)...)
-			if dropIdentity(want) != dropIdentity(plain) {
+			if proctest.WithoutIdentity(want) != proctest.WithoutIdentity(plain) {
 				changed++
 			}
 			if code != wantCode || got != want {
@@ -91,7 +79,7 @@ func TestAdapterCLI(t *testing.T) {
 		if code != ExitPass {
 			t.Fatalf("exit %d\n%s\n%s", code, got, errs)
 		}
-		if dropIdentity(got) != dropIdentity(want) {
+		if proctest.WithoutIdentity(got) != proctest.WithoutIdentity(want) {
 			t.Fatalf("python output differs from the reference:\n--- python\n%s\n--- reference\n%s", got, want)
 		}
 	})
@@ -201,33 +189,36 @@ func TestAdapterCLI(t *testing.T) {
 	t.Run("serve rejects a non-request", func(t *testing.T) {
 		cmd := exec.Command(plankit, "serve")
 		cmd.Stdin = strings.NewReader("hello\n")
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		err := cmd.Run()
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != ExitUsage || !strings.Contains(errb.String(), "request is not JSON") {
-			t.Fatalf("serve on garbage: %v\n%s", err, errb.String())
+		if code, _, errs := runProgram(t, cmd); code != ExitUsage || !strings.Contains(errs, "request is not JSON") {
+			t.Fatalf("serve on garbage: exit %d\n%s", code, errs)
 		}
 	})
 }
 
-// goBuild compiles the main package pkg (from this directory: "." is
-// plankit) into dir, named after it.
-func goBuild(t testing.TB, dir, pkg string) string {
+// runProgram runs cmd with its standard output and error captured and
+// returns its exit code and both outputs; a program that cannot be run
+// fails t.
+func runProgram(t testing.TB, cmd *exec.Cmd) (code int, stdout, stderr string) {
 	t.Helper()
-	out := filepath.Join(dir, filepath.Base(filepath.Clean(pkg)))
-	if pkg == "." {
-		out = filepath.Join(dir, "plankit")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
 	}
-	return proctest.GoBuild(t, out, pkg)
+	return code, out.String(), errb.String()
 }
 
-func dropIdentity(s string) string {
-	var keep []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(l, "implementation ") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
+// builds holds the programs the tests drive, built once per test binary
+// (TestMain removes them).
+var builds proctest.Builds
+
+// plankitBin is plankit built from this package.
+func plankitBin(t testing.TB) string { return builds.Program(t, ".") }
+
+// fakeAdapterBin is the adapter whose misbehaviours the tests choose.
+func fakeAdapterBin(t testing.TB) string {
+	return builds.Program(t, "../../adapter/testdata/fakeadapter")
 }

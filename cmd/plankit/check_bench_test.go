@@ -17,7 +17,7 @@ import (
 // docs/performance.md.
 func BenchmarkCheckInProcessVsServe(b *testing.B) {
 	dir := b.TempDir()
-	bin := goBuild(b, dir, ".")
+	bin := plankitBin(b)
 	check := func(args ...string) time.Duration {
 		cmd := exec.Command(bin, append([]string{"check", "--format", "summary", "--counterexamples", filepath.Join(dir, "cex")}, args...)...)
 		var out bytes.Buffer

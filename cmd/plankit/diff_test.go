@@ -24,7 +24,7 @@ func TestDiffReferenceFindsNothing(t *testing.T) {
 // TestDiffThroughServe: the reference behind the adapter protocol agrees
 // with the in-process reference.
 func TestDiffThroughServe(t *testing.T) {
-	plankit := goBuild(t, t.TempDir(), ".")
+	plankit := plankitBin(t)
 	code, out, errs := run(t, "diff", "--adapter", plankit+" serve", "--cases", "100", "--depth", "3")
 	if code != ExitPass || !strings.Contains(out, "no divergence") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)

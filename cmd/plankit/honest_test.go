@@ -16,7 +16,7 @@ import (
 // are listed too; failures judged before the crash stay listed next to the
 // implementation error.
 func TestHonestReports(t *testing.T) {
-	fake := goBuild(t, t.TempDir(), "../../adapter/testdata/fakeadapter")
+	fake := fakeAdapterBin(t)
 
 	t.Run("a crashing adapter's checks are errors, not failures", func(t *testing.T) {
 		dir := t.TempDir()

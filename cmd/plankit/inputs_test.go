@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/linktest"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 )
@@ -15,14 +16,8 @@ import (
 // anything runs; each is a usage error that names the flag.
 func TestBadPathsFailFast(t *testing.T) {
 	dir := t.TempDir()
-	victim := filepath.Join(dir, "victim")
-	if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	link := filepath.Join(dir, "link.json")
-	if err := os.Symlink(victim, link); err != nil {
-		t.Fatal(err)
-	}
+	victim := linktest.Plant(t, link)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -33,10 +28,10 @@ func TestBadPathsFailFast(t *testing.T) {
 		{[]string{"check", "--expect", dir}, "--expect"},
 		{[]string{"check", "--expect", link, "--fix"}, "--expect " + link + ": is a symbolic link"},
 		{[]string{"check", "--expect", filepath.Join(dir, "nope.txt")}, "--expect"},
-		{[]string{"check", "--counterexamples", victim}, "--counterexamples"},
+		{[]string{"check", "--counterexamples", victim.Path}, "--counterexamples"},
 		{[]string{"check", "--adapter", "plankit serve", "--adapter-dir", filepath.Join(dir, "nonexistent")}, "--adapter-dir " + filepath.Join(dir, "nonexistent") + ": no such directory"},
-		{[]string{"sim", "--adapter", "plankit serve", "--adapter-dir", victim, "../../examples/pend-cancel-before-boundary.yaml"}, "--adapter-dir " + victim + ": not a directory"},
-		{[]string{"explore", "--out", filepath.Join(victim, "sub")}, "--out"},
+		{[]string{"sim", "--adapter", "plankit serve", "--adapter-dir", victim.Path, "../../examples/pend-cancel-before-boundary.yaml"}, "--adapter-dir " + victim.Path + ": not a directory"},
+		{[]string{"explore", "--out", filepath.Join(victim.Path, "sub")}, "--out"},
 		{[]string{"sim", "--start-timeout", "0s", "--adapter", "plankit serve", "x.yaml"}, "--start-timeout"},
 	} {
 		code, out, errs := run(t, tc.args...)
@@ -47,35 +42,21 @@ func TestBadPathsFailFast(t *testing.T) {
 			t.Errorf("%v: the run started before the paths were checked:\n%s", tc.args, out)
 		}
 	}
-	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
-		t.Fatalf("the link's target changed: %q", b)
-	}
+	victim.Untouched(t)
 }
 
 // TestSymlinkedCounterexampleRefused: a link planted at a counterexample's
 // name makes check and explore exit 2 and leaves the link's target as it
 // was.
 func TestSymlinkedCounterexampleRefused(t *testing.T) {
-	plant := func(t *testing.T, dir, name string) string {
-		victim := filepath.Join(t.TempDir(), "victim")
-		if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(victim, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-		return victim
-	}
 	t.Run("explore", func(t *testing.T) {
 		dir := t.TempDir()
-		victim := plant(t, dir, "explore-depth4-seed0-case0.yaml")
+		victim := linktest.Plant(t, filepath.Join(dir, "explore-depth4-seed0-case0.yaml"))
 		code, out, errs := run(t, "explore", "--depth", "4", "--mutant", "append-on-abort", "--out", dir)
 		if code != ExitUsage || !strings.Contains(errs, "symbolic link") {
 			t.Fatalf("exit %d, stderr %q; want exit 2 naming the link\n%s", code, errs, out)
 		}
-		if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
-			t.Fatalf("the link's target was overwritten: %q", b)
-		}
+		victim.Untouched(t)
 	})
 	t.Run("check", func(t *testing.T) {
 		args := []string{"check", "--only", "properties", "--checks", "20", "--mutant", "append-on-reject"}
@@ -88,14 +69,12 @@ func TestSymlinkedCounterexampleRefused(t *testing.T) {
 			t.Fatal("no counterexample written")
 		}
 		dir := t.TempDir()
-		victim := plant(t, dir, filepath.Base(names[0]))
+		victim := linktest.Plant(t, filepath.Join(dir, filepath.Base(names[0])))
 		code, out, errs := run(t, append(args, "--counterexamples", dir)...)
 		if code != ExitUsage || !strings.Contains(errs+out, "symbolic link") {
 			t.Fatalf("exit %d; want exit 2 naming the link\n%s\n%s", code, out, errs)
 		}
-		if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
-			t.Fatalf("the link's target was overwritten: %q", b)
-		}
+		victim.Untouched(t)
 	})
 }
 

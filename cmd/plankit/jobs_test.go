@@ -13,7 +13,7 @@ import (
 // shrunk and written, divergences traced), and through an adapter.
 func TestJobsSameOutput(t *testing.T) {
 	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
+	plankit := plankitBin(t)
 	run := func(name string, args ...string) (int, string, map[string][]byte) {
 		t.Helper()
 		return runWithReports(t, filepath.Join(dir, name), "--counterexamples", args...)

@@ -72,7 +72,7 @@ func TestRuntimeProtocol(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds plankit and spawns processes")
 	}
-	bin := goBuild(t, t.TempDir(), ".")
+	bin := plankitBin(t)
 	code, out, errs := run(t, "check", "--level", "runtime", "--validate-protocol", "--checks", "20", "--adapter", bin+" serve --level runtime")
 	if code != ExitPass {
 		t.Fatalf("serve --level runtime: exit %d\n%s\n%s", code, out, errs)

@@ -21,7 +21,7 @@ func TestNoNetwork(t *testing.T) {
 		t.Skip("strace is not installed")
 	}
 	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
+	plankit := plankitBin(t)
 	trace := "../../examples/pend-mid-turn-later-turn.yaml"
 	netCalls := func(t *testing.T, argv ...string) []string {
 		t.Helper()

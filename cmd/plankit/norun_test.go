@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,7 +26,7 @@ func TestNoProgramRun(t *testing.T) {
 		t.Skip("the traps are shell scripts")
 	}
 	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
+	plankit := plankitBin(t)
 	traps := filepath.Join(dir, "traps")
 	record := filepath.Join(dir, "ran.log")
 	if err := os.Mkdir(traps, 0o755); err != nil {
@@ -106,15 +105,8 @@ func runIn(t *testing.T, dir string, env []string, prog, stdin string, args ...s
 	cmd := exec.Command(prog, args...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = strings.NewReader(stdin)
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), errb.String()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return 0, errb.String()
+	code, _, errs := runProgram(t, cmd)
+	return code, errs
 }
 
 func containsInt(xs []int, x int) bool {

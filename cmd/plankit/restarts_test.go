@@ -15,7 +15,7 @@ import (
 // in a second run; an unknown policy is a usage error.
 func TestCheckReportsRestarts(t *testing.T) {
 	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
+	plankit := plankitBin(t)
 	read := func(mode string) *report.Restarts {
 		t.Helper()
 		path := filepath.Join(dir, mode+".json")

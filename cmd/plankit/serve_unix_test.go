@@ -18,7 +18,7 @@ import (
 // on SIGTERM with ExitInterrupted, though its input stays open (the
 // driving plankit ends its adapters' process groups so).
 func TestServeEndsOnSIGTERM(t *testing.T) {
-	plankit := goBuild(t, t.TempDir(), ".")
+	plankit := plankitBin(t)
 	for _, tc := range []struct {
 		args  []string
 		start string

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,11 +26,10 @@ import (
 // at any moment a SIGINT or SIGTERM ends the run with ExitInterrupted,
 // writes every requested report (valid, saying the run was interrupted)
 // and leaves no adapter process behind; adapter process groups end with
-// the adapter on a clean exit too. One test builds the binaries once.
+// the adapter on a clean exit too.
 func TestSignals(t *testing.T) {
-	dir := t.TempDir()
-	plankit := goBuild(t, dir, ".")
-	fake := goBuild(t, dir, "../../adapter/testdata/fakeadapter")
+	plankit := plankitBin(t)
+	fake := fakeAdapterBin(t)
 	trace := "../../examples/pend-mid-turn-later-turn.yaml"
 
 	t.Run("SIGTERM while the adapter starts: check", func(t *testing.T) {
@@ -136,16 +136,12 @@ func TestSignals(t *testing.T) {
 
 	t.Run("an adapter that ignores the end of its input and SIGTERM is killed", func(t *testing.T) {
 		w := newWatch(t)
-		p := w.start(plankit, "sim", "--timeout", "1s", "--adapter", fake+" deaf start", trace)
-		code, out, errs := p.wait(60 * time.Second)
-		if code != ExitPass {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-		}
+		w.run(ExitPass, plankit, "sim", "--timeout", "1s", "--adapter", fake+" deaf start", trace)
 		w.noneRunning()
 
 		// Interrupted too.
 		w = newWatch(t)
-		p = w.start(plankit, "check", "--adapter", fake+" deaf start")
+		p := w.start(plankit, "check", "--adapter", fake+" deaf start")
 		if code, out, errs := w.interrupt(p, 2, syscall.SIGTERM); code != ExitInterrupted {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
@@ -168,11 +164,7 @@ func TestSignals(t *testing.T) {
 
 	t.Run("an adapter's background child does not survive", func(t *testing.T) {
 		w := newWatch(t)
-		p := w.start(plankit, "sim", "--adapter", fake+" orphan start", trace)
-		code, out, errs := p.wait(60 * time.Second)
-		if code != ExitPass {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-		}
+		w.run(ExitPass, plankit, "sim", "--adapter", fake+" orphan start", trace)
 		if n := len(w.pids()); n < 2 {
 			t.Fatalf("%d pids recorded, want the adapter's and its child's", n)
 		}
@@ -180,39 +172,20 @@ func TestSignals(t *testing.T) {
 	})
 
 	t.Run("serve: a 100 MB request line is a bad request, exit 2", func(t *testing.T) {
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		var line []io.Reader
+		for range 100 {
+			line = append(line, bytes.NewReader(chunk))
+		}
 		cmd := exec.Command(plankit, "serve")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			chunk := bytes.Repeat([]byte("x"), 1<<20)
-			for range 100 {
-				if _, err := in.Write(chunk); err != nil {
-					break
-				}
-			}
-			in.Close()
-		}()
-		err = cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitUsage || !strings.Contains(errb.String(), "longer than the limit") {
-			t.Fatalf("serve on a 100 MB line: %v\n%s", err, errb.String())
+		cmd.Stdin = io.MultiReader(line...)
+		if code, _, errs := runProgram(t, cmd); code != ExitUsage || !strings.Contains(errs, "longer than the limit") {
+			t.Fatalf("serve on a 100 MB line: exit %d\n%s", code, errs)
 		}
 	})
 
 	t.Run("adapter output is escaped before it reaches the terminal", func(t *testing.T) {
-		w := newWatch(t)
-		p := w.start(plankit, "sim", "--adapter", fake+" escape start", trace)
-		code, out, errs := p.wait(60 * time.Second)
-		if code != ExitImpl {
-			t.Fatalf("exit %d\n%s\n%s", code, out, errs)
-		}
+		out, errs := newWatch(t).run(ExitImpl, plankit, "sim", "--adapter", fake+" escape start", trace)
 		if strings.ContainsAny(out+errs, "\x1b\r\a") || !strings.Contains(errs, `\x1b[2J`) {
 			t.Fatalf("control bytes reached the terminal or the escape is missing:\n%q", errs)
 		}
@@ -249,6 +222,17 @@ func (w *watch) pids() []int {
 		}
 	}
 	return pids
+}
+
+// run runs bin with args to its end (within a minute) and fails the test
+// unless it exits with want; it returns stdout and stderr.
+func (w *watch) run(want int, bin string, args ...string) (string, string) {
+	w.t.Helper()
+	code, out, errs := w.start(bin, args...).wait(60 * time.Second)
+	if code != want {
+		w.t.Fatalf("exit %d, want %d\n%s\n%s", code, want, out, errs)
+	}
+	return out, errs
 }
 
 // interrupt sends sig to p once n adapter processes have started, and

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/plankit/plankit/internal/linktest"
 )
 
 func TestWriteCreatesAndReplaces(t *testing.T) {
@@ -31,21 +33,13 @@ func TestWriteCreatesAndReplaces(t *testing.T) {
 
 func TestWriteRefusesSymlink(t *testing.T) {
 	dir := t.TempDir()
-	victim := filepath.Join(dir, "victim")
-	if err := os.WriteFile(victim, []byte("keep me"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	link := filepath.Join(dir, "report.xml")
-	if err := os.Symlink(victim, link); err != nil {
-		t.Skip("no symbolic links here:", err)
-	}
+	victim := linktest.Plant(t, link)
 	err := Write(link, []byte("overwritten"))
 	if !errors.Is(err, ErrSymlink) {
 		t.Fatalf("Write through a link: err %v, want ErrSymlink", err)
 	}
-	if got, _ := os.ReadFile(victim); string(got) != "keep me" {
-		t.Fatalf("link target changed to %q", got)
-	}
+	victim.Untouched(t)
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link itself was replaced: %v %v", fi, err)
 	}

@@ -1,7 +1,6 @@
 package suite_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -26,10 +25,7 @@ var notObservable = map[reference.Mutant]string{
 // killedBy runs the runtime-level scenarios against the built-in runtime
 // around a mutant and returns the IDs of the failing scenarios.
 func killedBy(t *testing.T, m reference.Mutant) []string {
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep, m)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetryPreStep, m)})
 	var ids []string
 	for _, c := range res.Cases {
 		if c.Status == report.Failed {

@@ -44,16 +44,6 @@ func TestAFailureIsShrunkToAReplayableTrace(t *testing.T) {
 	if len(tr.Steps) > 2 {
 		t.Errorf("shrunk to %d steps, want at most 2", len(tr.Steps))
 	}
-	for _, c := range []struct {
-		rt   loop.Runtime
-		fail bool
-	}{{builtin(loop.RetryPreStep, reference.SectionWhileInactive)(), true}, {builtin(loop.RetryPreStep)(), false}} {
-		rec, err := loop.Run(c.rt, *tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fs := loop.Verdict(*tr, rec); (len(fs) > 0) != c.fail {
-			t.Errorf("replay: findings %v, want failing=%t", fs, c.fail)
-		}
-	}
+	replay(t, tr, builtin(loop.RetryPreStep, reference.SectionWhileInactive)(), true)
+	replay(t, tr, builtin(loop.RetryPreStep)(), false)
 }

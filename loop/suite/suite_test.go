@@ -24,11 +24,31 @@ func builtin(retry string, mutants ...reference.Mutant) func() loop.Runtime {
 	}
 }
 
-func TestTheBuiltinRuntimePassesTheSuite(t *testing.T) {
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep)})
+// runSuite runs the runtime-level scenarios with o; an error fails t.
+func runSuite(t *testing.T, o suite.Options) suite.Result {
+	t.Helper()
+	res, err := suite.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// replay runs tr against rt and fails t unless the verdict on the
+// recording fails exactly when fail says it should.
+func replay(t *testing.T, tr *loop.Trace, rt loop.Runtime, fail bool) {
+	t.Helper()
+	rec, err := loop.Run(rt, *tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := loop.Verdict(*tr, rec); (len(fs) > 0) != fail {
+		t.Errorf("replay: findings %v, want failing=%t", fs, fail)
+	}
+}
+
+func TestTheBuiltinRuntimePassesTheSuite(t *testing.T) {
+	res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetryPreStep)})
 	if res.Impl != nil {
 		t.Fatal(res.Impl)
 	}
@@ -51,10 +71,7 @@ func TestRetryBehaviours(t *testing.T) {
 		retry  string
 		status string
 	}{{loop.RetrySameStep, report.Failed}, {loop.RetryNone, report.Skipped}} {
-		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(c.retry)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runSuite(t, suite.Options{NewRuntime: builtin(c.retry)})
 		for _, cs := range res.Cases {
 			want := report.Passed
 			switch {
@@ -77,10 +94,7 @@ func TestRetryBehaviours(t *testing.T) {
 func TestResultsAreDeterministic(t *testing.T) {
 	var first []byte
 	for _, seed := range []int64{0, 1, 42, 1} {
-		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Seed: seed})
 		for i := range res.Cases {
 			res.Cases[i].Steps = nil
 		}
@@ -111,10 +125,7 @@ func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
 	newRuntime := func() loop.Runtime {
 		return limited{builtin(loop.RetryNone)().(*loop.Builtin), loop.Capabilities{Retry: loop.RetryNone}}
 	}
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: newRuntime})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runSuite(t, suite.Options{NewRuntime: newRuntime})
 	passed, skipped := 0, 0
 	for _, c := range res.Cases {
 		switch c.Status {
@@ -150,15 +161,8 @@ func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for retry, fail := range map[string]bool{loop.RetrySameStep: true, loop.RetryPreStep: false} {
-		rec, err := loop.Run(builtin(retry)(), *tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fs := loop.Verdict(*tr, rec); (len(fs) > 0) != fail {
-			t.Errorf("retry %s: findings %v, want failing=%t", retry, fs, fail)
-		}
-	}
+	replay(t, tr, builtin(loop.RetrySameStep)(), true)
+	replay(t, tr, builtin(loop.RetryPreStep)(), false)
 }
 
 // replayPath is where a failing scenario says its trace was written.

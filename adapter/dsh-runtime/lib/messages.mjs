@@ -1,39 +1,15 @@
-// Conversions between dsh's message and event shapes and the protocol's.
+// Conversions between dsh's message and event shapes and the protocol's;
+// messages as the plugin-level host converts them (adapter/node/messages.mjs).
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { userMessageInput } from '../../node/messages.mjs'
+
+export { toMessage } from '../../node/messages.mjs'
 
 const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result'])
 
-/** The text parts of a content list, joined. */
-function textOf (content) {
-  let text = ''
-  for (const block of content ?? []) {
-    if (block?.type === 'text') text += block.text
-    else if (block?.type === 'tool-result') text += textOf(block.content)
-  }
-  return text
-}
-
-/**
- * A protocol Message from a dsh message, as the model receives it: role,
- * joined text, and the source. dsh carries a tool result as a user message
- * holding one tool-result block; the protocol calls that role "tool", with
- * the call it answers in its source. An assistant message has no source.
- */
-export function toMessage (m) {
-  const result = (m?.content ?? []).find((b) => b?.type === 'tool-result')
-  if (result !== undefined) return { role: 'tool', text: textOf(m.content), source: { kind: 'tool', callId: String(result.toolCallId) } }
-  const out = { role: m?.role, text: textOf(m?.content) }
-  if (m?.role !== 'assistant') {
-    const source = { kind: String(m?.source?.kind ?? 'user') }
-    for (const k of ['plugin', 'form', 'summary']) if (typeof m?.source?.[k] === 'string') source[k] = m.source[k]
-    out.source = source
-  }
-  return out
-}
-
 /** A dsh user message carrying `text` from the user. */
 export function userMessage (text) {
-  return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } })
+  return createUserMessage(userMessageInput({ text }))
 }
 
 /** The surface metadata dsh requires for an append of `type` (none for other types). */

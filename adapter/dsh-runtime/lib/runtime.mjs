@@ -14,6 +14,8 @@ import { SessionStore } from '@deepseek-ai/dsh-session'
 import { SystemPrompt, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { ToolRuntime, defineTool } from '@deepseek-ai/dsh-tools'
 import { UserQuestionError, UserQuestionService } from '@deepseek-ai/dsh-user-questions'
+import { PlanModeFiber, getResult } from '../../node/planmode.mjs'
+import { answerReview, checkReview } from '../../node/review.mjs'
 import { StableIds } from './ids.mjs'
 import { surfaceOptions, toEvent, toMessage, toSeed, userMessage } from './messages.mjs'
 
@@ -205,7 +207,7 @@ function errorText (error) {
 export class Runtime {
   ctx = null
   fibers = []
-  plan = null // the plan-mode plugin's fiber
+  plan = null // the plan-mode package's PlanModeFiber in ctx
   config = undefined
   services = { commands: false, userQuestions: false }
   agents = new Map()
@@ -227,6 +229,7 @@ export class Runtime {
     const ctx = new Context()
     ctx.logger.exporter({ export: (m) => process.stderr.write(`[${m.type}] ${m.name}: ${format(...m.args)}\n`) })
     this.ctx = ctx
+    this.plan = new PlanModeFiber(ctx, PlanModeController)
     const plug = async (plugin, config) => {
       const fiber = ctx.plugin(plugin, config)
       this.fibers.push(fiber)
@@ -269,30 +272,16 @@ export class Runtime {
     })
     for (const { name } of hostTools) ctx.tools.register(this.hostTool(name))
     for (const l of listeners) if (l.position === 'before') ctx.on('agent/pre-step', this.preStep(l.name))
-    const reply = await this.plugPlanMode()
+    const reply = await this.plan.plug(this.config)
     if (reply.error === undefined) for (const l of listeners) if (l.position === 'after') ctx.on('agent/pre-step', this.preStep(l.name))
     return reply
-  }
-
-  /** Plug plan mode in with the current config; `{error}` when it refuses the config. */
-  async plugPlanMode () {
-    const ctx = this.ctx
-    this.plan = ctx.plugin(PlanModeController, this.config === undefined ? undefined : structuredClone(this.config))
-    try {
-      await this.plan
-    } catch (error) {
-      return { error: errorText(error) }
-    }
-    if (ctx.get('planMode') === undefined) return { error: `plan mode did not start (fiber state ${this.plan.state})` }
-    return {}
   }
 
   /** Dispose plan mode and plug it in again, in the same process. */
   async reload () {
     if (this.ctx === null) throw new Error('reload before load')
-    if (this.plan !== null) await this.plan.dispose()
-    this.plan = null
-    return this.plugPlanMode()
+    await this.plan.unplug()
+    return this.plan.plug(this.config)
   }
 
   /**
@@ -302,14 +291,13 @@ export class Runtime {
    */
   async unload () {
     if (this.ctx === null) throw new Error('unload before load')
-    if (this.plan !== null) await this.plan.dispose()
-    this.plan = null
+    await this.plan.unplug()
     return {}
   }
 
   /** Dispose everything, newest first. */
   async dispose () {
-    const fibers = [this.plan, ...this.fibers.reverse()].filter((f) => f !== null)
+    const fibers = [this.plan?.fiber ?? null, ...this.fibers.reverse()].filter((f) => f !== null)
     this.fibers = []
     this.plan = null
     for (const fiber of fibers) {
@@ -422,14 +410,7 @@ export class Runtime {
 
   /** planMode.get as a protocol getResult. */
   state (run) {
-    const state = this.planMode().get(run.agent)
-    // The package's get() returns the raw `active` of the last plan/mode, so
-    // data that is not exactly {active: boolean} (an outside writer's, or in a
-    // log the agent is opened from) gives a non-boolean; the package acts on
-    // its truthiness, so that is what is reported and judged.
-    const reply = { active: Boolean(state.active) }
-    if (state.pending !== undefined) reply.pending = state.pending
-    return reply
+    return getResult(this.planMode().get(run.agent))
   }
 
   /** The command line through the real CommandRuntime, as a protocol commandResult. */
@@ -535,13 +516,10 @@ export class Runtime {
 
   /**
    * The user's answer to a question (the plan review), from the executing
-   * call's script: an answer (approve selects the question's intent.approve
-   * option, keep-planning the other, feedback the free text), the reply as
-   * given (review.reply: answers to this or another question id, any
-   * selection, free text, none), or the seam failing (review.fail) the way
-   * dsh-user-questions does: throws (the UI's own error), aborted (the step
-   * is cancelled, so the call's signal fires while the question is open:
-   * ASK_ABORTED), refused (CALLER_NOT_LIVE), unavailable (NO_PROVIDER).
+   * call's script as adapter/node/review.mjs plays it; with no review the
+   * user gives no answer at all. review.fail aborted cancels the step, so
+   * the call's signal fires while the question is open. review.reload
+   * reloads plan mode while the question is open, before the answer.
    */
   async ask ({ questions, agent, signal }) {
     const run = this.agents.get(agent?.id)
@@ -549,39 +527,11 @@ export class Runtime {
     if (call !== undefined) call.asked = true
     const review = call?.review ?? {}
     if (review.reload === true) await this.reload()
-    switch (review.fail) {
-      case undefined: break
-      case 'throws': throw new Error('the question UI failed')
-      case 'aborted':
-        run.agent.cancel({ kind: 'host-review' }, { keepInbox: true })
-        if (!signal?.aborted) throw new Error('plankit host: cancelling the step did not fire the review\'s signal')
-        throw new UserQuestionError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
-      case 'refused': throw new UserQuestionError('human interaction requires the exact live calling agent when an agent is supplied', 'CALLER_NOT_LIVE')
-      case 'unavailable': throw new UserQuestionError('no user-questions provider is registered', 'NO_PROVIDER')
-      default: throw new Error(`plankit host: unknown review fail ${JSON.stringify(review.fail)}`)
+    const abort = () => {
+      run.agent.cancel({ kind: 'host-review' }, { keepInbox: true })
+      if (!signal?.aborted) throw new Error('plankit host: cancelling the step did not fire the review\'s signal')
     }
-    if (review.reply === undefined && (review.answer === undefined || review.answer === 'dismiss')) {
-      throw new UserQuestionError('the user dismissed the question', 'ASK_CANCELLED')
-    }
-    const question = questions[0]
-    const labels = (question?.options ?? []).map((o) => o.label)
-    const approve = question?.intent?.approve
-    const label = (meaning) => {
-      if (meaning === 'approve') return approve
-      if (meaning === 'keep-planning') return labels.find((l) => l !== approve)
-      throw new UserQuestionError(`unknown scripted option ${JSON.stringify(meaning)}`, 'ASK_CANCELLED')
-    }
-    let scripted
-    if (review.reply !== undefined) scripted = review.reply.answers ?? []
-    else if (review.answer === 'approve' || review.answer === 'keep-planning') scripted = [{ selected: [review.answer], custom: review.feedback }]
-    else throw new UserQuestionError(`unknown scripted review answer ${JSON.stringify(review.answer)}`, 'ASK_CANCELLED')
-    return {
-      answers: scripted.map((a) => {
-        const item = { id: a.question ?? question?.id, selected: (a.selected ?? []).map(label).filter((l) => l !== undefined) }
-        if (typeof a.custom === 'string' && a.custom !== '') item.custom = a.custom
-        return item
-      })
-    }
+    return answerReview(review, questions[0], { UserQuestionError, abort })
   }
 }
 
@@ -600,6 +550,7 @@ function checkScript (script, method) {
     if (r.calls !== undefined && !Array.isArray(r.calls)) throw new Error(`${method}: script.responses[${i}].calls must be a list`)
     for (const [j, c] of (r.calls ?? []).entries()) {
       if (typeof c?.name !== 'string' || c.name === '') throw new Error(`${method}: script.responses[${i}].calls[${j}].name must be a non-empty string`)
+      checkReview(c.review)
     }
   }
   return { responses, preSteps }

@@ -241,6 +241,36 @@ test('a reload while the plan review is open fails the call and plan mode stays 
   await c.stop()
 })
 
+test('the plan review as scripted: no answer keeps planning (the feedback alone as free text), dismiss closes it, replies and failing seams reach plan mode', async (t) => {
+  const c = new Client(t)
+  await c.ready()
+  await c.call('set', { agent: 'main', active: true })
+  const exit = (id, review) => ({ id, name: 'exit_plan_mode', args: { plan: PLAN }, ...(review === undefined ? {} : { review }) })
+  const calls = [
+    exit('none'),
+    exit('empty', {}),
+    exit('text', { feedback: 'cover the rollback' }),
+    exit('dismiss', { answer: 'dismiss' }),
+    exit('reply', { reply: { answers: [{ question: 'scope-check', selected: ['approve'] }] } }),
+    exit('refused', { fail: 'refused' }),
+  ]
+  const turn = await c.call('turn', { agent: 'main', prompt: 'Plan.', script: { responses: [{ calls }, { text: 'Revising.' }] } })
+  const errors = Object.fromEntries(turn.results.map((r) => [r.id, r.tool.ok ? 'ok' : r.tool.error]))
+  const keepPlanning = /^Error: The user chose to keep planning; revise the plan/
+  assert.match(errors.none, keepPlanning)
+  assert.match(errors.empty, keepPlanning)
+  assert.match(errors.text, /^Error: The user chose to keep planning; their feedback: cover the rollback/)
+  assert.match(errors.dismiss, /dismissed the plan review/)
+  assert.match(errors.reply, keepPlanning)
+  assert.doesNotMatch(errors.refused, /keep planning|dismissed/)
+  assert.ok(turn.results.every((r) => r.tool.asked), 'every call asked')
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true })
+  // A review the host cannot play is refused before the turn runs.
+  const bad = await c.raw('turn', { agent: 'main', prompt: 'Again.', script: { responses: [{ calls: [exit('x', { answer: 'maybe' })] }] } })
+  assert.match(bad.error.message, /unknown review answer "maybe"/)
+  await c.stop()
+})
+
 /** One scenario, run against a fresh or reused process: every reply line. */
 async function scenario (c, withStart = true) {
   const lines = []

@@ -10,6 +10,9 @@ async function declared (c) {
   return id.choices
 }
 
+/** The first event of a turn-1 log: a set after it is in a turn. */
+const IN_TURN = [{ seq: 0, type: 'turn/start', data: { turn: 1 } }]
+
 test('fold-end=clamp: an end beyond the log folds the whole log, a negative end folds nothing (not slice)', async (t) => {
   const c = new Client(t)
   assert.equal((await declared(c))['fold-end'], 'clamp')
@@ -32,10 +35,8 @@ test('fold-end=clamp: an end beyond the log folds the whole log, a negative end 
 test('cancel-pending=keep-equal: after an in-turn cancel, get shows a pending equal to the logged state', async (t) => {
   const c = new Client(t)
   const choice = (await declared(c))['cancel-pending']
-  await c.call('load', { config: { section: 'S' }, services: {} })
-  await c.call('open', { agent: 'main', events: [] })
-  const sync = [{ seq: 0, type: 'turn/start', data: { turn: 1 } }]
-  assert.equal((await c.call('set', { agent: 'main', sync, active: true })).outcome, 'queued')
+  await c.loadMain({}, { section: 'S' })
+  assert.equal((await c.call('set', { agent: 'main', sync: IN_TURN, active: true })).outcome, 'queued')
   assert.equal((await c.call('set', { agent: 'main', active: false })).outcome, 'cancelled')
   assert.equal(choice, 'keep-equal')
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: false })
@@ -45,10 +46,8 @@ test('cancel-pending=keep-equal: after an in-turn cancel, get shows a pending eq
 test('section-source=pending: plan:policy renders a pending selection before it is logged', async (t) => {
   const c = new Client(t)
   assert.equal((await declared(c))['section-source'], 'pending')
-  await c.call('load', { config: { section: 'Plan first.' }, services: {} })
-  await c.call('open', { agent: 'main', events: [] })
-  const sync = [{ seq: 0, type: 'turn/start', data: { turn: 1 } }]
-  assert.deepEqual((await c.call('assemble', { agent: 'main', sync })).sections, [])
+  await c.loadMain({}, { section: 'Plan first.' })
+  assert.deepEqual((await c.call('assemble', { agent: 'main', sync: IN_TURN })).sections, [])
   await c.call('set', { agent: 'main', active: true })
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
   assert.deepEqual((await c.call('assemble', { agent: 'main' })).sections, [{ name: 'plan:policy', order: 50, text: 'Plan first.' }])
@@ -58,9 +57,8 @@ test('section-source=pending: plan:policy renders a pending selection before it 
 test('reload-pending=drop: a reload of the service forgets pending selections', async (t) => {
   const c = new Client(t)
   assert.equal((await declared(c))['reload-pending'], 'drop')
-  await c.call('load', { config: { section: 'S' }, services: {} })
-  await c.call('open', { agent: 'main', events: [] })
-  await c.call('set', { agent: 'main', sync: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }], active: true })
+  await c.loadMain({}, { section: 'S' })
+  await c.call('set', { agent: 'main', sync: IN_TURN, active: true })
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
   assert.equal((await c.call('reload')).error, undefined)
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false })
@@ -70,8 +68,7 @@ test('reload-pending=drop: a reload of the service forgets pending selections', 
 test('idle-append-failure=error: an idle set whose append fails throws and changes nothing', async (t) => {
   const c = new Client(t)
   assert.equal((await declared(c))['idle-append-failure'], 'error')
-  await c.call('load', { config: { section: 'S' }, services: {} })
-  await c.call('open', { agent: 'main', events: [] })
+  await c.loadMain({}, { section: 'S' })
   const r = await c.call('set', { agent: 'main', active: true, failAppends: 1 })
   assert.equal(r.outcome, undefined)
   assert.ok(r.error)
@@ -83,8 +80,7 @@ test('idle-append-failure=error: an idle set whose append fails throws and chang
 test('plan-heading=level-1: only a level-1 heading opens a plan', async (t) => {
   const c = new Client(t)
   assert.equal((await declared(c))['plan-heading'], 'level-1')
-  await c.call('load', { config: { section: 'S' }, services: { userQuestions: true } })
-  await c.call('open', { agent: 'main', events: [{ seq: 0, type: 'plan/mode', data: { active: true } }] })
+  await c.loadMain({ userQuestions: true }, { section: 'S' }, [{ seq: 0, type: 'plan/mode', data: { active: true } }])
   for (const plan of ['## Plan', 'Plan', '#Plan', '', '   ']) {
     const r = await c.call('exitTool', { agent: 'main', args: { plan }, review: { answer: 'approve' } })
     assert.equal(r.ok, false, JSON.stringify(plan))

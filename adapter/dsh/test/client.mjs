@@ -12,9 +12,14 @@ export class Client extends Base {
   /** start + load + open main, the usual preamble. */
   async ready (services = { commands: true, userQuestions: true }, config = { section: 'Plan first.' }) {
     await this.call('start', { protocol: 1 })
+    return this.loadMain(services, config)
+  }
+
+  /** load + open main on `events` (its log from then on). */
+  async loadMain (services, config, events = []) {
     const load = await this.call('load', { config, services })
-    await this.call('open', { agent: 'main', events: [] })
-    this.log = []
+    await this.call('open', { agent: 'main', events })
+    this.log = [...events]
     return load
   }
 

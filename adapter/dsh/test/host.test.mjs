@@ -155,6 +155,9 @@ test('exitTool: review replies and failing seams reach the package as dsh-user-q
   }
   const text = await call({ reply: { answers: [{ custom: 'cover the rollback' }] } })
   assert.match(text.error, /cover the rollback/)
+  // no answer: the feedback alone is free text
+  const feedback = await call({ feedback: 'split step 2' })
+  assert.match(feedback.error, /their feedback: split step 2/)
   for (const fail of ['throws', 'aborted', 'refused', 'unavailable']) {
     const r = await call({ fail })
     assert.equal(r.ok, false, fail)
@@ -187,8 +190,7 @@ test('reuse: a second start resets the process to the state of a new one', async
   const c = new Client(t)
   const id = await c.call('start', { protocol: 1 })
   assert.equal(id.capabilities.reuse, true)
-  await c.call('load', { config: { section: 'S' }, services: { commands: true, userQuestions: true } })
-  await c.call('open', { agent: 'main', events: [] })
+  await c.loadMain({ commands: true, userQuestions: true }, { section: 'S' })
   await c.call('set', { agent: 'main', sync: [{ seq: 0, type: 'turn/start', data: { turn: 1 } }], active: true })
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
   await c.call('start', { protocol: 1 })

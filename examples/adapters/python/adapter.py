@@ -5,24 +5,16 @@ stdin/stdout (docs/adapter-protocol.md). Run it with
     plankit sim --adapter "python3 examples/adapters/python/adapter.py" examples/*.yaml
 
 Requests arrive one JSON object per line on stdin; each gets exactly one
-reply line on stdout. Logs go to stderr (set PLANMODE_DEBUG=1 to see every
-request).
+reply line on stdout (the loop is serve.py's, shared with the runtime
+example). Logs go to stderr (set PLANMODE_DEBUG=1 to see every request).
 """
-
-import json
-import os
-import sys
 
 import planmode
 import scripted
+from serve import Failure, serve
 
 PROTOCOL = 1
 PROTOCOL_MINOR = 2  # minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
-DEBUG = os.environ.get("PLANMODE_DEBUG") == "1"
-
-
-class Failure(Exception):
-    """The request could not be handled: becomes an error reply."""
 
 
 class Host:
@@ -211,28 +203,7 @@ METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTo
 
 def main():
     adapter = Adapter()
-    out = sys.stdout
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        seq, method = request.get("seq"), request.get("method")
-        if DEBUG:
-            print("request %s %s" % (seq, method), file=sys.stderr)
-        reply = {"seq": seq}
-        if method not in METHODS:
-            reply["unsupported"] = {"message": "unknown method %r" % method}
-        else:
-            try:
-                reply["result"] = getattr(adapter, method)(request.get("params") or {})
-            except Failure as e:
-                reply["error"] = {"message": str(e)}
-            except Exception as e:  # a bug here is an error reply, not a dead process
-                reply["error"] = {"message": "%s: %s" % (type(e).__name__, e)}
-        out.write(json.dumps(reply, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
-        out.flush()
-        if method == "stop":
-            return
+    serve({m: getattr(adapter, m) for m in METHODS})
 
 
 if __name__ == "__main__":

@@ -20,13 +20,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
 import planmode  # noqa: E402
 import scripted  # noqa: E402
+from serve import Failure, serve  # noqa: E402
 
 PROTOCOL = 1
 BASE_SECTION = {"name": "runtime:base", "order": 0, "text": "You are a coding agent."}
-
-
-class Failure(Exception):
-    """The request could not be handled: an error reply."""
 
 
 def user_message_data(m):
@@ -412,27 +409,9 @@ def transcript(log):
 
 def main():
     rt = Runtime()
-    methods = {"start": rt.start, "load": rt.load, "open": rt.open, "turn": rt.run_turn, "set": rt.set,
-               "get": rt.get, "command": rt.command, "append": rt.append_event, "fault": rt.fault,
-               "reload": rt.reload, "unload": rt.unload, "stop": lambda p: {}}
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        req = json.loads(line)
-        reply = {"seq": req.get("seq")}
-        try:
-            reply["result"] = methods[req["method"]](req.get("params") or {})
-        except KeyError as e:
-            if req.get("method") not in methods:
-                reply["unsupported"] = {"message": "unknown method %r" % req.get("method")}
-            else:
-                reply["error"] = {"message": "missing %s" % e}
-        except Failure as e:
-            reply["error"] = {"message": str(e)}
-        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
-        if req.get("method") == "stop":
-            return
+    serve({"start": rt.start, "load": rt.load, "open": rt.open, "turn": rt.run_turn, "set": rt.set,
+           "get": rt.get, "command": rt.command, "append": rt.append_event, "fault": rt.fault,
+           "reload": rt.reload, "unload": rt.unload, "stop": lambda p: {}})
 
 
 if __name__ == "__main__":
