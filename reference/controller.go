@@ -35,8 +35,9 @@ type intent struct {
 }
 
 // Controller is the plan-mode service (ctx.planMode, SVC-1) over the
-// sessions of one process. Its only state besides the logs is the pending
-// selections, which are process-local (PEND-8).
+// sessions of one process. Its only state besides the logs (and what it
+// reads from them, such as a notice a log owed when it was opened) is the
+// pending selections, which are process-local (PEND-8).
 type Controller struct {
 	config   Config
 	services sim.Services
