@@ -306,7 +306,7 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 		return []string{"PEND-6"}
 	case act.Command != nil:
 		cmd := commandClauses(act.Command.Input)
-		if cmd[0] != "CMD-4" && cx.open && r.Pending == nil && i.Pending != nil {
+		if spec.ParseCommand(act.Command.Input).Active() && cx.open && r.Pending == nil && i.Pending != nil {
 			// Selecting the logged state again while the opposite was
 			// pending: the cancellation left an entry.
 			return append([]string{"PEND-5"}, cmd...)
@@ -351,7 +351,7 @@ func commandClauses(input string) []string {
 // selectsOther reports whether the implementation tried to append a
 // state other than the one the command selects (failed appends count).
 func selectsOther(input string, imp sim.Result) bool {
-	target := commandClauses(input)[0] != "CMD-4"
+	target := spec.ParseCommand(input).Active()
 	for _, e := range imp.Effects {
 		if e.Effect.Kind != sim.EffectAppend || e.Effect.Type != spec.TypePlanMode {
 			continue
@@ -608,7 +608,7 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		return mk([]string{"PEND-6"}, x)
 	case act.Command != nil:
 		cmd := commandClauses(act.Command.Input)
-		target := cmd[0] != "CMD-4"
+		target := spec.ParseCommand(act.Command.Input).Active()
 		for _, v := range iv {
 			if v != target {
 				return mk(cmd, x)

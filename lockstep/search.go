@@ -17,6 +17,7 @@ import (
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -372,7 +373,7 @@ func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
 // set it stands for, a step without its extras.
 func simplify(act sim.Action) []sim.Action {
 	if c := act.Command; c != nil {
-		return []sim.Action{{Set: &sim.SetAction{Agent: c.Agent, Active: commandClauses(c.Input)[0] != "CMD-4"}}}
+		return []sim.Action{{Set: &sim.SetAction{Agent: c.Agent, Active: spec.ParseCommand(c.Input).Active()}}}
 	}
 	return properties.Simpler(act)
 }
