@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -18,17 +17,17 @@ import (
 // checkOptions are the flags of plankit check, and what the command takes
 // from outside its flags: the date and the implementation's factory.
 type checkOptions struct {
-	impl                               implFlags
-	level                              levelFlags
-	tags, format, only, expect, cexDir string
-	files                              reportFlags
-	fix                                bool
-	seed                               int64
-	checks                             int
-	today                              func() string
-	factory                            func(*implFlags) (func() sim.Port, error)
-	limits                             inputFlags
-	assume                             []string
+	impl               implFlags
+	level              levelFlags
+	tags, format, only string
+	files              reportFlags
+	paths              checkPaths
+	seed               int64
+	checks             int
+	today              func() string
+	factory            func(*implFlags) (func() sim.Port, error)
+	limits             inputFlags
+	assume             []string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -69,14 +68,14 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 	f := cmd.Flags()
 	f.StringVar(&o.tags, "tags", "", "run only scenarios matching a godog tag expression, e.g. '@PEND-5 && ~@choice:cancel-pending=keep-equal' (the properties are not run then)")
 	f.StringVar(&o.format, "format", "summary", "console output: pretty, progress or summary")
-	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md); its assume: lines add assumptions")
+	f.StringVar(&o.paths.Expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md); its assume: lines add assumptions")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation the properties' model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+"); scenarios are not affected")
-	f.BoolVar(&o.fix, "fix", false, "rewrite the --expect manifest from this run (refused for filtered runs)")
+	f.BoolVar(&o.paths.Fix, "fix", false, "rewrite the --expect manifest from this run (refused for filtered runs)")
 	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
 	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
 	o.limits.register(cmd, inputlimit.Manifest, "manifest", boundBytes|boundLine|boundEntries)
-	f.StringVar(&o.cexDir, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
+	f.StringVar(&o.paths.Counterexamples, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
 	return cmd
 }
 
@@ -88,20 +87,16 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	case o.checks < 1:
 		return usageErr("--checks %d: want at least 1", o.checks)
 	}
-	paths := checkPaths{Expect: o.expect, Fix: o.fix, Counterexamples: o.cexDir}
-	for _, validate := range []func() error{o.impl.checkJobs, o.limits.validate, o.files.validate, paths.validate} {
+	for _, validate := range []func() error{o.impl.checkJobs, o.limits.validate, o.files.validate, o.paths.validate} {
 		if err := validate(); err != nil {
 			return err
 		}
 	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
-		CounterexampleDir: o.cexDir, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
+		CounterexampleDir: o.paths.Counterexamples, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
 	var err error
-	if o.expect != "" {
-		wrote := func() { fmt.Fprintf(stdout, "rewrote %s\n", o.expect) }
-		if opts.Manifest, opts.UpdateManifest, err = conformance.ManifestFile(o.expect, o.fix, o.limits.Limits, wrote); err != nil {
-			return usageErr("%v", err)
-		}
+	if opts.Manifest, opts.UpdateManifest, err = o.paths.manifest(stdout, o.limits.Limits); err != nil {
+		return err
 	}
 	if opts.Assume, err = modelAssumptions(o.assume, opts.Manifest, o.level.runtime()); err != nil {
 		return err

@@ -2,9 +2,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
+	"github.com/plankit/plankit/conformance"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/report"
 	"github.com/spf13/cobra"
@@ -66,6 +70,21 @@ func (p checkPaths) validate() error {
 		}
 	}
 	return outputDir("--counterexamples", p.Counterexamples)
+}
+
+// manifest reads the --expect manifest within lim (nil without one), for
+// conformance.Options.Manifest; with --fix also the UpdateManifest that
+// rewrites it, saying so on stdout.
+func (p checkPaths) manifest(stdout io.Writer, lim inputlimit.Limits) (*report.Manifest, func([]report.Case) (*report.Manifest, error), error) {
+	if p.Expect == "" {
+		return nil, nil, nil
+	}
+	wrote := func() { fmt.Fprintf(stdout, "rewrote %s\n", p.Expect) }
+	m, update, err := conformance.ManifestFile(p.Expect, p.Fix, lim, wrote)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	return m, update, nil
 }
 
 // outputDir checks a directory flag before anything runs; empty is a
