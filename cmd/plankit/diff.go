@@ -96,7 +96,7 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	case o.seed < 0:
 		return usageErr("--seed %d: want a number >= 0", o.seed)
 	}
-	for _, validate := range []func() error{o.impl.checkJobs, o.files.validate, checkPaths{Expect: o.expect}.validate} {
+	for _, validate := range []func() error{o.impl.checkJobs, o.files.validate} {
 		if err := validate(); err != nil {
 			return err
 		}
@@ -133,15 +133,17 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		rep.Verdict = report.VerdictImpl
 		var ie *sim.ImplError
 		switch {
-		case errors.As(err, &ie):
 		case ctx.Err() != nil:
-			// Interrupted: what was compared before is reported, what was
-			// not is not run (Result.ReportCases), never failed.
+			// Interrupted (checked first: the interruption ends the
+			// adapters, so the request in flight fails too): what was
+			// compared before is reported, what was not is not run
+			// (Result.ReportCases), never failed.
 			code, rep.Verdict = ExitInterrupted, report.VerdictInterrupted
 			err = context.Cause(ctx)
 			if res != nil {
 				rep.Cases = res.ReportCases()
 			}
+		case errors.As(err, &ie):
 		default:
 			code, rep.Verdict = ExitUsage, report.VerdictFail
 		}

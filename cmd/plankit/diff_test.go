@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/plankit/plankit/report"
 )
@@ -187,5 +189,55 @@ func TestDiffInterrupted(t *testing.T) {
 				t.Fatalf("verdict %s, statuses %v: want %s, %v", rep.Verdict, status, report.VerdictInterrupted, tc.status)
 			}
 		})
+	}
+}
+
+// interruptOnce interrupts as the root command's signal handler does (the
+// context cancelled with the signal as its cause, every adapter process
+// ended) shortly after the first output that contains at.
+type interruptOnce struct {
+	bytes.Buffer
+	at     string
+	cancel context.CancelCauseFunc
+	done   bool
+}
+
+func (w *interruptOnce) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if !w.done && strings.Contains(w.String(), w.at) {
+		w.done = true
+		go func() {
+			time.Sleep(300 * time.Millisecond) // requests are in flight by then
+			w.cancel(&interruptError{sig: syscall.SIGTERM})
+			pools.abortAll()
+		}()
+	}
+	return n, err
+}
+
+// TestDiffInterruptedThroughAdapter: a signal during a diff through an
+// adapter ends the adapters, so the request in flight fails; the report
+// still says the run was interrupted, not that the implementation broke.
+func TestDiffInterruptedThroughAdapter(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	defer pools.closeAll()
+	js := filepath.Join(t.TempDir(), "report.json")
+	out := &interruptOnce{at: "lockstep:", cancel: cancel}
+	cmd := newDiffCmd()
+	cmd.SetContext(ctx)
+	cmd.SetOut(out)
+	cmd.SetArgs([]string{"--adapter", plankitBin(t) + " serve", "--jobs", "1", "--cases", "100000", "--depth", "3", "--out", t.TempDir(), "--json", js})
+	err := cmd.Execute()
+	if codeOf(err) != ExitInterrupted || !strings.Contains(fmt.Sprint(err), "interrupted by SIGTERM") {
+		t.Fatalf("exit %d (%v), want %d naming SIGTERM\n%s", codeOf(err), err, ExitInterrupted, out.String())
+	}
+	var rep report.Run
+	b, err := os.ReadFile(js)
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	if rep.Verdict != report.VerdictInterrupted || len(rep.Cases) != 2 || rep.Cases[0].Status != report.NotRun || rep.Cases[1].Status != report.NotRun {
+		t.Fatalf("verdict %s, cases %+v: want interrupted, both searches not run", rep.Verdict, rep.Cases)
 	}
 }

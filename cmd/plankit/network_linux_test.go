@@ -23,21 +23,23 @@ func TestNoNetwork(t *testing.T) {
 	dir := t.TempDir()
 	plankit := plankitBin(t)
 	trace := "../../examples/pend-mid-turn-later-turn.yaml"
+	// netCalls runs argv under strace and returns its network calls; the
+	// command must exit 0 (strace exits with its status), so a command
+	// that stopped before doing its work cannot pass.
 	netCalls := func(t *testing.T, argv ...string) []string {
 		t.Helper()
 		log := filepath.Join(t.TempDir(), "strace.log")
 		cmd := exec.Command(strace, append([]string{"-f", "-qq", "-e", "trace=socket,socketpair,connect", "-e", "signal=none", "-o", log}, argv...)...)
-		cmd.Dir = dir
 		out, runErr := cmd.CombinedOutput()
 		b, err := os.ReadFile(log)
-		if err != nil {
-			t.Fatalf("strace wrote no log (%v): %s", runErr, out)
+		if err != nil || runErr != nil {
+			t.Fatalf("%s: %v (log: %v)\n%s", strings.Join(argv, " "), runErr, err, out)
 		}
 		// A line "PID call(args) = result", possibly split by another
 		// thread's: "PID call(args <unfinished ...>".
 		return netCall.FindAllString(string(b), -1)
 	}
-	if calls := netCalls(t, "bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/9 || true"); len(calls) == 0 {
+	if calls := netCalls(t, "bash", "-c", "(exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; true"); len(calls) == 0 {
 		t.Skip("strace does not see system calls here (no ptrace?)")
 	}
 	serve := plankit + " serve"

@@ -99,11 +99,14 @@ func outputDir(flag, path string) error {
 	return nil
 }
 
-// readExpect reads the manifest of --expect (nil without one), for the
-// assume: lines of explore and diff.
+// readExpect checks and reads the manifest of --expect (nil without one),
+// for the assume: lines of explore and diff.
 func readExpect(path string) (*report.Manifest, error) {
 	if path == "" {
 		return nil, nil
+	}
+	if err := (checkPaths{Expect: path}).validate(); err != nil {
+		return nil, err
 	}
 	m, err := report.ReadManifest(path)
 	if err != nil {

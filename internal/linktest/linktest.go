@@ -4,8 +4,11 @@
 package linktest
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -16,8 +19,10 @@ const content = "precious\n"
 type Victim struct{ Path string }
 
 // Plant writes a victim file in a fresh directory of t's and makes link a
-// symbolic link to it. Where symbolic links cannot be made it skips t:
-// there is then nothing a link could be written through.
+// symbolic link to it. Where symbolic links cannot be made (Windows
+// without the privilege, a file system refusing them) it skips t: there
+// is then nothing a link could be written through; any other failure
+// fails t.
 func Plant(t testing.TB, link string) Victim {
 	t.Helper()
 	v := Victim{filepath.Join(t.TempDir(), "victim")}
@@ -25,7 +30,10 @@ func Plant(t testing.TB, link string) Victim {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(v.Path, link); err != nil {
-		t.Skip("no symbolic links here:", err)
+		if runtime.GOOS == "windows" || errors.Is(err, fs.ErrPermission) {
+			t.Skip("no symbolic links here:", err)
+		}
+		t.Fatal(err)
 	}
 	return v
 }
