@@ -90,7 +90,6 @@ var Table = []Rule{
 	{ObsPlanMode, "anything else", []string{"LOG-4"}},
 	{ObsAttempts, "an append attempted on one side only, failed (the logs agree): as a plan/mode append", []string{"STEP-3", "STEP-5", "PEND-1"}},
 	{ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
-	{ObsNotices, "a step after a restart while the log owes an idle change's notice no request carried", []string{"PEND-8", "STEP-6"}},
 	{ObsNotices, "otherwise", []string{"STEP-6"}},
 	{ObsGet, "active (compared before the tool results, which follow from it), when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
 	{ObsGet, "active (compared before the tool results)", []string{"LOG-3"}},

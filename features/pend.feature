@@ -233,21 +233,3 @@ Feature: PEND — pending selections
     And plan/mode active is appended
     And the plan-mode notice is injected for a later step
     And get reports active with no pending selection
-
-  @PEND-8 @STEP-6 @id:pend-idle-notice-survives-restart
-  Scenario: Nothing else is lost: an idle change's notice reaches the next turn across a restart
-    Given an agent with plan mode inactive mid-turn, after a request that showed it
-    When the turn ends
-    And the user selects plan mode
-    Then set returns "committed"
-    When the process restarts
-    And the user prompts "Plan it."
-    And a step is accepted
-    Then the step carries one plan-mode notice
-    And the plan-mode notice is among the request's messages
-    And the request shows plan mode active
-    When the turn ends
-    And the process restarts
-    And the user prompts "Go on."
-    And a step is accepted
-    Then the step carries no plan-mode notice

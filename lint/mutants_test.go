@@ -51,7 +51,6 @@ var logVisible = []struct {
 // logInvisible lists the mutants no log can show, and why.
 var logInvisible = map[reference.Mutant]string{
 	reference.PendingSurvivesRestart:    "a restart between turns is not logged; a later append reads as a later selection",
-	reference.IdleNoticeLostAtRestart:   "a restart between turns is not logged, nor is who made a change: an idle change no request announces reads as another writer's",
 	reference.NoopQueues:                "set outcomes are not logged",
 	reference.CancelKeepsPending:        "set calls are not logged; the kept selection's append reads as a new selection",
 	reference.IdleSetQueues:             "set calls are not logged; a queued idle selection's append reads as a mid-turn one",

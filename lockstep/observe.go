@@ -58,10 +58,6 @@ type situation struct {
 	userExitPending bool
 	// faults: append faults were armed before the action.
 	faults bool
-	// owed: the process restarted (or opened the agent's log) after the
-	// agent's last idle change, whose notice the log still owes
-	// (reference.OwedNotice): only a pending selection is lost (PEND-8).
-	owed bool
 }
 
 // Diff is the first observation on which the two results differ.
@@ -227,11 +223,8 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		r, i := ref.Notices(a), imp.Notices(a)
 		if len(r) != len(i) && !skip[ObsNotices] {
 			cl := []string{"STEP-6"}
-			switch {
-			case cx.exitPending && len(ref.PlanEvents(a)) > 0:
+			if cx.exitPending && len(ref.PlanEvents(a)) > 0 {
 				cl = []string{"EXIT-5"}
-			case cx.owed && a == act.Agent():
-				cl = []string{"PEND-8", "STEP-6"}
 			}
 			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
 			return d(ObsNotices, a, texts(r), texts(i), cl, x)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/plankit/plankit/properties"
-	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -26,9 +25,6 @@ type pair struct {
 	faults      int
 	// last is the reference's get() of each agent after the last action.
 	last map[string]sim.GetReply
-	// reopened are the agents whose log the reference's process opened
-	// again (restart, load, fork, open) and that sent no request since.
-	reopened map[string]bool
 	// expr is, at a divergence, the first differing observation a trace
 	// can state (nil: none at that action).
 	expr *Diff
@@ -109,17 +105,7 @@ func (p *pair) do(act sim.Action) (*Diff, error) {
 func (p *pair) situation(agent string, open bool) situation {
 	g, ok := p.last[agent]
 	userExit := ok && g.Pending != nil && !*g.Pending && !p.exitPending[agent]
-	return situation{services: p.setup.Services, open: open, exitPending: p.exitPending[agent], userExitPending: userExit, faults: p.faults > 0, owed: p.owed(agent)}
-}
-
-// owed reports whether the agent's log was opened again (restart, load,
-// fork, open) since its last request and still owes a notice.
-func (p *pair) owed(agent string) bool {
-	if !p.reopened[agent] {
-		return false
-	}
-	_, owed := reference.OwedNotice(p.ref.Log(agent))
-	return owed
+	return situation{services: p.setup.Services, open: open, exitPending: p.exitPending[agent], userExitPending: userExit, faults: p.faults > 0}
 }
 
 // probeFold tells LOG-2 from LOG-3 when a state recovered from the log
@@ -143,27 +129,12 @@ func (p *pair) track(act sim.Action, r sim.Result) {
 	for _, st := range r.After {
 		p.last[st.Agent] = st.Get
 	}
-	if p.reopened == nil {
-		p.reopened = map[string]bool{}
-	}
-	for _, q := range r.Requests {
-		delete(p.reopened, q.Agent)
-	}
 	switch {
 	case act.Fault != nil:
 		p.faults += act.Fault.Appends
-	case act.Restart != nil, act.Load != nil:
-		if act.Restart != nil {
-			p.faults = 0
-			p.exitPending = map[string]bool{}
-		}
-		for _, st := range r.After {
-			p.reopened[st.Agent] = true
-		}
-	case act.Fork != nil:
-		p.reopened[act.Fork.As] = true
-	case act.Open != nil:
-		p.reopened[act.Open.Agent] = true
+	case act.Restart != nil:
+		p.faults = 0
+		p.exitPending = map[string]bool{}
 	}
 	for _, e := range r.Effects {
 		if e.Effect.Kind == sim.EffectAppend && p.faults > 0 {
@@ -194,7 +165,7 @@ func replayRef(newRef func() sim.Port, setup properties.Setup, acts []sim.Action
 		return false
 	}
 	defer rt.Close()
-	q := &pair{setup: setup, ref: rt, exitPending: map[string]bool{}}
+	q := &pair{setup: setup, exitPending: map[string]bool{}}
 	for k, act := range acts {
 		if k >= len(imp) {
 			return false

@@ -51,9 +51,6 @@ type Deviations struct {
 	// carries no messages, the plugin appends the selection and adds its
 	// notice to the empty decision, so the step runs (PEND-2).
 	NoticeForcesStep bool
-	// IdleNoticeLost: the notice of an idle set is lost when the process
-	// restarts before a step carries it (PEND-8).
-	IdleNoticeLost bool
 }
 
 // Assumable lists the known deviations the model can predict: the name
@@ -64,7 +61,6 @@ var Assumable = []struct{ Name, Clause, What string }{
 	{"keep-planning-keeps-exit", "EXIT-6", "keep planning leaves an earlier approval's pending exit in force"},
 	{"plan-reply-announces-entering", "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
 	{"notice-forces-step", "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
-	{"idle-notice-lost-at-restart", "PEND-8", "the notice of an idle set is lost when the process restarts before a step carries it: the next turn's request shows the change unannounced"},
 }
 
 // AssumableNames are the names of Assumable, in order, for messages.
@@ -93,8 +89,6 @@ func ParseDeviations(names []string) (Deviations, error) {
 			d.ReplyAnnouncesEntering = true
 		case Assumable[4].Name:
 			d.NoticeForcesStep = true
-		case Assumable[5].Name:
-			d.IdleNoticeLost = true
 		default:
 			if !slices.Contains(unknown, n) {
 				unknown = append(unknown, n)
@@ -110,7 +104,7 @@ func ParseDeviations(names []string) (Deviations, error) {
 // Names lists the assumed deviations in Assumable order.
 func (d Deviations) Names() []string {
 	var out []string
-	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering, d.NoticeForcesStep, d.IdleNoticeLost} {
+	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering, d.NoticeForcesStep} {
 		if on {
 			out = append(out, Assumable[i].Name)
 		}
@@ -261,7 +255,6 @@ type mevent struct {
 	typ    string
 	plan   bool // for plan/mode: its active value
 	isPlan bool
-	notice bool // a plan-mode notice (a user/message the plugin sourced)
 }
 
 // agent is the model's view of one agent.
@@ -286,10 +279,6 @@ type agent struct {
 	// the first): an unloaded plugin's header has no tools.
 	tools *bool
 	queue []qmsg
-	// owed: when the process last opened the log, the log owed the model
-	// a notice no request had carried (owesNotice), and no accepted step
-	// has carried it since.
-	owed bool
 }
 
 // Model is the abstract plan-mode system: SPEC.md's clauses over the
@@ -358,51 +347,9 @@ func (m *Model) Key() string {
 				b.WriteString("u" + q.text + ";")
 			}
 		}
-		if a.owed {
-			b.WriteByte('o')
-		}
 	}
 	return b.String()
 }
-
-// owesNotice reads from the agent's log alone whether it owes the model a
-// plan-mode notice no request has carried (STEP-6, PEND-8): its last
-// plan/mode was appended between turns (an idle set's; a pre-step's notice
-// is in its step's messages, the exit tool's exit is silent), the last
-// request header before it showed the other state, and neither a header
-// nor a notice was logged after it.
-func (a *agent) owesNotice() bool {
-	var header *bool
-	fold, open, owed := false, false, false
-	for _, e := range a.log {
-		switch {
-		case e.isPlan:
-			fold = e.plan
-			owed = !open && header != nil && *header != e.plan
-		case e.typ == spec.TypeTurnStart:
-			open = true
-		case e.typ == spec.TypeTurnEnd:
-			open = false
-		case e.typ == spec.TypeRequestHeader:
-			v := fold
-			header, owed = &v, false
-		case e.notice:
-			owed = false
-		}
-	}
-	return owed
-}
-
-// reopen is a process opening the agent's log (restart, load, fork, open):
-// a notice the log owes is recorded again, since the inbox it waited in
-// was the old process's (PEND-8: nothing but a pending selection is lost).
-func (m *Model) reopen(a *agent) {
-	a.owed = m.Plugin() && !m.Choices.Assume.IdleNoticeLost && a.owesNotice()
-}
-
-// Owes reports whether the agent's next accepted step must carry a notice
-// its log owed when the process last opened it.
-func (m *Model) Owes(name string) bool { a := m.agent(name); return a != nil && a.owed }
 
 func intentKey(p *intent) string {
 	if p == nil {
@@ -626,7 +573,6 @@ func (m *Model) Apply(act sim.Action) Prediction {
 			}
 			a.queue = nil
 			a.pending = nil // PEND-8: pending selections are process-local
-			m.reopen(a)
 		}
 		m.fail = 0
 	case act.Reload != nil:
@@ -638,7 +584,6 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		parent := m.agent(act.Fork.Agent)
 		child := &agent{name: act.Fork.As, log: slices.Clone(parent.log), logged: parent.logged, header: parent.header, open: parent.open}
 		m.agents = append(m.agents, child)
-		m.reopen(child)
 		x.of(parent)
 		x.of(child)
 		if child.open {
@@ -665,13 +610,12 @@ func (m *Model) Apply(act sim.Action) Prediction {
 	case act.Load != nil:
 		// A fresh load composes the plugin from the logs alone (LOG-3):
 		// pending selections and queued messages are process-local.
-		m.unloaded = false
 		for _, a := range m.agents {
 			x.of(a)
 			a.pending = nil
 			a.queue = nil
-			m.reopen(a)
 		}
+		m.unloaded = false
 	}
 	for i := range x.p.Agents {
 		ap := &x.p.Agents[i]
@@ -837,15 +781,6 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	if !wrapped {
 		addAudit() // inside the plugin: its message comes first
 	}
-	if a.owed && ap.PreStep && !(skips && len(msgs) == 0) {
-		// The notice the log owed goes first, where the old process's
-		// inbox held it; a step the runtime would skip does not claim it.
-		msgs = append([]qmsg{{notice: true}}, msgs...)
-		if auditAt >= 0 {
-			auditAt++
-		}
-		a.owed = false
-	}
 	if p := a.pending; p != nil {
 		// A step the runtime will skip for want of messages is not an
 		// accepted step: a notice there would start it (PEND-2).
@@ -886,7 +821,6 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 		switch {
 		case q.notice:
 			x.host(a, spec.TypeUserMessage, nil)
-			a.log[len(a.log)-1].notice = true
 			ap.Notices++
 		case i == auditAt:
 			x.host(a, spec.TypeUserMessage, sim.MessageData(sim.Message{Role: "user", Text: AuditMessage, Source: sim.Source{Kind: "plugin", Plugin: AuditListener}}))
@@ -1093,13 +1027,9 @@ func (x *pred) open(o *sim.OpenAction) {
 			a.open = true
 		case spec.TypeTurnEnd:
 			a.open = false
-		case spec.TypeUserMessage:
-			m, err := sim.MessageOf(e.Data)
-			me.notice = err == nil && m.IsPlanNotice()
 		}
 		a.log = append(a.log, me)
 	}
-	x.m.reopen(a)
 	x.of(a)
 	if a.open {
 		x.endTurn(a) // a turn the log leaves open ends interrupted

@@ -35,9 +35,8 @@ type intent struct {
 }
 
 // Controller is the plan-mode service (ctx.planMode, SVC-1) over the
-// sessions of one process. Its only state besides the logs (and what it
-// reads from them, such as a notice a log owed when it was opened) is the
-// pending selections, which are process-local (PEND-8).
+// sessions of one process. Its only state besides the logs is the pending
+// selections, which are process-local (PEND-8).
 type Controller struct {
 	config   Config
 	services sim.Services
@@ -133,31 +132,12 @@ func (c *Controller) append(h host, agent string, active bool) error {
 // is due: only when the last logged request header described the other
 // state (STEP-6).
 func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
-	return notice(target), c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
-}
-
-// notice is the plugin's notice that the user switched plan mode to target.
-func notice(target bool) sim.Message {
 	text := spec.NoticeOff
 	if target {
 		text = spec.NoticeOn
 	}
-	return sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}
-}
-
-// deliverOwed puts the notice the session's log owed when this process
-// opened it (OwedNotice: an idle set's, whose inbox ended with the process before a
-// step claimed it) ahead of an accepted step's messages, where that inbox
-// would have put it, so the model is told of the change after a restart
-// too (STEP-6, PEND-8). A step the runtime skips for want of messages does
-// not claim it: the notice waits and starts no step (PEND-2).
-func (c *Controller) deliverOwed(s *session, req sim.PreStepRequest, d sim.Decision) sim.Decision {
-	if s.owed == nil || d.Kind != sim.Enter || req.SkipsEmpty && len(d.Messages) == 0 {
-		return d
-	}
-	d.Messages = append([]sim.Message{notice(*s.owed)}, d.Messages...)
-	s.owed = nil
-	return d
+	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}
+	return m, c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
 }
 
 // PreStep is the agent/pre-step listener (STEP-1..7). It runs the
@@ -178,11 +158,7 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	// (STEP-3, STEP-4); a request-recovery retry is such a step (STEP-2).
 	rejected := c.hooks.rejected.at(decision, decision.Kind != sim.Enter)
 	aborted := c.hooks.aborted.at(req, req.AbortedBefore || req.AbortDuring)
-	if rejected || aborted {
-		return decision
-	}
-	decision = c.deliverOwed(s, req, decision)
-	if !has {
+	if rejected || aborted || !has {
 		return decision
 	}
 	// A step the runtime skips because its decision carries no messages:

@@ -52,10 +52,6 @@ type session struct {
 	// folds is the fold's hook (see fold); seen says a plan/mode was folded.
 	folds bend[bool, bool]
 	seen  bool
-	// owed is the state announced by the notice the log owed when this
-	// process opened it (OwedNotice), until an accepted step carries it;
-	// nil when none is owed.
-	owed *bool
 }
 
 func (s *session) add(e sim.Event) {
@@ -73,40 +69,4 @@ func (s *session) add(e sim.Event) {
 		v := s.active
 		s.header = &v
 	}
-}
-
-// OwedNotice reads from the log alone whether it owes the model a plan-mode
-// notice that no request has carried (STEP-6, PEND-8), and the state the
-// notice announces. It does when the last plan/mode was appended between
-// turns (by an idle set: not at a pre-step, whose notice is in that step's
-// messages, nor by the exit tool, which is silent, EXIT-5), the last
-// request/header showed the other state (no header yet: no notice), and no
-// plan-mode notice was logged after it. A runtime's inbox, where an idle
-// set's notice waits for the next step, is gone when its process is, so a
-// process that opens the log records the notice again.
-func OwedNotice(events []sim.Event) (target, owed bool) {
-	var header *bool
-	active, open := false, false
-	for _, e := range events {
-		switch e.Type {
-		case spec.TypePlanMode:
-			if v, ok := sim.PlanModeOf(e); ok {
-				active = v
-				target, owed = v, !open && header != nil && *header != v
-			}
-		case spec.TypeTurnStart:
-			open = true
-		case spec.TypeTurnEnd:
-			open = false
-		case spec.TypeRequestHeader:
-			v := active
-			header = &v
-			owed = false // the request showed the last state
-		case spec.TypeUserMessage:
-			if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
-				owed = false
-			}
-		}
-	}
-	return target, owed
 }

@@ -80,7 +80,6 @@ type hooks struct {
 	// The plugin as a process (LOG-2, LOG-3, PEND-8).
 	folds     bend[bool, bool]                           // whether a plan/mode event replaces the folded value, given whether one was folded
 	resumed   bend[sim.OpenRequest, bool]                // the state a session opens in
-	owed      bend[sim.OpenRequest, bool]                // whether a session opens owing the notice of its log's last idle change
 	survivors bend[map[string]intent, map[string]intent] // the pending selections a stop hands to the next load
 	heard     bend[sim.Event, bool]                      // whether a plan/mode another writer appended is folded when it arrives
 	unloaded  bend[map[string]intent, map[string]intent] // the pending selections an unload hands to the next load

@@ -93,9 +93,6 @@ var mutations = map[Mutant]mutation{
 	FoldFirst: {hook: func(k *hooks) {
 		k.folds = then(k.folds, func(seen, v bool) bool { return v && !seen })
 	}},
-	IdleNoticeLostAtRestart: {hook: func(k *hooks) {
-		k.owed = then(k.owed, func(sim.OpenRequest, bool) bool { return false })
-	}},
 	PendingSurvivesRestart: {hook: func(k *hooks) {
 		k.survivors = then(k.survivors, func(pending, _ map[string]intent) map[string]intent { return maps.Clone(pending) })
 	}},
@@ -435,7 +432,6 @@ const (
 	CancelKeepsPending       Mutant = "cancel-keeps-pending"
 	FoldFirst                Mutant = "fold-first"
 	PendingSurvivesRestart   Mutant = "pending-survives-restart"
-	IdleNoticeLostAtRestart  Mutant = "idle-notice-lost-at-restart"
 	SectionWhileInactive     Mutant = "section-while-inactive"
 	SectionWrongOrder        Mutant = "section-wrong-order"
 	ToolHiddenInactive       Mutant = "tool-hidden-inactive"
@@ -492,7 +488,6 @@ var Catalogue = []MutantInfo{
 	{PlanModeExtraField, "LOG-1", "plan/mode data carries a field besides active"},
 	{FoldFirst, "LOG-2", "the fold returns the first plan/mode value instead of the last"},
 	{PendingSurvivesRestart, "PEND-8", "pending selections survive a process restart"},
-	{IdleNoticeLostAtRestart, "PEND-8", "the notice of an idle set is lost when the process restarts before a step carries it: the next turn's request shows the change unannounced"},
 	{DoubleAppend, "LOG-4", "a committed change appends plan/mode twice"},
 	{NoopQueues, "PEND-3", "selecting the pending or logged state again during a turn returns queued"},
 	{CancelKeepsPending, "PEND-5", "cancelled leaves the opposite selection pending"},

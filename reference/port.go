@@ -175,11 +175,6 @@ func (p *plugin) Open(req sim.OpenRequest) error {
 		s.add(e)
 	}
 	s.active = p.hooks.resumed.at(req, s.active) // the log's fold (LOG-3)
-	// A notice the log owes is recorded again: the inbox it waited in
-	// ended with the process that recorded it (STEP-6, PEND-8).
-	if target, owed := OwedNotice(req.Events); p.hooks.owed.at(req, owed) {
-		s.owed = &target
-	}
 	p.sessions[req.Agent] = s
 	return nil
 }

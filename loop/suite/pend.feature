@@ -144,17 +144,3 @@ Feature: PEND at runtime level — selections made inside a turn wait for the ne
     Then the step sends 0 requests
     And the step logs 0 plan-mode notices
     And the turn ends "completed"
-
-  @PEND-8 @STEP-6 @id:rt-pend-idle-notice-survives-restart
-  Scenario: nothing else is lost: a change committed between turns is narrated by the next turn across a restart
-    When the user sends "Read the code."
-    And the user selects plan mode
-    And the runtime restarts
-    Then get shows active true with nothing pending
-    When the user sends "Now plan."
-    Then the step logs 1 plan-mode notice
-    And request 1 of the step carries a plan-mode notice
-    And the requests show plan:policy as on
-    When the runtime restarts
-    And the user sends "Go on."
-    Then the step logs 0 plan-mode notices

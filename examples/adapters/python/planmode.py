@@ -103,9 +103,6 @@ class Session:
         self.header = None    # the fold at the last request/header
         for e in events:
             self.add(e)
-        # The notice this log owes, recorded again by the process that
-        # opens it (None: none is owed).
-        self.owed = owed_notice(self.events)
 
     def add(self, event):
         self.events.append(event)
@@ -120,35 +117,6 @@ class Session:
             self.open = False
         elif t == "request/header":
             self.header = self.active
-
-
-def owed_notice(events):
-    """The state announced by the notice a log owes the model, or None.
-    It owes one when its last plan/mode was appended between turns (an
-    idle set's: a pre-step's notice is in its step's messages, the exit
-    tool's exit is silent), the last request/header before it showed the
-    other state, and no header or plan-mode notice came after it. The
-    runtime's inbox where that notice waited is gone with the process that
-    recorded it; only a pending selection is lost at a restart (PEND-8)."""
-    owed, header, active, open_ = None, None, False, False
-    for e in events:
-        t = e.get("type")
-        if t == "plan/mode":
-            v = plan_mode_of(e)
-            if v is not None:
-                active = v
-                owed = v if not open_ and header is not None and header != v else None
-        elif t == "turn/start":
-            open_ = True
-        elif t == "turn/end":
-            open_ = False
-        elif t == "request/header":
-            header, owed = active, None
-        elif t == "user/message":
-            source = (e.get("data") or {}).get("source") or {}
-            if source.get("kind") == "plugin" and source.get("plugin") == PLUGIN_NAME:
-                owed = None
-    return owed
 
 
 def notice(active):
@@ -247,14 +215,7 @@ class PlanMode:
         selection stays pending (choice empty-step=keep-pending)."""
         s = self.sessions[agent]
         decision = host.next()
-        if decision["kind"] != "enter" or aborted:
-            return decision
-        if s.owed is not None and not (skips_empty and not decision.get("messages")):
-            # The notice the log owed when this process opened it goes
-            # first, where the old process's inbox held it (STEP-6, PEND-8).
-            decision = dict(decision, messages=[notice(s.owed)] + list(decision.get("messages") or []))
-            s.owed = None
-        if agent not in self.pending:
+        if decision["kind"] != "enter" or aborted or agent not in self.pending:
             return decision
         if skips_empty and not decision.get("messages"):
             return decision

@@ -43,7 +43,6 @@ class Agent:
         self.header = None  # the last request header, to give its reason
         for e in events:
             self.add(e["type"], e["data"])
-        self.session.owed = planmode.owed_notice(self.log)
         for e in self.log:
             if e["type"] == "turn/start":
                 self.turn += 1
