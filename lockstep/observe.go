@@ -342,9 +342,11 @@ func commandClauses(input string) []string {
 }
 
 // selectsOther reports whether the implementation tried to append a
-// state other than the one the command selects (failed appends count).
+// state other than the one the command selects (failed appends count); a
+// line that is not /plan selects none.
 func selectsOther(input string, imp sim.Result) bool {
-	target := spec.ParseCommand(input).Active()
+	cmd := spec.ParseCommand(input)
+	target := cmd.Active()
 	for _, e := range imp.Effects {
 		if e.Effect.Kind != sim.EffectAppend || e.Effect.Type != spec.TypePlanMode {
 			continue
@@ -352,7 +354,7 @@ func selectsOther(input string, imp sim.Result) bool {
 		var v struct {
 			Active bool `json:"active"`
 		}
-		if json.Unmarshal(e.Effect.Data, &v) == nil && v.Active != target {
+		if !cmd.IsPlan() || (json.Unmarshal(e.Effect.Data, &v) == nil && v.Active != target) {
 			return true
 		}
 	}
@@ -601,9 +603,9 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		return mk([]string{"PEND-6"}, x)
 	case act.Command != nil:
 		cmd := commandClauses(act.Command.Input)
-		target := spec.ParseCommand(act.Command.Input).Active()
+		plan := spec.ParseCommand(act.Command.Input)
 		for _, v := range iv {
-			if v != target {
+			if !plan.IsPlan() || v != plan.Active() { // a line that is not /plan selects nothing
 				return mk(cmd, x)
 			}
 		}

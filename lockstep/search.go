@@ -372,7 +372,7 @@ func (s *searcher) shrink(f *failure, budget int) (*failure, error) {
 // simplify returns simpler variants of an action: a /plan command as the
 // set it stands for, a step without its extras.
 func simplify(act sim.Action) []sim.Action {
-	if c := act.Command; c != nil {
+	if c := act.Command; c != nil && spec.ParseCommand(c.Input).IsPlan() {
 		return []sim.Action{{Set: &sim.SetAction{Agent: c.Agent, Active: spec.ParseCommand(c.Input).Active()}}}
 	}
 	return properties.Simpler(act)

@@ -3,10 +3,11 @@ package spec
 import "strings"
 
 // PlanCommand is a typed command line read as the /plan command reads it
-// (CMD-1..4). The commands service splits a line "/name args" into the
-// command's name and its raw arguments, hands them to the command's handler
-// and logs both (command/run); /plan reads its argument without the
-// whitespace around it (CMD-4: "the exact argument off").
+// (CMD-1..4). plankit's host splits a line "/name args" into the command's
+// name and its raw arguments (SplitCommand), hands them to the command's
+// handler and logs both (command/run); /plan reads its argument without
+// the whitespace around it (CMD-4: "the exact argument off"). A line that
+// is not /plan selects nothing and steers nothing.
 type PlanCommand struct {
 	// Name is the command's name, without the slash.
 	Name string
@@ -37,22 +38,26 @@ func CommandOf(name, args string) PlanCommand {
 func (c PlanCommand) IsPlan() bool { return c.Name == Command }
 
 // Active is the state /plan selects: inactive for the exact argument off
-// (CMD-4), plan mode for any other (CMD-2, CMD-3).
-func (c PlanCommand) Active() bool { return c.Arg != CommandOff }
+// (CMD-4), plan mode for any other (CMD-2, CMD-3). It is false for a line
+// that is not /plan, which selects nothing (IsPlan).
+func (c PlanCommand) Active() bool { return c.IsPlan() && c.Arg != CommandOff }
 
 // Message is the text /plan steers after its selection (CMD-3): the
 // argument, or "" for bare /plan and for off.
 func (c PlanCommand) Message() string {
-	if !c.Active() {
+	if !c.IsPlan() || !c.Active() {
 		return ""
 	}
 	return c.Arg
 }
 
 // Clause is the clause that says what /plan does with the argument: CMD-2
-// bare, CMD-4 off, CMD-3 a message.
+// bare, CMD-4 off, CMD-3 a message; CMD-1 (what the plugin registers) for
+// a line that is not /plan.
 func (c PlanCommand) Clause() string {
 	switch {
+	case !c.IsPlan():
+		return "CMD-1"
 	case c.Arg == "":
 		return "CMD-2"
 	case !c.Active():

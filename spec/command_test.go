@@ -19,10 +19,10 @@ func TestParseCommand(t *testing.T) {
 		{"/plan OFF", "plan", "OFF", true, true, "OFF", "CMD-3"},
 		{"/plan off now", "plan", "off now", true, true, "off now", "CMD-3"},
 		{"/plan sketch it first", "plan", "sketch it first", true, true, "sketch it first", "CMD-3"},
-		{"/plans", "plans", "", false, true, "", "CMD-2"},
-		{"/plan\toff", "plan\toff", "", false, true, "", "CMD-2"},
-		{" /plan off", "", "/plan off", false, true, "/plan off", "CMD-3"},
-		{"/help plan", "help", "plan", false, true, "plan", "CMD-3"},
+		{"/plans", "plans", "", false, false, "", "CMD-1"},
+		{"/plan\toff", "plan\toff", "", false, false, "", "CMD-1"},
+		{" /plan off", "", "/plan off", false, false, "", "CMD-1"},
+		{"/help plan", "help", "plan", false, false, "", "CMD-1"},
 	} {
 		got := ParseCommand(c.input)
 		if got.Name != c.name || got.Arg != c.arg {
