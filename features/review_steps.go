@@ -80,20 +80,14 @@ func (w *world) exitToolReply(plan string, table *godog.Table) error {
 
 // turnEndedWith checks that the last action ended the turn, with reason.
 func (w *world) turnEndedWith(reason string) error {
-	for _, a := range w.last.Appended {
+	for i := len(w.last.Appended) - 1; i >= 0; i-- {
+		a := w.last.Appended[i]
 		if a.Agent != mainAgent || a.Event.Type != spec.TypeTurnEnd {
 			continue
 		}
-		var d struct {
-			Reason struct {
-				Kind string `json:"kind"`
-			} `json:"reason"`
-		}
-		if err := json.Unmarshal(a.Event.Data, &d); err != nil {
-			return fmt.Errorf("turn/end data %s: %v", a.Event.Data, err)
-		}
-		if d.Reason.Kind != reason {
-			return &observedError{attribution.ObsEvents, fmt.Errorf("the turn ended with the reason %q, want %q", d.Reason.Kind, reason)}
+		// The last turn/end, its reason read as every reader reads it.
+		if got := sim.TurnEndReason(a.Event.Data); got != reason {
+			return &observedError{attribution.ObsEvents, fmt.Errorf("the turn ended with the reason %q, want %q", got, reason)}
 		}
 		return nil
 	}
