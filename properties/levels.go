@@ -16,7 +16,9 @@ import (
 // the pair reached, or false to stop the walk. The walk, the states
 // counted and where it stops are therefore the same for any number of
 // workers. It returns the number of distinct states seen, start
-// included.
+// included. A prefix is shared by the pairs of its state and their
+// workers: run and judge read it and must not change it (it is clipped, so
+// an append copies).
 func Levels[O any](ctx context.Context, jobs, depth int, start *Model, alphabet []sim.Action,
 	run func(prefix []sim.Action, act sim.Action) O,
 	judge func(prefix []sim.Action, act sim.Action, o O) (*Model, bool)) (int, error) {
@@ -44,12 +46,12 @@ func Levels[O any](ctx context.Context, jobs, depth int, start *Model, alphabet 
 		var next []node
 		stopped := false
 		err := workers.Run(ctx, jobs, len(pairs), func(i int) {
-			outs[i] = run(pairs[i].from.prefix, pairs[i].act)
+			outs[i] = run(slices.Clip(pairs[i].from.prefix), pairs[i].act)
 		}, func(i int) bool {
 			p, o := pairs[i], outs[i]
 			var none O
 			outs[i] = none // what a pair found is not kept past its judgement
-			m, more := judge(p.from.prefix, p.act, o)
+			m, more := judge(slices.Clip(p.from.prefix), p.act, o)
 			if !more {
 				stopped = true
 				return false
