@@ -21,7 +21,7 @@ func table(rows ...[]string) *godog.Table {
 }
 
 func TestTableRows(t *testing.T) {
-	rows, err := tableRows(table([]string{"b", "a", "extra"}, []string{"2", "1", "x"}), "demo", false, "a", "b")
+	rows, err := tableRows(table([]string{"b", "a"}, []string{"2", "1"}), "demo", false, "a", "b")
 	if err != nil || len(rows) != 1 || rows[0]["a"] != "1" || rows[0]["b"] != "2" || len(rows[0]) != 2 {
 		t.Fatalf("rows %v, err %v", rows, err)
 	}
@@ -35,6 +35,8 @@ func TestTableRows(t *testing.T) {
 		"no rows":        {table([]string{"a", "b"}), "needs a header row (a | b) and at least one row"},
 		"no table":       {nil, "needs a header row"},
 		"missing column": {table([]string{"a"}, []string{"1"}), `the demo table has no "b" column`},
+		"unknown column": {table([]string{"a", "b", "c"}, []string{"1", "2", "3"}), `the demo table has an unknown column "c"`},
+		"twice":          {table([]string{"a", "b", "a"}, []string{"1", "2", "3"}), `names the column "a" twice`},
 	} {
 		if _, err := tableRows(tc.t, "demo", false, "a", "b"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", name, err, tc.want)
