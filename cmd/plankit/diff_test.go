@@ -225,6 +225,7 @@ func TestDiffInterruptedThroughAdapter(t *testing.T) {
 	js := filepath.Join(t.TempDir(), "report.json")
 	out := &interruptOnce{at: "lockstep:", cancel: cancel}
 	cmd := newDiffCmd()
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	cmd.SetContext(ctx)
 	cmd.SetOut(out)
 	cmd.SetArgs([]string{"--adapter", plankitBin(t) + " serve", "--jobs", "1", "--cases", "100000", "--depth", "3", "--out", t.TempDir(), "--json", js})
