@@ -199,7 +199,7 @@ func (s Setup) Options() sim.Options {
 		Config:    sim.JSON(map[string]string{"section": Section}),
 		Services:  s.Services,
 		Retries:   s.Retries,
-		Listeners: []sim.ListenerSpec{{Name: AuditListener, Registered: "before", Messages: []string{AuditMessage}}},
+		Listeners: []sim.ListenerSpec{auditListener},
 		Agents:    []string{"main", "side"},
 	}
 	if s.HostTools {
@@ -434,14 +434,13 @@ func (m *Model) HostTools() []string {
 	return append(slices.Clone(HostTools), AssemblyTools...)
 }
 
-// Listeners implements sim.World.
-func (m *Model) Listeners() []string {
-	var out []string
-	for _, l := range m.Setup.Options().Listeners {
-		out = append(out, l.Name)
-	}
-	return out
-}
+// auditListener is the host's own pre-step listener of every run: it
+// adds AuditMessage to the step's messages before the plugin's listener.
+var auditListener = sim.ListenerSpec{Name: AuditListener, Registered: "before", Messages: []string{AuditMessage}}
+
+// Listeners implements sim.World: the host's listeners, without building
+// the whole runtime options at each draw.
+func (m *Model) Listeners() []string { return []string{auditListener.Name} }
 
 // reviewsValid reports whether the action's scripted reviews are ones the
 // implementation takes.
@@ -1045,15 +1044,7 @@ func (x *pred) fold(f *sim.FoldAction) {
 		for _, e := range f.Events {
 			me := mevent{typ: e.Type}
 			if e.Type == spec.TypePlanMode {
-				var d map[string]json.RawMessage
-				if json.Unmarshal(e.Data, &d) == nil && len(d) == 1 {
-					switch string(d["active"]) {
-					case "true":
-						me.isPlan, me.plan = true, true
-					case "false":
-						me.isPlan = true
-					}
-				}
+				me.plan, me.isPlan = planData(e.Data)
 			}
 			events = append(events, me)
 		}
