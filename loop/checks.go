@@ -152,8 +152,11 @@ func Invariants(t Trace, rec Record) []Finding {
 			if has && s.Order != nil && *s.Order != spec.SectionOrder {
 				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy at order %d, not %d", where, *s.Order, spec.SectionOrder)})
 			}
-			if !slices.Contains(q.Tools, spec.ExitTool) {
+			switch n := countOf(q.Tools, spec.ExitTool); {
+			case n == 0:
 				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})
+			case n > 1:
+				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog lists exit_plan_mode %d times", where, n)})
 			}
 			if tools != nil && !slices.Equal(q.Tools, tools) {
 				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v", where, q.Tools, tools)})
@@ -275,4 +278,15 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource s
 		}
 	}
 	return out
+}
+
+// countOf is how many times name stands in names.
+func countOf(names []string, name string) int {
+	n := 0
+	for _, x := range names {
+		if x == name {
+			n++
+		}
+	}
+	return n
 }

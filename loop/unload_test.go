@@ -109,3 +109,32 @@ func TestInvariantsLetOutsideWritersAppendWhileUnloaded(t *testing.T) {
 		}
 	}
 }
+
+// The exit tool stands in every request's catalog exactly once (EXIT-1):
+// missing or listed twice is a finding, once is not.
+func TestInvariantsCountTheExitTool(t *testing.T) {
+	for _, tc := range []struct {
+		tools []string
+		want  string
+	}{
+		{[]string{"read", spec.ExitTool}, ""},
+		{[]string{"read"}, "has no exit_plan_mode"},
+		{[]string{spec.ExitTool, "read", spec.ExitTool}, "lists exit_plan_mode 2 times"},
+	} {
+		obs := Observation{Requests: []ModelRequest{{At: 0, Tools: tc.tools}}}
+		rec := Record{Steps: []StepDone{{Step: Step{Turn: &TurnRequest{Agent: "main", Prompt: "Go."}}, Obs: obs}},
+			Logs: map[string][]sim.Event{"main": nil}, Agents: []string{"main"}}
+		var exit []string
+		for _, f := range Invariants(Trace{}, rec) {
+			if f.Clause == "EXIT-1" && strings.Contains(f.Message, "exit_plan_mode") {
+				exit = append(exit, f.Message)
+			}
+		}
+		switch {
+		case tc.want == "" && len(exit) > 0:
+			t.Errorf("%v: %v", tc.tools, exit)
+		case tc.want != "" && !slices.ContainsFunc(exit, func(m string) bool { return strings.Contains(m, tc.want) }):
+			t.Errorf("%v: no finding says %q: %v", tc.tools, tc.want, exit)
+		}
+	}
+}
