@@ -41,6 +41,17 @@ type Builtin struct {
 	// the step's request again.
 	resending bool
 	err       error
+	// transcripts are the messages derived so far from each agent's log
+	// (which only grows while b.rt lives): each request carries a prefix
+	// of them, so a run holds every message once however many requests
+	// resend it.
+	transcripts map[string]*derived
+}
+
+// derived is the transcript derived from the first events of a log.
+type derived struct {
+	events   int
+	messages []Message
 }
 
 var _ Runtime = (*Builtin)(nil)
@@ -94,7 +105,7 @@ func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	if err != nil {
 		return LoadReply{}, err
 	}
-	b.rt = rt
+	b.rt, b.transcripts = rt, nil
 	return LoadReply{Error: res.Error}, nil
 }
 
@@ -268,7 +279,7 @@ func (b *Builtin) requested(agent string, q sim.Request, failed bool) error {
 // tools of the header and the transcript derived from the log.
 func (b *Builtin) modelRequest(agent string, q sim.Request) ModelRequest {
 	log := b.rt.Log(agent)
-	out := ModelRequest{At: len(log), Sections: []Section{}, Tools: []string{}, Messages: transcript(log)}
+	out := ModelRequest{At: len(log), Sections: []Section{}, Tools: []string{}, Messages: b.transcript(agent, log)}
 	for _, s := range q.Sections {
 		order := s.Order
 		out.Sections = append(out.Sections, Section{Name: s.Name, Order: &order, Text: s.Text})
@@ -279,10 +290,27 @@ func (b *Builtin) modelRequest(agent string, q sim.Request) ModelRequest {
 	return out
 }
 
-// transcript derives the messages a model request carries from the log:
-// user messages, assistant text and tool results, in order.
+// transcript is the messages a request sent at the end of the agent's log
+// carries: those derived before, and those of the events since. The slice
+// is capped, so appending to it never writes into the next request's.
+func (b *Builtin) transcript(agent string, log []sim.Event) []Message {
+	if b.transcripts == nil {
+		b.transcripts = map[string]*derived{}
+	}
+	d := b.transcripts[agent]
+	if d == nil || d.events > len(log) {
+		d = &derived{messages: []Message{}}
+		b.transcripts[agent] = d
+	}
+	d.messages = append(d.messages, transcript(log[d.events:])...)
+	d.events = len(log)
+	return d.messages[:len(d.messages):len(d.messages)]
+}
+
+// transcript derives the messages a model request carries from log
+// events: user messages, assistant text and tool results, in order.
 func transcript(log []sim.Event) []Message {
-	out := []Message{}
+	var out []Message
 	for _, e := range log {
 		switch e.Type {
 		case spec.TypeUserMessage:

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"unicode/utf8"
 
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -26,6 +28,11 @@ type Trace struct {
 	// runtime declares it, instead of needing it (the runtime-level suite
 	// sets it; steps that use a service still need it).
 	ServicesByCapability bool `json:"-"`
+	// MaxTranscript bounds what the model requests of a run carry in all
+	// (inputlimit.Limits.Transcript; 0: inputlimit.Trace's), so that no
+	// trace, however it makes its turns resend the transcript, makes a run
+	// hold or print more than that.
+	MaxTranscript int64 `json:"-"`
 }
 
 // Needs lists the capabilities the trace needs, sorted.
@@ -148,6 +155,9 @@ type Session struct {
 	// unloaded: plan mode was unloaded and not loaded again; its service
 	// cannot be asked (get, set).
 	unloaded bool
+	// carried is what the requests observed so far carry, counted as
+	// Trace.MaxTranscript says.
+	carried int64
 }
 
 // Run plays t against rt from a fresh start and returns the record. On an
@@ -316,6 +326,42 @@ func (s *Session) observe(agent string, obs Observation) error {
 	for _, q := range obs.Requests {
 		if q.At > len(log) {
 			return &ObservationError{Msg: fmt.Sprintf("agent %q: a request was sent at log length %d, beyond the %d events observed", agent, q.At, len(log))}
+		}
+	}
+	return s.carry(obs.Requests)
+}
+
+// jsonLen is the length of s written as a JSON string's contents by
+// encoding/json: what printing it costs.
+func jsonLen(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+			n += 2
+		case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError:
+			n += 6
+		default:
+			n += utf8.RuneLen(r)
+		}
+	}
+	return n
+}
+
+// carry counts what requests carry toward the trace's transcript bound; a
+// run past it is an input error: the trace asks for more than the bound.
+func (s *Session) carry(requests []ModelRequest) error {
+	limit := s.trace.MaxTranscript
+	if limit <= 0 {
+		limit = inputlimit.Trace.Transcript
+	}
+	for _, q := range requests {
+		for _, m := range q.Messages {
+			s.carried += int64(jsonLen(m.Text)) + inputlimit.MessageOverhead
+		}
+		if s.carried > limit {
+			return &sim.InputError{Msg: fmt.Sprintf("the trace's model requests carry %s; each message counts its text as JSON and %d bytes, once for every request that carries it",
+				inputlimit.Exceeded("bytes of transcript in all", limit, inputlimit.FlagTranscript), inputlimit.MessageOverhead)}
 		}
 	}
 	return nil

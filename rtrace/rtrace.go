@@ -10,15 +10,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/loop"
 )
@@ -58,35 +57,45 @@ var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]sc
 	return append(rs, schemafile.Resource{ID: SchemaID, Data: Schema}), err
 })
 
-// ReadFile reads and parses a runtime trace file.
+// ReadFile reads and parses a runtime trace file within the default
+// bounds (inputlimit.Trace, the same as a trace's).
 func ReadFile(path string) (*loop.Trace, error) {
-	data, err := os.ReadFile(path)
+	return ReadFileWithLimits(path, inputlimit.Trace)
+}
+
+// ReadFileWithLimits reads and parses a runtime trace file within lim; a
+// file over lim.Bytes is not read past the bound.
+func ReadFileWithLimits(path string, lim inputlimit.Limits) (*loop.Trace, error) {
+	data, err := schemafile.ReadFile(path, lim)
 	if err != nil {
-		return nil, &Error{File: path, Msg: err.Error()}
+		return nil, err
 	}
-	return Parse(path, data)
+	return ParseWithLimits(path, data, lim)
 }
 
-// IsRuntimeTrace reports whether data looks like a runtime trace (its
-// top-level level member says runtime), so commands can tell the levels
-// apart.
-func IsRuntimeTrace(data []byte) bool {
-	var head struct {
-		Level string `yaml:"level"`
-	}
-	return yaml.Unmarshal(data, &head) == nil && head.Level == Level
-}
-
-// Parse parses a runtime trace: YAML, then the schema, then the meaning
-// (exactly one action per step, known agents). Errors are *Error.
+// Parse parses a runtime trace within the default bounds.
 func Parse(file string, data []byte) (*loop.Trace, error) {
-	f, err := parser.ParseBytes(data, 0)
+	return ParseWithLimits(file, data, inputlimit.Trace)
+}
+
+// records are a runtime trace's records: its steps, bounded by
+// --max-input-actions as a trace's actions are.
+var records = schemafile.Records{Key: "steps", What: "steps"}
+
+// ParseWithLimits parses a runtime trace: the bounds a trace has (size,
+// encoding, control characters, nesting, nodes with aliases expanded,
+// steps: schemafile.Parse), YAML, then the schema, then the meaning
+// (exactly one action per step, known agents). The trace carries
+// lim.Transcript, the bound on what its model requests carry. Errors are
+// *Error.
+func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*loop.Trace, error) {
+	f, err := schemafile.Parse(file, data, lim, records)
 	if err != nil {
-		return nil, schemafile.Syntax(file, err)
+		return nil, err
 	}
-	js, err := yaml.YAMLToJSON(data)
+	js, err := schemafile.ToJSON(file, f)
 	if err != nil {
-		return nil, schemafile.Syntax(file, err)
+		return nil, err
 	}
 	if err := schema.Check(file, js, func(loc []string, msg, extra string) error {
 		if extra != "" {
@@ -121,6 +130,7 @@ func Parse(file string, data []byte) (*loop.Trace, error) {
 		}
 	}
 	t := out.Trace
+	t.MaxTranscript = lim.Transcript
 	return &t, nil
 }
 

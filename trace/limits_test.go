@@ -202,3 +202,21 @@ func TestScanIgnoresText(t *testing.T) {
 		t.Fatalf("text taken for structure: %v", err)
 	}
 }
+
+// TestControlCharacters: plugin traces share the runtime traces' check: a
+// control character, raw or written as an escape, is refused where it is.
+func TestControlCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		data      string
+		line, col int
+	}{
+		{"name: \"a\\x1bb\"\nscript:\n  - load: {}\n", 1, 7},
+		{"name: ok\nscript:\n  - prompt: {agent: main, text: a\x07}\n", 3, 34},
+	} {
+		_, err := Parse("in.yaml", []byte(tc.data))
+		var te *Error
+		if !errors.As(err, &te) || te.Line != tc.line || te.Column != tc.col || !strings.Contains(te.Msg, "control character") {
+			t.Errorf("%q: got %v; want in.yaml:%d:%d control character", tc.data, err, tc.line, tc.col)
+		}
+	}
+}

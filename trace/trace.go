@@ -12,7 +12,6 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/schemafile"
@@ -133,12 +131,8 @@ func ReadFile(path string) (*Trace, error) { return ReadFileWithLimits(path, inp
 // ReadFileWithLimits reads and parses a trace file within lim; a file over
 // lim.Bytes is not read past the bound.
 func ReadFileWithLimits(path string, lim inputlimit.Limits) (*Trace, error) {
-	data, err := inputlimit.ReadFile(path, lim.Bytes)
+	data, err := schemafile.ReadFile(path, lim)
 	if err != nil {
-		var tl *inputlimit.TooLargeError
-		if errors.As(err, &tl) {
-			return nil, &Error{File: path, Line: tl.Line, Msg: inputlimit.Exceeded("bytes", tl.Limit, inputlimit.FlagBytes)}
-		}
 		return nil, err
 	}
 	return ParseWithLimits(path, data, lim)
@@ -149,28 +143,16 @@ func Parse(file string, data []byte) (*Trace, error) {
 	return ParseWithLimits(file, data, inputlimit.Trace)
 }
 
-// ParseWithLimits parses a trace: its size and encoding, the bounds on
-// nesting, nodes and actions (limits.go), YAML syntax, then the JSON
-// Schema, then the script's meaning (one action per entry, known agents).
-// Every error is an *Error naming file, line, column and field.
+// records are a trace's records: its script's actions.
+var records = schemafile.Records{Key: "script", What: "actions"}
+
+// ParseWithLimits parses a trace: its size, encoding and the bounds on
+// nesting, nodes and actions (schemafile.Parse), YAML syntax, then the
+// JSON Schema, then the script's meaning (one action per entry, known
+// agents). Every error is an *Error naming file, line, column and field.
 func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, error) {
-	if int64(len(data)) > lim.Bytes {
-		return nil, &Error{File: file, Line: bytes.Count(data[:lim.Bytes], []byte("\n")) + 1, Msg: inputlimit.Exceeded("bytes", lim.Bytes, inputlimit.FlagBytes)}
-	}
-	if line, col, ok := inputlimit.InvalidUTF8(data); !ok {
-		return nil, &Error{File: file, Line: line, Column: col, Msg: inputlimit.UTF8Message}
-	}
-	if line, what := scan(data, lim.Depth, lim.Nodes); line > 0 {
-		if what == "depth" {
-			return nil, &Error{File: file, Line: line, Msg: inputlimit.Exceeded("levels of nesting", int64(lim.Depth), inputlimit.FlagDepth)}
-		}
-		return nil, &Error{File: file, Line: line, Msg: inputlimit.Exceeded("YAML nodes", int64(lim.Nodes), inputlimit.FlagNodes)}
-	}
-	f, err := parser.ParseBytes(data, 0)
+	f, err := schemafile.Parse(file, data, lim, records)
 	if err != nil {
-		return nil, schemafile.Syntax(file, err)
-	}
-	if err := checkTree(file, f, lim); err != nil {
 		return nil, err
 	}
 	var generic any

@@ -82,7 +82,7 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 
 // simRuntime replays runtime traces: it prints each run's timeline (text)
 // or record (json) and returns the worst exit code.
-func simRuntime(w, errw io.Writer, paths []string, format string, maxBytes int64, newRuntime func() loop.Runtime) error {
+func simRuntime(w, errw io.Writer, paths []string, format string, lim inputlimit.Limits, newRuntime func() loop.Runtime) error {
 	if format != "text" && format != "json" {
 		return usageErr("--format %q: at --level runtime want text or json", format)
 	}
@@ -93,11 +93,7 @@ func simRuntime(w, errw io.Writer, paths []string, format string, maxBytes int64
 		}
 	}
 	for _, path := range paths {
-		var t *loop.Trace
-		data, err := inputlimit.ReadFile(path, maxBytes)
-		if err == nil {
-			t, err = rtrace.Parse(path, data)
-		}
+		t, err := rtrace.ReadFileWithLimits(path, lim)
 		if err != nil {
 			fmt.Fprintf(errw, "plankit: %v\n", err)
 			worse(ExitUsage, errors.New(""))

@@ -22,6 +22,7 @@ const (
 	boundActions
 	boundEvents
 	boundEntries
+	boundTranscript
 )
 
 func (f *inputFlags) register(cmd *cobra.Command, defaults inputlimit.Limits, what string, bounds int) {
@@ -45,6 +46,9 @@ func (f *inputFlags) register(cmd *cobra.Command, defaults inputlimit.Limits, wh
 	if bounds&boundEvents != 0 {
 		fl.IntVar(&f.Records, inputlimit.FlagEvents[2:], defaults.Records, "most events in a "+what)
 	}
+	if bounds&boundTranscript != 0 {
+		fl.Int64Var(&f.Transcript, inputlimit.FlagTranscript[2:], defaults.Transcript, "with --level runtime: most bytes of transcript the model requests of one "+what+" carry in all (each message counts its text as JSON and 192 bytes, once per request)")
+	}
 	if bounds&boundEntries != 0 {
 		fl.IntVar(&f.Records, inputlimit.FlagEntries[2:], defaults.Records, "most entries in a "+what)
 	}
@@ -57,7 +61,8 @@ func (f *inputFlags) validate() error {
 		v, def int64
 	}{{inputlimit.FlagBytes, f.Bytes, f.defaults.Bytes}, {inputlimit.FlagLine, int64(f.Line), int64(f.defaults.Line)},
 		{inputlimit.FlagDepth, int64(f.Depth), int64(f.defaults.Depth)}, {inputlimit.FlagNodes, int64(f.Nodes), int64(f.defaults.Nodes)},
-		{"--max-input-actions, --max-input-events or --max-input-entries", int64(f.Records), int64(f.defaults.Records)}} {
+		{"--max-input-actions, --max-input-events or --max-input-entries", int64(f.Records), int64(f.defaults.Records)},
+		{inputlimit.FlagTranscript, f.Transcript, f.defaults.Transcript}} {
 		if b.def > 0 && b.v < 1 {
 			return usageErr("%s %d: want at least 1", b.flag, b.v)
 		}

@@ -55,7 +55,7 @@ lint); --format is text or json.`,
 				if err := limits.validate(); err != nil {
 					return err
 				}
-				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Bytes, newRuntime)
+				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Limits, newRuntime)
 			}
 			newPort, err := impl.factory()
 			if err != nil {
@@ -108,7 +108,7 @@ lint); --format is text or json.`,
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
 	impl.register(cmd)
 	level.register(cmd)
-	limits.register(cmd, inputlimit.Trace, "trace", boundBytes|boundDepth|boundNodes|boundActions)
+	limits.register(cmd, inputlimit.Trace, "trace", boundBytes|boundDepth|boundNodes|boundActions|boundTranscript)
 	return cmd
 }
 

@@ -28,16 +28,29 @@ type Limits struct {
 	// Nodes is the number of YAML nodes (scalars and collections), each
 	// alias counted as the nodes it expands to.
 	Nodes int
-	// Records is the number of actions in a trace, events in a session log
-	// or entries in a manifest.
+	// Records is the number of actions in a trace (steps in a runtime
+	// trace), events in a session log or entries in a manifest.
 	Records int
+	// Transcript bounds what a runtime trace asks its runtime to carry:
+	// the messages of all the model requests of one run, summed over the
+	// requests, each message counted as its text's bytes plus
+	// MessageOverhead. A turn resends the whole transcript, so this grows
+	// with the square of a trace's length, not with its size.
+	Transcript int64
 }
+
+// MessageOverhead is what one message of a model request counts toward
+// Limits.Transcript besides its text: about what it costs to hold and to
+// print as JSON.
+const MessageOverhead = 192
 
 // The defaults. Each keeps the peak memory of one command below 256 MB for
 // any input (docs/reliability.md has the measurements).
 var (
-	// Trace bounds a trace file (plankit sim, counterexamples read back).
-	Trace = Limits{Bytes: 1 << 20, Depth: 64, Nodes: 100_000, Records: 5_000}
+	// Trace bounds a trace file (plankit sim, counterexamples read back)
+	// and a runtime trace (plankit sim --level runtime), whose run is also
+	// bounded by Transcript.
+	Trace = Limits{Bytes: 1 << 20, Depth: 64, Nodes: 100_000, Records: 5_000, Transcript: 16 << 20}
 	// Log bounds a session log (plankit lint).
 	Log = Limits{Bytes: 128 << 20, Line: 1 << 20, Records: 2_000_000}
 	// Manifest bounds an expected-failure manifest (plankit check --expect).
@@ -53,6 +66,8 @@ const (
 	FlagActions = "--max-input-actions"
 	FlagEvents  = "--max-input-events"
 	FlagEntries = "--max-input-entries"
+	// FlagTranscript raises Limits.Transcript.
+	FlagTranscript = "--max-input-transcript"
 )
 
 // Exceeded says that an input went over a bound: what was counted, the
