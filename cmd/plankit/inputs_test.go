@@ -94,6 +94,11 @@ func TestInputBoundsAtTheCLI(t *testing.T) {
 	small := write("small.yaml", "name: small\nscript:\n  - load: {}\n  - set: {agent: main, active: true}\n")
 	log := write("log.jsonl", `{"type":"session","id":"s"}`+"\n"+`{"type":"turn/start","data":{"turn":1}}`+"\n"+`{"type":"turn/end","data":{"turn":1}}`+"\n")
 	manifest := write("m.txt", "id:a -- one\nid:b -- two\n")
+	rbomb := write("rbomb.yaml", "level: runtime\nname: bomb\nconfig: {section: x, a: &a [x, x, x, x, x, x, x, x, x], b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a], c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b], d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c], e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d], f: [*e, *e, *e, *e, *e, *e, *e, *e, *e]}\nsteps: []\n")
+	rutf := write("rutf.yaml", "level: runtime\nname: \"caf\xe9\"\nsteps: []\n")
+	rctl := write("rctl.yaml", "level: runtime\nname: \"a\\x01\"\nsteps: []\n")
+	rsmall := write("rsmall.yaml", "level: runtime\nname: small\nconfig: {section: x}\nsteps:\n  - get: {agent: main}\n  - set: {agent: main, active: true}\n")
+	rgrow := write("rgrow.yaml", "level: runtime\nname: grow\nconfig: {section: x}\nsteps:\n"+strings.Repeat("  - turn: {agent: main, prompt: "+strings.Repeat("p", 500)+", script: {}}\n", 20))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -105,6 +110,14 @@ func TestInputBoundsAtTheCLI(t *testing.T) {
 		{[]string{"sim", "--max-input-bytes", "20", small}, small + ":3: more than 20 bytes"},
 		{[]string{"sim", "--max-input-depth", "0", small}, "--max-input-depth 0: want at least 1"},
 		{[]string{"lint", "--max-input-events", "1", log}, "more than 1 events"},
+		{[]string{"sim", "--level", "runtime", rbomb}, rbomb + ":3:"},
+		{[]string{"sim", "--level", "runtime", rbomb}, "--max-input-nodes"},
+		{[]string{"sim", "--level", "runtime", rutf}, rutf + ":2:11: invalid UTF-8"},
+		{[]string{"sim", "--level", "runtime", rctl}, rctl + ":2:7: control character U+0001"},
+		{[]string{"sim", "--level", "runtime", "--max-input-actions", "1", rsmall}, rsmall + ":6:5: steps: more than 1 steps"},
+		{[]string{"sim", "--level", "runtime", "--max-input-depth", "2", rsmall}, rsmall + ":5: more than 2 levels of nesting"},
+		{[]string{"sim", "--level", "runtime", "--max-input-bytes", "20", rsmall}, rsmall + ":2: more than 20 bytes"},
+		{[]string{"sim", "--level", "runtime", "--max-input-transcript", "10000", rgrow}, "more than 10000 bytes of transcript"},
 		{[]string{"check", "--max-input-entries", "1", "--expect", manifest}, manifest + ":2: more than 1 entries"},
 	} {
 		code, out, errs := run(t, tc.args...)
@@ -117,6 +130,12 @@ func TestInputBoundsAtTheCLI(t *testing.T) {
 	}
 	if code, _, errs := run(t, "sim", "--max-input-actions", "2", small); code != ExitPass {
 		t.Errorf("two actions within a bound of 2: exit %d %s", code, errs)
+	}
+	if code, _, errs := run(t, "sim", "--level", "runtime", "--max-input-actions", "2", rsmall); code != ExitPass {
+		t.Errorf("two steps within a bound of 2: exit %d %s", code, errs)
+	}
+	if code, _, errs := run(t, "sim", "--level", "runtime", rgrow); code != ExitPass {
+		t.Errorf("20 turns within the default transcript bound: exit %d %s", code, errs)
 	}
 }
 
