@@ -87,6 +87,13 @@ func (c *checker) add(e Entry) {
 	if c.s != nil && e.Session == "" {
 		e.Session = c.s.id
 	}
+	if len(c.rep.Entries) >= c.opts.maxEntries() {
+		if c.rep.Omitted == nil {
+			c.rep.Omitted = map[string]int{}
+		}
+		c.rep.Omitted[e.Level]++
+		return
+	}
 	c.rep.Entries = append(c.rep.Entries, e)
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/lint"
@@ -11,7 +12,8 @@ import (
 
 // Any input gives a report and an exit code, never a panic nor a blow-up
 // (allocation stays within a fixed budget plus a multiple of the input's
-// size); a clean report has no error entries.
+// size, and the report keeps at most its MaxEntries entries, counting the
+// rest); a clean report has no error entries.
 func FuzzBytes(f *testing.F) {
 	files, _ := filepath.Glob("testdata/dsh/*.jsonl")
 	for _, p := range files {
@@ -22,13 +24,19 @@ func FuzzBytes(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(head + `{"type":"plan/mode","seq":0,"data":{"active":true}}` + "\n" + `{"type":"text-chunks","seq0":1,"data":{"texts":["a"]}}`))
+	f.Add([]byte(strings.Repeat("\n", 5000)))
+	f.Add([]byte(head + strings.Repeat(`{"type":"plan/mode","data":{"active":true}}`+"\n", 500)))
+	const maxEntries = 100
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		r := lint.Bytes("fuzz.jsonl", b, lint.Options{})
+		r := lint.Bytes("fuzz.jsonl", b, lint.Options{MaxEntries: maxEntries})
 		runtime.ReadMemStats(&after)
 		if alloc, budget := after.TotalAlloc-before.TotalAlloc, uint64(1<<20)+256*uint64(len(b)); alloc > budget {
 			t.Fatalf("linting %d bytes allocated %d KB (budget %d KB)", len(b), alloc>>10, budget>>10)
+		}
+		if len(r.Entries) > maxEntries {
+			t.Fatalf("the report keeps %d entries (at most %d)", len(r.Entries), maxEntries)
 		}
 		code := lint.Code([]*lint.Report{r})
 		if code == lint.ExitClean && r.Count(lint.LevelError)+r.Count(lint.LevelFinding) > 0 {

@@ -1,6 +1,8 @@
 package lint_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"runtime"
 	"slices"
@@ -95,5 +97,67 @@ func TestLargeLogStreams(t *testing.T) {
 	}
 	if live := int64(after.HeapAlloc) - int64(before.HeapAlloc); live > 16<<20 {
 		t.Fatalf("linting 64 MB keeps %d MB", live>>20)
+	}
+}
+
+// TestEntriesAreCapped: a log of a million malformed lines keeps the first
+// entries and counts the rest, which still decide the exit code and the
+// summary; what the report holds stays small.
+func TestEntriesAreCapped(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := lint.Reader("empty.jsonl", &repeated{line: []byte("\n"), left: 1_000_000}, lint.Options{})
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if live := int64(after.HeapAlloc) - int64(before.HeapAlloc); live > 16<<20 {
+		t.Fatalf("a report of a million errors keeps %d MB", live>>20)
+	}
+	if len(r.Entries) != lint.DefaultMaxEntries || r.Count(lint.LevelError) != 1_000_000 || r.Omitted[lint.LevelError] != 1_000_000-lint.DefaultMaxEntries {
+		t.Fatalf("kept %d entries, counted %d errors, omitted %v", len(r.Entries), r.Count(lint.LevelError), r.Omitted)
+	}
+	if lint.Code([]*lint.Report{r}) != lint.ExitInput {
+		t.Fatal("the errors left out do not count")
+	}
+	out := text(r)
+	if !strings.Contains(out, "empty.jsonl: 990000 more entries left out") || !strings.Contains(out, "1000000 errors") {
+		t.Fatalf("the summary does not say what was left out:\n%s", out[len(out)-300:])
+	}
+	// Findings are capped and counted the same way.
+	r = lint.Bytes("f.jsonl", []byte(head+strings.Repeat(`{"type":"plan/mode","data":{"active":true}}`+"\n", 30)), lint.Options{MaxEntries: 5})
+	if len(r.Entries) != 5 || r.Count(lint.LevelFinding) < 25 || lint.Code([]*lint.Report{r}) != lint.ExitFindings {
+		t.Fatalf("kept %d entries, counted %d findings", len(r.Entries), r.Count(lint.LevelFinding))
+	}
+}
+
+// TestStreamWritesWhatWriteJSONWould: the JSON stream of reports, written
+// one at a time, is the document encoding/json writes of them all.
+func TestStreamWritesWhatWriteJSONWould(t *testing.T) {
+	reports := []*lint.Report{
+		lint.Bytes("a.jsonl", []byte(head+"\n"), lint.Options{}),
+		lint.Bytes("b.jsonl", []byte(head+`{"type":"plan/mode","data":{"active":true}}`+"\n"+`{"type":"plan/mode","data":{"active":true}}`+"\n"), lint.Options{MaxEntries: 1}),
+		lint.Bytes("<c>.jsonl", []byte(head), lint.Options{}),
+	}
+	for _, rs := range [][]*lint.Report{reports, {}} {
+		var got bytes.Buffer
+		if err := lint.WriteJSON(&got, rs); err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.MarshalIndent(struct {
+			Files []*lint.Report `json:"files"`
+			Exit  int            `json:"exit"`
+		}{rs, lint.Code(rs)}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = bytes.ReplaceAll(want, []byte(`\u003c`), []byte("<"))
+		want = bytes.ReplaceAll(want, []byte(`\u003e`), []byte(">"))
+		if got.String() != string(want)+"\n" {
+			t.Fatalf("got\n%s\nwant\n%s", got.String(), want)
+		}
+		var doc struct{ Files []lint.Report }
+		if err := json.Unmarshal(got.Bytes(), &doc); err != nil || len(doc.Files) != len(rs) {
+			t.Fatalf("%d files, %v", len(doc.Files), err)
+		}
 	}
 }

@@ -43,6 +43,16 @@ type Options struct {
 	SentAfter []int
 	// Limits bound what is read; zero means inputlimit.Log.
 	Limits inputlimit.Limits
+	// MaxEntries is how many entries a report keeps (0: DefaultMaxEntries);
+	// the others are counted in Report.Omitted.
+	MaxEntries int
+}
+
+func (o Options) maxEntries() int {
+	if o.MaxEntries <= 0 {
+		return DefaultMaxEntries
+	}
+	return o.MaxEntries
 }
 
 func (o Options) limits() inputlimit.Limits {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
@@ -64,51 +65,52 @@ named).`,
 			if err := opts.Validate(); err != nil {
 				return usageErr("--choice %v", err)
 			}
-			var reports []*lint.Report
+			// Each log's report is written as soon as it is linted and not
+			// kept: memory is one report's (bounded by lint.DefaultMaxEntries),
+			// however many logs.
+			out := lint.NewStream(cmd.OutOrStdout(), format)
 			var cut error
 			for i, path := range args {
 				if ie := interruption(cmd.Context()); ie != nil {
-					cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), path)
+					cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), safetext.Line(path))
 					break
 				}
+				var r *lint.Report
 				if path == "-" {
 					// Standard input may stay open: an interruption must not
 					// wait for it.
 					got := make(chan *lint.Report, 1)
 					go func() { got <- lint.Reader("-", cmd.InOrStdin(), opts) }()
 					select {
-					case r := <-got:
-						reports = append(reports, r)
-						continue
+					case r = <-got:
 					case <-cmd.Context().Done():
 					}
-					if ie := interruption(cmd.Context()); ie != nil {
-						cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), path)
-					} else {
-						cut = withCode(ExitInterrupted, context.Cause(cmd.Context()))
+					if r == nil {
+						if ie := interruption(cmd.Context()); ie != nil {
+							cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), path)
+						} else {
+							cut = withCode(ExitInterrupted, context.Cause(cmd.Context()))
+						}
+						break
 					}
-					break
+				} else {
+					r = lint.File(path, opts)
 				}
-				reports = append(reports, lint.File(path, opts))
+				if err := out.Write(r); err != nil {
+					return err
+				}
 			}
-			write := lint.WriteText
-			if format == "json" {
-				write = lint.WriteJSON
-			}
-			if err := write(cmd.OutOrStdout(), reports); err != nil {
+			if err := out.Close(); err != nil {
 				return err
 			}
 			if cut != nil {
 				return cut
 			}
-			switch code := lint.Code(reports); code {
+			switch code := out.Code(); code {
 			case lint.ExitInput:
 				return withCode(ExitUsage, fmt.Errorf("some input could not be read (see the error lines)"))
 			case lint.ExitFindings:
-				n := 0
-				for _, r := range reports {
-					n += r.Count(lint.LevelFinding)
-				}
+				n := out.Count(lint.LevelFinding)
 				noun := "findings"
 				if n == 1 {
 					noun = "finding"
