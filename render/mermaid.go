@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
@@ -28,7 +29,7 @@ func Mermaid(w io.Writer, run *trace.Run) error {
 	m := &mermaid{b: &b}
 	t := run.Trace
 	b.WriteString("sequenceDiagram\n")
-	fmt.Fprintf(&b, "    %%%% plankit sim: %s (%s)\n", oneLine(t.Name), t.File)
+	fmt.Fprintf(&b, "    %%%% plankit sim: %s (%s)\n", oneLine(t.Name), safetext.Line(t.File))
 	for _, p := range []string{"user", "runtime", "plugin", "log", "model"} {
 		fmt.Fprintf(&b, "    participant %s\n", p)
 	}

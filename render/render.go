@@ -87,7 +87,7 @@ func writeLine(buf *bytes.Buffer, v any) {
 func Text(w io.Writer, run *trace.Run) error {
 	var b strings.Builder
 	t := run.Trace
-	fmt.Fprintf(&b, "trace %s (%s)\n", t.Name, t.File)
+	fmt.Fprintf(&b, "trace %s (%s)\n", safetext.Line(t.Name), safetext.Line(t.File))
 	if len(t.Clauses) > 0 {
 		fmt.Fprintf(&b, "clauses %s\n", strings.Join(t.Clauses, " "))
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -60,7 +61,7 @@ func (r *Run) FirstFailure() (StepResult, bool) {
 
 // Describe names a step for messages: its number, action and position.
 func (r *Run) Describe(s StepResult) string {
-	return fmt.Sprintf("%s:%d:%d: action %d (%s)", r.Trace.File, s.Entry.Pos.Line, s.Entry.Pos.Column, s.Index+1, s.Entry.Action.Name())
+	return fmt.Sprintf("%s:%d:%d: action %d (%s)", safetext.Line(r.Trace.File), s.Entry.Pos.Line, s.Entry.Pos.Column, s.Index+1, s.Entry.Action.Name())
 }
 
 // Execute runs a trace against port and checks every expectation. It runs

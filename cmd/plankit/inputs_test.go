@@ -162,3 +162,37 @@ func TestAdapterHint(t *testing.T) {
 		t.Fatalf("runtime-level hint %q", b.String())
 	}
 }
+
+// TestFileNamesEscaped: a file name is outside text: one holding a newline
+// cannot add a line to sim's or lint's output (a CI log would read
+// "::error::..." as a command); it is printed escaped.
+func TestFileNamesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good\n::error::X.yaml", "name: good\nscript:\n  - load: {}\n")
+	bad := write("bad\n::error::X.yaml", "name: bad\nscript:\n  - nope: {}\n")
+	rgood := write("rgood\n::error::X.yaml", "level: runtime\nname: g\nconfig: {section: x}\nsteps:\n  - get: {agent: main}\n    expect: {active: true}\n")
+	rbad := write("rbad\n::error::X.yaml", "level: runtime\nname: b\nsteps: [{nope: {}}]\n")
+	log := write("log\n::error::X.jsonl", "\n")
+	for _, args := range [][]string{
+		{"sim", good}, {"sim", "--format", "mermaid", good}, {"sim", bad},
+		{"sim", "--level", "runtime", rgood}, {"sim", "--level", "runtime", rbad},
+		{"lint", log}, {"lint", "--format", "json", log},
+	} {
+		_, out, errs := run(t, args...)
+		for _, line := range strings.Split(out+errs, "\n") {
+			if strings.HasPrefix(line, "::error::") {
+				t.Errorf("%q: a file name added the line %q:\n%s\n%s", args, line, out, errs)
+			}
+		}
+		if !strings.Contains(out+errs, `\n::error::X`) {
+			t.Errorf("%q: the file is not named escaped:\n%s\n%s", args, out, errs)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/rtrace"
@@ -95,7 +96,8 @@ func simRuntime(w, errw io.Writer, paths []string, format string, lim inputlimit
 	for _, path := range paths {
 		t, err := rtrace.ReadFileWithLimits(path, lim)
 		if err != nil {
-			fmt.Fprintf(errw, "plankit: %v\n", err)
+			// The error names the file escaped (schemafile.Error).
+			fmt.Fprintf(errw, "plankit: %s\n", safetext.Text(err.Error()))
 			worse(ExitUsage, errors.New(""))
 			continue
 		}
@@ -118,13 +120,13 @@ func simRuntime(w, errw io.Writer, paths []string, format string, lim inputlimit
 		var in *sim.InputError
 		switch {
 		case runErr != nil && errors.As(runErr, &in):
-			worse(ExitUsage, fmt.Errorf("%s: %w", path, runErr))
+			worse(ExitUsage, fmt.Errorf("%s: %w", safetext.Line(path), runErr))
 		case runErr != nil && loop.IsSkip(runErr):
-			worse(ExitImpl, fmt.Errorf("%s: the runtime cannot run this trace: %w", path, runErr))
+			worse(ExitImpl, fmt.Errorf("%s: the runtime cannot run this trace: %w", safetext.Line(path), runErr))
 		case runErr != nil:
-			worse(ExitImpl, fmt.Errorf("%s: %w", path, runErr))
+			worse(ExitImpl, fmt.Errorf("%s: %w", safetext.Line(path), runErr))
 		case len(findings) > 0:
-			worse(ExitFail, fmt.Errorf("%s: %s", path, findings[0]))
+			worse(ExitFail, fmt.Errorf("%s: %s", safetext.Line(path), findings[0]))
 		}
 	}
 	if code != ExitPass {

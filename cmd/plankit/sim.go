@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/render"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
@@ -72,13 +73,14 @@ lint); --format is text or json.`,
 			ctx := cmd.Context()
 			for i, path := range args {
 				if ie := interruption(ctx); ie != nil {
-					return interrupted(ie, "%d of %d traces not run (from %s)", len(args)-i, len(args), path)
+					return interrupted(ie, "%d of %d traces not run (from %s)", len(args)-i, len(args), safetext.Line(path))
 				}
 				t, err := trace.ReadFileWithLimits(path, limits.Limits)
 				if err != nil {
 					// Report it and go on: the other traces still run, and
 					// the worst exit code wins.
-					fmt.Fprintf(cmd.ErrOrStderr(), "plankit: %v\n", err)
+					// The error names the file escaped (schemafile.Error).
+					fmt.Fprintf(cmd.ErrOrStderr(), "plankit: %s\n", safetext.Text(err.Error()))
 					if ExitUsage > code {
 						code, firstErr = ExitUsage, withCode(ExitUsage, errors.New(""))
 					}
@@ -92,7 +94,7 @@ lint); --format is text or json.`,
 				cmd.OutOrStdout().Write(out.Bytes())
 				if ie := interruption(ctx); ie != nil && run.Err != nil {
 					// The interruption ended the adapter mid-trace.
-					return interrupted(ie, "%s was cut short; %d of %d traces not finished", path, len(args)-i, len(args))
+					return interrupted(ie, "%s was cut short; %d of %d traces not finished", safetext.Line(path), len(args)-i, len(args))
 				}
 				c, err := runCode(run)
 				if c > code {

@@ -14,13 +14,16 @@ import (
 	"sync"
 
 	"github.com/goccy/go-yaml"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
 
-// Error is a problem in a file, with where it is and which field.
+// Error is a problem in a file, with where it is and which field. Its
+// text escapes the file's name as outside text (safetext.Line), so a name
+// holding a newline or a terminal control cannot add or rewrite a line.
 type Error struct {
 	File   string
 	Line   int
@@ -32,7 +35,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
+	b.WriteString(safetext.Line(e.File))
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 		if e.Column > 0 {
