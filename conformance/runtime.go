@@ -17,7 +17,9 @@ func runtimeSuites(newRuntime func() loop.Runtime) []Suite {
 		{Name: Features, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
 			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir})
 			if err != nil {
-				return nil, err
+				// The cases judged stay listed (a scenario whose trace could
+				// not be written is failed, the run an input error).
+				return res.Cases, err
 			}
 			return res.Cases, res.Impl
 		}, List: suite.Scenarios},

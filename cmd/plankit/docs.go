@@ -56,7 +56,7 @@ func newDocsCmd() *cobra.Command {
 // the conformance pages of the published package and runtime, the examples' golden
 // pictures, and the scripts that run the documentation's commands.
 func generatedFiles(root string) (generated.Set, error) {
-	set := generated.Set{Owned: append([]string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, examples.Owned...)}
+	set := generated.Set{Owned: []string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, Unmarked: examples.Owned}
 	docs, err := generatedDocs()
 	if err != nil {
 		return set, err

@@ -66,6 +66,10 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if err != nil {
 				return err
 			}
+			// --out is checked before anything runs, at either level.
+			if err := outputDir("--out", out); err != nil {
+				return err
+			}
 			if level.runtime() {
 				return exploreRuntime(cmd, &impl, &level, depth, out)
 			}
@@ -73,9 +77,6 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
 			}
 			if err := impl.checkJobs(); err != nil {
-				return err
-			}
-			if err := outputDir("--out", out); err != nil {
 				return err
 			}
 			newPort, err := impl.factory()

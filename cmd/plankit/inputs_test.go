@@ -32,6 +32,7 @@ func TestBadPathsFailFast(t *testing.T) {
 		{[]string{"check", "--adapter", "plankit serve", "--adapter-dir", filepath.Join(dir, "nonexistent")}, "--adapter-dir " + filepath.Join(dir, "nonexistent") + ": no such directory"},
 		{[]string{"sim", "--adapter", "plankit serve", "--adapter-dir", victim.Path, "../../examples/pend-cancel-before-boundary.yaml"}, "--adapter-dir " + victim.Path + ": not a directory"},
 		{[]string{"explore", "--out", filepath.Join(victim.Path, "sub")}, "--out"},
+		{[]string{"explore", "--level", "runtime", "--depth", "1", "--out", filepath.Join(victim.Path, "sub")}, "--out"},
 		{[]string{"sim", "--start-timeout", "0s", "--adapter", "plankit serve", "x.yaml"}, "--start-timeout"},
 	} {
 		code, out, errs := run(t, tc.args...)
@@ -47,8 +48,33 @@ func TestBadPathsFailFast(t *testing.T) {
 
 // TestSymlinkedCounterexampleRefused: a link planted at a counterexample's
 // name makes check and explore exit 2 and leaves the link's target as it
-// was.
+// was, at either level.
 func TestSymlinkedCounterexampleRefused(t *testing.T) {
+	for _, tc := range []struct{ name, only, file string }{
+		{"runtime properties", "properties", "rt-invariants.yaml"},
+		{"runtime scenarios", "features", "rt-step-aborted-appends-nothing.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"check", "--level", "runtime", "--only", tc.only, "--checks", "50", "--mutant", "append-on-abort"}
+			if tc.only == "features" {
+				args = append(args, "--tags", "@STEP-3")
+			}
+			first := t.TempDir()
+			if code, out, errs := run(t, append(args, "--counterexamples", first)...); code != ExitFail {
+				t.Fatalf("the mutant did not fail: exit %d\n%s\n%s", code, out, errs)
+			}
+			if _, err := os.Stat(filepath.Join(first, tc.file)); err != nil {
+				t.Fatalf("no counterexample %s written: %v", tc.file, err)
+			}
+			dir := t.TempDir()
+			victim := linktest.Plant(t, filepath.Join(dir, tc.file))
+			code, out, errs := run(t, append(args, "--counterexamples", dir)...)
+			if code != ExitUsage || !strings.Contains(errs+out, "symbolic link") {
+				t.Fatalf("exit %d; want exit 2 naming the link\n%s\n%s", code, out, errs)
+			}
+			victim.Untouched(t)
+		})
+	}
 	t.Run("explore", func(t *testing.T) {
 		dir := t.TempDir()
 		victim := linktest.Plant(t, filepath.Join(dir, "explore-depth4-seed0-case0.yaml"))

@@ -93,10 +93,18 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 			c.Status, c.Attributed = report.Failed, loop.Findings(findings[:1]).AttributedClauses()
 			c.Message = fmt.Sprintf("%s (seed %d); shrunk to %d steps", loop.Describe(findings[:1]), o.Seed, len(failing.Steps))
 			if werr != nil {
+				// As at the plugin level: the property failed, only its
+				// trace could not be written (a symbolic link at its name, a
+				// full disk): the run stops there, an input error, and the
+				// rest is not run.
 				c.Message += "; the counterexample could not be written: " + werr.Error()
-			} else {
-				c.Message += "; replay: plankit sim --level runtime " + path
+				fmt.Fprintf(out, "FAIL %s: %s\n", p.id, c.Message)
+				for j := i + 1; j < len(cases); j++ {
+					cases[j].Status, cases[j].Message = report.NotRun, "not run: the run stopped when a counterexample could not be written"
+				}
+				return cases, fmt.Errorf("property %s: writing the counterexample: %w", p.id, werr)
 			}
+			c.Message += "; replay: plankit sim --level runtime " + path
 			fmt.Fprintf(out, "FAIL %s: %s\n", p.id, c.Message)
 		case skipped == o.Checks:
 			c.Status, c.Message = report.Skipped, "not judged: every generated script needs a capability the runtime does not declare"

@@ -57,11 +57,17 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, fmt.Errorf("%w: %s: %v", features.ErrImpl, op, err)
 	}
 	res.Identity = id
+	refused := &writeRefusal{}
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
 		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
-		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir) },
+		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, refused) },
 	})
 	res.Cases, res.Impl = cases, implErr
+	if err == nil {
+		// A failing scenario whose trace could not be written is still
+		// reported failed; the run is an input error (exit 2).
+		err = refused.first()
+	}
 	return res, err
 }
 

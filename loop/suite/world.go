@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/cucumber/godog"
 	"github.com/goccy/go-yaml"
@@ -23,7 +24,9 @@ import (
 type world struct {
 	newRuntime func() loop.Runtime
 	// cexDir receives the trace of a failing scenario ("" writes none).
-	cexDir      string
+	cexDir string
+	// refused keeps the first trace that could not be written.
+	refused     *writeRefusal
 	id          string
 	written     bool
 	trace       loop.Trace
@@ -36,8 +39,30 @@ type world struct {
 	agent string
 }
 
-func newWorld(nr func() loop.Runtime, cexDir string) *world {
-	return &world{newRuntime: nr, cexDir: cexDir, agent: "main", trace: loop.Trace{
+// writeRefusal is the first scenario trace of a run that could not be
+// written (a symbolic link at its name, a full disk): the run's input
+// error, as a counterexample that cannot be written is at the plugin level.
+type writeRefusal struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (r *writeRefusal) add(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *writeRefusal) first() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+func newWorld(nr func() loop.Runtime, cexDir string, refused *writeRefusal) *world {
+	return &world{newRuntime: nr, cexDir: cexDir, refused: refused, agent: "main", trace: loop.Trace{
 		Config:               json.RawMessage(`{"section":"Plan first."}`),
 		Services:             &sim.Services{Commands: true, UserQuestions: true},
 		ServicesByCapability: true,
@@ -334,6 +359,9 @@ func (w *world) failed(err error) error {
 		merr = atomicfile.Write(path, data)
 	}
 	if merr != nil {
+		if w.refused != nil {
+			w.refused.add(fmt.Errorf("scenario %s: writing its trace: %w", w.id, merr))
+		}
 		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
 	}
 	return fmt.Errorf("%w; replay: plankit sim --level runtime %s", err, path)
