@@ -86,3 +86,24 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFollowsADirectoryLink: a symbolic link to a directory on the
+// way to the target is followed, as docs/reliability.md says (only the
+// target itself is guarded): the file lands in the linked directory.
+func TestWriteFollowsADirectoryLink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := Write(filepath.Join(link, "out.txt"), []byte("x")); err != nil {
+		t.Fatalf("writing under a directory link: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(real, "out.txt")); err != nil || string(b) != "x" {
+		t.Fatalf("the file is not in the linked directory: %q %v", b, err)
+	}
+}
