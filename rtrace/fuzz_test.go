@@ -59,8 +59,12 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		begin = time.Now()
 		if alloc := allocated(func() { _, _ = loop.Run(b, *tr) }); alloc > 256<<20 {
 			t.Fatalf("running a trace of %d bytes allocated %d MB", len(data), alloc>>20)
+		}
+		if d := time.Since(begin); d > 10*time.Second {
+			t.Fatalf("running a trace of %d bytes took %v", len(data), d)
 		}
 	})
 }
