@@ -4,20 +4,23 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/plankit/plankit/internal/safetext"
 )
 
 // WriteTimeline renders a record as text: who the runtime is, then per
 // step what the outside world did and what the runtime logged, sent and
-// answered, then the findings.
+// answered, then the findings. What came from outside (the runtime's
+// identity and errors, the trace's name) is escaped, one line each.
 func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 	var b strings.Builder
 	id := rec.Identity
-	fmt.Fprintf(&b, "runtime: %s %s (%s), retry %s\n", id.Name, id.Version, id.Language, id.Capabilities.Retry)
+	fmt.Fprintf(&b, "runtime: %s %s (%s), retry %s\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), safetext.Line(id.Capabilities.Retry))
 	if t.Name != "" {
-		fmt.Fprintf(&b, "trace: %s\n", t.Name)
+		fmt.Fprintf(&b, "trace: %s\n", safetext.Line(t.Name))
 	}
 	if rec.Load.Error != "" {
-		fmt.Fprintf(&b, "load: refused: %s\n", rec.Load.Error)
+		fmt.Fprintf(&b, "load: refused: %s\n", safetext.Line(rec.Load.Error))
 	}
 	for i, d := range rec.Steps {
 		fmt.Fprintf(&b, "\n#%d %s", i+1, d.Step.Name())
@@ -36,7 +39,7 @@ func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 			fmt.Fprintf(&b, "  command: %s %q\n", d.Command.Kind, d.Command.Text)
 		}
 		if d.Error != "" {
-			fmt.Fprintf(&b, "  error: %s\n", d.Error)
+			fmt.Fprintf(&b, "  error: %s\n", safetext.Line(d.Error))
 		}
 		reqs := d.Obs.Requests
 		for _, e := range d.Obs.Events {

@@ -144,6 +144,7 @@ func TestInputBoundsAtTheCLI(t *testing.T) {
 		{[]string{"sim", "--level", "runtime", "--max-input-depth", "2", rsmall}, rsmall + ":5: more than 2 levels of nesting"},
 		{[]string{"sim", "--level", "runtime", "--max-input-bytes", "20", rsmall}, rsmall + ":2: more than 20 bytes"},
 		{[]string{"sim", "--level", "runtime", "--max-input-transcript", "10000", rgrow}, "more than 10000 bytes of transcript"},
+		{[]string{"sim", "--max-input-transcript", "10000", small}, "--max-input-transcript bounds a runtime trace's run; it needs --level runtime"},
 		{[]string{"check", "--max-input-entries", "1", "--expect", manifest}, manifest + ":2: more than 1 entries"},
 	} {
 		code, out, errs := run(t, tc.args...)

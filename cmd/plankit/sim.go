@@ -58,6 +58,9 @@ lint); --format is text or json.`,
 				}
 				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Limits, newRuntime)
 			}
+			if cmd.Flags().Changed(inputlimit.FlagTranscript[2:]) {
+				return usageErr("%s bounds a runtime trace's run; it needs --level runtime", inputlimit.FlagTranscript)
+			}
 			newPort, err := impl.factory()
 			if err != nil {
 				return err
