@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,42 @@ func TestLintInputErrors(t *testing.T) {
 	code, out, _ = run(t, "lint", "--format", "json", "../../lint/testdata/dsh/plan-review.jsonl")
 	if code != ExitPass || !strings.Contains(out, `"exit": 0`) || !strings.Contains(out, `"active": true`) {
 		t.Fatalf("json: exit %d\n%s", code, out)
+	}
+}
+
+// TestLintSaysWhatItLeftOut: a log of many malformed lines, from a file or
+// standard input, in text or JSON, shows the first entries, says how many
+// were left out, and counts them all in the summary and the exit code.
+func TestLintSaysWhatItLeftOut(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Repeat("\n", 30_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, "lint", p)
+	if code != ExitUsage || !strings.Contains(out, p+": 20000 more entries left out") || !strings.Contains(out, "30000 errors") || strings.Count(out, "\n") > 10_010 {
+		t.Fatalf("text: exit %d\n%s", code, out[max(0, len(out)-400):])
+	}
+	code, out, _ = run(t, "lint", "--format", "json", p)
+	var doc struct {
+		Files []struct {
+			Entries []json.RawMessage
+			Omitted map[string]int
+		}
+		Exit int
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitUsage || doc.Exit != 2 || len(doc.Files) != 1 || len(doc.Files[0].Entries) != 10_000 || doc.Files[0].Omitted["error"] != 20_000 {
+		t.Fatalf("json: exit %d, %v", code, err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	stdin := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = stdin }()
+	code, out, _ = run(t, "lint", "-")
+	if code != ExitUsage || !strings.Contains(out, "-: 20000 more entries left out") {
+		t.Fatalf("stdin: exit %d\n%s", code, out[max(0, len(out)-400):])
 	}
 }
