@@ -33,7 +33,9 @@ most one per change, never for an approved exit (STEP-6, EXIT-5); and, when
 headers carry sections and tools, CFG-2, EXIT-1, EXIT-2 and EXIT-3.
 
 Each finding is printed as file:line: CLAUSE: explanation. The plan state at
-each request header is printed as a state line. A truncated last line is a
+each request header is printed as a state line. A log's report keeps its
+first 10,000 lines and says how many more there were (the counts and the exit
+code include them); each log's report is printed as soon as it is linted. A truncated last line is a
 warning; malformed lines are errors. An implementation that declares the
 choice section-source=pending may render plan:policy from a selection whose
 append failed: pass --choice section-source=pending to lint its logs.
