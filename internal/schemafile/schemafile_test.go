@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goccy/go-yaml/parser"
+	"github.com/plankit/plankit/internal/inputlimit"
 )
 
 func TestErrorNamesFileLineColumnAndField(t *testing.T) {
@@ -62,5 +63,26 @@ func TestCheckReportsTheDeepestComplaint(t *testing.T) {
 	broken := NewSchema("test schema", "x.json", func() ([]Resource, error) { return []Resource{{ID: "x.json", Data: []byte("{")}}, nil })
 	if err := broken.Check("f.json", []byte(`{}`), nil); err == nil || !strings.HasPrefix(err.Error(), "test schema: x.json: ") {
 		t.Errorf("a broken schema: %v", err)
+	}
+}
+
+// TestParseAndToJSON: a file within the bounds reads as JSON with its keys
+// in the file's order and its escapes decoded; the bounds apply to the
+// records named, through an alias too.
+func TestParseAndToJSON(t *testing.T) {
+	lim := inputlimit.Trace
+	f, err := Parse("a.yaml", []byte("b: \"\\x41\"\na: [1, {z: 2, y: 3}]\n"), lim, Records{Key: "a", What: "items"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := ToJSON("a.yaml", f)
+	if err != nil || string(js) != `{"b":"A","a":[1,{"z":2,"y":3}]}` {
+		t.Fatalf("%s %v", js, err)
+	}
+	lim.Records = 1
+	_, err = Parse("a.yaml", []byte("x: &s [1, 2]\na: *s\n"), lim, Records{Key: "a", What: "items"})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "more than 1 items") || e.Field != "a" {
+		t.Fatalf("got %v; want the record bound through the alias", err)
 	}
 }
