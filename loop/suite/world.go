@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cucumber/godog"
 	"github.com/goccy/go-yaml"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
