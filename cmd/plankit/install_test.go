@@ -263,7 +263,7 @@ func writeProxy(proxy, root, version string, files []modzip.File) error {
 	}
 	info := fmt.Sprintf(`{"Version":%q,"Time":"2026-01-01T00:00:00Z"}`, version)
 	for name, data := range map[string][]byte{
-		"list":             []byte(version + "\n"),
+		"list":            []byte(version + "\n"),
 		version + ".info": []byte(info),
 		version + ".mod":  gomod,
 		version + ".zip":  zip.Bytes(),
