@@ -75,6 +75,7 @@ func TestNoProgramRun(t *testing.T) {
 		{[]string{"check", "--level", "runtime", "--checks", "2", "--adapter", serve + " --level runtime", "--counterexamples", filepath.Join(out, "cx")}, "", []int{0}},
 		{[]string{"explore", "--level", "runtime", "--depth", "1"}, "", []int{0}},
 		{[]string{"schema"}, "", []int{0}},
+		{[]string{"compare", filepath.Join(root, "compare", "testdata", "dsh-plan-mode-0.1.0-rc.8.json"), filepath.Join(root, "compare", "testdata", "dsh-plan-mode-mutated.json")}, "", []int{1}},
 	}
 	env := append(os.Environ(), "PATH="+traps, "GOTOOLCHAIN=auto", "GOFLAGS=")
 	for _, r := range runs {
