@@ -56,7 +56,7 @@ var EventUses = []EventUse{
 		For: "the call a `tool/result` answers, when the `assistant/message` does not carry it as a tool-call part (EXIT-2, EXIT-3); model output, as `assistant/message`"},
 	{Type: spec.TypeToolResult, Need: MustWhen, When: "the model calls a tool",
 		Reads: []string{"message.source.callId", "message.content[].toolCallId", "message.content[].isError"},
-		For: "a successful `exit_plan_mode` needs plan mode active in the log (EXIT-2) and a plan opening with a level-1 heading (EXIT-3); no `plan/mode` inside (LOG-1)"},
+		For:   "a successful `exit_plan_mode` needs plan mode active in the log (EXIT-2) and a plan opening with a level-1 heading (EXIT-3); no `plan/mode` inside (LOG-1)"},
 	{Type: spec.TypePlanMode, Need: Must, Reads: []string{"active"},
 		For: "appended by plan mode through the runtime's session store: its fold is the state in force (LOG-2, LOG-3), data exactly `{active: boolean}` (LOG-1), each a change (LOG-4), placed at a step boundary before the step's request header (STEP-1, STEP-3, STEP-7); the requests are compared with the fold at their `at`"},
 	{Type: spec.TypeCommandRun, Need: MustWhen, When: "the runtime runs a slash command", Reads: []string{"name", "args"},
