@@ -152,7 +152,7 @@ func makeDownstream(cleanup *[]func()) (downstream, error) {
 	}
 	ds.env = append(os.Environ(),
 		"GOPROXY=file://"+filepath.ToSlash(proxy)+","+goenv["GOPROXY"],
-		"GONOSUMDB="+nosumdb, // the proxy's plankit is in no checksum database
+		"GONOSUMDB="+nosumdb,       // the proxy's plankit is in no checksum database
 		"GOPRIVATE=", "GONOPROXY=", // plankit comes from the proxy, never from its repository
 		"GOMODCACHE="+modcache,
 		"GOFLAGS=-mod=mod", // the downstream module's go.sum gains plankit's line
