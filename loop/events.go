@@ -37,7 +37,7 @@ type EventUse struct {
 // EventUses lists every event type of the event catalog, in its order.
 var EventUses = []EventUse{
 	{Type: spec.TypeTurnStart, Need: Must, Reads: []string{"turn"},
-		For: "opens a turn: from here to `turn/end` a `plan/mode` may come only at a step boundary, before that step's request header (STEP-1, STEP-3, STEP-7); `set` sees an open turn (PEND-1)"},
+		For: "opens a turn: from here to `turn/end` a `plan/mode` may come only at a step boundary, before that step's request header (STEP-1, STEP-7), not while a step runs (PEND-1); `set` sees an open turn (PEND-1)"},
 	{Type: spec.TypeTurnEnd, Need: Must, Reads: []string{"reason.kind"},
 		For: "closes the turn; a `plan/mode` appended for a step that then sent no request fails STEP-3 (or STEP-6 when the request was sent without its header); `interrupted` is a restart and drops a `/plan <message>` steer (PEND-8); expectations compare the reason (`aborted`, `blocked`, ...)"},
 	{Type: spec.TypeStepStart, Need: May, Reads: []string{"step"},
@@ -58,7 +58,7 @@ var EventUses = []EventUse{
 		Reads: []string{"message.source.callId", "message.content[].toolCallId", "message.content[].isError"},
 		For:   "a successful `exit_plan_mode` needs plan mode active in the log (EXIT-2) and a plan opening with a level-1 heading (EXIT-3); no `plan/mode` inside (LOG-1)"},
 	{Type: spec.TypePlanMode, Need: Must, Reads: []string{"active"},
-		For: "appended by plan mode through the runtime's session store: its fold is the state in force (LOG-2, LOG-3), data exactly `{active: boolean}` (LOG-1), each a change (LOG-4), placed at a step boundary before the step's request header (STEP-1, STEP-3, STEP-7); the requests are compared with the fold at their `at`"},
+		For: "appended by plan mode through the runtime's session store: its fold is the state in force (LOG-2, LOG-3), data exactly `{active: boolean}` (LOG-1), each a change (LOG-4), placed at a step boundary before the step's request header (STEP-1, STEP-7), never while a step runs (PEND-1), and only for a step that sends its request (STEP-3); the requests are compared with the fold at their `at`"},
 	{Type: spec.TypeCommandRun, Need: MustWhen, When: "the runtime runs a slash command", Reads: []string{"name", "args"},
 		For: "a `/plan <message>` must steer its message into the next request (CMD-3)"},
 	{Type: spec.TypeCommandDone, Need: MustWhen, When: "the runtime runs a slash command", Reads: []string{"kind"},
