@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/plankit/plankit/internal/third_party/jsonschema"
 	"github.com/plankit/plankit/sim"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Defaults of Options.

@@ -96,10 +96,18 @@ func EventsMarkdown() []byte {
 	}
 	for _, e := range Events {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", e.Type, e.Doc)
-		b.WriteString("| Field | Type | Required | Meaning |\n|---|---|---|---|\n")
-		rows(&b, "data", e.Data)
+		b.WriteString(ShapeTable(e.Data))
 	}
 	return []byte(b.String())
+}
+
+// ShapeTable renders the fields of an event's data shape as a Markdown
+// table, as the event catalog shows them.
+func ShapeTable(s Shape) string {
+	var b strings.Builder
+	b.WriteString("| Field | Type | Required | Meaning |\n|---|---|---|---|\n")
+	rows(&b, "data", s)
+	return b.String()
 }
 
 func rows(b *strings.Builder, path string, s Shape) {

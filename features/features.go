@@ -33,8 +33,8 @@ import (
 
 	"github.com/plankit/plankit/attribution"
 
-	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
+	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
+	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )

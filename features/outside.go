@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cucumber/godog"
+	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )

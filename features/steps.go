@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/cucumber/godog"
+	"github.com/plankit/plankit/internal/third_party/godog"
 )
 
 // patterns caches the compiled step patterns: godog compiles a string

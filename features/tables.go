@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
+	"github.com/plankit/plankit/internal/third_party/godog"
 )
 
 // tableRows reads a step's data table whose header row names exactly

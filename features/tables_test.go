@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
+	"github.com/plankit/plankit/internal/third_party/godog"
 )
 
 func table(rows ...[]string) *godog.Table {

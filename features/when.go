@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cucumber/godog"
+	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )

@@ -14,6 +14,8 @@ import (
 	"github.com/plankit/plankit/examples"
 	"github.com/plankit/plankit/internal/generated"
 	"github.com/plankit/plankit/internal/schemadoc"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/trace"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
@@ -70,6 +72,11 @@ func generatedFiles(root string) (generated.Set, error) {
 		return set, err
 	}
 	set.Files = append(set.Files, cat...)
+	events, err := loop.EventReference(reference.Factory(reference.Options{}))
+	if err != nil {
+		return set, err
+	}
+	set.Files = append(set.Files, generated.File{Path: loop.EventReferencePath, Content: events})
 	for _, sub := range []dshconformance.Subject{dshconformance.PluginSubject, dshconformance.RuntimeSubject} {
 		page, err := dshconformance.PageOf(root, sub)
 		if err != nil {

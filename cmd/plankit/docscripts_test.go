@@ -25,11 +25,13 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// removingBuilds runs the tests, then removes the programs they built.
+// removingBuilds runs the tests, then removes the programs they built and
+// the module proxy of TestInstallFromAModuleProxy.
 type removingBuilds struct{ m *testing.M }
 
 func (r removingBuilds) Run() int {
 	defer builds.Remove()
+	defer removeDownstream()
 	return r.m.Run()
 }
 

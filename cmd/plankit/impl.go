@@ -212,13 +212,17 @@ func (f *implFlags) plugIn(opts *conformance.Options, l *levelFlags, factory fun
 }
 
 // restartReport is the JSON report's account of restarts; nil without an
-// adapter.
-func (f *implFlags) restartReport() *report.Restarts {
+// adapter. At the runtime level every restart is a new process (the
+// runtime protocol has no reset), so the policy is real.
+func (f *implFlags) restartReport(runtime bool) *report.Restarts {
 	if f.pool == nil {
 		return nil
 	}
 	n := f.pool.Restarts()
 	mode, _ := f.restartMode()
+	if runtime {
+		mode = adapter.RestartReal
+	}
 	return &report.Restarts{Policy: string(mode), Real: n.Real, Reset: n.Reset}
 }
 

@@ -46,6 +46,9 @@ func (l *levelFlags) validate(cmd *cobra.Command) error {
 			return usageErr("--retry picks the built-in runtime's behaviour; it needs --level runtime")
 		}
 	case levelRuntime:
+		if cmd.Flags().Changed("restarts") {
+			return usageErr("--restarts picks how a plugin adapter is restarted within a check; at --level runtime every restart is a new process (docs/runtime-protocol.md)")
+		}
 	default:
 		return usageErr("--level %q: want plugin or runtime", l.level)
 	}
@@ -66,6 +69,7 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.pool = pool // its restarts go into the JSON report
 		return func() loop.Runtime { return pool.Runtime() }, nil
 	}
 	newPort, err := f.factory()

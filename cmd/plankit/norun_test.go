@@ -20,7 +20,9 @@ var trapNames = []string{"go", "gofmt", "git", "sh", "bash", "node", "npm", "npx
 // record their invocation, and fails if any trap ran: plankit runs no
 // program but the adapter command it is given. A last subtest gives a
 // trapped name as the adapter and expects the trap to fire, which shows
-// the traps work.
+// the traps work. The test binary of a separate module that runs
+// conformance.Test, built against plankit from a module proxy
+// (TestInstallFromAModuleProxy), runs under the same traps.
 func TestNoProgramRun(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the traps are shell scripts")
@@ -73,6 +75,7 @@ func TestNoProgramRun(t *testing.T) {
 		{[]string{"check", "--level", "runtime", "--checks", "2", "--adapter", serve + " --level runtime", "--counterexamples", filepath.Join(out, "cx")}, "", []int{0}},
 		{[]string{"explore", "--level", "runtime", "--depth", "1"}, "", []int{0}},
 		{[]string{"schema"}, "", []int{0}},
+		{[]string{"compare", filepath.Join(root, "compare", "testdata", "dsh-plan-mode-0.1.0-rc.8.json"), filepath.Join(root, "compare", "testdata", "dsh-plan-mode-mutated.json")}, "", []int{1}},
 	}
 	env := append(os.Environ(), "PATH="+traps, "GOTOOLCHAIN=auto", "GOFLAGS=")
 	for _, r := range runs {
@@ -87,6 +90,23 @@ func TestNoProgramRun(t *testing.T) {
 			}
 		})
 	}
+	// A Go implementer's module gets the same guarantee: its test binary,
+	// linking conformance (and so the patched godog) from plankit as
+	// released, runs the suite against the reference with only the traps
+	// on PATH.
+	t.Run("a downstream module's go test", func(t *testing.T) {
+		ds := downstreamModule(t)
+		os.Remove(record)
+		cmd := exec.Command(ds.testBin, "-test.count=1")
+		cmd.Dir, cmd.Env = ds.dir, env
+		code, stdout, stderr := runProgram(t, cmd)
+		if code != 0 || !strings.Contains(stdout, "PASS") {
+			t.Fatalf("the downstream module's test binary exits %d (want 0: the suite really ran):\n%s%s", code, stdout, stderr)
+		}
+		if b, err := os.ReadFile(record); err == nil {
+			t.Fatalf("the test binary of a module importing conformance ran programs from PATH:\n%s", b)
+		}
+	})
 	t.Run("the traps fire", func(t *testing.T) {
 		os.Remove(record)
 		code, _ := runIn(t, root, env, plankit, "", "sim", "--adapter", "go run ./adapter", example)

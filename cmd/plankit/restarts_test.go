@@ -57,3 +57,30 @@ func TestCheckReportsRestarts(t *testing.T) {
 		t.Errorf("--restarts sometimes: exit %d, want %d", code, ExitUsage)
 	}
 }
+
+// At the runtime level the JSON report through an adapter carries its
+// restarts too, all real (the runtime protocol has no reset); --restarts,
+// which picks a plugin adapter's, is refused there.
+func TestRuntimeCheckReportsRestarts(t *testing.T) {
+	dir := t.TempDir()
+	plankit := plankitBin(t)
+	path := filepath.Join(dir, "rt.json")
+	args := []string{"check", "--level", "runtime", "--tags", "@PEND-8", "--adapter", plankit + " serve --level runtime", "--json", path, "--counterexamples", filepath.Join(dir, "cx")}
+	if code := Main(args, io.Discard, io.Discard); code != ExitPass {
+		t.Fatalf("exit %d", code)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Run
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Restarts == nil || rep.Restarts.Policy != "real" || rep.Restarts.Real == 0 || rep.Restarts.Reset != 0 {
+		t.Errorf("restarts %+v, want policy real with real restarts only (the PEND-8 scenarios restart)", rep.Restarts)
+	}
+	if code := Main(append(args, "--restarts", "reset"), io.Discard, io.Discard); code != ExitUsage {
+		t.Errorf("--level runtime --restarts reset: exit %d, want %d", code, ExitUsage)
+	}
+}

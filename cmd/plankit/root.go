@@ -54,6 +54,6 @@ Exit codes: 0 pass, 1 a check or expectation failed, 2 usage or input error,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newSimCmd(), newCheckCmd(), newExploreCmd(), newDiffCmd(), newMutantsCmd(), newServeCmd(), newLintCmd(), newCatalogCmd(), newDocsCmd(), newSchemaCmd())
+	root.AddCommand(newSimCmd(), newCheckCmd(), newExploreCmd(), newDiffCmd(), newCompareCmd(), newMutantsCmd(), newServeCmd(), newLintCmd(), newCatalogCmd(), newDocsCmd(), newSchemaCmd())
 	return root
 }

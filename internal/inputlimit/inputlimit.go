@@ -55,6 +55,9 @@ var (
 	Log = Limits{Bytes: 128 << 20, Line: 1 << 20, Records: 2_000_000}
 	// Manifest bounds an expected-failure manifest (plankit check --expect).
 	Manifest = Limits{Bytes: 1 << 20, Line: 4096, Records: 10_000}
+	// Report bounds a plankit JSON report read back (plankit compare): a
+	// full check's report is under 1 MB.
+	Report = Limits{Bytes: 16 << 20}
 )
 
 // Flag names, one per bound, the same on every command that has it.

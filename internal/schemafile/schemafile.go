@@ -15,8 +15,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/plankit/plankit/internal/safetext"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/plankit/plankit/internal/third_party/jsonschema"
+	"github.com/plankit/plankit/internal/third_party/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cucumber/godog"
 	"github.com/goccy/go-yaml"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
