@@ -73,6 +73,34 @@ func TestHonestReports(t *testing.T) {
 		}
 	})
 
+	t.Run("a runtime that crashes midway: every check listed, the properties as errors", func(t *testing.T) {
+		rt := fakeRuntimeBin(t)
+		for _, only := range []string{"", "properties"} {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := []string{"check", "--level", "runtime", "--checks", "5", "--json", js, "--adapter", rt + " crash any 5"}
+			if only != "" {
+				args = append(args, "--only", only)
+			}
+			code, out, errs := run(t, args...)
+			if code != ExitImpl {
+				t.Fatalf("--only %q: exit %d, want %d\n%s\n%s", only, code, ExitImpl, out, errs)
+			}
+			r := readJSONReport(t, js)
+			props := 0
+			for _, c := range r.Cases {
+				if c.Kind == report.KindProperty {
+					props++
+					if c.Status != report.Errored {
+						t.Errorf("--only %q: property %s: %s (%s), want %s", only, c.ID, c.Status, c.Message, report.Errored)
+					}
+				}
+			}
+			if r.Verdict != report.VerdictImpl || props == 0 {
+				t.Errorf("--only %q: verdict %q, %d properties listed: want %q and every property", only, r.Verdict, props, report.VerdictImpl)
+			}
+		}
+	})
+
 	t.Run("failures before a crash are listed next to it", func(t *testing.T) {
 		dir := t.TempDir()
 		t.Setenv("FAKEADAPTER_MUTANT", "fold-first")

@@ -1,8 +1,9 @@
 // Command fakeruntime is a deliberately broken runtime for the runtime
 // driver's tests. It serves the built-in runtime correctly until its first
-// request of METHOD and then misbehaves in one way:
+// request of METHOD (or its Nth: each process counts its own; METHOD any
+// matches every request) and then misbehaves in one way:
 //
-//	fakeruntime MODE METHOD
+//	fakeruntime MODE METHOD [N]
 //
 // Modes: ok, crash (exits with a message on stderr), hang, gap (the
 // observed events skip a seq), unsupported.
@@ -13,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/plankit/plankit/adapter"
@@ -21,11 +23,15 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: fakeruntime MODE METHOD")
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: fakeruntime MODE METHOD [N]")
 		os.Exit(2)
 	}
-	mode, method := os.Args[1], os.Args[2]
+	mode, method, nth := os.Args[1], os.Args[2], 1
+	if len(os.Args) == 4 {
+		nth, _ = strconv.Atoi(os.Args[3])
+	}
+	seen := 0
 	b, _ := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
 	srv, err := adapter.NewRuntimeServer(b, false)
 	if err != nil {
@@ -36,7 +42,10 @@ func main() {
 	for sc.Scan() {
 		var req adapter.Request
 		_ = json.Unmarshal(sc.Bytes(), &req)
-		if req.Method == method {
+		if req.Method == method || method == "any" {
+			seen++
+		}
+		if seen >= nth && (req.Method == method || method == "any") {
 			switch mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeruntime: the loop fell over")
@@ -52,7 +61,7 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		if req.Method == method && mode == "gap" {
+		if seen >= nth && req.Method == method && mode == "gap" {
 			var r struct {
 				Seq    int              `json:"seq"`
 				Result loop.Observation `json:"result"`
