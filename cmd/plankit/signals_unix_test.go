@@ -366,3 +366,51 @@ func (f reportFiles) check(t *testing.T, verdict string) report.Run {
 
 // JUnitSuitesForTest decodes the JUnit root.
 type JUnitSuitesForTest = report.JUnitSuites
+
+// TestRuntimeLevelInterrupted: at the runtime level, a SIGINT at any
+// moment of check leaves every property listed, not-run (never an error of
+// the runtime, never missing), in a report that says the run was
+// interrupted; in-process and through an adapter.
+func TestRuntimeLevelInterrupted(t *testing.T) {
+	plankit := plankitBin(t)
+	for _, c := range []struct {
+		name  string
+		args  []string
+		delay time.Duration
+	}{
+		{"built-in runtime, properties running", []string{"--only", "properties", "--checks", "100000"}, 800 * time.Millisecond},
+		{"through an adapter, early", []string{"--checks", "3000", "--adapter", plankit + " serve --level runtime"}, 200 * time.Millisecond},
+		{"through an adapter, later", []string{"--checks", "3000", "--adapter", plankit + " serve --level runtime"}, 500 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWatch(t)
+			js := filepath.Join(w.dir, "r.json")
+			args := append([]string{"check", "--level", "runtime", "--json", js}, c.args...)
+			p := w.start(plankit, args...)
+			time.Sleep(c.delay) // plankit catches signals from its first milliseconds
+			p.signal(syscall.SIGINT)
+			if code, out, errs := p.wait(60 * time.Second); code != ExitInterrupted {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, out, errs)
+			}
+			r := readJSONReport(t, js)
+			if r.Verdict != report.VerdictInterrupted {
+				t.Errorf("verdict %q, want %q", r.Verdict, report.VerdictInterrupted)
+			}
+			props := 0
+			for _, cs := range r.Cases {
+				if cs.Kind == report.KindProperty {
+					props++
+					if cs.Status != report.NotRun {
+						t.Errorf("property %s: %s (%s), want %s", cs.ID, cs.Status, cs.Message, report.NotRun)
+					}
+				}
+				if cs.Status == report.Errored || cs.Status == report.Failed {
+					t.Errorf("%s: %s (%s): an interruption is neither", cs.ID, cs.Status, cs.Message)
+				}
+			}
+			if props == 0 {
+				t.Errorf("no property in the report (%d cases)", len(r.Cases))
+			}
+		})
+	}
+}
