@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -413,4 +414,52 @@ func TestRuntimeLevelInterrupted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRuntimeLevelExploreAndSimInterrupted: explore and sim at the runtime
+// level stop at a SIGINT, exit 3 and say so: explore how many sequences it
+// had explored (never "context canceled", never blaming the runtime the
+// interruption ended), sim which traces it did not run.
+func TestRuntimeLevelExploreAndSimInterrupted(t *testing.T) {
+	plankit := plankitBin(t)
+	for _, c := range []struct{ name, adapter string }{{"built-in", ""}, {"through an adapter", plankit + " serve --level runtime"}} {
+		t.Run("explore, "+c.name, func(t *testing.T) {
+			args := []string{"explore", "--level", "runtime", "--depth", "30"}
+			if c.adapter != "" {
+				args = append(args, "--adapter", c.adapter)
+			}
+			p := newWatch(t).start(plankit, args...)
+			time.Sleep(700 * time.Millisecond)
+			p.signal(syscall.SIGINT)
+			code, out, errs := p.wait(60 * time.Second)
+			if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGINT; explored ") || !strings.Contains(errs, " step sequences") {
+				t.Fatalf("exit %d, want %d saying how many sequences were explored\n%s\n%s", code, ExitInterrupted, out, errs)
+			}
+			if strings.Contains(errs, "context canceled") || strings.Contains(errs, "exited") {
+				t.Errorf("the interruption is reported as another failure:\n%s", errs)
+			}
+		})
+	}
+	t.Run("sim over many traces", func(t *testing.T) {
+		const n = 20000 // about 15 s to run them all on a quiet machine
+		trace := "../../examples/runtime/pend-lost-at-restart.yaml"
+		args := []string{"sim", "--level", "runtime", "--format", "json"}
+		for range n {
+			args = append(args, trace)
+		}
+		p := newWatch(t).start(plankit, args...)
+		time.Sleep(time.Second)
+		p.signal(syscall.SIGINT)
+		code, out, errs := p.wait(120 * time.Second)
+		ran := strings.Count(out, `"trace": `)
+		if code != ExitInterrupted || !strings.Contains(errs, "traces not run") {
+			t.Fatalf("exit %d after %d traces, want %d naming the traces not run\n%.500s", code, ran, ExitInterrupted, errs)
+		}
+		if ran >= n {
+			t.Errorf("all %d traces ran despite the interruption", ran)
+		}
+		if want := fmt.Sprintf("%d of %d traces not run", n-ran, n); !strings.Contains(errs, want) {
+			t.Errorf("stderr does not say %q:\n%.500s", want, errs)
+		}
+	})
 }

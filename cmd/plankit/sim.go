@@ -55,7 +55,7 @@ lint); --format is text or json.`,
 				if err := limits.validate(); err != nil {
 					return err
 				}
-				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Bytes, newRuntime)
+				return simRuntime(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Bytes, newRuntime)
 			}
 			newPort, err := impl.factory()
 			if err != nil {
