@@ -363,7 +363,9 @@ func RunSuite(ctx context.Context, o SuiteOptions) (cases []report.Case, implErr
 	return runSuite(ctx, o, infos, order, nodes)
 }
 
-// SuiteScenarios lists a suite's scenarios without running them.
+// SuiteScenarios lists a suite's scenarios without running them, each
+// with its steps, none run (status "skipped"), so a report of scenarios
+// that never ran shows what they would have done.
 func SuiteScenarios(fsys fs.FS, tags string) ([]report.Case, error) {
 	infos, _, _, err := catalog(fsys, tags)
 	if err != nil {
@@ -371,7 +373,7 @@ func SuiteScenarios(fsys fs.FS, tags string) ([]report.Case, error) {
 	}
 	out := make([]report.Case, len(infos))
 	for i, in := range infos {
-		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices}
+		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices, Steps: slices.Clone(in.steps)}
 	}
 	return out, nil
 }

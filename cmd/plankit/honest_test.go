@@ -101,6 +101,49 @@ func TestHonestReports(t *testing.T) {
 		}
 	})
 
+	t.Run("an adapter that crashes at start: every scenario carries a skipped step with the reason", func(t *testing.T) {
+		cuke := filepath.Join(t.TempDir(), "c.json")
+		code, out, errs := run(t, "check", "--checks", "2", "--cucumber", cuke, "--adapter", fake+" crash start")
+		if code != ExitImpl {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+		}
+		b, err := os.ReadFile(cuke)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var feats []struct {
+			Elements []struct {
+				ID    string `json:"id"`
+				Steps []struct {
+					Result struct {
+						Status string `json:"status"`
+						Error  string `json:"error_message"`
+					} `json:"result"`
+				} `json:"steps"`
+			} `json:"elements"`
+		}
+		if err := json.Unmarshal(b, &feats); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range feats {
+			for _, el := range f.Elements {
+				n++
+				if len(el.Steps) == 0 || el.Steps[0].Result.Status != "skipped" || !strings.Contains(el.Steps[0].Result.Error, "simulated crash in start") {
+					t.Errorf("%s: steps %+v, want a first step skipped with the crash", el.ID, el.Steps)
+				}
+				for _, st := range el.Steps {
+					if st.Result.Status != "skipped" {
+						t.Errorf("%s: a step is %s", el.ID, st.Result.Status)
+					}
+				}
+			}
+		}
+		if n < 100 {
+			t.Errorf("%d scenarios in the cucumber report", n)
+		}
+	})
+
 	t.Run("failures before a crash are listed next to it", func(t *testing.T) {
 		dir := t.TempDir()
 		t.Setenv("FAKEADAPTER_MUTANT", "fold-first")
