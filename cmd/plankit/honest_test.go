@@ -144,6 +144,25 @@ func TestHonestReports(t *testing.T) {
 		}
 	})
 
+	t.Run("godog's own output does not call scenarios a crash kept from running failed", func(t *testing.T) {
+		for _, format := range []string{"progress", "pretty"} {
+			code, out, errs := run(t, "check", "--only", "features", "--format", format, "--adapter", fake+" crash set 1")
+			if code != ExitImpl {
+				t.Fatalf("%s: exit %d, want %d\n%s", format, code, ExitImpl, errs)
+			}
+			i := strings.Index(out, " scenarios (")
+			if i < 0 {
+				t.Fatalf("%s: no count of scenarios:\n%s", format, out)
+			}
+			line := out[i:]
+			line = line[:strings.IndexByte(line, '\n')]
+			if strings.Contains(out, "Failed steps") || strings.Contains(line, "failed") || strings.Contains(line, "214 passed") ||
+				!strings.Contains(line, "not judged (the implementation could not be run)") {
+				t.Errorf("%s: %q, want no failed scenario and the unjudged ones named\n%.3000s", format, line, out)
+			}
+		}
+	})
+
 	t.Run("failures before a crash are listed next to it", func(t *testing.T) {
 		dir := t.TempDir()
 		t.Setenv("FAKEADAPTER_MUTANT", "fold-first")
