@@ -163,6 +163,48 @@ func TestSignals(t *testing.T) {
 		w.noneRunning()
 	})
 
+	t.Run("SIGKILL: a wrapped adapter and the descendants that left its group die with plankit (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux runs adapters under a guard")
+		}
+		for _, c := range []struct {
+			adapter string
+			pids    int
+		}{
+			// sh -c '…; true' forks the adapter: Pdeathsig on the shell
+			// alone would leave the deaf adapter running.
+			{"sh -c '" + fake + " deaf start; true'", 3},
+			// A child in a session of its own, outside the adapter's group.
+			{fake + " setsid start", 4},
+		} {
+			w := newWatch(t)
+			p := w.start(plankit, "check", "--adapter", c.adapter)
+			w.waitPIDs(c.pids)
+			p.signal(syscall.SIGKILL)
+			p.cmd.Wait()
+			w.noneRunning()
+		}
+	})
+
+	t.Run("an adapter's child that left its group ends with it, before plankit exits (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux runs adapters under a guard")
+		}
+		w := newWatch(t)
+		w.run(ExitPass, plankit, "sim", "--adapter", fake+" setsid start", trace, trace, trace)
+		pids := w.pids()
+		if len(pids) < 6 {
+			t.Fatalf("%d pids recorded, want 3 adapters and their children (and a spare adapter)", len(pids))
+		}
+		// Ended at once, not within a delay: plankit waited for them to
+		// be ended, and did not wait on the pipes they held.
+		for _, pid := range pids {
+			if !proctest.Ended(pid) {
+				t.Errorf("process %d still runs after plankit exited", pid)
+			}
+		}
+	})
+
 	t.Run("an adapter's background child does not survive", func(t *testing.T) {
 		w := newWatch(t)
 		w.run(ExitPass, plankit, "sim", "--adapter", fake+" orphan start", trace)
