@@ -172,31 +172,39 @@ func runGuard(args []string) int {
 
 // endTree kills the adapter's process group and every descendant of the
 // guard left, and reaps them, until the guard has no child: as a child
-// subreaper it inherits every orphan of the tree, so none escapes.
+// subreaper it inherits every orphan of the tree, so none escapes. With no
+// child left at once (the usual clean exit) it does not scan /proc.
 func endTree(group int) {
 	syscall.Kill(-group, syscall.SIGKILL)
 	self := os.Getpid()
 	for {
+		reaped, left := reap()
+		if !left {
+			return
+		}
 		for _, pid := range descendants(self) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
-		reaped := false
-		for {
-			var ws syscall.WaitStatus
-			pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
-			if err != nil {
-				return // ECHILD: no child left
-			}
-			if pid == 0 {
-				break
-			}
-			reaped = true
-		}
 		if !reaped {
 			time.Sleep(time.Millisecond) // killed, not yet dead
+		}
+	}
+}
+
+// reap reaps the guard's children that have ended; left reports whether
+// any child remains.
+func reap() (reaped, left bool) {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+		case err != nil:
+			return reaped, false // ECHILD: no child left
+		case pid == 0:
+			return reaped, true
+		default:
+			reaped = true
 		}
 	}
 }
