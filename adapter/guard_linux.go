@@ -58,6 +58,12 @@ type guard struct {
 // the read end of the guard's status pipe, and theirs the guard's ends of
 // its pipes, for plankit to close once it started.
 func adapterCommand(words []string) (cmd *exec.Cmd, g *guard, status *os.File, theirs []*os.File, err error) {
+	if !guardable() {
+		// No /proc: the adapter is plankit's direct child, as elsewhere.
+		cmd = exec.Command(words[0], words[1:]...)
+		setProcessGroup(cmd)
+		return cmd, nil, nil, nil, nil
+	}
 	lifeR, lifeW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -77,6 +83,13 @@ func adapterCommand(words []string) (cmd *exec.Cmd, g *guard, status *os.File, t
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd, &guard{lifeline: lifeW}, statR, []*os.File{lifeR, statW}, nil
 }
+
+// guardable reports whether this program can be started again as a
+// guard: /proc/self/exe names it.
+var guardable = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/self/exe")
+	return err == nil
+})
 
 // started reads the guard's status: the adapter's pid, or why it could
 // not be started.
