@@ -205,6 +205,23 @@ func TestSignals(t *testing.T) {
 		}
 	})
 
+	t.Run("a runtime's child that left its group ends with it, before plankit exits (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux runs adapters under a guard")
+		}
+		w := newWatch(t)
+		w.run(ExitPass, plankit, "check", "--level", "runtime", "--tags", "@PEND-8", "--adapter", fakeRuntimeBin(t)+" setsid start")
+		pids := w.pids()
+		if len(pids) < 4 {
+			t.Fatalf("%d pids recorded, want runtimes and their children", len(pids))
+		}
+		for _, pid := range pids {
+			if !proctest.Ended(pid) {
+				t.Errorf("process %d still runs after plankit exited", pid)
+			}
+		}
+	})
+
 	t.Run("an adapter's background child does not survive", func(t *testing.T) {
 		w := newWatch(t)
 		w.run(ExitPass, plankit, "sim", "--adapter", fake+" orphan start", trace)

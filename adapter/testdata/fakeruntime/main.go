@@ -6,7 +6,11 @@
 //	fakeruntime MODE METHOD [N]
 //
 // Modes: ok, crash (exits with a message on stderr), hang, gap (the
-// observed events skip a seq), unsupported.
+// observed events skip a seq), unsupported, setsid (starts a background
+// child, "fakeruntime child", that sleeps in a session of its own holding
+// the runtime's stdout and stderr, and serves on; unix only). When
+// $FAKEADAPTER_PIDS names a file, the runtime appends its pid, and a
+// setsid child's, to it.
 package main
 
 import (
@@ -14,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"time"
 
@@ -23,6 +28,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "child" {
+		time.Sleep(time.Hour)
+		return
+	}
 	if len(os.Args) != 3 && len(os.Args) != 4 {
 		fmt.Fprintln(os.Stderr, "usage: fakeruntime MODE METHOD [N]")
 		os.Exit(2)
@@ -32,6 +41,7 @@ func main() {
 		nth, _ = strconv.Atoi(os.Args[3])
 	}
 	seen := 0
+	writePID(os.Getpid())
 	b, _ := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
 	srv, err := adapter.NewRuntimeServer(b, false)
 	if err != nil {
@@ -52,6 +62,16 @@ func main() {
 				os.Exit(7)
 			case "hang":
 				time.Sleep(time.Hour)
+			case "setsid":
+				if seen == nth {
+					child := exec.Command(os.Args[0], "child")
+					child.Stdout, child.Stderr = os.Stdout, os.Stderr
+					newSession(child)
+					if err := child.Start(); err != nil {
+						panic(err)
+					}
+					writePID(child.Process.Pid)
+				}
 			case "unsupported":
 				fmt.Printf(`{"seq":%d,"unsupported":{"message":"no %s here"}}`+"\n", req.Seq, method)
 				continue
@@ -77,4 +97,18 @@ func main() {
 			return
 		}
 	}
+}
+
+// writePID appends a pid to $FAKEADAPTER_PIDS, when it names a file.
+func writePID(pid int) {
+	name := os.Getenv("FAKEADAPTER_PIDS")
+	if name == "" {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Fprintln(f, pid)
+	f.Close()
 }
