@@ -15,6 +15,13 @@
 // *RequestError (Kind says which), *UnsupportedError for an "unsupported"
 // reply, and *StartError.
 //
+// On Linux each adapter process runs under a guard: the program that
+// links this package, started again (/proc/self/exe) in a mode this
+// package's init recognises, which runs nothing but the adapter command,
+// is its child subreaper and ends the adapter's whole tree when the
+// adapter exits, when the Pool ends it, or when the program dies
+// (guard_linux.go).
+//
 // A Pool keeps one spare process spawned ahead of time, and parks the
 // processes of implementations that declare the "reuse" capability at Stop
 // for the next scenario; a restart within a scenario always gets a new

@@ -222,7 +222,7 @@ func (p *Pool) Kill() {
 	p.mu.Unlock()
 	for _, pr := range procs {
 		if pr.alive() {
-			killGroup(pr.cmd, syscall.SIGKILL)
+			pr.signal(syscall.SIGKILL)
 		}
 	}
 }
@@ -502,10 +502,10 @@ func (p *Port) StartResult() StartResult { return p.start }
 
 // PID is the current process's id, 0 when none runs.
 func (p *Port) PID() int {
-	if p.proc == nil || p.proc.cmd.Process == nil {
+	if p.proc == nil {
 		return 0
 	}
-	return p.proc.cmd.Process.Pid
+	return p.proc.pid()
 }
 
 // Start implements sim.Port and performs the start handshake. The first

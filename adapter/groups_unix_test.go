@@ -5,6 +5,7 @@ package adapter_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,6 +65,35 @@ func TestBackgroundChildEndsWithTheAdapter(t *testing.T) {
 	}
 	for _, pid := range got {
 		if !proctest.EndsWithin(pid, 2*time.Second) {
+			t.Errorf("process %d survived the adapter's clean exit", pid)
+		}
+	}
+}
+
+// A background child that left the adapter's process group and session
+// (setsid), holding its stdout and stderr, is ended with the adapter
+// (Linux: the guard): it has ended when Stop returns, and Stop does not
+// wait on the pipes it held.
+func TestEscapedChildEndsWithTheAdapter(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux runs adapters under a guard")
+	}
+	pids := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("FAKEADAPTER_PIDS", pids)
+	killOnCleanup(t, pids)
+	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "setsid", "start"}, NoReuse: true, NoSpare: true})
+	port := pool.Port()
+	if _, err := port.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if got := pidsIn(t, pids); len(got) != 2 || port.PID() != got[0] {
+		t.Fatalf("pids %v, port pid %d: want the adapter's (the port's) and its child's", got, port.PID())
+	}
+	if err := port.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pidsIn(t, pids) {
+		if !proctest.Ended(pid) {
 			t.Errorf("process %d survived the adapter's clean exit", pid)
 		}
 	}

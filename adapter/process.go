@@ -118,9 +118,12 @@ func (t *tail) String() string {
 
 // process is one running adapter process, the leader of its own process
 // group (on unix): whatever it starts belongs to the group, and the group
-// is ended with it.
+// is ended with it. On Linux cmd is the adapter's guard (guard_linux.go),
+// which also ends the descendants that left the group, and ends them all
+// when plankit dies.
 type process struct {
 	cmd     *exec.Cmd
+	guard   *guard
 	stdin   *os.File
 	out     *lineReader
 	stderr  *tail
@@ -172,12 +175,19 @@ const DefaultKillGrace = 2 * time.Second
 // after the group ended (a process that left the group may hold it open).
 const stderrDrain = time.Second
 
+// guardExit bounds how long plankit waits for an adapter's guard to end
+// everything after it asked (guard_linux.go) before it kills the guard
+// itself.
+const guardExit = 10 * time.Second
+
 // spawn starts the adapter command.
 func spawn(o Options) (*process, error) {
-	cmd := exec.Command(o.Command[0], o.Command[1:]...)
+	cmd, g, status, theirs, err := adapterCommand(o.Command)
+	if err != nil {
+		return nil, err
+	}
 	cmd.Dir = o.Dir
-	p := &process{cmd: cmd, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{}), enc: newLineEncoder()}
-	setProcessGroup(cmd)
+	p := &process{cmd: cmd, guard: g, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{}), enc: newLineEncoder()}
 	// Our own pipes rather than cmd.StdinPipe and friends: the write end of
 	// stdin and the read end of stdout support deadlines, so a request to
 	// an adapter that stopped reading times out without a goroutine per
@@ -185,7 +195,10 @@ func spawn(o Options) (*process, error) {
 	// directly. Stderr is ours too, so that Wait returns when the process
 	// exits (not when its last child closes stderr) and the group can be
 	// ended at that moment.
-	var files []*os.File
+	files := theirs
+	if g != nil {
+		files = append(files, g.lifeline, status)
+	}
 	closeAll := func() {
 		for _, f := range files {
 			f.Close()
@@ -217,10 +230,23 @@ func spawn(o Options) (*process, error) {
 	inR.Close()
 	outW.Close()
 	errW.Close()
+	for _, f := range theirs {
+		f.Close()
+	}
+	if err == nil && g != nil {
+		if err = g.started(status); err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
 	if err != nil {
 		inW.Close()
 		outR.Close()
 		errR.Close()
+		if g != nil {
+			g.end()
+			status.Close()
+		}
 		return nil, err
 	}
 	drained := make(chan struct{})
@@ -232,6 +258,9 @@ func spawn(o Options) (*process, error) {
 		err := cmd.Wait()
 		// The adapter has exited: nothing of its group may outlive it.
 		killGroup(cmd, syscall.SIGKILL)
+		if g != nil {
+			g.end()
+		}
 		select {
 		case <-drained:
 		case <-time.After(stderrDrain):
@@ -250,7 +279,16 @@ func (p *process) kill() {
 	select {
 	case <-p.exited:
 	default:
-		killGroup(p.cmd, syscall.SIGKILL)
+		p.signal(syscall.SIGKILL)
+		if p.guard != nil {
+			select {
+			case <-p.exited:
+			case <-time.After(guardExit):
+				// The guard did not end: kill it (its adapter dies with
+				// it, Pdeathsig).
+				killGroup(p.cmd, syscall.SIGKILL)
+			}
+		}
 		<-p.exited
 	}
 	p.stdin.Close()
@@ -264,13 +302,34 @@ func (p *process) terminate(grace time.Duration) {
 	select {
 	case <-p.exited:
 	default:
-		killGroup(p.cmd, syscall.SIGTERM)
+		p.signal(syscall.SIGTERM)
 		select {
 		case <-p.exited:
 		case <-time.After(grace):
 		}
 	}
 	p.kill()
+}
+
+// signal sends sig to the adapter's process group; through a guard,
+// SIGKILL has the guard kill the group and every descendant left.
+func (p *process) signal(sig syscall.Signal) {
+	if p.guard != nil {
+		p.guard.signal(p.cmd, sig)
+		return
+	}
+	killGroup(p.cmd, sig)
+}
+
+// pid is the adapter's process id (not its guard's).
+func (p *process) pid() int {
+	if p.guard != nil {
+		return p.guard.pid
+	}
+	if p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
 }
 
 // alive reports whether the process has not exited.

@@ -363,7 +363,9 @@ func RunSuite(ctx context.Context, o SuiteOptions) (cases []report.Case, implErr
 	return runSuite(ctx, o, infos, order, nodes)
 }
 
-// SuiteScenarios lists a suite's scenarios without running them.
+// SuiteScenarios lists a suite's scenarios without running them, each
+// with its steps, none run (status "skipped"), so a report of scenarios
+// that never ran shows what they would have done.
 func SuiteScenarios(fsys fs.FS, tags string) ([]report.Case, error) {
 	infos, _, _, err := catalog(fsys, tags)
 	if err != nil {
@@ -371,7 +373,7 @@ func SuiteScenarios(fsys fs.FS, tags string) ([]report.Case, error) {
 	}
 	out := make([]report.Case, len(infos))
 	for i, in := range infos {
-		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices}
+		out[i] = report.Case{ID: in.id, Kind: report.KindScenario, Name: in.name, Feature: in.feature, URI: in.uri, Line: in.line, Clauses: in.clauses, Choices: in.choices, Steps: slices.Clone(in.steps)}
 	}
 	return out, nil
 }
@@ -434,6 +436,13 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 				r.failure = fmt.Sprintf("step %q is %s", st.Text, status.String())
 			}
 			r.steps = append(r.steps, s)
+			if err != nil && !errors.Is(err, godog.ErrSkip) && (w.ImplErr() != nil || ctx.Err() != nil) {
+				// Not judged (the implementation could not be run, or the
+				// run was interrupted): godog's own output and summary
+				// count the step, and so the scenario, as skipped, never
+				// failed. The report keeps the error (record above).
+				return c, godog.ErrSkip
+			}
 			return c, nil
 		})
 		sc.After(func(c context.Context, p *godog.Scenario, err error) (context.Context, error) {
@@ -484,6 +493,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 	fw.flush()
 
 	var cases []report.Case
+	defer func() { fw.writeSummary(cases) }()
 	for i, r := range records {
 		c := report.Case{ID: infos[i].id, Kind: report.KindScenario, Name: infos[i].name, Feature: infos[i].feature,
 			URI: infos[i].uri, Line: infos[i].line, Clauses: infos[i].clauses, Choices: infos[i].choices}
@@ -528,13 +538,24 @@ func unjudged(in pickleInfo, status, message string) report.Case {
 }
 
 // durationFilter drops the elapsed-time lines godog's formatters print, so
-// console output is the same from run to run.
+// console output is the same from run to run. It also holds back godog's
+// closing count of scenarios and steps: godog counts a scenario whose
+// steps were all skipped as passed, so runSuite prints its own count of
+// scenarios, from the cases, before godog's count of steps.
 type durationFilter struct {
 	w   io.Writer
 	buf bytes.Buffer
+	// steps is godog's count of steps, held back; summary is set when
+	// godog printed its count of scenarios.
+	steps   []byte
+	summary bool
 }
 
-var durationLine = regexp.MustCompile(`^\s*([0-9]+h)?([0-9]+m)?[0-9.]+(ns|µs|us|ms|s)\s*$`)
+var (
+	durationLine  = regexp.MustCompile(`^\s*([0-9]+h)?([0-9]+m)?[0-9.]+(ns|µs|us|ms|s)\s*$`)
+	scenariosLine = regexp.MustCompile(`^[0-9]+ scenarios? \(`)
+	stepsLine     = regexp.MustCompile(`^[0-9]+ steps? \(`)
+)
 
 func (d *durationFilter) Write(p []byte) (int, error) {
 	d.buf.Write(p)
@@ -547,12 +568,40 @@ func (d *durationFilter) Write(p []byte) (int, error) {
 			d.buf.Write(rest)
 			return len(p), nil
 		}
-		if !durationLine.Match(bytes.TrimRight(line, "\n")) {
+		text := bytes.TrimRight(line, "\n")
+		switch {
+		case durationLine.Match(text):
+		case scenariosLine.Match(text):
+			d.summary = true
+		case d.summary && stepsLine.Match(text):
+			d.steps = append(d.steps[:0], line...)
+		default:
 			if _, err := d.w.Write(line); err != nil {
 				return len(p), err
 			}
 		}
 	}
+}
+
+// writeSummary prints the count of scenarios, by the status of their
+// cases, and godog's count of steps, where godog printed its counts.
+func (d *durationFilter) writeSummary(cases []report.Case) {
+	if !d.summary {
+		return
+	}
+	n := map[string]int{}
+	for _, c := range cases {
+		n[c.Status]++
+	}
+	var parts []string
+	for _, st := range []struct{ status, word string }{{report.Passed, "passed"}, {report.Failed, "failed"}, {report.Skipped, "skipped"},
+		{report.Errored, "not judged (the implementation could not be run)"}, {report.NotRun, "not run (interrupted)"}} {
+		if n[st.status] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[st.status], st.word))
+		}
+	}
+	fmt.Fprintf(d.w, "%d scenarios (%s)\n", len(cases), strings.Join(parts, ", "))
+	_, _ = d.w.Write(d.steps)
 }
 
 func (d *durationFilter) flush() {

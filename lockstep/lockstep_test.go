@@ -238,3 +238,27 @@ func TestReportCasesOfAnInterruptedSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestReportCasesOfABrokenSearch: a search the implementation's failure
+// stopped, and any search after it, is an error (not judged), never a
+// failure nor missing; a search finished before keeps its verdict.
+func TestReportCasesOfABrokenSearch(t *testing.T) {
+	for _, tc := range []struct {
+		broken string
+		cases  int
+		want   []string
+	}{
+		{"random", 10, []string{report.Errored, report.Errored}},
+		{"depth", 10, []string{report.Passed, report.Errored}},
+		{"depth", 0, []string{report.Errored}},
+	} {
+		r := Result{Cases: tc.cases, Steps: 5, Depth: 3, Broken: tc.broken}
+		var got []string
+		for _, c := range r.ReportCases() {
+			got = append(got, c.Status)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("broken %q with %d cases: %v, want %v", tc.broken, tc.cases, got, tc.want)
+		}
+	}
+}

@@ -99,6 +99,9 @@ type Result struct {
 	// Interrupted names the search ("random" or "depth") that ctx
 	// cancelled before it finished; empty when none was.
 	Interrupted string
+	// Broken names the search ("random" or "depth") the implementation's
+	// failure (a *sim.ImplError) stopped; empty when none did.
+	Broken string
 }
 
 // Run searches for the first divergence: Cases random sequences, then
@@ -160,11 +163,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// cut records that search stopped because ctx was cancelled, and returns
-// err.
+// cut records that search stopped because ctx was cancelled or the
+// implementation could not be run, and returns err.
 func (r *Result) cut(ctx context.Context, search string, err error) error {
-	if ctx.Err() != nil {
+	var ie *sim.ImplError
+	switch {
+	case ctx.Err() != nil:
 		r.Interrupted = search
+	case errors.As(err, &ie):
+		r.Broken = search
 	}
 	return err
 }
@@ -599,6 +606,9 @@ func (r *Result) ReportCases() []report.Case {
 		} else if r.Interrupted == search || (r.Interrupted == "random" && search == "depth") {
 			c.Status = report.NotRun
 			c.Message = "not run: the run was interrupted"
+		} else if r.Broken == search || (r.Broken == "random" && search == "depth") {
+			c.Status = report.Errored
+			c.Message = "not judged: the implementation could not be run"
 		}
 		out = append(out, c)
 	}

@@ -298,8 +298,10 @@ const propertiesURI = "properties"
 // what ran; a check skipped for a choice has its steps skipped. A check
 // that was not judged (error, not-run) is never "failed": the step where
 // the implementation could not be run, and every step after it, is
-// "skipped" with the error as its message. Durations are 0 so files are
-// reproducible.
+// "skipped" with the error as its message; one listed without steps (it
+// never started) gets a single skipped step, "the scenario runs", with the
+// reason, since cucumber tools count a scenario without steps as passed.
+// Durations are 0 so files are reproducible.
 func Cucumber(r Run) ([]byte, error) {
 	feats := []cukeFeature{}
 	index := map[string]int{}
@@ -338,11 +340,17 @@ func Cucumber(r Run) ([]byte, error) {
 		for _, t := range tags {
 			el.Tags = append(el.Tags, cukeTag{Name: t, Line: c.Line - 1})
 		}
-		for i, s := range c.Steps {
+		steps := c.Steps
+		if len(steps) == 0 && c.Kind == KindScenario && !c.Judged() {
+			// Cucumber tools count a scenario without steps as passed: one
+			// that never ran carries a skipped step with the reason.
+			steps = []Step{{Keyword: "Then ", Text: "the scenario runs", Line: c.Line + 1, Status: "skipped"}}
+		}
+		for i, s := range steps {
 			res := cukeResult{Status: s.Status, Error: s.Error}
 			if !c.Judged() && c.Kind == KindScenario && res.Status != "passed" {
 				res.Status = "skipped"
-				if i == firstUnpassed(c.Steps) && res.Error == "" {
+				if i == firstUnpassed(steps) && res.Error == "" {
 					res.Error = c.Message
 				}
 			}

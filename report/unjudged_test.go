@@ -121,3 +121,25 @@ func TestManifestIgnoresUnjudgedChecks(t *testing.T) {
 		t.Fatalf("findings %q, want the unexpected pass", findings)
 	}
 }
+
+// A scenario that never ran and was listed without its steps (the
+// implementation could not be started) still carries a step, skipped,
+// with the reason: cucumber tools count a scenario without steps as
+// passed.
+func TestCucumberGivesANeverRunScenarioASkippedStep(t *testing.T) {
+	for _, status := range []string{Errored, NotRun, Skipped} {
+		r := Run{Cases: []Case{{ID: "s", Kind: KindScenario, Feature: "F", URI: "f.feature", Line: 4, Clauses: []string{"PEND-1"}, Status: status, Message: "not run: the implementation could not be started"}}}
+		b, err := Cucumber(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var feats []cukeFeature
+		if err := json.Unmarshal(b, &feats); err != nil {
+			t.Fatal(err)
+		}
+		steps := feats[0].Elements[0].Steps
+		if len(steps) == 0 || steps[0].Result.Status != "skipped" || !strings.Contains(steps[0].Result.Error, "could not be started") {
+			t.Errorf("%s: steps %+v, want a skipped step with the reason", status, steps)
+		}
+	}
+}

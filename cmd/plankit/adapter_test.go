@@ -218,6 +218,11 @@ var builds proctest.Builds
 // plankitBin is plankit built from this package.
 func plankitBin(t testing.TB) string { return builds.Program(t, ".") }
 
+// fakeRuntimeBin is the runtime whose misbehaviours the tests choose.
+func fakeRuntimeBin(t testing.TB) string {
+	return builds.Program(t, "../../adapter/testdata/fakeruntime")
+}
+
 // fakeAdapterBin is the adapter whose misbehaviours the tests choose.
 func fakeAdapterBin(t testing.TB) string {
 	return builds.Program(t, "../../adapter/testdata/fakeadapter")

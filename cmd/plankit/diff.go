@@ -144,6 +144,12 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 				rep.Cases = res.ReportCases()
 			}
 		case errors.As(err, &ie):
+			// The searches the implementation's failure stopped (all of
+			// them when it could not be started) are listed as errors.
+			if res == nil {
+				res = &lockstep.Result{Cases: o.cases, Steps: o.steps, Depth: o.depth, Broken: "random"}
+			}
+			rep.Cases = res.ReportCases()
 		default:
 			code, rep.Verdict = ExitUsage, report.VerdictFail
 		}

@@ -242,3 +242,28 @@ func TestDiffInterruptedThroughAdapter(t *testing.T) {
 		t.Fatalf("verdict %s, cases %+v: want interrupted, both searches not run", rep.Verdict, rep.Cases)
 	}
 }
+
+// TestDiffBrokenAdapterListsItsSearches: an adapter that crashes at start
+// or midway leaves every search of the report listed as an error (never
+// an empty report, never a failure), exit 3.
+func TestDiffBrokenAdapterListsItsSearches(t *testing.T) {
+	fake := fakeAdapterBin(t)
+	for _, mode := range []string{"crash start", "crash set 3"} {
+		t.Run(mode, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			code, out, errs := run(t, "diff", "--adapter", fake+" "+mode, "--cases", "20", "--depth", "2", "--json", js)
+			if code != ExitImpl {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+			}
+			r := readJSONReport(t, js)
+			if r.Verdict != report.VerdictImpl || len(r.Cases) != 2 {
+				t.Fatalf("verdict %q, %d cases: want %q and both searches", r.Verdict, len(r.Cases), report.VerdictImpl)
+			}
+			for _, c := range r.Cases {
+				if c.Status != report.Errored {
+					t.Errorf("%s: %s (%s), want %s", c.ID, c.Status, c.Message, report.Errored)
+				}
+			}
+		})
+	}
+}

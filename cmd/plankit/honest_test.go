@@ -73,6 +73,97 @@ func TestHonestReports(t *testing.T) {
 		}
 	})
 
+	t.Run("a runtime that crashes midway: every check listed, the properties as errors", func(t *testing.T) {
+		rt := fakeRuntimeBin(t)
+		for _, only := range []string{"", "properties"} {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := []string{"check", "--level", "runtime", "--checks", "5", "--json", js, "--adapter", rt + " crash any 5"}
+			if only != "" {
+				args = append(args, "--only", only)
+			}
+			code, out, errs := run(t, args...)
+			if code != ExitImpl {
+				t.Fatalf("--only %q: exit %d, want %d\n%s\n%s", only, code, ExitImpl, out, errs)
+			}
+			r := readJSONReport(t, js)
+			props := 0
+			for _, c := range r.Cases {
+				if c.Kind == report.KindProperty {
+					props++
+					if c.Status != report.Errored {
+						t.Errorf("--only %q: property %s: %s (%s), want %s", only, c.ID, c.Status, c.Message, report.Errored)
+					}
+				}
+			}
+			if r.Verdict != report.VerdictImpl || props == 0 {
+				t.Errorf("--only %q: verdict %q, %d properties listed: want %q and every property", only, r.Verdict, props, report.VerdictImpl)
+			}
+		}
+	})
+
+	t.Run("an adapter that crashes at start: every scenario carries a skipped step with the reason", func(t *testing.T) {
+		cuke := filepath.Join(t.TempDir(), "c.json")
+		code, out, errs := run(t, "check", "--checks", "2", "--cucumber", cuke, "--adapter", fake+" crash start")
+		if code != ExitImpl {
+			t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitImpl, out, errs)
+		}
+		b, err := os.ReadFile(cuke)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var feats []struct {
+			Elements []struct {
+				ID    string `json:"id"`
+				Steps []struct {
+					Result struct {
+						Status string `json:"status"`
+						Error  string `json:"error_message"`
+					} `json:"result"`
+				} `json:"steps"`
+			} `json:"elements"`
+		}
+		if err := json.Unmarshal(b, &feats); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range feats {
+			for _, el := range f.Elements {
+				n++
+				if len(el.Steps) == 0 || el.Steps[0].Result.Status != "skipped" || !strings.Contains(el.Steps[0].Result.Error, "simulated crash in start") {
+					t.Errorf("%s: steps %+v, want a first step skipped with the crash", el.ID, el.Steps)
+				}
+				for _, st := range el.Steps {
+					if st.Result.Status != "skipped" {
+						t.Errorf("%s: a step is %s", el.ID, st.Result.Status)
+					}
+				}
+			}
+		}
+		if n < 100 {
+			t.Errorf("%d scenarios in the cucumber report", n)
+		}
+	})
+
+	t.Run("godog's own output does not call scenarios a crash kept from running failed", func(t *testing.T) {
+		for _, format := range []string{"progress", "pretty"} {
+			code, out, errs := run(t, "check", "--only", "features", "--format", format, "--adapter", fake+" crash set 1")
+			if code != ExitImpl {
+				t.Fatalf("%s: exit %d, want %d\n%s", format, code, ExitImpl, errs)
+			}
+			i := strings.Index(out, " scenarios (")
+			if i < 0 {
+				t.Fatalf("%s: no count of scenarios:\n%s", format, out)
+			}
+			line := out[strings.LastIndexByte(out[:i], '\n')+1:]
+			line = line[:strings.IndexByte(line, '\n')]
+			total, _, _ := strings.Cut(line, " ")
+			if strings.Contains(out, "Failed steps") || strings.Contains(line, "failed") || strings.Contains(line, "("+total+" passed") ||
+				!strings.Contains(line, "not judged (the implementation could not be run)") {
+				t.Errorf("%s: %q, want no failed scenario and the unjudged ones named\n%.3000s", format, line, out)
+			}
+		}
+	})
+
 	t.Run("failures before a crash are listed next to it", func(t *testing.T) {
 		dir := t.TempDir()
 		t.Setenv("FAKEADAPTER_MUTANT", "fold-first")

@@ -86,8 +86,10 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 }
 
 // simRuntime replays runtime traces: it prints each run's timeline (text)
-// or record (json) and returns the worst exit code.
-func simRuntime(w, errw io.Writer, paths []string, format string, lim inputlimit.Limits, newRuntime func() loop.Runtime) error {
+// or record (json) and returns the worst exit code. Interrupted (ctx
+// cancelled by SIGINT or SIGTERM), it stops before the next trace and
+// names the traces it did not run.
+func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format string, lim inputlimit.Limits, newRuntime func() loop.Runtime) error {
 	if format != "text" && format != "json" {
 		return usageErr("--format %q: at --level runtime want text or json", format)
 	}
@@ -97,7 +99,10 @@ func simRuntime(w, errw io.Writer, paths []string, format string, lim inputlimit
 			code, first = c, err
 		}
 	}
-	for _, path := range paths {
+	for i, path := range paths {
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "%d of %d traces not run (from %s)", len(paths)-i, len(paths), safetext.Text(path))
+		}
 		t, err := rtrace.ReadFileWithLimits(path, lim)
 		if err != nil {
 			// The error names the file escaped (schemafile.Error).
@@ -120,6 +125,9 @@ func simRuntime(w, errw io.Writer, paths []string, format string, lim inputlimit
 			fmt.Fprintf(w, "%s\n", data)
 		} else if err := loop.WriteTimeline(w, *t, rec, findings); err != nil {
 			return err
+		}
+		if ie := interruption(ctx); ie != nil && runErr != nil {
+			return interrupted(ie, "%s was cut short; %d of %d traces not finished", path, len(paths)-i, len(paths))
 		}
 		var in *sim.InputError
 		switch {
@@ -163,6 +171,11 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 		return err
 	}
 	res, err := suite.Explore(cmd.Context(), suite.ExploreOptions{NewRuntime: newRuntime, Depth: depth})
+	if ie := interruption(cmd.Context()); ie != nil {
+		// Checked first: the interruption ends the runtime, so the request
+		// in flight fails too; that is not the runtime's failure.
+		return interrupted(ie, "explored %d step sequences (%d steps run) before it, no verdict for depth %d", res.Sequences, res.Steps, depth)
+	}
 	if err != nil {
 		var ie *sim.ImplError
 		if errors.As(err, &ie) || !errors.Is(err, context.Canceled) {

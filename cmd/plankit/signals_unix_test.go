@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -160,6 +161,65 @@ func TestSignals(t *testing.T) {
 		p.signal(syscall.SIGKILL)
 		p.cmd.Wait()
 		w.noneRunning()
+	})
+
+	t.Run("SIGKILL: a wrapped adapter and the descendants that left its group die with plankit (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux runs adapters under a guard")
+		}
+		for _, c := range []struct {
+			adapter string
+			pids    int
+		}{
+			// sh -c '…; true' forks the adapter: Pdeathsig on the shell
+			// alone would leave the deaf adapter running.
+			{"sh -c '" + fake + " deaf start; true'", 3},
+			// A child in a session of its own, outside the adapter's group.
+			{fake + " setsid start", 4},
+		} {
+			w := newWatch(t)
+			p := w.start(plankit, "check", "--adapter", c.adapter)
+			w.waitPIDs(c.pids)
+			p.signal(syscall.SIGKILL)
+			p.cmd.Wait()
+			w.noneRunning()
+		}
+	})
+
+	t.Run("an adapter's child that left its group ends with it, before plankit exits (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux runs adapters under a guard")
+		}
+		w := newWatch(t)
+		w.run(ExitPass, plankit, "sim", "--adapter", fake+" setsid start", trace, trace, trace)
+		pids := w.pids()
+		if len(pids) < 6 {
+			t.Fatalf("%d pids recorded, want 3 adapters and their children (and a spare adapter)", len(pids))
+		}
+		// Ended at once, not within a delay: plankit waited for them to
+		// be ended, and did not wait on the pipes they held.
+		for _, pid := range pids {
+			if !proctest.Ended(pid) {
+				t.Errorf("process %d still runs after plankit exited", pid)
+			}
+		}
+	})
+
+	t.Run("a runtime's child that left its group ends with it, before plankit exits (linux)", func(t *testing.T) {
+		if runtime.GOOS != "linux" {
+			t.Skip("only Linux runs adapters under a guard")
+		}
+		w := newWatch(t)
+		w.run(ExitPass, plankit, "check", "--level", "runtime", "--tags", "@PEND-8", "--adapter", fakeRuntimeBin(t)+" setsid start")
+		pids := w.pids()
+		if len(pids) < 4 {
+			t.Fatalf("%d pids recorded, want runtimes and their children", len(pids))
+		}
+		for _, pid := range pids {
+			if !proctest.Ended(pid) {
+				t.Errorf("process %d still runs after plankit exited", pid)
+			}
+		}
 	})
 
 	t.Run("an adapter's background child does not survive", func(t *testing.T) {
@@ -366,3 +426,99 @@ func (f reportFiles) check(t *testing.T, verdict string) report.Run {
 
 // JUnitSuitesForTest decodes the JUnit root.
 type JUnitSuitesForTest = report.JUnitSuites
+
+// TestRuntimeLevelInterrupted: at the runtime level, a SIGINT at any
+// moment of check leaves every property listed, not-run (never an error of
+// the runtime, never missing), in a report that says the run was
+// interrupted; in-process and through an adapter.
+func TestRuntimeLevelInterrupted(t *testing.T) {
+	plankit := plankitBin(t)
+	for _, c := range []struct {
+		name  string
+		args  []string
+		delay time.Duration
+	}{
+		{"built-in runtime, properties running", []string{"--only", "properties", "--checks", "100000"}, 800 * time.Millisecond},
+		{"through an adapter, early", []string{"--checks", "3000", "--adapter", plankit + " serve --level runtime"}, 200 * time.Millisecond},
+		{"through an adapter, later", []string{"--checks", "3000", "--adapter", plankit + " serve --level runtime"}, 500 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWatch(t)
+			js := filepath.Join(w.dir, "r.json")
+			args := append([]string{"check", "--level", "runtime", "--json", js}, c.args...)
+			p := w.start(plankit, args...)
+			time.Sleep(c.delay) // plankit catches signals from its first milliseconds
+			p.signal(syscall.SIGINT)
+			if code, out, errs := p.wait(60 * time.Second); code != ExitInterrupted {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitInterrupted, out, errs)
+			}
+			r := readJSONReport(t, js)
+			if r.Verdict != report.VerdictInterrupted {
+				t.Errorf("verdict %q, want %q", r.Verdict, report.VerdictInterrupted)
+			}
+			props := 0
+			for _, cs := range r.Cases {
+				if cs.Kind == report.KindProperty {
+					props++
+					if cs.Status != report.NotRun {
+						t.Errorf("property %s: %s (%s), want %s", cs.ID, cs.Status, cs.Message, report.NotRun)
+					}
+				}
+				if cs.Status == report.Errored || cs.Status == report.Failed {
+					t.Errorf("%s: %s (%s): an interruption is neither", cs.ID, cs.Status, cs.Message)
+				}
+			}
+			if props == 0 {
+				t.Errorf("no property in the report (%d cases)", len(r.Cases))
+			}
+		})
+	}
+}
+
+// TestRuntimeLevelExploreAndSimInterrupted: explore and sim at the runtime
+// level stop at a SIGINT, exit 3 and say so: explore how many sequences it
+// had explored (never "context canceled", never blaming the runtime the
+// interruption ended), sim which traces it did not run.
+func TestRuntimeLevelExploreAndSimInterrupted(t *testing.T) {
+	plankit := plankitBin(t)
+	for _, c := range []struct{ name, adapter string }{{"built-in", ""}, {"through an adapter", plankit + " serve --level runtime"}} {
+		t.Run("explore, "+c.name, func(t *testing.T) {
+			args := []string{"explore", "--level", "runtime", "--depth", "30"}
+			if c.adapter != "" {
+				args = append(args, "--adapter", c.adapter)
+			}
+			p := newWatch(t).start(plankit, args...)
+			time.Sleep(700 * time.Millisecond)
+			p.signal(syscall.SIGINT)
+			code, out, errs := p.wait(60 * time.Second)
+			if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGINT; explored ") || !strings.Contains(errs, " step sequences") {
+				t.Fatalf("exit %d, want %d saying how many sequences were explored\n%s\n%s", code, ExitInterrupted, out, errs)
+			}
+			if strings.Contains(errs, "context canceled") || strings.Contains(errs, "exited") {
+				t.Errorf("the interruption is reported as another failure:\n%s", errs)
+			}
+		})
+	}
+	t.Run("sim over many traces", func(t *testing.T) {
+		const n = 20000 // about 15 s to run them all on a quiet machine
+		trace := "../../examples/runtime/pend-lost-at-restart.yaml"
+		args := []string{"sim", "--level", "runtime", "--format", "json"}
+		for range n {
+			args = append(args, trace)
+		}
+		p := newWatch(t).start(plankit, args...)
+		time.Sleep(time.Second)
+		p.signal(syscall.SIGINT)
+		code, out, errs := p.wait(120 * time.Second)
+		ran := strings.Count(out, `"trace": `)
+		if code != ExitInterrupted || !strings.Contains(errs, "traces not run") {
+			t.Fatalf("exit %d after %d traces, want %d naming the traces not run\n%.500s", code, ran, ExitInterrupted, errs)
+		}
+		if ran >= n {
+			t.Errorf("all %d traces ran despite the interruption", ran)
+		}
+		if want := fmt.Sprintf("%d of %d traces not run", n-ran, n); !strings.Contains(errs, want) {
+			t.Errorf("stderr does not say %q:\n%.500s", want, errs)
+		}
+	})
+}

@@ -56,7 +56,7 @@ lint); --format is text or json.`,
 				if err := limits.validate(); err != nil {
 					return err
 				}
-				return simRuntime(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Limits, newRuntime)
+				return simRuntime(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Limits, newRuntime)
 			}
 			if cmd.Flags().Changed(inputlimit.FlagTranscript[2:]) {
 				return usageErr("%s bounds a runtime trace's run; it needs --level runtime", inputlimit.FlagTranscript)

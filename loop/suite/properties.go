@@ -72,22 +72,30 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 	if out == nil {
 		out = io.Discard
 	}
+	cases := PropertyCases()
 	id, op, err := identify(o.NewRuntime)
 	if err != nil {
-		return nil, &sim.ImplError{Op: op, Err: err}
+		// Every property is still listed: not run, never missing.
+		return unjudgedProperties(ctx, cases, 0, &sim.ImplError{Op: op, Err: err})
 	}
-	cases := PropertyCases()
 	for i, p := range properties {
 		c := &cases[i]
-		if err := ctx.Err(); err != nil {
-			c.Status, c.Message = report.NotRun, "not run: the run was interrupted"
+		if ctx.Err() != nil {
+			c.Status, c.Message = report.NotRun, msgInterrupted
 			continue
 		}
 		skipped, failing, findings, err := check(ctx, o, id, p)
 		switch {
+		case err != nil && ctx.Err() != nil:
+			// Interrupted (an error now is most likely the interruption
+			// ending the runtime): not judged, not an error of the runtime.
+			return unjudgedProperties(ctx, cases, i, nil)
 		case err != nil:
-			c.Status, c.Message = report.Errored, "not run: the runtime could not be run"
-			return cases, fmt.Errorf("property %s: %w", p.id, err)
+			var kit *kitError
+			if !errors.As(err, &kit) {
+				err = &sim.ImplError{Op: "property " + p.id, Err: err}
+			}
+			return unjudgedProperties(ctx, cases, i, fmt.Errorf("property %s: %w", p.id, err))
 		case failing != nil:
 			path, werr := writeCounterexample(o.CounterexampleDir, p.id, *failing)
 			c.Status, c.Attributed = report.Failed, loop.Findings(findings[:1]).AttributedClauses()
@@ -115,6 +123,35 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 		}
 	}
 	return cases, nil
+}
+
+// msgInterrupted is the message of a property an interruption kept from
+// being judged.
+const msgInterrupted = "not run: the run was interrupted"
+
+// kitError is a failure of the kit itself (a generated script the kit
+// should never have generated), not of the runtime under test.
+type kitError struct{ err error }
+
+func (e *kitError) Error() string { return e.err.Error() }
+func (e *kitError) Unwrap() error { return e.err }
+
+// unjudgedProperties marks the properties from the i-th on as not judged:
+// not-run when ctx was cancelled (the run was interrupted), otherwise
+// error, the runtime could not be run (err says why). It returns the cases,
+// all of them still listed, and err.
+func unjudgedProperties(ctx context.Context, cases []report.Case, i int, err error) ([]report.Case, error) {
+	status, msg := report.Errored, "not judged: the runtime could not be run"
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	if ctx.Err() != nil {
+		status, msg, err = report.NotRun, msgInterrupted, nil
+	}
+	for j := i; j < len(cases); j++ {
+		cases[j].Status, cases[j].Message = status, msg
+	}
+	return cases, err
 }
 
 // check runs o.Checks generated traces; the first failure is shrunk.
@@ -153,7 +190,7 @@ func judge(newRuntime func() loop.Runtime, t loop.Trace) ([]loop.Finding, bool, 
 	case errors.Is(err, sim.ErrUnsupported):
 		return nil, true, nil
 	case errors.As(err, &in):
-		return nil, false, fmt.Errorf("generated an invalid script (a kit bug): %w", err)
+		return nil, false, &kitError{fmt.Errorf("generated an invalid script (a kit bug): %w", err)}
 	default:
 		return nil, false, err
 	}

@@ -54,7 +54,22 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	id, op, err := identify(o.NewRuntime)
 	if err != nil {
-		return res, fmt.Errorf("%w: %s: %v", features.ErrImpl, op, err)
+		// Every scenario is still listed, not judged: not-run when the
+		// run was interrupted, error otherwise.
+		res.Impl = fmt.Errorf("%w: %s: %v", features.ErrImpl, op, err)
+		status, msg := report.Errored, "not judged: "+res.Impl.Error()
+		if ctx.Err() != nil {
+			res.Impl, status, msg = nil, report.NotRun, msgInterrupted
+		}
+		cases, lerr := Scenarios(o.Tags)
+		if lerr != nil {
+			return res, lerr
+		}
+		for i := range cases {
+			cases[i].Status, cases[i].Message = status, msg
+		}
+		res.Cases = cases
+		return res, nil
 	}
 	res.Identity = id
 	refused := &writeRefusal{}

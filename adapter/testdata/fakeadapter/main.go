@@ -13,8 +13,10 @@
 // to stop but does not exit), slow (sleeps before replying: N seconds
 // given as the third argument, 2 by default; once per process), deaf (from then on
 // ignores SIGTERM and the end of its input), orphan (starts a background
-// child, "fakeadapter child", that sleeps), escape (writes control bytes
-// on stderr and exits). When $FAKEADAPTER_PIDS names
+// child, "fakeadapter child", that sleeps), setsid (the same child, in a
+// session of its own and holding the adapter's stdout and stderr: it
+// leaves the adapter's process group; unix only), escape (writes control
+// bytes on stderr and exits). When $FAKEADAPTER_PIDS names
 // a file, the adapter appends its pid, and an orphan's child's, to it.
 // $FAKEADAPTER_AFTER=FILE:N arms the misbehaviour only from the N+1th
 // process on (FILE counts them); $FAKEADAPTER_MUTANT serves that mutant of
@@ -116,8 +118,12 @@ func main() {
 			case "deaf":
 				signal.Ignore(syscall.SIGTERM)
 				defer time.Sleep(time.Hour)
-			case "orphan":
+			case "orphan", "setsid":
 				child := exec.Command(os.Args[0], "child")
+				if mode == "setsid" {
+					child.Stdout, child.Stderr = os.Stdout, os.Stderr
+					newSession(child)
+				}
 				if err := child.Start(); err != nil {
 					panic(err)
 				}

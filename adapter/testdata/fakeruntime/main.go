@@ -1,11 +1,16 @@
 // Command fakeruntime is a deliberately broken runtime for the runtime
 // driver's tests. It serves the built-in runtime correctly until its first
-// request of METHOD and then misbehaves in one way:
+// request of METHOD (or its Nth: each process counts its own; METHOD any
+// matches every request) and then misbehaves in one way:
 //
-//	fakeruntime MODE METHOD
+//	fakeruntime MODE METHOD [N]
 //
 // Modes: ok, crash (exits with a message on stderr), hang, gap (the
-// observed events skip a seq), unsupported.
+// observed events skip a seq), unsupported, setsid (starts a background
+// child, "fakeruntime child", that sleeps in a session of its own holding
+// the runtime's stdout and stderr, and serves on; unix only). When
+// $FAKEADAPTER_PIDS names a file, the runtime appends its pid, and a
+// setsid child's, to it.
 package main
 
 import (
@@ -13,6 +18,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
 	"time"
 
 	"github.com/plankit/plankit/adapter"
@@ -21,11 +28,20 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: fakeruntime MODE METHOD")
+	if len(os.Args) == 2 && os.Args[1] == "child" {
+		time.Sleep(time.Hour)
+		return
+	}
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: fakeruntime MODE METHOD [N]")
 		os.Exit(2)
 	}
-	mode, method := os.Args[1], os.Args[2]
+	mode, method, nth := os.Args[1], os.Args[2], 1
+	if len(os.Args) == 4 {
+		nth, _ = strconv.Atoi(os.Args[3])
+	}
+	seen := 0
+	writePID(os.Getpid())
 	b, _ := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
 	srv, err := adapter.NewRuntimeServer(b, false)
 	if err != nil {
@@ -36,13 +52,26 @@ func main() {
 	for sc.Scan() {
 		var req adapter.Request
 		_ = json.Unmarshal(sc.Bytes(), &req)
-		if req.Method == method {
+		if req.Method == method || method == "any" {
+			seen++
+		}
+		if seen >= nth && (req.Method == method || method == "any") {
 			switch mode {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "fakeruntime: the loop fell over")
 				os.Exit(7)
 			case "hang":
 				time.Sleep(time.Hour)
+			case "setsid":
+				if seen == nth {
+					child := exec.Command(os.Args[0], "child")
+					child.Stdout, child.Stderr = os.Stdout, os.Stderr
+					newSession(child)
+					if err := child.Start(); err != nil {
+						panic(err)
+					}
+					writePID(child.Process.Pid)
+				}
 			case "unsupported":
 				fmt.Printf(`{"seq":%d,"unsupported":{"message":"no %s here"}}`+"\n", req.Seq, method)
 				continue
@@ -52,7 +81,7 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		if req.Method == method && mode == "gap" {
+		if seen >= nth && req.Method == method && mode == "gap" {
 			var r struct {
 				Seq    int              `json:"seq"`
 				Result loop.Observation `json:"result"`
@@ -68,4 +97,18 @@ func main() {
 			return
 		}
 	}
+}
+
+// writePID appends a pid to $FAKEADAPTER_PIDS, when it names a file.
+func writePID(pid int) {
+	name := os.Getenv("FAKEADAPTER_PIDS")
+	if name == "" {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Fprintln(f, pid)
+	f.Close()
 }
