@@ -9,6 +9,9 @@ reply line on stdout (the loop is serve.py's, shared with the runtime
 example). Logs go to stderr (set PLANMODE_DEBUG=1 to see every request).
 """
 
+import sys
+
+import mistakes
 import planmode
 import scripted
 from serve import Failure, serve
@@ -202,6 +205,7 @@ METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTo
 
 
 def main():
+    mistakes.configure(sys.argv[1:])
     adapter = Adapter()
     serve({m: getattr(adapter, m) for m in METHODS})
 

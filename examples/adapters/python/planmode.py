@@ -19,6 +19,8 @@ Nothing here knows about the protocol.
 import json
 import re
 
+import mistakes
+
 SECTION_NAME = "plan:policy"
 SECTION_ORDER = 50
 EXIT_TOOL = "exit_plan_mode"
@@ -168,7 +170,7 @@ class PlanMode:
     def get(self, agent):
         s = self.sessions[agent]
         reply = {"active": s.active}
-        if agent in self.pending:
+        if agent in self.pending and not mistakes.on("get-hides-pending"):
             reply["pending"] = self.pending[agent][0]
         return reply
 
@@ -178,6 +180,8 @@ class PlanMode:
     def _narration(self, s, target):
         """A user selection is narrated only when the last logged request
         header described the other state (STEP-6)."""
+        if mistakes.on("notice-always"):
+            return notice(target), True
         return notice(target), s.header is not None and s.header != target
 
     def set(self, host, agent, active):
@@ -188,7 +192,7 @@ class PlanMode:
         current = self.pending[agent][0] if agent in self.pending else logged
         if active == current:
             return "noop"
-        if s.open:
+        if s.open and not mistakes.on("queued-commits-at-once"):
             if active == logged:
                 self.pending.pop(agent, None)
                 return "cancelled"
@@ -214,6 +218,8 @@ class PlanMode:
         not one: a notice there would start a step (PEND-2), so the
         selection stays pending (choice empty-step=keep-pending)."""
         s = self.sessions[agent]
+        if mistakes.on("append-before-downstream"):
+            return self._pre_step_appending_first(host, agent, s)
         decision = host.next()
         if decision["kind"] != "enter" or aborted or agent not in self.pending:
             return decision
@@ -227,9 +233,29 @@ class PlanMode:
         try:
             self._append(host, agent, active)
         except AppendFailed:
+            if mistakes.on("failed-append-drops-selection"):
+                del self.pending[agent]
             return decision  # stays pending (STEP-5)
         del self.pending[agent]
         if narrate_intent and narrate:
+            decision = dict(decision, messages=list(decision.get("messages") or []) + [msg])
+        return decision
+
+    def _pre_step_appending_first(self, host, agent, s):
+        """Mistake append-before-downstream: the pending selection is
+        appended before the downstream listeners decide."""
+        narrate = False
+        if agent in self.pending:
+            active, narrate_intent = self.pending[agent]
+            msg, narrate = self._narration(s, active)
+            narrate = narrate and narrate_intent
+            try:
+                self._append(host, agent, active)
+                del self.pending[agent]
+            except AppendFailed:
+                narrate = False
+        decision = host.next()
+        if narrate and decision["kind"] == "enter":
             decision = dict(decision, messages=list(decision.get("messages") or []) + [msg])
         return decision
 
@@ -239,6 +265,8 @@ class PlanMode:
         return [{"name": SECTION_NAME, "order": SECTION_ORDER, "text": self.section}]
 
     def tools(self, agent):
+        if mistakes.on("exit-tool-only-in-plan-mode") and not self.sessions[agent].active:
+            return []
         return [{"name": EXIT_TOOL}]
 
     def exit_plan_mode(self, host, agent, args):
@@ -249,7 +277,11 @@ class PlanMode:
         plan = args.get("plan") if isinstance(args, dict) else None
         if not isinstance(plan, str):
             raise ToolError(EXIT_TOOL + " needs {plan: string}")
-        if not PLAN_HEADING.match(plan.strip()):
+        if mistakes.on("heading-prefix-only"):
+            complete = plan.strip().startswith("#")
+        else:
+            complete = PLAN_HEADING.match(plan.strip())
+        if not complete:
             raise ToolError(EXIT_TOOL + " requires a complete markdown plan starting with a # heading")
         if not self.services.get("userQuestions"):
             raise ToolError("no user-questions channel is available to review the plan; plan mode stays on")
@@ -271,6 +303,13 @@ class PlanMode:
         mine = [a for a in reply.get("answers", []) if a.get("id") == "plan-review"]
         feedback = mine[0].get("custom", "") if len(mine) == 1 else ""
         if len(mine) == 1 and mine[0].get("selected") == ["Approve"] and feedback == "":
+            if mistakes.on("approve-appends-at-once"):
+                self.pending.pop(agent, None)
+                try:
+                    self._append(host, agent, False)
+                except AppendFailed:
+                    raise ToolError("could not leave plan mode; plan mode stays on")
+                return {"approved": True}
             self.pending[agent] = (False, False)  # a silent exit (EXIT-5)
             return {"approved": True}
         # Keep planning (EXIT-6): plan mode stays on, so an approved exit
@@ -279,6 +318,8 @@ class PlanMode:
         pending = self.pending.get(agent)
         if pending is not None and not pending[1]:
             del self.pending[agent]
+        if mistakes.on("keep-planning-succeeds"):
+            return {"approved": False, "feedback": feedback}
         if feedback == "":
             raise ToolError("the user chose to keep planning; revise the plan and present it again")
         raise ToolError("the user chose to keep planning; their feedback: " + feedback)

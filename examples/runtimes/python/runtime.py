@@ -18,6 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
+import mistakes  # noqa: E402
 import planmode  # noqa: E402
 import scripted  # noqa: E402
 from serve import Failure, serve  # noqa: E402
@@ -181,6 +182,10 @@ class Runtime:
         a = self.agent(params)
         start = len(a.log)
         out = self.host_set(a, params["active"])
+        if mistakes.on("selection-runs-step") and a.queue:
+            # the notice of an idle commit wakes the agent
+            self.admit(a)
+            self.play(a, start, {})
         out["events"] = a.log[start:]
         return out
 
@@ -292,12 +297,27 @@ class Runtime:
         self.turn.downstream = downstream
         if self.plugin is None:
             return downstream(), aborted
+        if mistakes.on("listener-appended"):
+            return self.chain_appended(a, ordered, behaviour, claimed, aborted, skips_empty), aborted
         return self.plugin.pre_step(self, a.name, aborted, skips_empty), aborted
+
+    def chain_appended(self, a, ordered, behaviour, claimed, aborted, skips_empty):
+        """Mistake listener-appended: plan mode's listener runs last, after
+        the host listeners, around only the step's own decision."""
+        for l in ordered:
+            if behaviour.get(l["name"], "accept") == "reject":
+                return {"kind": "reject"}
+        self.turn.downstream = lambda: {"kind": "enter", "messages": list(claimed)}
+        decision = self.plugin.pre_step(self, a.name, aborted, skips_empty)
+        if decision["kind"] == "enter" and any(behaviour.get(l["name"]) == "drop" for l in ordered):
+            return {"kind": "enter", "messages": []}  # a listener outside plan mode took them
+        return decision
 
     def play(self, a, start, script):
         self.turn = Turn(script)
         try:
             dispatch, retrying, retries, continues = 0, False, 0, False
+            forced = False
             while True:
                 response = self.turn.responses.pop(0) if self.turn.responses else {"text": "Done."}
                 if retrying:
@@ -308,7 +328,11 @@ class Runtime:
                 # A step with nothing to send is skipped, unless it continues
                 # after tool results; plan mode is told (skipsEmpty).
                 skips_empty = not retrying and not continues
-                decision, aborted = self.chain(a, dispatch, claimed, skips_empty)
+                early = self.assemble(a) if mistakes.on("assemble-before-pre-step") else None
+                if retrying and mistakes.on("retry-skips-pre-step"):
+                    decision, aborted = {"kind": "enter", "messages": claimed}, False
+                else:
+                    decision, aborted = self.chain(a, dispatch, claimed, skips_empty)
                 if skips_empty and decision["kind"] == "enter" and not aborted and not decision.get("messages"):
                     self.end_turn(a, "completed")
                     break
@@ -323,7 +347,7 @@ class Runtime:
                     a.add("step/start", {"turn": a.turn, "step": a.step})
                 for m in decision.get("messages") or []:
                     a.add("user/message", user_message_data(m))
-                self.request(a)
+                self.request(a, early)
                 self.host_actions(a, response.get("during"))
                 if response.get("fail"):
                     retrying = True
@@ -337,22 +361,32 @@ class Runtime:
                     self.end_turn(a, "aborted")
                     break
                 if not calls:
+                    if mistakes.on("pending-forces-step") and not forced and self.plugin is not None and "pending" in self.plugin.get(a.name):
+                        forced = continues = True  # one more step, to apply the selection
+                        continue
                     self.end_turn(a, "completed")
                     break
             return {"events": a.log[start:], "requests": self.turn.requests, "results": self.turn.results}
         finally:
             self.turn = None
 
-    def request(self, a):
-        """Derive the request after the pre-step (STEP-7): sections and
-        tools from the loaded plugins, the transcript from the log."""
+    def assemble(self, a):
+        """The system sections and tools of a request, from the loaded plugins."""
         plugin = self.plugin
         sections = sorted([BASE_SECTION] + (plugin.sections(a.name) if plugin else []), key=lambda s: s["order"])
         tools = ([t["name"] for t in plugin.tools(a.name)] if plugin else []) + self.host_tools
+        return sections, tools
+
+    def request(self, a, assembled=None):
+        """Derive the request after the pre-step (STEP-7): sections and
+        tools from the loaded plugins, the transcript from the log."""
+        sections, tools = assembled or self.assemble(a)
         header = {"system": sections, "tools": [{"name": t} for t in tools]}
         reason = "initial" if a.header is None else ("resume" if a.header == header else "change")
+        unchanged = a.header == header
         a.header = header
-        a.add("request/header", {"header": header, "reason": reason})
+        if not (unchanged and mistakes.on("header-on-change-only")):
+            a.add("request/header", {"header": header, "reason": reason})
         self.turn.requests.append({"at": len(a.log), "sections": sections, "tools": tools,
                                    "messages": transcript(a.log)})
 
@@ -407,6 +441,7 @@ def transcript(log):
 
 
 def main():
+    mistakes.configure(sys.argv[1:])
     rt = Runtime()
     serve({"start": rt.start, "load": rt.load, "open": rt.open, "turn": rt.run_turn, "set": rt.set,
            "get": rt.get, "command": rt.command, "append": rt.append_event, "fault": rt.fault,
