@@ -55,7 +55,7 @@ def resolve_config(config):
     if not isinstance(config, dict):
         raise ConfigError("plan-mode config must be an object { section: string }")
     unknown = sorted(k for k in config if k != "section")
-    if unknown:
+    if unknown and not mistakes.on("config-unknown-keys-ignored"):
         raise ConfigError(
             "plan-mode config has unknown key(s) %s; the config is { section }" % ", ".join(unknown))
     if "section" not in config:
@@ -91,6 +91,8 @@ def fold_plan_mode(events, end=None):
             v = plan_mode_of(e)
             if v is not None:
                 active = v
+                if mistakes.on("fold-first"):
+                    break
     return active
 
 
@@ -106,10 +108,11 @@ class Session:
         for e in events:
             self.add(e)
 
-    def add(self, event):
+    def add(self, event, own=False):
+        """Add an event of the log; own: one the plugin appended itself."""
         self.events.append(event)
         t = event.get("type")
-        if t == "plan/mode":
+        if t == "plan/mode" and (own or not mistakes.on("mirror-ignores-outside-writes")):
             v = plan_mode_of(event)
             if v is not None:
                 self.active = v
@@ -170,6 +173,8 @@ class PlanMode:
     def get(self, agent):
         s = self.sessions[agent]
         reply = {"active": s.active}
+        if agent in self.pending and mistakes.on("get-active-is-pending"):
+            reply["active"] = self.pending[agent][0]
         if agent in self.pending and not mistakes.on("get-hides-pending"):
             reply["pending"] = self.pending[agent][0]
         return reply
@@ -182,6 +187,8 @@ class PlanMode:
         header described the other state (STEP-6)."""
         if mistakes.on("notice-always"):
             return notice(target), True
+        if mistakes.on("notice-never"):
+            return notice(target), False
         return notice(target), s.header is not None and s.header != target
 
     def set(self, host, agent, active):
@@ -190,12 +197,12 @@ class PlanMode:
         s = self.sessions[agent]
         logged = s.active
         current = self.pending[agent][0] if agent in self.pending else logged
-        if active == current:
+        if active == current and not (mistakes.on("requeue-pending") and agent in self.pending):
             return "noop"
-        if s.open and not mistakes.on("queued-commits-at-once"):
+        if (s.open or mistakes.on("idle-set-queues")) and not mistakes.on("queued-commits-at-once"):
             if active == logged:
                 self.pending.pop(agent, None)
-                return "cancelled"
+                return "noop" if mistakes.on("cancel-returns-noop") else "cancelled"
             self.pending[agent] = (active, True)
             return "queued"
         if active == logged:
@@ -221,11 +228,14 @@ class PlanMode:
         if mistakes.on("append-before-downstream"):
             return self._pre_step_appending_first(host, agent, s)
         decision = host.next()
+        if mistakes.on("append-on-abort"):
+            aborted = False
         if decision["kind"] != "enter" or aborted or agent not in self.pending:
             return decision
         if skips_empty and not decision.get("messages"):
             return decision
         active, narrate_intent = self.pending[agent]
+        narrate_intent = narrate_intent or mistakes.on("exit-narrated")
         if active == s.active:
             del self.pending[agent]
             return decision
@@ -235,6 +245,8 @@ class PlanMode:
         except AppendFailed:
             if mistakes.on("failed-append-drops-selection"):
                 del self.pending[agent]
+            if mistakes.on("failed-append-rejects-step"):
+                return {"kind": "reject"}
             return decision  # stays pending (STEP-5)
         del self.pending[agent]
         if narrate_intent and narrate:
@@ -260,7 +272,7 @@ class PlanMode:
         return decision
 
     def sections(self, agent):
-        if not self.sessions[agent].active:
+        if not self.sessions[agent].active and not mistakes.on("section-when-inactive"):
             return []
         return [{"name": SECTION_NAME, "order": SECTION_ORDER, "text": self.section}]
 
@@ -272,7 +284,7 @@ class PlanMode:
     def exit_plan_mode(self, host, agent, args):
         """exit_plan_mode (EXIT-2..7): returns the tool result or raises
         ToolError."""
-        if not self.sessions[agent].active:
+        if not self.sessions[agent].active and not mistakes.on("exit-allowed-outside-plan-mode"):
             raise ToolError(EXIT_TOOL + " is only available in plan mode")
         plan = args.get("plan") if isinstance(args, dict) else None
         if not isinstance(plan, str):
@@ -283,6 +295,9 @@ class PlanMode:
             complete = PLAN_HEADING.match(plan.strip())
         if not complete:
             raise ToolError(EXIT_TOOL + " requires a complete markdown plan starting with a # heading")
+        if mistakes.on("approve-without-review") or (mistakes.on("no-channel-approves") and not self.services.get("userQuestions")):
+            self.pending[agent] = (False, False)
+            return {"approved": True}
         if not self.services.get("userQuestions"):
             raise ToolError("no user-questions channel is available to review the plan; plan mode stays on")
         try:
@@ -339,10 +354,16 @@ class PlanMode:
             except RuntimeError as e:
                 return "error", str(e), None
             return "success", OFF_TEXT[outcome], outcome
+        if msg == "" and mistakes.on("bare-plan-toggles") and self.get(agent).get("pending", self.get(agent)["active"]):
+            try:
+                outcome = self.set(host, agent, False)
+            except RuntimeError as e:
+                return "error", str(e), None
+            return "success", OFF_TEXT[outcome], outcome
         try:
             outcome = self.set(host, agent, True)
         except RuntimeError as e:
             return "error", str(e), None
-        if msg:
+        if msg and not mistakes.on("plan-message-not-steered"):
             host.steer(agent, {"role": "user", "text": msg, "source": {"kind": "user"}})
         return "success", ON_TEXT[outcome], outcome

@@ -48,10 +48,10 @@ class Agent:
             if e["type"] == "turn/start":
                 self.turn += 1
 
-    def add(self, type_, data):
+    def add(self, type_, data, own=False):
         e = {"seq": len(self.log), "type": type_, "data": data}
         self.log.append(e)
-        self.session.add(e)
+        self.session.add(e, own)
         return e
 
 
@@ -78,6 +78,7 @@ class Runtime:
         self.host_tools = []
         self.listeners = []
         self.turn = None  # the running Turn, if any
+        self.unloaded = False
 
     # --- the host plan mode sees --------------------------------------
     def append(self, agent, type_, data):
@@ -85,7 +86,7 @@ class Runtime:
         if type_ == "plan/mode" and a.faults > 0:
             a.faults -= 1
             raise planmode.AppendFailed("the session store failed the append")
-        a.add(type_, data)
+        a.add(type_, data, own=True)
 
     def steer(self, agent, message):
         self.agents[agent].queue.append(message)
@@ -157,6 +158,7 @@ class Runtime:
         if self.plugin is not None:
             self.plugin.disposed = True
         self.plugin = None
+        self.unloaded = True
         return {}
 
     def service(self):
@@ -166,6 +168,8 @@ class Runtime:
 
     def open(self, params):
         a = Agent(params["agent"], params.get("events") or [])
+        if mistakes.on("resume-ignores-log"):
+            a.session.active = False  # plan mode starts from its default, not the log
         self.agents[a.name] = a
         if self.plugin is not None:
             self.plugin.sessions[a.name] = a.session
@@ -232,7 +236,7 @@ class Runtime:
         cid = "cmd-%s-%d" % (a.name, a.commands)
         a.add("command/run", {"commandId": cid, "name": name, "args": args, "source": {"kind": "user"}})
         queued = len(a.queue)
-        if name == planmode.COMMAND_NAME and self.services.get("commands") and self.plugin is not None:
+        if name == planmode.COMMAND_NAME and (self.services.get("commands") or mistakes.on("command-without-commands-service")) and self.plugin is not None:
             kind, text = self.plugin.command(self, a.name, args)
         else:
             kind, text = "error", "unknown command /%s" % name
@@ -262,6 +266,12 @@ class Runtime:
         a.turn += 1
         a.step = 0
         a.add("turn/start", {"turn": a.turn})
+        if mistakes.on("admission-appends-pending") and self.plugin is not None and a.name in self.plugin.pending:
+            active, _ = self.plugin.pending.pop(a.name)  # the turn starts in the selected mode
+            try:
+                self.append(a.name, "plan/mode", {"active": active})
+            except planmode.AppendFailed:
+                self.plugin.pending[a.name] = (active, True)
 
     def end_turn(self, a, reason):
         a.add("turn/end", {"turn": a.turn, "reason": {"kind": reason}})
@@ -375,6 +385,8 @@ class Runtime:
         plugin = self.plugin
         sections = sorted([BASE_SECTION] + (plugin.sections(a.name) if plugin else []), key=lambda s: s["order"])
         tools = ([t["name"] for t in plugin.tools(a.name)] if plugin else []) + self.host_tools
+        if plugin is None and self.unloaded and mistakes.on("unload-keeps-exit-tool"):
+            tools = [planmode.EXIT_TOOL] + self.host_tools  # the registry still lists it
         return sections, tools
 
     def request(self, a, assembled=None):
@@ -435,6 +447,8 @@ def transcript(log):
             out.append({"role": "user", "text": "".join(p.get("text", "") for p in d["content"]), "source": d["source"]})
         elif e["type"] == "assistant/message":
             out.append({"role": "assistant", "text": "".join(p.get("text", "") for p in d["message"]["content"] if p["type"] == "text")})
+        elif e["type"] == "plan/mode" and mistakes.on("plan-mode-in-transcript"):
+            out.append({"role": "user", "text": "[plan mode %s]" % ("on" if d.get("active") else "off"), "source": {"kind": "user"}})
         elif e["type"] == "tool/result":
             out.append({"role": "tool", "text": "".join(p["text"] for c in d["message"]["content"] for p in c["content"])})
     return out
