@@ -119,16 +119,21 @@ func simRuntime(w, errw io.Writer, paths []string, format string, maxBytes int64
 		} else if err := loop.WriteTimeline(w, *t, rec, findings); err != nil {
 			return err
 		}
+		// As at plugin level: a finding is exit 1 also when the run then
+		// stopped at a step it could not perform (runCode).
 		var in *sim.InputError
+		input := runErr != nil && errors.As(runErr, &in)
 		switch {
-		case runErr != nil && errors.As(runErr, &in):
-			worse(ExitUsage, fmt.Errorf("%s: %w", path, runErr))
 		case runErr != nil && loop.IsSkip(runErr):
 			worse(ExitImpl, fmt.Errorf("%s: the runtime cannot run this trace: %w", path, runErr))
-		case runErr != nil:
+		case runErr != nil && !input:
 			worse(ExitImpl, fmt.Errorf("%s: %w", path, runErr))
+		case len(findings) > 0 && input:
+			worse(ExitFail, fmt.Errorf("%s: %s; the run then stopped: %v", path, findings[0], runErr))
 		case len(findings) > 0:
 			worse(ExitFail, fmt.Errorf("%s: %s", path, findings[0]))
+		case input:
+			worse(ExitUsage, fmt.Errorf("%s: %w", path, runErr))
 		}
 	}
 	if code != ExitPass {
