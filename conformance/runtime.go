@@ -15,14 +15,14 @@ import (
 func runtimeSuites(newRuntime func() loop.Runtime) []Suite {
 	return []Suite{
 		{Name: Features, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir})
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay})
 			if err != nil {
 				return nil, err
 			}
 			return res.Cases, res.Impl
 		}, List: suite.Scenarios},
 		{Name: Properties, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
+			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output})
 		}, List: func(string) ([]report.Case, error) { return suite.PropertyCases(), nil }},
 	}
 }

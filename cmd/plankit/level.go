@@ -196,5 +196,5 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 		return usageErr("--out: %v", err)
 	}
 	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Findings[0], path)
-	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with plankit sim --level runtime %s", len(res.Violation.Steps), path))
+	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with %s %s", len(res.Violation.Steps), replayCommand(impl, level), path))
 }

@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/shlex"
 	"github.com/plankit/plankit/examples/mistakes"
 	"github.com/plankit/plankit/internal/proctest"
 	"github.com/plankit/plankit/report"
@@ -158,5 +160,64 @@ func TestCorpusTable(t *testing.T) {
 		if !errors.As(err, &exit) || !strings.Contains(string(out), "unknown mistake") {
 			t.Errorf("%s: an undeclared mistake: err %v, output %q; want a refusal naming it", command, err, out)
 		}
+	}
+}
+
+// replayHint is the command a failure message says replays it.
+var replayHint = regexp.MustCompile(`replay: (plankit sim .*?\.yaml)`)
+
+// TestReplayHintsReproduce: the replay hint a failure prints runs as it is
+// printed (from where plankit check ran) and fails again, on the same
+// expectation; it carries the adapter, so without it — against the
+// reference or the built-in runtime — the same trace passes. One scenario
+// failure at runtime level, one property failure at plugin level.
+func TestReplayHintsReproduce(t *testing.T) {
+	needPython(t)
+	for _, c := range []struct{ level, mistake, check, words string }{
+		{mistakes.LevelRuntime, "get-hides-pending", "rt-pend-get-in-turn", "got \"active=false pending=none\""},
+		{mistakes.LevelPlugin, "fold-first", "fold-purity-LOG-2-LOG-3", "fold: expected false, got true"},
+	} {
+		t.Run(c.level+"/"+c.mistake, func(t *testing.T) {
+			t.Parallel()
+			_, rep, console := check(t, c.level, c.mistake)
+			i := slices.IndexFunc(rep.Cases, func(k report.Case) bool { return k.ID == c.check })
+			if i < 0 || !rep.Cases[i].Failing() {
+				t.Fatalf("%s did not fail\n%s", c.check, console)
+			}
+			m := replayHint.FindStringSubmatch(rep.Cases[i].Message)
+			if m == nil || !strings.Contains(rep.Cases[i].Message, c.words) {
+				t.Fatalf("%s: no replay hint, or not the failure %q: %s", c.check, c.words, rep.Cases[i].Message)
+			}
+			words, err := shlex.Split(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay := func(args []string) (int, string) {
+				cmd := exec.Command(builds.Program(t, "../../cmd/plankit"), args...)
+				cmd.Dir = root
+				out, err := cmd.CombinedOutput()
+				var exit *exec.ExitError
+				if errors.As(err, &exit) {
+					return exit.ExitCode(), string(out)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return 0, string(out)
+			}
+			code, out := replay(words[1:])
+			if code != 1 || !strings.Contains(out, strings.TrimPrefix(c.words, "fold: ")) {
+				t.Fatalf("%s: exit %d, want 1 with %q\n%s", m[1], code, c.words, out)
+			}
+			// Without the adapter's words the hint would replay against
+			// plankit's own implementation, which passes.
+			own := []string{"sim"}
+			if c.level == mistakes.LevelRuntime {
+				own = append(own, "--level", "runtime")
+			}
+			if code, out := replay(append(own, words[len(words)-1])); code != 0 {
+				t.Fatalf("the trace against plankit's own implementation: exit %d, want 0\n%s", code, out)
+			}
+		})
 	}
 }

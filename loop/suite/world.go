@@ -24,6 +24,8 @@ type world struct {
 	newRuntime func() loop.Runtime
 	// cexDir receives the trace of a failing scenario ("" writes none).
 	cexDir      string
+	// replay is the command that replays it, before the trace's path.
+	replay string
 	id          string
 	written     bool
 	trace       loop.Trace
@@ -36,8 +38,8 @@ type world struct {
 	agent string
 }
 
-func newWorld(nr func() loop.Runtime, cexDir string) *world {
-	return &world{newRuntime: nr, cexDir: cexDir, agent: "main", trace: loop.Trace{
+func newWorld(nr func() loop.Runtime, cexDir, replay string) *world {
+	return &world{newRuntime: nr, cexDir: cexDir, replay: replay, agent: "main", trace: loop.Trace{
 		Config:               json.RawMessage(`{"section":"Plan first."}`),
 		Services:             &sim.Services{Commands: true, UserQuestions: true},
 		ServicesByCapability: true,
@@ -316,7 +318,7 @@ func (w *world) fail(format string, args ...any) error {
 
 // failed writes the scenario's trace so far, with its expectations, as a
 // runtime trace that plankit sim --level runtime replays, and names it in
-// the error.
+// the error with the command that replays it (Options.Replay).
 func (w *world) failed(err error) error {
 	if w.cexDir == "" || w.session == nil || w.written {
 		return err
@@ -336,5 +338,5 @@ func (w *world) failed(err error) error {
 	if merr != nil {
 		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
 	}
-	return fmt.Errorf("%w; replay: plankit sim --level runtime %s", err, path)
+	return fmt.Errorf("%w; replay: %s %s", err, w.replay, path)
 }
