@@ -23,9 +23,9 @@ import (
 type world struct {
 	newRuntime func() loop.Runtime
 	// cexDir receives the trace of a failing scenario ("" writes none).
-	cexDir      string
+	cexDir string
 	// replay is the command that replays it, before the trace's path.
-	replay string
+	replay      string
 	id          string
 	written     bool
 	trace       loop.Trace
