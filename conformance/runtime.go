@@ -42,5 +42,5 @@ func probeRuntime(newRuntime func() loop.Runtime) (sim.Identity, error) {
 
 // identityOf is a runtime's identity as reports show an implementation.
 func identityOf(id loop.Identity) sim.Identity {
-	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices}
+	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Components: id.Components}
 }

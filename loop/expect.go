@@ -351,6 +351,9 @@ func (x Expect) Check(d StepDone) []Finding {
 		got := "(none)"
 		if d.Command != nil {
 			got = d.Command.Kind
+			if d.Command.Text != "" {
+				got += fmt.Sprintf(" (%q)", d.Command.Text)
+			}
 		}
 		fail("command reported: got %s, want %s", got, x.Command)
 	}

@@ -21,7 +21,7 @@ func announce(w io.Writer, o *checkOptions, opts *conformance.Options) *bool {
 	started := new(bool)
 	opts.Started = func(id sim.Identity) {
 		*started = true
-		fmt.Fprintf(w, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
+		fmt.Fprintf(w, "plankit check: %s %s (%s)%s, suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), components(id.Components), spec.SuiteVersion, o.seed)
 		printAdapterHint(w, o, *opts)
 	}
 	return started
@@ -87,4 +87,17 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// components lists an implementation's components for the line check
+// prints as it starts: ", components: NAME VERSION, ..." ("" for none).
+func components(cs []sim.Component) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = safetext.Line(c.Name) + " " + safetext.Line(c.Version)
+	}
+	return ", components: " + strings.Join(parts, ", ")
 }

@@ -19,6 +19,11 @@ test('start: a runtime-level host with its true capabilities; other levels and v
   assert.equal(id.level, 'runtime')
   assert.equal(id.name, '@deepseek-ai/dsh-agent-loop')
   assert.equal(id.version, '0.1.0-rc.8')
+  // minor 4: the loop and the plan-mode package, each with its installed version
+  assert.deepEqual(id.components, [
+    { name: '@deepseek-ai/dsh-agent-loop', version: '0.1.0-rc.8' },
+    { name: '@deepseek-ai/dsh-plan-mode', version: '0.1.0-rc.8' },
+  ])
   assert.equal(id.capabilities.retry, 'same-step')
   assert.equal(id.choices['section-source'], 'pending')
   for (const k of ['commands', 'userQuestions', 'hostTools', 'hostListeners', 'duringStream', 'outsideAppend', 'failAppend', 'resume', 'reload', 'reuse']) {

@@ -5,7 +5,8 @@
 //	fakeruntime MODE METHOD
 //
 // Modes: ok, crash (exits with a message on stderr), hang, gap (the
-// observed events skip a seq), unsupported.
+// observed events skip a seq), unsupported, exception (the command's
+// reply says its handler threw, as a host that catches it does).
 package main
 
 import (
@@ -45,6 +46,9 @@ func main() {
 				time.Sleep(time.Hour)
 			case "unsupported":
 				fmt.Printf(`{"seq":%d,"unsupported":{"message":"no %s here"}}`+"\n", req.Seq, method)
+				continue
+			case "exception":
+				fmt.Printf(`{"seq":%d,"result":{"kind":"error","text":"TypeError: agent.steer is not a function","exception":true}}`+"\n", req.Seq)
 				continue
 			}
 		}

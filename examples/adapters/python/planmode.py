@@ -26,6 +26,8 @@ SECTION_ORDER = 50
 EXIT_TOOL = "exit_plan_mode"
 COMMAND_NAME = "plan"
 PLUGIN_NAME = "plan-mode"
+PACKAGE = "plankit-example-python-plan-mode"  # this module, as a runtime lists it
+VERSION = "0.1.0"
 
 NOTICE_ON = "The user switched this session to plan mode."
 NOTICE_OFF = "The user switched this session back to the default mode."

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A small agent runtime in Python 3 (standard library only) with plan mode
-in its loop, served over the plankit runtime protocol v1, minor 3
+in its loop, served over the plankit runtime protocol v1, minor 4
 (docs/runtime-protocol.md). Check it with
 
     plankit check --level runtime --adapter "python3 examples/runtimes/python/runtime.py"
@@ -10,7 +10,8 @@ next(), request assembly after the pre-step, request-recovery retries
 through the pre-step, tool calls, commands. Plan mode is the plugin of the
 plugin-level example (examples/adapters/python/planmode.py), loaded into
 this loop as a runtime would load it. The model and the user are played by
-plankit through the script each turn carries.
+plankit through the script each turn carries. It lists both parts, the loop
+and the plugin with their versions, as its components at start (minor 4).
 """
 
 import json
@@ -114,8 +115,10 @@ class Runtime:
         if params.get("protocol") != PROTOCOL:
             raise Failure("protocol %r is not supported" % params.get("protocol"))
         self.__init__()
-        return {"protocol": PROTOCOL, "level": "runtime", "minor": 3, "name": "plankit-example-python-runtime",
+        return {"protocol": PROTOCOL, "level": "runtime", "minor": 4, "name": "plankit-example-python-runtime",
                 "version": "0.1.0", "language": "python", "choices": planmode.CHOICES,
+                "components": [{"name": "plankit-example-python-runtime", "version": "0.1.0"},
+                               {"name": planmode.PACKAGE, "version": planmode.VERSION}],
                 "capabilities": {"retry": "pre-step", "commands": True, "userQuestions": True,
                                  "hostTools": True, "hostListeners": True, "duringStream": True,
                                  "outsideAppend": True, "failAppend": True, "resume": True,
