@@ -29,7 +29,7 @@ const (
 	// KindException: a result says the implementation threw inside a
 	// handler and the host caught it (runtime protocol minor 4).
 	KindException = "exception"
-	KindIO       = "io"       // the request could not be written
+	KindIO        = "io" // the request could not be written
 )
 
 func (e *RequestError) Error() string {
