@@ -155,7 +155,7 @@ plankit check --level runtime --adapter "python3 runtime.py --mistake NAME" --ad
 
 Without ` + "`--mistake`" + ` both examples pass. The corpus test
 (` + "`examples/mistakes`" + `, part of ` + "`go test ./...`" + `) runs each row at each of
-its levels with a small budget (` + "`--checks 5`" + `) and holds that the check fails
+its levels with a small budget (` + "`--checks 2`" + `) and holds that the check fails
 (exit 1) and names the row's clause first: of the per-clause table's deviating
 rows, the one with the most failing checks counted under it (each failing check
 counts under the clauses of its first failing observation; a tie shares the

@@ -32,7 +32,7 @@ const root = "../.."
 
 // checks is the budget of each run: cases per property. Small, so that a
 // run takes a few seconds; the scenarios all run.
-const checks = "5"
+const checks = "2"
 
 // check runs plankit check at level against the example with mistake on
 // ("" for none) and returns its exit code and JSON report.
