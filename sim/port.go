@@ -330,6 +330,11 @@ type CommandReply struct {
 	// report it (Identity.CommandOutcomes false).
 	Outcome string   `json:"outcome,omitempty"`
 	Effects []Effect `json:"effects,omitempty"`
+	// Exception says the error is an exception thrown inside the command's
+	// handler that the adapter caught (Text is its message): over the
+	// adapter protocol (minor 3) it becomes an implementation error, never
+	// a reply the checks judge.
+	Exception bool `json:"exception,omitempty"`
 }
 
 // FoldRequest is foldPlanMode(events, end); End nil means the default.

@@ -14,7 +14,8 @@
 // given as the third argument, 2 by default; once per process), deaf (from then on
 // ignores SIGTERM and the end of its input), orphan (starts a background
 // child, "fakeadapter child", that sleeps), escape (writes control bytes
-// on stderr and exits). When $FAKEADAPTER_PIDS names
+// on stderr and exits), exception (a command reply saying its handler
+// threw). When $FAKEADAPTER_PIDS names
 // a file, the adapter appends its pid, and an orphan's child's, to it.
 // $FAKEADAPTER_AFTER=FILE:N arms the misbehaviour only from the N+1th
 // process on (FILE counts them); $FAKEADAPTER_MUTANT serves that mutant of
@@ -221,6 +222,8 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		return b
 	case "unsupported":
 		return []byte(fmt.Sprintf(`{"seq":%d,"unsupported":{"message":"%s is not implemented"}}`, req.Seq, req.Method))
+	case "exception":
+		return []byte(fmt.Sprintf(`{"seq":%d,"result":{"kind":"error","text":"TypeError: agent.steer is not a function","exception":true}}`, req.Seq))
 	}
 	return reply
 }
