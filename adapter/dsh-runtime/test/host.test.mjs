@@ -93,6 +93,14 @@ test('/plan <message> commits between turns and steers the message into a turn i
   assert.deepEqual(planEvents(off.events), [false])
   const unknown = await c.call('command', { agent: 'main', input: '/nope' })
   assert.equal(unknown.kind, 'error')
+  assert.equal(unknown.exception, undefined, 'an unknown command is a reply, not an exception')
+  // The /plan handler throws when the idle append fails (the package's set
+  // throws): the host says it caught an exception, with its text (minor 4).
+  await c.call('fault', { agent: 'main', count: 1 })
+  const thrown = await c.call('command', { agent: 'main', input: '/plan' })
+  assert.equal(thrown.kind, 'error')
+  assert.equal(thrown.exception, true)
+  assert.ok(thrown.text.length > 0, 'the exception keeps its text')
   await c.stop()
 })
 
