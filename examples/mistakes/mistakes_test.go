@@ -107,6 +107,7 @@ func TestCorpusIsDetectedUnderItsClause(t *testing.T) {
 						m.Name, strings.Join(m.Clauses, ", "), level, code, rep.Verdict, console)
 				}
 				blamed := mistakes.Blamed(rep.Clauses)
+				t.Logf("%s at %s level (%s): named first %s", m.Name, level, strings.Join(m.Clauses, ", "), strings.Join(blamed, ", "))
 				if !slices.ContainsFunc(blamed, func(c string) bool { return slices.Contains(m.Clauses, c) }) {
 					t.Errorf("mistake %s at %s level breaks %s, but the report names %s first\n%s",
 						m.Name, level, strings.Join(m.Clauses, ", "), strings.Join(blamed, ", "), failures(rep))
