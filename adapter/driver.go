@@ -868,7 +868,19 @@ func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
 
 // Command implements sim.Port.
 func (p *Port) Command(req sim.CommandRequest) (sim.CommandReply, error) {
-	return request[sim.CommandReply](p, MethodCommand, req)
+	reply, err := request[sim.CommandReply](p, MethodCommand, req)
+	if err == nil && reply.Exception {
+		seq := 0
+		if p.proc != nil {
+			seq = p.proc.seq
+		}
+		// Minor 3: the handler threw and the adapter caught it. The
+		// implementation could not run the command; its error text is
+		// not a reply to judge under CMD-2..4.
+		err = &RequestError{Method: MethodCommand, Seq: seq, Kind: KindException,
+			Detail: "the adapter caught an exception inside the command's handler: " + reply.Text}
+	}
+	return reply, err
 }
 
 // Fold implements sim.Port.

@@ -125,6 +125,20 @@ func TestBrokenAdapters(t *testing.T) {
 	}
 }
 
+// An exception the adapter caught inside the command's handler (minor 3)
+// is an implementation error carrying its text, not a command reply the
+// checks judge under CMD-2..4.
+func TestCommandExceptionIsAnImplementationError(t *testing.T) {
+	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "exception", "command"}, Timeout: 10 * time.Second})
+	_, run := timeline(t, readTrace(t, "../examples/cmd-plan-message-steers.yaml"), pool.Port())
+	var impl *sim.ImplError
+	var re *adapter.RequestError
+	if !errors.As(run.Err, &impl) || !errors.As(run.Err, &re) || re.Kind != adapter.KindException ||
+		!strings.Contains(run.Err.Error(), "TypeError: agent.steer is not a function") {
+		t.Fatalf("want an implementation error of kind exception with the handler's text, got %T %v", run.Err, run.Err)
+	}
+}
+
 func TestUnsupportedIsDistinct(t *testing.T) {
 	_, err := broken(t, adapter.Options{}, "unsupported", "preStep", "1")
 	var u *adapter.UnsupportedError

@@ -26,7 +26,11 @@ const (
 	KindExited   = "exited"   // the process ended before replying
 	KindProtocol = "protocol" // the reply broke the protocol
 	KindReported = "reported" // the implementation replied with an error
-	KindIO       = "io"       // the request could not be written
+	// KindException: a reply says the implementation threw inside a
+	// handler and the host caught it (plugin protocol minor 3, runtime
+	// protocol minor 4).
+	KindException = "exception"
+	KindIO        = "io" // the request could not be written
 )
 
 func (e *RequestError) Error() string {

@@ -14,8 +14,9 @@ const ProtocolVersion = 1
 // A minor version only adds optional members and capabilities: an
 // implementation that speaks an older one leaves them out and the kit skips
 // the checks that need them. Minor 1 added command outcomes and unload;
-// minor 2 review replies, the host's own tools and skipped empty steps.
-const ProtocolMinor = 2
+// minor 2 review replies, the host's own tools and skipped empty steps;
+// minor 3 a command reply's exception (a handler that threw).
+const ProtocolMinor = 3
 
 // MaxLine is the default limit on one protocol line (a request or a reply,
 // without its newline): 4 MiB. A longer reply line is a protocol error; the

@@ -10,8 +10,9 @@ import (
 
 // RuntimeProtocolMinor is the minor version of runtime protocol 1 this
 // package speaks: 2 added review replies (numbered as the plugin
-// protocol's), 3 the unload method.
-const RuntimeProtocolMinor = 3
+// protocol's), 3 the unload method, 4 the components a runtime lists at
+// start and the exceptions its replies report.
+const RuntimeProtocolMinor = 4
 
 // RuntimeLevel is the level a runtime-protocol start carries both ways.
 const RuntimeLevel = "runtime"
@@ -42,7 +43,7 @@ var RuntimeMethods = []string{
 const observationShape = `"events"?: [Event], "requests"?: [Request], "results"?: [Result]`
 
 var runtimeShapes = map[string]string{
-	RuntimeStart:   `{"protocol": 1, "level": "runtime", "name": string, "version": string, "language": string, "choices"?: {name: value}, "capabilities": {"retry": "pre-step"|"same-step"|"none", ...}}`,
+	RuntimeStart:   `{"protocol": 1, "level": "runtime", "name": string, "version": string, "language": string, "choices"?: {name: value}, "components"?: [{"name": string, "version": string}], "capabilities": {"retry": "pre-step"|"same-step"|"none", ...}}`,
 	RuntimeLoad:    `{"error"?: string}`,
 	RuntimeOpen:    `{` + observationShape + `}`,
 	RuntimeTurn:    `{` + observationShape + `}`,
@@ -72,6 +73,7 @@ type RuntimeStartResult struct {
 	Version      string            `json:"version"`
 	Language     string            `json:"language"`
 	Choices      map[string]string `json:"choices,omitempty"`
+	Components   []sim.Component   `json:"components,omitempty"`
 	Capabilities loop.Capabilities `json:"capabilities"`
 }
 
@@ -119,7 +121,7 @@ func (r *RuntimePort) Start() (loop.Identity, error) {
 	}
 	r.start = res
 	pr.reuse = res.Capabilities.Reuse
-	return loop.Identity{Name: res.Name, Version: res.Version, Language: res.Language, Choices: res.Choices, Capabilities: res.Capabilities}, nil
+	return loop.Identity{Name: res.Name, Version: res.Version, Language: res.Language, Choices: res.Choices, Components: res.Components, Capabilities: res.Capabilities}, nil
 }
 
 // Stop implements loop.Runtime.
@@ -141,12 +143,50 @@ func (r *RuntimePort) Open(req loop.OpenRequest) (loop.Observation, error) {
 
 // Turn implements loop.Runtime.
 func (r *RuntimePort) Turn(req loop.TurnRequest) (loop.Observation, error) {
-	return request[loop.Observation](r.port, RuntimeTurn, req)
+	obs, err := request[loop.Observation](r.port, RuntimeTurn, req)
+	if err == nil {
+		err = r.exception(RuntimeTurn, nil, obs)
+	}
+	return obs, err
 }
 
 // Set implements loop.Runtime.
 func (r *RuntimePort) Set(req loop.SetRequest) (loop.SetReply, error) {
-	return request[loop.SetReply](r.port, RuntimeSet, req)
+	reply, err := request[loop.SetReply](r.port, RuntimeSet, req)
+	if err == nil {
+		err = r.exception(RuntimeSet, nil, reply.Observation)
+	}
+	return reply, err
+}
+
+// exception is the error of a reply whose command or a result inside it
+// says the implementation threw inside a handler and the host caught it
+// (minor 4): an implementation error, so the check that met it is not
+// judged, rather than the error text being judged as the command's or the
+// tool's reply. Nil when none says so.
+func (r *RuntimePort) exception(method string, cmd *loop.CommandResult, obs loop.Observation) error {
+	text, found := "", false
+	if cmd != nil && cmd.Exception {
+		text, found = cmd.Text, true
+	}
+	for _, res := range obs.Results {
+		switch {
+		case found:
+		case res.Command != nil && res.Command.Exception:
+			text, found = res.Command.Text, true
+		case res.Tool != nil && res.Tool.Exception:
+			text, found = fmt.Sprintf("tool %s: %s", res.Tool.Name, res.Tool.Error), true
+		}
+	}
+	if !found {
+		return nil
+	}
+	seq := 0
+	if r.port.proc != nil {
+		seq = r.port.proc.seq
+	}
+	return &RequestError{Method: method, Seq: seq, Kind: KindException,
+		Detail: "the runtime caught an exception inside the implementation's handler: " + text}
 }
 
 // Get implements loop.Runtime.
@@ -156,7 +196,11 @@ func (r *RuntimePort) Get(req loop.AgentRequest) (sim.GetReply, error) {
 
 // Command implements loop.Runtime.
 func (r *RuntimePort) Command(req loop.CommandRequest) (loop.CommandReply, error) {
-	return request[loop.CommandReply](r.port, RuntimeCommand, req)
+	reply, err := request[loop.CommandReply](r.port, RuntimeCommand, req)
+	if err == nil {
+		err = r.exception(RuntimeCommand, &reply.CommandResult, reply.Observation)
+	}
+	return reply, err
 }
 
 // Append implements loop.Runtime.

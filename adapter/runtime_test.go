@@ -47,6 +47,14 @@ func TestRuntimeDriverFailures(t *testing.T) {
 	if !loop.IsSkip(err) {
 		t.Errorf("unsupported: %v, want a skip", err)
 	}
+	// A host that caught an exception inside a handler says so: an
+	// implementation error carrying the exception's text, not a command
+	// reply to judge.
+	cmd := loop.Trace{Config: []byte(`{"section":"Plan first."}`), Steps: []loop.Step{{Command: &loop.CommandRequest{Agent: "main", Input: "/plan"}}}}
+	_, err = loop.Run(runtimePool(t, "exception", "command").Runtime(), cmd)
+	if !errors.As(err, &re) || re.Kind != adapter.KindException || !strings.Contains(err.Error(), "TypeError: agent.steer is not a function") {
+		t.Errorf("exception: %v", err)
+	}
 	_, err = loop.Run(runtimePool(t, "gap", "turn").Runtime(), oneTurn)
 	var oe *loop.ObservationError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "has seq 1") {

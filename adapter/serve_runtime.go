@@ -53,7 +53,7 @@ func runtimeCall(rt loop.Runtime, req Request) (any, error) {
 			if err != nil {
 				return RuntimeStartResult{}, err
 			}
-			return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: id.Capabilities}, nil
+			return RuntimeStartResult{Protocol: ProtocolVersion, Level: RuntimeLevel, Minor: RuntimeProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Components: id.Components, Capabilities: id.Capabilities}, nil
 		})
 	case RuntimeLoad:
 		return call(req.Params, rt.Load)

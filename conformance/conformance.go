@@ -76,6 +76,13 @@ type Options struct {
 	// CounterexampleDir receives the trace file of each failing property
 	// (empty: a fresh temporary directory).
 	CounterexampleDir string
+	// Replay is the command that replays a counterexample trace against
+	// this implementation, before the trace's path, as the failure
+	// messages print it: `plankit sim` with the flags that pick the level,
+	// the adapter (its command and directory) and the options. Empty:
+	// report.ReplayPlugin or report.ReplayRuntime, which replay against the
+	// reference or the built-in runtime.
+	Replay string
 	// Output receives the progress of the run: godog's formatter output
 	// and one line per property. Nil discards it.
 	Output io.Writer
@@ -279,7 +286,7 @@ func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 
 func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute,
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute,
 		Expected: func(c report.Case) string { return o.Manifest.Expects(c, o.Today) }})
 }
 

@@ -15,7 +15,7 @@ import (
 func runtimeSuites(newRuntime func() loop.Runtime) []Suite {
 	return []Suite{
 		{Name: Features, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir})
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay})
 			if err != nil {
 				// The cases judged stay listed (a scenario whose trace could
 				// not be written is failed, the run an input error).
@@ -24,7 +24,7 @@ func runtimeSuites(newRuntime func() loop.Runtime) []Suite {
 			return res.Cases, res.Impl
 		}, List: suite.Scenarios},
 		{Name: Properties, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Output: o.Output})
+			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output})
 		}, List: func(string) ([]report.Case, error) { return suite.PropertyCases(), nil }},
 	}
 }
@@ -44,5 +44,5 @@ func probeRuntime(newRuntime func() loop.Runtime) (sim.Identity, error) {
 
 // identityOf is a runtime's identity as reports show an implementation.
 func identityOf(id loop.Identity) sim.Identity {
-	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices}
+	return sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Components: id.Components}
 }

@@ -80,6 +80,7 @@ func (b *Builtin) Start() (Identity, error) {
 	b.id = id
 	return Identity{
 		Name: "plankit-builtin(" + id.Name + ")", Version: BuiltinVersion, Language: "go", Choices: id.Choices,
+		Components: []sim.Component{{Name: "plankit-builtin", Version: BuiltinVersion}, {Name: id.Name, Version: id.Version}},
 		Capabilities: Capabilities{Retry: b.retry, Commands: true, UserQuestions: true, HostTools: true, HostListeners: true,
 			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true,
 			ReviewReplies: id.ReviewReplies, EmptySteps: true, Unload: true},

@@ -205,6 +205,30 @@ func Result(d StepDone, id string) string {
 	return ""
 }
 
+// failureText is the implementation's own text of a failed result with
+// that id — a set's error, a command's error reply, a tool call's error —
+// quoted after a space, or "" for a result that did not fail.
+func failureText(d StepDone, id string) string {
+	for _, r := range d.Obs.Results {
+		if r.ID != id {
+			continue
+		}
+		text := ""
+		switch {
+		case r.Set != nil:
+			text = r.Set.Error
+		case r.Command != nil && r.Command.Kind == "error":
+			text = r.Command.Text
+		case r.Tool != nil && !r.Tool.OK:
+			text = r.Tool.Error
+		}
+		if text != "" {
+			return fmt.Sprintf(" (%q)", text)
+		}
+	}
+	return ""
+}
+
 func pendingText(p *bool) string {
 	if p == nil {
 		return "none"
@@ -274,7 +298,7 @@ func (x Expect) Check(d StepDone) []Finding {
 	}
 	for _, id := range slices.Sorted(maps.Keys(x.Results)) {
 		if got := Result(d, id); got != x.Results[id] {
-			fail("result %s: got %q, want %q", id, orNone(got), x.Results[id])
+			fail("result %s: got %q%s, want %q", id, orNone(got), failureText(d, id), x.Results[id])
 		}
 	}
 	if x.TurnEnd != "" {
@@ -351,6 +375,9 @@ func (x Expect) Check(d StepDone) []Finding {
 		got := "(none)"
 		if d.Command != nil {
 			got = d.Command.Kind
+			if d.Command.Text != "" {
+				got += fmt.Sprintf(" (%q)", d.Command.Text)
+			}
 		}
 		fail("command reported: got %s, want %s", got, x.Command)
 	}

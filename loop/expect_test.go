@@ -76,6 +76,8 @@ func TestExpectationsOfRequestsAndResults(t *testing.T) {
 		{loop.Expect{Asked: []string{"c1"}}, "tool call c1 asked the user: got not asked, want asked"},
 		{loop.Expect{Carries: map[string]string{"c2": "x"}}, `tool call c2 carries "x": got no result`},
 		{loop.Expect{Command: "error"}, "command reported: got success, want error"},
+		// A failure carries the implementation's own text.
+		{loop.Expect{Results: map[string]string{"c1": "ok"}}, `result c1: got "failed" ("Keep planning: add tests."), want "ok"`},
 	} {
 		fs := c.x.Check(d)
 		if len(fs) != 1 || fs[0].Message != c.want {

@@ -112,9 +112,12 @@ func (c Capabilities) Has(name string) bool {
 
 // Identity is what a runtime says about itself at start.
 type Identity struct {
-	Name         string            `json:"name"`
-	Version      string            `json:"version"`
-	Language     string            `json:"language"`
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Language string `json:"language"`
+	// Components (minor 4) are the runtime's parts with their versions:
+	// its loop, its plan-mode package.
+	Components   []sim.Component   `json:"components,omitempty"`
 	Choices      map[string]string `json:"choices,omitempty"`
 	Capabilities Capabilities      `json:"capabilities"`
 }
@@ -331,6 +334,10 @@ type SetResult struct {
 type CommandResult struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`
+	// Exception (minor 4): the error is an exception thrown inside the
+	// command's handler that the host caught — an implementation error,
+	// never a clause's deviation.
+	Exception bool `json:"exception,omitempty"`
 }
 
 // ToolResult is a tool call's result.
@@ -340,4 +347,7 @@ type ToolResult struct {
 	Value json.RawMessage `json:"value,omitempty"`
 	Error string          `json:"error,omitempty"`
 	Asked bool            `json:"asked,omitempty"`
+	// Exception (minor 4): the error is an exception thrown inside the
+	// tool's handler that the host caught — an implementation error.
+	Exception bool `json:"exception,omitempty"`
 }

@@ -44,6 +44,10 @@ type Options struct {
 	// means one fresh temporary directory for the run, created at the
 	// first failure. Each failure's message names its file.
 	CounterexampleDir string
+	// Replay is the command that replays a counterexample against this
+	// implementation, before the trace's path (empty: report.ReplayPlugin,
+	// the reference).
+	Replay string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
 	// Jobs is the number of cases run at once, each on its own
@@ -355,7 +359,11 @@ func judge(ctx context.Context, p *property, i int, r caseResult, opts Options, 
 	}
 	c.Status = report.Failed
 	c.Counterexample = path
-	c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
+	replay := opts.Replay
+	if replay == "" {
+		replay = report.ReplayPlugin
+	}
+	c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s (replay: %s %s)", opts.Seed, i, f, path, replay, path)
 	if f.Note != "" {
 		c.Message += " (" + f.Note + ")"
 	}

@@ -81,6 +81,10 @@ type Identity struct {
 	Name     string `json:"name"`
 	Version  string `json:"version"`
 	Language string `json:"language"`
+	// Components are the parts the implementation is made of, each with
+	// its version, when it lists them (a runtime: its loop and its
+	// plan-mode package); reports show them.
+	Components []Component `json:"components,omitempty"`
 	// Choices are the implementation's picks for the silent points of the
 	// specification, by choice name (see spec.Choices).
 	Choices map[string]string `json:"choices,omitempty"`
@@ -98,6 +102,12 @@ type Identity struct {
 	// Generators draw either only when it is declared.
 	HostTools  bool `json:"hostTools,omitempty"`
 	EmptySteps bool `json:"emptySteps,omitempty"`
+}
+
+// Component is a named, versioned part of an implementation.
+type Component struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
 }
 
 // Services says which optional host services are composed.
@@ -320,6 +330,11 @@ type CommandReply struct {
 	// report it (Identity.CommandOutcomes false).
 	Outcome string   `json:"outcome,omitempty"`
 	Effects []Effect `json:"effects,omitempty"`
+	// Exception says the error is an exception thrown inside the command's
+	// handler that the adapter caught (Text is its message): over the
+	// adapter protocol (minor 3) it becomes an implementation error, never
+	// a reply the checks judge.
+	Exception bool `json:"exception,omitempty"`
 }
 
 // FoldRequest is foldPlanMode(events, end); End nil means the default.

@@ -20,14 +20,17 @@ import { protocolStdout, serve } from '../node/serve.mjs'
 import { CHOICES } from '../dsh/choices.mjs'
 
 const PROTOCOL = 1
-const PROTOCOL_MINOR = 3 // minor 2: review replies; minor 3: unload
+const PROTOCOL_MINOR = 4 // minor 2: review replies; minor 3: unload; minor 4: components
 const LEVEL = 'runtime'
 const require = createRequire(import.meta.url)
 const LOOP = '@deepseek-ai/dsh-agent-loop'
 const LOOP_VERSION = require(`${LOOP}/package.json`).version
+const PLAN_MODE = '@deepseek-ai/dsh-plan-mode'
 
-// The name and version are the loop's; the plan-mode package is pinned to the
-// same family version (package.json).
+// The name and version are the loop's; the components name both the loop and
+// the plan-mode package, each with the version installed, so a report says
+// which plan-mode package was checked.
+const COMPONENTS = [LOOP, PLAN_MODE].map((name) => ({ name, version: require(`${name}/package.json`).version }))
 
 // What this runtime can be scripted to do, honestly.
 const CAPABILITIES = {
@@ -68,6 +71,7 @@ class Host {
       version: LOOP_VERSION,
       language: 'javascript',
       choices: CHOICES,
+      components: COMPONENTS,
       capabilities: CAPABILITIES,
     }
   }

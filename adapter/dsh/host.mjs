@@ -37,7 +37,7 @@ import { PlanModeFiber, getResult } from '../node/planmode.mjs'
 import { CHOICES } from './choices.mjs' // the package's picks for the silent points
 
 const PROTOCOL = 1
-const PROTOCOL_MINOR = 2 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps
+const PROTOCOL_MINOR = 3 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps; minor 3: command exceptions
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
 
@@ -425,7 +425,9 @@ class Host {
         const announced = ANNOUNCED[reply.text]
         if (reply.kind === 'success' && announced !== undefined) reply.outcome = announced
       } catch (error) {
-        reply = { kind: 'error', text: error?.message ?? String(error) }
+        // The handler threw: an exception inside the implementation, not a
+        // reply (protocol minor 3).
+        reply = { kind: 'error', text: error?.message ?? String(error), exception: true }
       }
     }
     reply.effects = call.effects

@@ -93,7 +93,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		}
 	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
-		CounterexampleDir: o.paths.Counterexamples, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
+		CounterexampleDir: o.paths.Counterexamples, Replay: replayCommand(&o.impl, &o.level), Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
 	var err error
 	if opts.Manifest, opts.UpdateManifest, err = o.paths.manifest(stdout, o.limits.Limits); err != nil {
 		return err

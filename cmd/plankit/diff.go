@@ -195,7 +195,7 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		if !d.PassesReference {
 			fmt.Fprintln(stdout, "  note: the reference does not pass the trace either")
 		}
-		return withCode(ExitFail, fmt.Errorf("divergence on %s [%s]; replay with plankit sim %s", d.Observation, strings.Join(d.Clauses, " "), d.Trace))
+		return withCode(ExitFail, fmt.Errorf("divergence on %s [%s]; replay with %s %s", d.Observation, strings.Join(d.Clauses, " "), replayCommand(&o.impl, nil), d.Trace))
 	}
 	return nil
 }

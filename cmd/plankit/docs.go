@@ -12,6 +12,7 @@ import (
 	dshconformance "github.com/plankit/plankit/adapter/dsh/conformance"
 	"github.com/plankit/plankit/catalog"
 	"github.com/plankit/plankit/examples"
+	"github.com/plankit/plankit/examples/mistakes"
 	"github.com/plankit/plankit/internal/generated"
 	"github.com/plankit/plankit/internal/schemadoc"
 	"github.com/plankit/plankit/loop"
@@ -84,6 +85,11 @@ func generatedFiles(root string) (generated.Set, error) {
 		}
 		set.Files = append(set.Files, page)
 	}
+	corpus, err := mistakes.Page()
+	if err != nil {
+		return set, err
+	}
+	set.Files = append(set.Files, corpus)
 	pictures, err := examples.Goldens(root)
 	if err != nil {
 		return set, err

@@ -127,7 +127,7 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 			if !reproduced {
 				fmt.Fprintln(w, "note: the trace replays the sequence, but its expectation cannot express this failure")
 			}
-			return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with plankit sim %s", len(res.Violation.Actions), path))
+			return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with %s %s", len(res.Violation.Actions), replayCommand(&impl, &level), path))
 		},
 	}
 	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/safetext"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -18,7 +21,7 @@ func announce(w io.Writer, o *checkOptions, opts *conformance.Options) *bool {
 	started := new(bool)
 	opts.Started = func(id sim.Identity) {
 		*started = true
-		fmt.Fprintf(w, "plankit check: %s %s (%s), suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), spec.SuiteVersion, o.seed)
+		fmt.Fprintf(w, "plankit check: %s %s (%s)%s, suite %s, seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Language), components(id.Components), spec.SuiteVersion, o.seed)
 		printAdapterHint(w, o, *opts)
 	}
 	return started
@@ -36,4 +39,65 @@ func printAdapterHint(w io.Writer, o *checkOptions, opts conformance.Options) {
 		"a full check with --checks 100 takes about a minute through a Go adapter and up to ten through a Node or Python one "+
 		"(docs/performance.md). --checks 25 runs a quarter of the property cases; --only features or --tags select less.\n",
 		scenarios+props*o.checks, scenarios, props, o.checks)
+}
+
+// replayCommand is the command that replays a counterexample trace against
+// the implementation the flags name, up to the trace's path: plankit sim
+// with the level, the adapter (its command and directory), the reference's
+// mutant and choices, the built-in runtime's retry behaviour and the
+// adapter options that differ from their defaults. Each word is quoted for
+// a POSIX shell, so the printed line runs as it is.
+func replayCommand(f *implFlags, l *levelFlags) string {
+	words := []string{"plankit", "sim"}
+	add := func(flag, value string) { words = append(words, flag, shellQuote(value)) }
+	if l != nil && l.runtime() {
+		add("--level", levelRuntime)
+		if l.retry != "" && l.retry != loop.RetryPreStep {
+			add("--retry", l.retry)
+		}
+	}
+	if f.mutant != "" {
+		add("--mutant", f.mutant)
+	}
+	for _, c := range f.choices {
+		add("--choice", c)
+	}
+	if f.adapter != "" {
+		add("--adapter", f.adapter)
+		if f.adapterDir != "" {
+			add("--adapter-dir", f.adapterDir)
+		}
+		if f.timeout != adapter.DefaultTimeout {
+			add("--timeout", f.timeout.String())
+		}
+		if f.startTO != adapter.DefaultStartTimeout {
+			add("--start-timeout", f.startTO.String())
+		}
+		if f.restarts != "" && f.restarts != string(adapter.RestartAuto) {
+			add("--restarts", f.restarts)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote quotes s as one word of a POSIX shell: as it is when it is
+// made of characters no shell treats specially, else in single quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// components lists an implementation's components for the line check
+// prints as it starts: ", components: NAME VERSION, ..." ("" for none).
+func components(cs []sim.Component) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = safetext.Line(c.Name) + " " + safetext.Line(c.Version)
+	}
+	return ", components: " + strings.Join(parts, ", ")
 }

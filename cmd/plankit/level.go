@@ -129,16 +129,21 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 		if ie := interruption(ctx); ie != nil && runErr != nil {
 			return interrupted(ie, "%s was cut short; %d of %d traces not finished", path, len(paths)-i, len(paths))
 		}
+		// As at plugin level: a finding is exit 1 also when the run then
+		// stopped at a step it could not perform (runCode).
 		var in *sim.InputError
+		input := runErr != nil && errors.As(runErr, &in)
 		switch {
-		case runErr != nil && errors.As(runErr, &in):
-			worse(ExitUsage, fmt.Errorf("%s: %w", safetext.Line(path), runErr))
 		case runErr != nil && loop.IsSkip(runErr):
 			worse(ExitImpl, fmt.Errorf("%s: the runtime cannot run this trace: %w", safetext.Line(path), runErr))
-		case runErr != nil:
+		case runErr != nil && !input:
 			worse(ExitImpl, fmt.Errorf("%s: %w", safetext.Line(path), runErr))
+		case len(findings) > 0 && input:
+			worse(ExitFail, fmt.Errorf("%s: %s; the run then stopped: %v", safetext.Line(path), findings[0], runErr))
 		case len(findings) > 0:
 			worse(ExitFail, fmt.Errorf("%s: %s", safetext.Line(path), findings[0]))
+		case input:
+			worse(ExitUsage, fmt.Errorf("%s: %w", safetext.Line(path), runErr))
 		}
 	}
 	if code != ExitPass {
@@ -206,5 +211,5 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 		return usageErr("--out: %v", err)
 	}
 	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Findings[0], path)
-	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with plankit sim --level runtime %s", len(res.Violation.Steps), path))
+	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with %s %s", len(res.Violation.Steps), replayCommand(impl, level), path))
 }

@@ -131,3 +131,13 @@ func TestExploreAtRuntimeLevel(t *testing.T) {
 		t.Fatalf("replay against the built-in runtime: exit %d, want 0", code)
 	}
 }
+
+// TestRuntimeSimFailedExpectationThenStuck: a runtime trace whose
+// expectation fails and whose run then stops at a step it cannot perform
+// exits 1 (an expectation failed), not 2.
+func TestRuntimeSimFailedExpectationThenStuck(t *testing.T) {
+	code, _, errs := run(t, "sim", "--level", "runtime", "testdata/runtime-failing-then-stuck.yaml")
+	if code != ExitFail || !strings.Contains(errs, `set outcome: got "committed", want "queued"; the run then stopped`) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -32,7 +32,8 @@ dsh's JSONL format (plankit lint reads it); --format mermaid is a sequence
 diagram and --format html a self-contained timeline page (docs/pictures.md).
 
 Exit 0 when every expectation holds, 1 when one fails (naming the action,
-expected and got), 2 for a malformed trace (file:line:column and field) or one past an input
+expected and got; also when the run then stops at an action it cannot
+perform), 2 for a malformed trace (file:line:column and field) or one past an input
 bound (the --max-input-* flags; docs/reliability.md), 3 when
 the implementation could not be run or the run was interrupted (SIGINT,
 SIGTERM: the traces run so far are printed, the rest are named).
@@ -126,17 +127,25 @@ func validFormat(f string) bool {
 	return false
 }
 
-// runCode maps a run to its exit code and message.
+// runCode maps a run to its exit code and message: 3 when the
+// implementation could not be run, else 1 when an expectation failed —
+// also when the run then stopped at an action it could not perform, which
+// is most often the failure's consequence (the state the trace expected
+// is not the one it got) —, else 2 for an action the trace cannot ask.
 func runCode(run *trace.Run) (int, error) {
 	var impl *sim.ImplError
 	switch {
 	case run.Err != nil && errors.As(run.Err, &impl):
 		return ExitImpl, run.Err
-	case run.Err != nil:
-		return ExitUsage, run.Err
 	case run.Failed():
 		f, _ := run.FirstFailure()
-		return ExitFail, fmt.Errorf("%s: %s", run.Describe(f), f.Failures[0])
+		err := fmt.Errorf("%s: %s", run.Describe(f), f.Failures[0])
+		if run.Err != nil {
+			err = fmt.Errorf("%w; the run then stopped: %v", err, run.Err)
+		}
+		return ExitFail, err
+	case run.Err != nil:
+		return ExitUsage, run.Err
 	}
 	return ExitPass, nil
 }

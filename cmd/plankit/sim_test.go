@@ -55,6 +55,15 @@ func TestSimExitCodes(t *testing.T) {
 			t.Fatalf("timeline does not mark the failure:\n%s", out)
 		}
 	})
+	t.Run("a failed expectation exits 1 also when the run then cannot go on", func(t *testing.T) {
+		code, out, errs := run(t, "sim", "testdata/failing-expectation-then-stuck.yaml")
+		if code != ExitFail || !strings.Contains(errs, "action 1 (set): outcome: expected queued, got committed; the run then stopped") {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		if !strings.Contains(out, "FAIL outcome: expected queued, got committed") || !strings.Contains(out, "STOPPED") {
+			t.Fatalf("timeline does not show the failure and the stop:\n%s", out)
+		}
+	})
 	t.Run("an unreadable trace is reported and the others still run", func(t *testing.T) {
 		code, out, errs := run(t, "sim", "testdata/none.yaml", "testdata/failing-expectation.yaml")
 		if code != ExitUsage || !strings.Contains(errs, "none.yaml") || !strings.Contains(out, "FAIL outcome") {

@@ -31,6 +31,18 @@ type PropertyOptions struct {
 	// means a fresh temporary directory.
 	CounterexampleDir string
 	Output            io.Writer
+	// Replay is the command that replays a counterexample against this
+	// runtime, before the trace's path (empty: report.ReplayRuntime).
+	Replay string
+}
+
+// replayOr is replay, or the command that replays against the built-in
+// runtime.
+func replayOr(replay string) string {
+	if replay == "" {
+		return report.ReplayRuntime
+	}
+	return replay
 }
 
 // property is one runtime-level property: a generated trace must give a
@@ -112,7 +124,7 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 				}
 				return cases, fmt.Errorf("property %s: writing the counterexample: %w", p.id, werr)
 			}
-			c.Message += "; replay: plankit sim --level runtime " + path
+			c.Message += "; replay: " + replayOr(o.Replay) + " " + path
 			fmt.Fprintf(out, "FAIL %s: %s\n", p.id, c.Message)
 		case skipped == o.Checks:
 			c.Status, c.Message = report.Skipped, "not judged: every generated script needs a capability the runtime does not declare"

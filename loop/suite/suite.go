@@ -33,6 +33,10 @@ type Options struct {
 	// CounterexampleDir receives, for each failing scenario, its steps and
 	// expectations as a runtime trace (empty: none is written).
 	CounterexampleDir string
+	// Replay is the command that replays a counterexample against this
+	// runtime, before the trace's path (empty: report.ReplayRuntime, the
+	// built-in runtime).
+	Replay string
 }
 
 // Result is a finished run.
@@ -75,7 +79,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	refused := &writeRefusal{}
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
 		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
-		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, refused) },
+		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, replayOr(o.Replay), refused) },
 	})
 	res.Cases, res.Impl = cases, implErr
 	if err == nil {

@@ -178,7 +178,7 @@ func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 		mutant   reference.Mutant
 		words    string
 	}{
-		{"rt-cmd-not-composed", "command-without-service", "command reported: got success, want error"},
+		{"rt-cmd-not-composed", "command-without-service", `command reported: got success ("Plan mode on. Use /plan off to leave."), want error`},
 		{"rt-exit-approved", reference.ApproveWithoutReview, "tool call c1 asked the user: got not asked, want asked"},
 		{"rt-exit-keep-planning-after-approval-same-batch", "exit-gate-reads-pending", `want it to carry "Cover rollback."`},
 		{"rt-exit-registered-inactive", "plan-mode-blocks-steps", "requests offering exit_plan_mode: got no request"},

@@ -27,6 +27,8 @@ type world struct {
 	cexDir string
 	// refused keeps the first trace that could not be written.
 	refused     *writeRefusal
+	// replay is the command that replays it, before the trace's path.
+	replay      string
 	id          string
 	written     bool
 	trace       loop.Trace
@@ -61,8 +63,8 @@ func (r *writeRefusal) first() error {
 	return r.err
 }
 
-func newWorld(nr func() loop.Runtime, cexDir string, refused *writeRefusal) *world {
-	return &world{newRuntime: nr, cexDir: cexDir, refused: refused, agent: "main", trace: loop.Trace{
+func newWorld(nr func() loop.Runtime, cexDir, replay string, refused *writeRefusal) *world {
+	return &world{newRuntime: nr, cexDir: cexDir, replay: replay, refused: refused, agent: "main", trace: loop.Trace{
 		Config:               json.RawMessage(`{"section":"Plan first."}`),
 		Services:             &sim.Services{Commands: true, UserQuestions: true},
 		ServicesByCapability: true,
@@ -341,7 +343,7 @@ func (w *world) fail(format string, args ...any) error {
 
 // failed writes the scenario's trace so far, with its expectations, as a
 // runtime trace that plankit sim --level runtime replays, and names it in
-// the error.
+// the error with the command that replays it (Options.Replay).
 func (w *world) failed(err error) error {
 	if w.cexDir == "" || w.session == nil || w.written {
 		return err
@@ -364,5 +366,5 @@ func (w *world) failed(err error) error {
 		}
 		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
 	}
-	return fmt.Errorf("%w; replay: plankit sim --level runtime %s", err, path)
+	return fmt.Errorf("%w; replay: %s %s", err, w.replay, path)
 }

@@ -421,7 +421,9 @@ export class Runtime {
       if (executed === undefined) return { kind: 'error', text: `unknown command: ${input}` }
       return { kind: executed.result.kind === 'success' ? 'success' : 'error', text: executed.result.text ?? '' }
     } catch (error) {
-      return { kind: 'error', text: errorText(error) }
+      // The handler threw (the command runtime logged command/done and
+      // rethrew): an exception inside the implementation, not a reply (minor 4).
+      return { kind: 'error', text: errorText(error), exception: true }
     }
   }
 

@@ -19,6 +19,11 @@ test('start: a runtime-level host with its true capabilities; other levels and v
   assert.equal(id.level, 'runtime')
   assert.equal(id.name, '@deepseek-ai/dsh-agent-loop')
   assert.equal(id.version, '0.1.0-rc.8')
+  // minor 4: the loop and the plan-mode package, each with its installed version
+  assert.deepEqual(id.components, [
+    { name: '@deepseek-ai/dsh-agent-loop', version: '0.1.0-rc.8' },
+    { name: '@deepseek-ai/dsh-plan-mode', version: '0.1.0-rc.8' },
+  ])
   assert.equal(id.capabilities.retry, 'same-step')
   assert.equal(id.choices['section-source'], 'pending')
   for (const k of ['commands', 'userQuestions', 'hostTools', 'hostListeners', 'duringStream', 'outsideAppend', 'failAppend', 'resume', 'reload', 'reuse']) {
@@ -88,6 +93,14 @@ test('/plan <message> commits between turns and steers the message into a turn i
   assert.deepEqual(planEvents(off.events), [false])
   const unknown = await c.call('command', { agent: 'main', input: '/nope' })
   assert.equal(unknown.kind, 'error')
+  assert.equal(unknown.exception, undefined, 'an unknown command is a reply, not an exception')
+  // The /plan handler throws when the idle append fails (the package's set
+  // throws): the host says it caught an exception, with its text (minor 4).
+  await c.call('fault', { agent: 'main', count: 1 })
+  const thrown = await c.call('command', { agent: 'main', input: '/plan' })
+  assert.equal(thrown.kind, 'error')
+  assert.equal(thrown.exception, true)
+  assert.ok(thrown.text.length > 0, 'the exception keeps its text')
   await c.stop()
 })
 

@@ -7,7 +7,7 @@ import { Client, planEvents, types } from './client.mjs'
 test('unload: the section, the tool, /plan and the pending selection go; a reload starts clean from the log', async (t) => {
   const c = new Client(t)
   const id = await c.call('start', { protocol: 1, level: 'runtime', minor: 3 })
-  assert.equal(id.minor, 3)
+  assert.ok(id.minor >= 3, 'unload is minor 3')
   assert.equal(id.capabilities.unload, true)
   await c.call('load', { config: { section: 'Plan first.' }, services: { commands: true, userQuestions: true }, hostTools: [{ name: 'probe' }] })
   await c.call('open', { agent: 'main', events: [] })

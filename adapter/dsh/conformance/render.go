@@ -160,6 +160,13 @@ func render(in Inputs) ([]byte, error) {
 	}
 	p("## Summary\n\n")
 	p("- Implementation: %s %s (%s)\n", id.Name, id.Version, id.Language)
+	if len(id.Components) > 0 {
+		parts := make([]string, len(id.Components))
+		for i, c := range id.Components {
+			parts[i] = fmt.Sprintf("`%s@%s`", c.Name, c.Version)
+		}
+		p("- Components: %s\n", strings.Join(parts, ", "))
+	}
 	verdict := run.Verdict
 	if in.Manifest != nil {
 		verdict += " (with the expected-failure manifest " + "`" + in.Manifest.Path + "`)"

@@ -10,7 +10,7 @@ test('start reports the package, its choices and capabilities', async (t) => {
   const c = new Client(t)
   const id = await c.call('start', { protocol: 1 })
   assert.equal(id.protocol, 1)
-  assert.equal(id.minor, 2)
+  assert.equal(id.minor, 3)
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
   assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
@@ -106,6 +106,13 @@ test('command: /plan <message> selects plan mode and steers the message; unknown
   assert.equal(again.outcome, 'noop')
   const other = await c.call('command', { agent: 'main', name: 'nope', input: '' })
   assert.equal(other.kind, 'error')
+  assert.equal(other.exception, undefined, 'an unknown command is a reply, not an exception')
+  // The handler throws when the idle append fails (the package's set throws):
+  // an exception inside the implementation, said as such (protocol minor 3).
+  const thrown = await c.call('command', { agent: 'main', name: 'plan', input: '', failAppends: 1 })
+  assert.equal(thrown.kind, 'error')
+  assert.equal(thrown.exception, true)
+  assert.ok(thrown.text.length > 0, 'the exception keeps its text')
   await c.stop()
 })
 

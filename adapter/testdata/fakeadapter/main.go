@@ -16,7 +16,8 @@
 // child, "fakeadapter child", that sleeps), setsid (the same child, in a
 // session of its own and holding the adapter's stdout and stderr: it
 // leaves the adapter's process group; unix only), escape (writes control
-// bytes on stderr and exits). When $FAKEADAPTER_PIDS names
+// bytes on stderr and exits), exception (a command reply saying its
+// handler threw). When $FAKEADAPTER_PIDS names
 // a file, the adapter appends its pid, and an orphan's child's, to it.
 // $FAKEADAPTER_AFTER=FILE:N arms the misbehaviour only from the N+1th
 // process on (FILE counts them); $FAKEADAPTER_MUTANT serves that mutant of
@@ -227,6 +228,8 @@ func misbehave(mode string, req adapter.Request, reply []byte) []byte {
 		return b
 	case "unsupported":
 		return []byte(fmt.Sprintf(`{"seq":%d,"unsupported":{"message":"%s is not implemented"}}`, req.Seq, req.Method))
+	case "exception":
+		return []byte(fmt.Sprintf(`{"seq":%d,"result":{"kind":"error","text":"TypeError: agent.steer is not a function","exception":true}}`, req.Seq))
 	}
 	return reply
 }

@@ -6,11 +6,12 @@
 //	fakeruntime MODE METHOD [N]
 //
 // Modes: ok, crash (exits with a message on stderr), hang, gap (the
-// observed events skip a seq), unsupported, setsid (starts a background
-// child, "fakeruntime child", that sleeps in a session of its own holding
-// the runtime's stdout and stderr, and serves on; unix only). When
-// $FAKEADAPTER_PIDS names a file, the runtime appends its pid, and a
-// setsid child's, to it.
+// observed events skip a seq), unsupported, exception (the command's
+// reply says its handler threw, as a host that catches it does), setsid
+// (starts a background child, "fakeruntime child", that sleeps in a
+// session of its own holding the runtime's stdout and stderr, and serves
+// on; unix only). When $FAKEADAPTER_PIDS names a file, the runtime
+// appends its pid, and a setsid child's, to it.
 package main
 
 import (
@@ -74,6 +75,9 @@ func main() {
 				}
 			case "unsupported":
 				fmt.Printf(`{"seq":%d,"unsupported":{"message":"no %s here"}}`+"\n", req.Seq, method)
+				continue
+			case "exception":
+				fmt.Printf(`{"seq":%d,"result":{"kind":"error","text":"TypeError: agent.steer is not a function","exception":true}}`+"\n", req.Seq)
 				continue
 			}
 		}

@@ -9,6 +9,9 @@ reply line on stdout (the loop is serve.py's, shared with the runtime
 example). Logs go to stderr (set PLANMODE_DEBUG=1 to see every request).
 """
 
+import sys
+
+import mistakes
 import planmode
 import scripted
 from serve import Failure, serve
@@ -37,7 +40,7 @@ class Host:
             effect["failed"] = True
             raise planmode.AppendFailed("append failed")
         s = self.adapter.sessions[agent]
-        s.add({"seq": len(s.events), "type": type_, "data": data})
+        s.add({"seq": len(s.events), "type": type_, "data": data}, own=True)
 
     def steer(self, agent, message):
         self.effects.append({"kind": "steer", "message": message})
@@ -95,7 +98,7 @@ class Adapter:
             return {"error": str(e)}
         self.plugin = planmode.PlanMode(section, self.services, self.sessions)
         reply = {"listener": "prepend", "tools": [{"name": planmode.EXIT_TOOL}], "sections": [planmode.SECTION_NAME]}
-        if self.services.get("commands"):
+        if self.services.get("commands") or mistakes.on("command-without-commands-service"):
             reply["commands"] = [planmode.COMMAND_NAME]
         return reply
 
@@ -168,7 +171,9 @@ class Adapter:
     def preTool(self, params):
         """A host tool is about to run: plan mode is soft guidance and never
         blocks one (SVC-3)."""
-        self._begin(params)
+        plugin, agent, _ = self._begin(params)
+        if mistakes.on("host-tools-blocked-in-plan-mode") and plugin.get(agent)["active"]:
+            return {"decision": "deny", "reason": "plan mode is read-only"}
         return {"decision": "allow"}
 
     def exitTool(self, params):
@@ -202,6 +207,7 @@ METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTo
 
 
 def main():
+    mistakes.configure(sys.argv[1:])
     adapter = Adapter()
     serve({m: getattr(adapter, m) for m in METHODS})
 

@@ -19,11 +19,15 @@ Nothing here knows about the protocol.
 import json
 import re
 
+import mistakes
+
 SECTION_NAME = "plan:policy"
 SECTION_ORDER = 50
 EXIT_TOOL = "exit_plan_mode"
 COMMAND_NAME = "plan"
 PLUGIN_NAME = "plan-mode"
+PACKAGE = "plankit-example-python-plan-mode"  # this module, as a runtime lists it
+VERSION = "0.1.0"
 
 NOTICE_ON = "The user switched this session to plan mode."
 NOTICE_OFF = "The user switched this session back to the default mode."
@@ -53,7 +57,7 @@ def resolve_config(config):
     if not isinstance(config, dict):
         raise ConfigError("plan-mode config must be an object { section: string }")
     unknown = sorted(k for k in config if k != "section")
-    if unknown:
+    if unknown and not mistakes.on("config-unknown-keys-ignored"):
         raise ConfigError(
             "plan-mode config has unknown key(s) %s; the config is { section }" % ", ".join(unknown))
     if "section" not in config:
@@ -89,6 +93,8 @@ def fold_plan_mode(events, end=None):
             v = plan_mode_of(e)
             if v is not None:
                 active = v
+                if mistakes.on("fold-first"):
+                    break
     return active
 
 
@@ -104,10 +110,11 @@ class Session:
         for e in events:
             self.add(e)
 
-    def add(self, event):
+    def add(self, event, own=False):
+        """Add an event of the log; own: one the plugin appended itself."""
         self.events.append(event)
         t = event.get("type")
-        if t == "plan/mode":
+        if t == "plan/mode" and (own or not mistakes.on("mirror-ignores-outside-writes")):
             v = plan_mode_of(event)
             if v is not None:
                 self.active = v
@@ -168,7 +175,9 @@ class PlanMode:
     def get(self, agent):
         s = self.sessions[agent]
         reply = {"active": s.active}
-        if agent in self.pending:
+        if agent in self.pending and mistakes.on("get-active-is-pending"):
+            reply["active"] = self.pending[agent][0]
+        if agent in self.pending and not mistakes.on("get-hides-pending"):
             reply["pending"] = self.pending[agent][0]
         return reply
 
@@ -178,6 +187,10 @@ class PlanMode:
     def _narration(self, s, target):
         """A user selection is narrated only when the last logged request
         header described the other state (STEP-6)."""
+        if mistakes.on("notice-always"):
+            return notice(target), True
+        if mistakes.on("notice-never"):
+            return notice(target), False
         return notice(target), s.header is not None and s.header != target
 
     def set(self, host, agent, active):
@@ -186,12 +199,12 @@ class PlanMode:
         s = self.sessions[agent]
         logged = s.active
         current = self.pending[agent][0] if agent in self.pending else logged
-        if active == current:
+        if active == current and not (mistakes.on("requeue-pending") and agent in self.pending):
             return "noop"
-        if s.open:
+        if (s.open or mistakes.on("idle-set-queues")) and not mistakes.on("queued-commits-at-once"):
             if active == logged:
                 self.pending.pop(agent, None)
-                return "cancelled"
+                return "noop" if mistakes.on("cancel-returns-noop") else "cancelled"
             self.pending[agent] = (active, True)
             return "queued"
         if active == logged:
@@ -214,12 +227,17 @@ class PlanMode:
         not one: a notice there would start a step (PEND-2), so the
         selection stays pending (choice empty-step=keep-pending)."""
         s = self.sessions[agent]
+        if mistakes.on("append-before-downstream"):
+            return self._pre_step_appending_first(host, agent, s)
         decision = host.next()
+        if mistakes.on("append-on-abort"):
+            aborted = False
         if decision["kind"] != "enter" or aborted or agent not in self.pending:
             return decision
         if skips_empty and not decision.get("messages"):
             return decision
         active, narrate_intent = self.pending[agent]
+        narrate_intent = narrate_intent or mistakes.on("exit-narrated")
         if active == s.active:
             del self.pending[agent]
             return decision
@@ -227,30 +245,61 @@ class PlanMode:
         try:
             self._append(host, agent, active)
         except AppendFailed:
+            if mistakes.on("failed-append-drops-selection"):
+                del self.pending[agent]
+            if mistakes.on("failed-append-rejects-step"):
+                return {"kind": "reject"}
             return decision  # stays pending (STEP-5)
         del self.pending[agent]
         if narrate_intent and narrate:
             decision = dict(decision, messages=list(decision.get("messages") or []) + [msg])
         return decision
 
+    def _pre_step_appending_first(self, host, agent, s):
+        """Mistake append-before-downstream: the pending selection is
+        appended before the downstream listeners decide."""
+        narrate = False
+        if agent in self.pending:
+            active, narrate_intent = self.pending[agent]
+            msg, narrate = self._narration(s, active)
+            narrate = narrate and narrate_intent
+            try:
+                self._append(host, agent, active)
+                del self.pending[agent]
+            except AppendFailed:
+                narrate = False
+        decision = host.next()
+        if narrate and decision["kind"] == "enter":
+            decision = dict(decision, messages=list(decision.get("messages") or []) + [msg])
+        return decision
+
     def sections(self, agent):
-        if not self.sessions[agent].active:
+        if not self.sessions[agent].active and not mistakes.on("section-when-inactive"):
             return []
         return [{"name": SECTION_NAME, "order": SECTION_ORDER, "text": self.section}]
 
     def tools(self, agent):
+        if mistakes.on("exit-tool-only-in-plan-mode") and not self.sessions[agent].active:
+            return []
         return [{"name": EXIT_TOOL}]
 
     def exit_plan_mode(self, host, agent, args):
         """exit_plan_mode (EXIT-2..7): returns the tool result or raises
         ToolError."""
-        if not self.sessions[agent].active:
+        if not self.sessions[agent].active and not mistakes.on("exit-allowed-outside-plan-mode"):
             raise ToolError(EXIT_TOOL + " is only available in plan mode")
         plan = args.get("plan") if isinstance(args, dict) else None
         if not isinstance(plan, str):
             raise ToolError(EXIT_TOOL + " needs {plan: string}")
-        if not PLAN_HEADING.match(plan.strip()):
+        if mistakes.on("heading-prefix-only"):
+            complete = plan.strip().startswith("#")
+        else:
+            complete = PLAN_HEADING.match(plan.strip())
+        if not complete:
             raise ToolError(EXIT_TOOL + " requires a complete markdown plan starting with a # heading")
+        if mistakes.on("approve-without-review") or (mistakes.on("no-channel-approves") and not self.services.get("userQuestions")):
+            self.pending[agent] = (False, False)
+            return {"approved": True}
         if not self.services.get("userQuestions"):
             raise ToolError("no user-questions channel is available to review the plan; plan mode stays on")
         try:
@@ -271,6 +320,13 @@ class PlanMode:
         mine = [a for a in reply.get("answers", []) if a.get("id") == "plan-review"]
         feedback = mine[0].get("custom", "") if len(mine) == 1 else ""
         if len(mine) == 1 and mine[0].get("selected") == ["Approve"] and feedback == "":
+            if mistakes.on("approve-appends-at-once"):
+                self.pending.pop(agent, None)
+                try:
+                    self._append(host, agent, False)
+                except AppendFailed:
+                    raise ToolError("could not leave plan mode; plan mode stays on")
+                return {"approved": True}
             self.pending[agent] = (False, False)  # a silent exit (EXIT-5)
             return {"approved": True}
         # Keep planning (EXIT-6): plan mode stays on, so an approved exit
@@ -279,6 +335,8 @@ class PlanMode:
         pending = self.pending.get(agent)
         if pending is not None and not pending[1]:
             del self.pending[agent]
+        if mistakes.on("keep-planning-succeeds"):
+            return {"approved": False, "feedback": feedback}
         if feedback == "":
             raise ToolError("the user chose to keep planning; revise the plan and present it again")
         raise ToolError("the user chose to keep planning; their feedback: " + feedback)
@@ -298,10 +356,16 @@ class PlanMode:
             except RuntimeError as e:
                 return "error", str(e), None
             return "success", OFF_TEXT[outcome], outcome
+        if msg == "" and mistakes.on("bare-plan-toggles") and self.get(agent).get("pending", self.get(agent)["active"]):
+            try:
+                outcome = self.set(host, agent, False)
+            except RuntimeError as e:
+                return "error", str(e), None
+            return "success", OFF_TEXT[outcome], outcome
         try:
             outcome = self.set(host, agent, True)
         except RuntimeError as e:
             return "error", str(e), None
-        if msg:
+        if msg and not mistakes.on("plan-message-not-steered"):
             host.steer(agent, {"role": "user", "text": msg, "source": {"kind": "user"}})
         return "success", ON_TEXT[outcome], outcome

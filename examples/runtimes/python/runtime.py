@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A small agent runtime in Python 3 (standard library only) with plan mode
-in its loop, served over the plankit runtime protocol v1, minor 3
+in its loop, served over the plankit runtime protocol v1, minor 4
 (docs/runtime-protocol.md). Check it with
 
     plankit check --level runtime --adapter "python3 examples/runtimes/python/runtime.py"
@@ -10,7 +10,8 @@ next(), request assembly after the pre-step, request-recovery retries
 through the pre-step, tool calls, commands. Plan mode is the plugin of the
 plugin-level example (examples/adapters/python/planmode.py), loaded into
 this loop as a runtime would load it. The model and the user are played by
-plankit through the script each turn carries.
+plankit through the script each turn carries. It lists both parts, the loop
+and the plugin with their versions, as its components at start (minor 4).
 """
 
 import json
@@ -18,6 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "adapters", "python"))
+import mistakes  # noqa: E402
 import planmode  # noqa: E402
 import scripted  # noqa: E402
 from serve import Failure, serve  # noqa: E402
@@ -47,10 +49,10 @@ class Agent:
             if e["type"] == "turn/start":
                 self.turn += 1
 
-    def add(self, type_, data):
+    def add(self, type_, data, own=False):
         e = {"seq": len(self.log), "type": type_, "data": data}
         self.log.append(e)
-        self.session.add(e)
+        self.session.add(e, own)
         return e
 
 
@@ -77,6 +79,7 @@ class Runtime:
         self.host_tools = []
         self.listeners = []
         self.turn = None  # the running Turn, if any
+        self.unloaded = False
 
     # --- the host plan mode sees --------------------------------------
     def append(self, agent, type_, data):
@@ -84,7 +87,7 @@ class Runtime:
         if type_ == "plan/mode" and a.faults > 0:
             a.faults -= 1
             raise planmode.AppendFailed("the session store failed the append")
-        a.add(type_, data)
+        a.add(type_, data, own=True)
 
     def steer(self, agent, message):
         self.agents[agent].queue.append(message)
@@ -112,8 +115,10 @@ class Runtime:
         if params.get("protocol") != PROTOCOL:
             raise Failure("protocol %r is not supported" % params.get("protocol"))
         self.__init__()
-        return {"protocol": PROTOCOL, "level": "runtime", "minor": 3, "name": "plankit-example-python-runtime",
+        return {"protocol": PROTOCOL, "level": "runtime", "minor": 4, "name": "plankit-example-python-runtime",
                 "version": "0.1.0", "language": "python", "choices": planmode.CHOICES,
+                "components": [{"name": "plankit-example-python-runtime", "version": "0.1.0"},
+                               {"name": planmode.PACKAGE, "version": planmode.VERSION}],
                 "capabilities": {"retry": "pre-step", "commands": True, "userQuestions": True,
                                  "hostTools": True, "hostListeners": True, "duringStream": True,
                                  "outsideAppend": True, "failAppend": True, "resume": True,
@@ -156,6 +161,7 @@ class Runtime:
         if self.plugin is not None:
             self.plugin.disposed = True
         self.plugin = None
+        self.unloaded = True
         return {}
 
     def service(self):
@@ -165,6 +171,8 @@ class Runtime:
 
     def open(self, params):
         a = Agent(params["agent"], params.get("events") or [])
+        if mistakes.on("resume-ignores-log"):
+            a.session.active = False  # plan mode starts from its default, not the log
         self.agents[a.name] = a
         if self.plugin is not None:
             self.plugin.sessions[a.name] = a.session
@@ -181,6 +189,10 @@ class Runtime:
         a = self.agent(params)
         start = len(a.log)
         out = self.host_set(a, params["active"])
+        if mistakes.on("selection-runs-step") and a.queue:
+            # the notice of an idle commit wakes the agent
+            self.admit(a)
+            self.play(a, start, {})
         out["events"] = a.log[start:]
         return out
 
@@ -227,7 +239,7 @@ class Runtime:
         cid = "cmd-%s-%d" % (a.name, a.commands)
         a.add("command/run", {"commandId": cid, "name": name, "args": args, "source": {"kind": "user"}})
         queued = len(a.queue)
-        if name == planmode.COMMAND_NAME and self.services.get("commands") and self.plugin is not None:
+        if name == planmode.COMMAND_NAME and (self.services.get("commands") or mistakes.on("command-without-commands-service")) and self.plugin is not None:
             kind, text = self.plugin.command(self, a.name, args)
         else:
             kind, text = "error", "unknown command /%s" % name
@@ -257,6 +269,12 @@ class Runtime:
         a.turn += 1
         a.step = 0
         a.add("turn/start", {"turn": a.turn})
+        if mistakes.on("admission-appends-pending") and self.plugin is not None and a.name in self.plugin.pending:
+            active, _ = self.plugin.pending.pop(a.name)  # the turn starts in the selected mode
+            try:
+                self.append(a.name, "plan/mode", {"active": active})
+            except planmode.AppendFailed:
+                self.plugin.pending[a.name] = (active, True)
 
     def end_turn(self, a, reason):
         a.add("turn/end", {"turn": a.turn, "reason": {"kind": reason}})
@@ -292,12 +310,27 @@ class Runtime:
         self.turn.downstream = downstream
         if self.plugin is None:
             return downstream(), aborted
+        if mistakes.on("listener-appended"):
+            return self.chain_appended(a, ordered, behaviour, claimed, aborted, skips_empty), aborted
         return self.plugin.pre_step(self, a.name, aborted, skips_empty), aborted
+
+    def chain_appended(self, a, ordered, behaviour, claimed, aborted, skips_empty):
+        """Mistake listener-appended: plan mode's listener runs last, after
+        the host listeners, around only the step's own decision."""
+        for l in ordered:
+            if behaviour.get(l["name"], "accept") == "reject":
+                return {"kind": "reject"}
+        self.turn.downstream = lambda: {"kind": "enter", "messages": list(claimed)}
+        decision = self.plugin.pre_step(self, a.name, aborted, skips_empty)
+        if decision["kind"] == "enter" and any(behaviour.get(l["name"]) == "drop" for l in ordered):
+            return {"kind": "enter", "messages": []}  # a listener outside plan mode took them
+        return decision
 
     def play(self, a, start, script):
         self.turn = Turn(script)
         try:
             dispatch, retrying, retries, continues = 0, False, 0, False
+            forced = False
             while True:
                 response = self.turn.responses.pop(0) if self.turn.responses else {"text": "Done."}
                 if retrying:
@@ -308,7 +341,11 @@ class Runtime:
                 # A step with nothing to send is skipped, unless it continues
                 # after tool results; plan mode is told (skipsEmpty).
                 skips_empty = not retrying and not continues
-                decision, aborted = self.chain(a, dispatch, claimed, skips_empty)
+                early = self.assemble(a) if mistakes.on("assemble-before-pre-step") else None
+                if retrying and mistakes.on("retry-skips-pre-step"):
+                    decision, aborted = {"kind": "enter", "messages": claimed}, False
+                else:
+                    decision, aborted = self.chain(a, dispatch, claimed, skips_empty)
                 if skips_empty and decision["kind"] == "enter" and not aborted and not decision.get("messages"):
                     self.end_turn(a, "completed")
                     break
@@ -323,7 +360,7 @@ class Runtime:
                     a.add("step/start", {"turn": a.turn, "step": a.step})
                 for m in decision.get("messages") or []:
                     a.add("user/message", user_message_data(m))
-                self.request(a)
+                self.request(a, early)
                 self.host_actions(a, response.get("during"))
                 if response.get("fail"):
                     retrying = True
@@ -337,22 +374,34 @@ class Runtime:
                     self.end_turn(a, "aborted")
                     break
                 if not calls:
+                    if mistakes.on("pending-forces-step") and not forced and self.plugin is not None and "pending" in self.plugin.get(a.name):
+                        forced = continues = True  # one more step, to apply the selection
+                        continue
                     self.end_turn(a, "completed")
                     break
             return {"events": a.log[start:], "requests": self.turn.requests, "results": self.turn.results}
         finally:
             self.turn = None
 
-    def request(self, a):
-        """Derive the request after the pre-step (STEP-7): sections and
-        tools from the loaded plugins, the transcript from the log."""
+    def assemble(self, a):
+        """The system sections and tools of a request, from the loaded plugins."""
         plugin = self.plugin
         sections = sorted([BASE_SECTION] + (plugin.sections(a.name) if plugin else []), key=lambda s: s["order"])
         tools = ([t["name"] for t in plugin.tools(a.name)] if plugin else []) + self.host_tools
+        if plugin is None and self.unloaded and mistakes.on("unload-keeps-exit-tool"):
+            tools = [planmode.EXIT_TOOL] + self.host_tools  # the registry still lists it
+        return sections, tools
+
+    def request(self, a, assembled=None):
+        """Derive the request after the pre-step (STEP-7): sections and
+        tools from the loaded plugins, the transcript from the log."""
+        sections, tools = assembled or self.assemble(a)
         header = {"system": sections, "tools": [{"name": t} for t in tools]}
         reason = "initial" if a.header is None else ("resume" if a.header == header else "change")
+        unchanged = a.header == header
         a.header = header
-        a.add("request/header", {"header": header, "reason": reason})
+        if not (unchanged and mistakes.on("header-on-change-only")):
+            a.add("request/header", {"header": header, "reason": reason})
         self.turn.requests.append({"at": len(a.log), "sections": sections, "tools": tools,
                                    "messages": transcript(a.log)})
 
@@ -401,12 +450,15 @@ def transcript(log):
             out.append({"role": "user", "text": "".join(p.get("text", "") for p in d["content"]), "source": d["source"]})
         elif e["type"] == "assistant/message":
             out.append({"role": "assistant", "text": "".join(p.get("text", "") for p in d["message"]["content"] if p["type"] == "text")})
+        elif e["type"] == "plan/mode" and mistakes.on("plan-mode-in-transcript"):
+            out.append({"role": "user", "text": "[plan mode %s]" % ("on" if d.get("active") else "off"), "source": {"kind": "user"}})
         elif e["type"] == "tool/result":
             out.append({"role": "tool", "text": "".join(p["text"] for c in d["message"]["content"] for p in c["content"])})
     return out
 
 
 def main():
+    mistakes.configure(sys.argv[1:])
     rt = Runtime()
     serve({"start": rt.start, "load": rt.load, "open": rt.open, "turn": rt.run_turn, "set": rt.set,
            "get": rt.get, "command": rt.command, "append": rt.append_event, "fault": rt.fault,

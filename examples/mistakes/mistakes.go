@@ -1,0 +1,177 @@
+// Package mistakes declares the corpus of realistic mistakes plankit is
+// held to: each is one thing an implementer writing from SPEC.md could get
+// wrong, emulated by the Python examples behind a flag
+// (`python3 adapter.py --mistake NAME`, `python3 runtime.py --mistake NAME`),
+// with the clause of SPEC.md it breaks. The table is mistakes.json beside
+// this file, read by the Python examples too (they refuse a name it does not
+// declare); the corpus test runs `plankit check` on each and holds that the
+// kit fails it and names that clause first (Blamed), and Page renders
+// docs/mistakes.md from it.
+package mistakes
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/plankit/plankit/internal/generated"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/spec"
+)
+
+// Levels at which a mistake is checked, as `plankit check --level` names them.
+const (
+	LevelPlugin  = "plugin"
+	LevelRuntime = "runtime"
+)
+
+// File is the table's path relative to the module root.
+const File = "examples/mistakes/mistakes.json"
+
+//go:embed mistakes.json
+var table []byte
+
+// Mistake is one entry of the corpus.
+type Mistake struct {
+	// Name is the value of the examples' --mistake flag.
+	Name string `json:"name"`
+	// Levels are the levels it is checked at: plugin (the plugin example,
+	// examples/adapters/python/adapter.py, in plankit's loop) and runtime
+	// (examples/runtimes/python/runtime.py, which loads the same plugin
+	// into a loop of its own).
+	Levels []string `json:"levels"`
+	// Clauses are the clauses of SPEC.md it breaks, by their words; the
+	// kit must name one of them first.
+	Clauses []string `json:"clauses"`
+	// Description says in one sentence what the implementation gets wrong.
+	Description string `json:"description"`
+}
+
+var namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Corpus reads the table: every field required, no unknown field, names
+// unique, levels and clauses known.
+func Corpus() ([]Mistake, error) {
+	var doc struct {
+		Mistakes []Mistake `json:"mistakes"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(table))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", File, err)
+	}
+	seen := map[string]bool{}
+	for i, m := range doc.Mistakes {
+		where := fmt.Sprintf("%s: mistakes[%d]", File, i)
+		switch {
+		case !namePattern.MatchString(m.Name):
+			return nil, fmt.Errorf("%s: name %q: want lower-case words joined by '-'", where, m.Name)
+		case seen[m.Name]:
+			return nil, fmt.Errorf("%s: name %q is declared twice", where, m.Name)
+		case len(m.Levels) == 0:
+			return nil, fmt.Errorf("%s (%s): no levels", where, m.Name)
+		case len(m.Clauses) == 0:
+			return nil, fmt.Errorf("%s (%s): no clauses", where, m.Name)
+		case strings.TrimSpace(m.Description) == "":
+			return nil, fmt.Errorf("%s (%s): no description", where, m.Name)
+		}
+		seen[m.Name] = true
+		for _, l := range m.Levels {
+			if l != LevelPlugin && l != LevelRuntime {
+				return nil, fmt.Errorf("%s (%s): level %q: want %s or %s", where, m.Name, l, LevelPlugin, LevelRuntime)
+			}
+		}
+		for _, c := range m.Clauses {
+			if !slices.Contains(spec.ClauseIDs(), c) {
+				return nil, fmt.Errorf("%s (%s): %q is not a clause of SPEC.md", where, m.Name, c)
+			}
+		}
+	}
+	return doc.Mistakes, nil
+}
+
+// Adapter is the `plankit check` adapter flags that run the example of
+// level with mistake on ("" for the faithful example), from the module root.
+func Adapter(level, mistake string) (command, dir string) {
+	command, dir = "python3 adapter.py", "examples/adapters/python"
+	if level == LevelRuntime {
+		command, dir = "python3 runtime.py", "examples/runtimes/python"
+	}
+	if mistake != "" {
+		command += " --mistake " + mistake
+	}
+	return command, dir
+}
+
+// Blamed are the clauses a report names first: of the clause table's
+// deviating rows, those with the most failing checks counted under them
+// (each failing check counts under the clauses of its first failing
+// observation, report.Case.FailedClauses). Empty when nothing failed.
+func Blamed(rows []report.ClauseRow) []string {
+	most := 0
+	for _, r := range rows {
+		most = max(most, r.Failed)
+	}
+	var out []string
+	for _, r := range rows {
+		if most > 0 && r.Failed == most {
+			out = append(out, r.Clause)
+		}
+	}
+	return out
+}
+
+// PagePath is the generated docs page of the corpus.
+const PagePath = "docs/mistakes.md"
+
+// Page renders docs/mistakes.md: the corpus, by clause in SPEC.md order.
+func Page() (generated.File, error) {
+	corpus, err := Corpus()
+	if err != nil {
+		return generated.File{}, err
+	}
+	sort.SliceStable(corpus, func(i, j int) bool {
+		return clauseIndex(corpus[i].Clauses[0]) < clauseIndex(corpus[j].Clauses[0])
+	})
+	var b strings.Builder
+	b.WriteString(generated.MarkdownNote)
+	b.WriteString(`# A corpus of realistic mistakes
+
+Each row is one thing an implementer writing from SPEC.md could
+get wrong, emulated by the Python examples behind a flag, with the clause of
+SPEC.md ([the clause catalog](../catalog/clauses.md)) it breaks (decided from the clause's words). The plugin level runs the
+plugin example in plankit's loop, the runtime level the runtime example, which
+loads the same plugin into a loop of its own:
+
+` + "```text" + `
+plankit check --adapter "python3 adapter.py --mistake NAME" --adapter-dir examples/adapters/python
+plankit check --level runtime --adapter "python3 runtime.py --mistake NAME" --adapter-dir examples/runtimes/python
+` + "```" + `
+
+Without ` + "`--mistake`" + ` both examples pass. The corpus test
+(` + "`examples/mistakes`" + `, part of ` + "`go test ./...`" + `) runs each row at each of
+its levels with a small budget (` + "`--checks 2`" + `) and holds that the check fails
+(exit 1) and names the row's clause first: of the per-clause table's deviating
+rows, the one with the most failing checks counted under it (each failing check
+counts under the clauses of its first failing observation; a tie shares the
+first place). The table is declared once, in
+[` + "`" + File + "`" + `](../` + File + `); the examples read it too and refuse a name
+it does not declare.
+
+| mistake | level | clause | what the implementation gets wrong |
+|---|---|---|---|
+`)
+	for _, m := range corpus {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.Name, strings.Join(m.Levels, ", "), strings.Join(m.Clauses, ", "), strings.ReplaceAll(m.Description, "|", `\|`))
+	}
+	return generated.File{Path: PagePath, Content: []byte(b.String())}, nil
+}
+
+func clauseIndex(id string) int {
+	return slices.Index(spec.ClauseIDs(), id)
+}

@@ -1,0 +1,224 @@
+package mistakes_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/shlex"
+	"github.com/plankit/plankit/examples/mistakes"
+	"github.com/plankit/plankit/internal/proctest"
+	"github.com/plankit/plankit/report"
+)
+
+var builds proctest.Builds
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	builds.Remove()
+	os.Exit(code)
+}
+
+// root is the module root, where plankit check runs (the table's adapter
+// directories are relative to it).
+const root = "../.."
+
+// checks is the budget of each run: cases per property. Small, so that a
+// run takes a few seconds; the scenarios all run.
+const checks = "2"
+
+// check runs plankit check at level against the example with mistake on
+// ("" for none) and returns its exit code and JSON report.
+func check(t *testing.T, level, mistake string) (int, report.Run, string) {
+	t.Helper()
+	plankit := builds.Program(t, "../../cmd/plankit")
+	command, dir := mistakes.Adapter(level, mistake)
+	out := t.TempDir()
+	cmd := exec.Command(plankit, "check", "--level", level, "--adapter", command, "--adapter-dir", dir,
+		"--checks", checks, "--jobs", "1", "--json", filepath.Join(out, "report.json"),
+		"--counterexamples", filepath.Join(out, "counterexamples"))
+	cmd.Dir = root
+	console, err := cmd.CombinedOutput()
+	code := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("plankit check: %v", err)
+	}
+	var rep report.Run
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil {
+		t.Fatalf("plankit check (exit %d) wrote no readable report: %v\n%s", code, err, console)
+	}
+	return code, rep, string(console)
+}
+
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skipf("python3 is not on PATH, so the Python examples that emulate the corpus cannot run: %v", err)
+	}
+}
+
+// TestFaithfulExamplesPass: without a mistake, both examples pass at every
+// level, so each failure below is the mistake's.
+func TestFaithfulExamplesPass(t *testing.T) {
+	needPython(t)
+	for _, level := range []string{mistakes.LevelPlugin, mistakes.LevelRuntime} {
+		t.Run(level, func(t *testing.T) {
+			t.Parallel()
+			code, rep, console := check(t, level, "")
+			if code != 0 || rep.Verdict != report.VerdictPass {
+				t.Fatalf("the faithful %s example: exit %d, verdict %s\n%s", level, code, rep.Verdict, console)
+			}
+		})
+	}
+}
+
+// TestCorpusIsDetectedUnderItsClause runs every mistake of the corpus at
+// each of its levels and holds that plankit check fails it (exit 1, every
+// check judged) and names its clause first (mistakes.Blamed: the deviating
+// row of the clause table with the most failing checks counted under it).
+func TestCorpusIsDetectedUnderItsClause(t *testing.T) {
+	needPython(t)
+	corpus, err := mistakes.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range corpus {
+		for _, level := range m.Levels {
+			t.Run(level+"/"+m.Name, func(t *testing.T) {
+				t.Parallel()
+				code, rep, console := check(t, level, m.Name)
+				if code != 1 || rep.Verdict != report.VerdictFail {
+					t.Fatalf("mistake %s (%s) at %s level: exit %d, verdict %s; want exit 1, verdict fail (the mistake is not detected)\n%s",
+						m.Name, strings.Join(m.Clauses, ", "), level, code, rep.Verdict, console)
+				}
+				blamed := mistakes.Blamed(rep.Clauses)
+				t.Logf("%s at %s level (%s): named first %s", m.Name, level, strings.Join(m.Clauses, ", "), strings.Join(blamed, ", "))
+				if !slices.ContainsFunc(blamed, func(c string) bool { return slices.Contains(m.Clauses, c) }) {
+					t.Errorf("mistake %s at %s level breaks %s, but the report names %s first\n%s",
+						m.Name, level, strings.Join(m.Clauses, ", "), strings.Join(blamed, ", "), failures(rep))
+				}
+			})
+		}
+	}
+}
+
+// failures lists a report's deviating rows and failing checks, for a
+// message that shows which observation or rule named which clause.
+func failures(rep report.Run) string {
+	var b strings.Builder
+	b.WriteString("deviating rows:")
+	for _, r := range rep.Clauses {
+		if r.Failed > 0 {
+			b.WriteString(" " + r.Clause + "=" + strconv.Itoa(r.Failed))
+		}
+	}
+	b.WriteString("\nfailing checks (clauses of the first failing observation):\n")
+	for _, c := range rep.Cases {
+		if c.Failing() {
+			msg, _, _ := strings.Cut(c.Message, "\n")
+			if len(msg) > 240 {
+				msg = msg[:240] + "…"
+			}
+			b.WriteString("  " + c.ID + " [" + strings.Join(c.FailedClauses(), " ") + "] " + msg + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestCorpusTable: the table parses, and the examples refuse a name it
+// does not declare.
+func TestCorpusTable(t *testing.T) {
+	corpus, err := mistakes.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(corpus) < 25 {
+		t.Errorf("the corpus has %d mistakes; it is meant to hold at least 25", len(corpus))
+	}
+	needPython(t)
+	for _, level := range []string{mistakes.LevelPlugin, mistakes.LevelRuntime} {
+		command, dir := mistakes.Adapter(level, "no-such-mistake")
+		words := strings.Fields(command)
+		cmd := exec.Command(words[0], words[1:]...)
+		cmd.Dir = filepath.Join(root, dir)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || !strings.Contains(string(out), "unknown mistake") {
+			t.Errorf("%s: an undeclared mistake: err %v, output %q; want a refusal naming it", command, err, out)
+		}
+	}
+}
+
+// replayHint is the command a failure message says replays it.
+var replayHint = regexp.MustCompile(`replay: (plankit sim .*?\.yaml)`)
+
+// TestReplayHintsReproduce: the replay hint a failure prints runs as it is
+// printed (from where plankit check ran) and fails again, on the same
+// expectation; it carries the adapter, so without it — against the
+// reference or the built-in runtime — the same trace passes. One scenario
+// failure at runtime level, one property failure at plugin level.
+func TestReplayHintsReproduce(t *testing.T) {
+	needPython(t)
+	for _, c := range []struct{ level, mistake, check, words string }{
+		{mistakes.LevelRuntime, "get-hides-pending", "rt-pend-get-in-turn", "got \"active=false pending=none\""},
+		{mistakes.LevelPlugin, "fold-first", "fold-purity-LOG-2-LOG-3", "fold: expected false, got true"},
+	} {
+		t.Run(c.level+"/"+c.mistake, func(t *testing.T) {
+			t.Parallel()
+			_, rep, console := check(t, c.level, c.mistake)
+			i := slices.IndexFunc(rep.Cases, func(k report.Case) bool { return k.ID == c.check })
+			if i < 0 || !rep.Cases[i].Failing() {
+				t.Fatalf("%s did not fail\n%s", c.check, console)
+			}
+			m := replayHint.FindStringSubmatch(rep.Cases[i].Message)
+			if m == nil || !strings.Contains(rep.Cases[i].Message, c.words) {
+				t.Fatalf("%s: no replay hint, or not the failure %q: %s", c.check, c.words, rep.Cases[i].Message)
+			}
+			words, err := shlex.Split(m[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay := func(args []string) (int, string) {
+				cmd := exec.Command(builds.Program(t, "../../cmd/plankit"), args...)
+				cmd.Dir = root
+				out, err := cmd.CombinedOutput()
+				var exit *exec.ExitError
+				if errors.As(err, &exit) {
+					return exit.ExitCode(), string(out)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return 0, string(out)
+			}
+			code, out := replay(words[1:])
+			if code != 1 || !strings.Contains(out, strings.TrimPrefix(c.words, "fold: ")) {
+				t.Fatalf("%s: exit %d, want 1 with %q\n%s", m[1], code, c.words, out)
+			}
+			// Without the adapter's words the hint would replay against
+			// plankit's own implementation, which passes.
+			own := []string{"sim"}
+			if c.level == mistakes.LevelRuntime {
+				own = append(own, "--level", "runtime")
+			}
+			if code, out := replay(append(own, words[len(words)-1])); code != 0 {
+				t.Fatalf("the trace against plankit's own implementation: exit %d, want 0\n%s", code, out)
+			}
+		})
+	}
+}
