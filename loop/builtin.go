@@ -41,6 +41,10 @@ type Builtin struct {
 	// the step's request again.
 	resending bool
 	err       error
+	// Assembly is when the loop assembles a step's system prompt:
+	// sim.AssemblyAfter (the specification; "" is it) or sim.AssemblyBefore
+	// (the shipped dsh loop, before agent/pre-step). Set it before Load.
+	Assembly string
 }
 
 var _ Runtime = (*Builtin)(nil)
@@ -79,7 +83,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}

@@ -1,0 +1,649 @@
+package lockstep
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/attribution"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// The runtime level's observation kinds (attribution.Table's runtime rows).
+const (
+	RtLoadError = attribution.RtLoadError
+	RtError     = attribution.RtError
+	RtOutcome   = attribution.RtOutcome
+	RtCommand   = attribution.RtCommand
+	RtPlanMode  = attribution.RtPlanMode
+	RtSkipped   = attribution.RtSkipped
+	RtNotices   = attribution.RtNotices
+	RtActive    = attribution.RtActive
+	RtTool      = attribution.RtTool
+	RtEvents    = attribution.RtEvents
+	RtRequest   = attribution.RtRequest
+	RtGet       = attribution.RtGet
+)
+
+// rtSituation is what runtime attribution knows of the script before a
+// step, besides the two observations.
+type rtSituation struct {
+	// reloaded: plan mode was loaded again from the logs (a restart, a
+	// reload, or an unload then either) earlier in the script.
+	reloaded bool
+	// outside: an outside writer appended a plan/mode event earlier.
+	outside bool
+	// faults: append faults were armed earlier (a fault step).
+	faults bool
+	// unloaded: plan mode is unloaded.
+	unloaded bool
+	// last is the previous step's kind and the reference's set outcome
+	// or command input there.
+	last, lastOutcome, lastInput string
+}
+
+// after advances the situation past a step the reference played.
+func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
+	switch {
+	case st.Restart != nil, st.Reload != nil:
+		cx.reloaded, cx.unloaded = true, false
+	case st.Unload != nil:
+		cx.unloaded = true
+	case st.Append != nil && st.Append.Type == spec.TypePlanMode:
+		cx.outside = true
+	case st.Fault != nil:
+		cx.faults = true
+	}
+	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
+	if ref.Set != nil {
+		cx.lastOutcome = ref.Set.Outcome
+	}
+	if st.Command != nil {
+		cx.lastInput = st.Command.Input
+	}
+}
+
+// signature is the reference side's observable state after a script: the
+// logs and the situation, so that scripts reaching the same one are merged.
+func signature(rec loop.Record, cx rtSituation) string {
+	return show(rec.Logs) + show([]any{cx.reloaded, cx.outside, cx.faults, cx.unloaded, cx.last, cx.lastOutcome, cx.lastInput})
+}
+
+// compareRuntime returns the first observation of one step on which the
+// runtime under test (imp) differs from the reference side (ref), named by
+// the table's runtime rows, or nil.
+func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) *Diff {
+	st := ref.Step
+	agent := st.Agent()
+	d := func(obs string, r, i any, clauses []string) *Diff {
+		return &Diff{Observation: obs, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: clauses}
+	}
+	if (ref.Error != "") != (imp.Error != "") {
+		return d(RtError, ref.Error != "", imp.Error != "", []string{"EXIT-7", "PEND-8"})
+	}
+	if r, i := ref.Set, imp.Set; r != nil && i != nil {
+		if (r.Error != "") != (i.Error != "") {
+			return d(RtOutcome, r.Error != "", i.Error != "", []string{"PEND-6", "STEP-5"})
+		}
+		if r.Outcome != i.Outcome {
+			return d(RtOutcome, r.Outcome, i.Outcome, outcomeClauses(cx, r.Outcome, false))
+		}
+	}
+	if r, i := ref.Command, imp.Command; r != nil && i != nil && r.Kind != i.Kind {
+		return d(RtCommand, r.Kind, i.Kind, cx.prefix(commandResultClauses(st.Command.Input, r.Kind, i.Kind)))
+	}
+	// host actions' set outcomes and command results, by id
+	for _, rr := range ref.Obs.Results {
+		ir := resultByID(imp, rr.ID)
+		switch {
+		case ir == nil:
+			return d(RtError, rr.ID+" ran", rr.ID+" did not run", []string{"STEP-7"})
+		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
+			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", []string{"PEND-6", "STEP-5"})
+		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
+			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil))
+		case rr.Command != nil && ir.Command != nil && rr.Command.Kind != ir.Command.Kind:
+			return d(RtCommand, rr.Command.Kind, ir.Command.Kind, cx.prefix(commandResultClauses(hostInput(st, rr.ID), rr.Command.Kind, ir.Command.Kind)))
+		}
+	}
+	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
+		if len(r) == len(i) && !plainPlanData(imp) {
+			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), []string{"LOG-1"})
+		}
+		return d(RtPlanMode, r, i, planModeClauses(cx, refRec, ref, r, i))
+	}
+	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r < i && dropsMessages(st) {
+		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), []string{"PEND-2"})
+	}
+	if r, i := loop.Notices(ref), loop.Notices(imp); r != i {
+		cl := []string{"STEP-6"}
+		if approved(ref) {
+			cl = []string{"EXIT-5", "STEP-6"}
+		}
+		return d(RtNotices, r, i, cl)
+	}
+	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
+		return d(RtActive, r, i, cx.stateClauses())
+	}
+	if df := compareTools(cx, refRec, ref, imp); df != nil {
+		df.Agent = agent
+		return df
+	}
+	if r, i := eventView(ref), eventView(imp); !slices.Equal(r, i) {
+		return d(RtEvents, r, i, eventClauses(st, r, i))
+	}
+	if df := compareRequestsRt(ref, imp); df != nil {
+		df.Agent = agent
+		return df
+	}
+	if r, i := ref.Get, imp.Get; r != nil && i != nil && show(r) != show(i) {
+		return d(RtGet, r, i, cx.pendingClauses(r, i))
+	}
+	for _, rr := range ref.Obs.Results {
+		ir := resultByID(imp, rr.ID)
+		if rr.Get != nil && ir != nil && ir.Get != nil && show(rr.Get) != show(ir.Get) {
+			cl := cx.pendingClauses(rr.Get, ir.Get)
+			if rr.Get.Active != ir.Get.Active {
+				cl = cx.stateClauses()
+			}
+			return d(RtGet, rr.Get, ir.Get, cl)
+		}
+	}
+	return nil
+}
+
+// prefix puts LOG-3 first when an outside writer's plan/mode is in the log
+// (the state must follow it), and LOG-3 then LOG-2 when plan mode was
+// loaded again from the log.
+func (cx rtSituation) prefix(cl []string) []string {
+	var pre []string
+	if cx.outside {
+		pre = append(pre, "LOG-3")
+	}
+	if cx.reloaded {
+		pre = append(pre, "LOG-3", "LOG-2")
+	}
+	out := slices.Clone(pre)
+	for _, c := range cl {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return slices.Compact(out)
+}
+
+// stateClauses name a state in force that differs: the fold of the log
+// (LOG-2, after a load from the log), the state being the fold (LOG-3).
+func (cx rtSituation) stateClauses() []string {
+	if cx.reloaded {
+		return []string{"LOG-3", "LOG-2"}
+	}
+	return []string{"LOG-3"}
+}
+
+// pendingClauses name a pending selection get shows differently.
+func (cx rtSituation) pendingClauses(r, i *sim.GetReply) []string {
+	switch {
+	case cx.last == "restart" || cx.last == "reload" || cx.last == "unload":
+		return []string{"PEND-8"}
+	case r.Pending != nil && i.Pending == nil:
+		return []string{"PEND-7"}
+	case cx.last == "set":
+		return outcomeClauses(cx, cx.lastOutcome, false)
+	case cx.last == "command":
+		return commandResultClauses(cx.lastInput, "", "")
+	case cx.last == "turn":
+		return []string{"STEP-3", "PEND-1", "EXIT-6"}
+	}
+	return []string{"PEND-7"}
+}
+
+// outcomeClauses name a set outcome by the reference's: noop PEND-3,
+// queued PEND-4, cancelled in an open turn PEND-5, otherwise PEND-6.
+func outcomeClauses(cx rtSituation, outcome string, inTurn bool) []string {
+	var cl []string
+	switch outcome {
+	case spec.Noop:
+		cl = []string{"PEND-3"}
+	case spec.Queued:
+		cl = []string{"PEND-4"}
+	case spec.Cancelled:
+		cl = []string{"PEND-6"}
+		if inTurn {
+			cl = []string{"PEND-5"}
+		}
+	default:
+		cl = []string{"PEND-6"}
+	}
+	return cx.prefix(cl)
+}
+
+// commandResultClauses name a command's differing result: registered or
+// not (CMD-1), else the command's clause.
+func commandResultClauses(input, r, i string) []string {
+	if r == "unknown" || i == "unknown" {
+		return []string{"CMD-1"}
+	}
+	return []string{spec.ParseCommand(input).Clause()}
+}
+
+func hostInput(st loop.Step, id string) string {
+	for h := range st.ScriptOf().HostActions() {
+		if h.ID == id && h.Command != nil {
+			return h.Command.Input
+		}
+	}
+	return ""
+}
+
+func resultByID(d loop.StepDone, id string) *loop.ActionResult {
+	for k := range d.Obs.Results {
+		if d.Obs.Results[k].ID == id {
+			return &d.Obs.Results[k]
+		}
+	}
+	return nil
+}
+
+// rtPlanData is the data of the plan/mode events a step appended.
+func rtPlanData(d loop.StepDone) string {
+	var out []string
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypePlanMode {
+			out = append(out, string(sim.Canonical(e.Data)))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// plainPlanData reports whether every plan/mode event a step appended
+// carries exactly {"active": boolean} (LOG-1).
+func plainPlanData(d loop.StepDone) bool {
+	for _, e := range d.Obs.Events {
+		if e.Type != spec.TypePlanMode {
+			continue
+		}
+		if c := string(sim.Canonical(e.Data)); c != `{"active":true}` && c != `{"active":false}` {
+			return false
+		}
+	}
+	return true
+}
+
+// dropsMessages reports whether a host listener takes a step's messages in
+// the step's script (an empty decision the runtime may skip).
+func dropsMessages(st loop.Step) bool {
+	sc := st.ScriptOf()
+	if sc == nil {
+		return false
+	}
+	for _, p := range sc.PreSteps {
+		if p.Behaviour == sim.Drop {
+			return true
+		}
+	}
+	return false
+}
+
+// approved reports whether an exit was approved in the step.
+func approved(d loop.StepDone) bool {
+	for _, r := range d.Obs.Results {
+		if r.Tool != nil && r.Tool.OK && r.Tool.Name == spec.ExitTool {
+			return true
+		}
+	}
+	return false
+}
+
+// planModeClauses name plan/mode appends that differ, by what the step is
+// and what its script did.
+func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i []bool) []string {
+	st := ref.Step
+	for k := 1; k < len(i); k++ {
+		if i[k] == i[k-1] && (k >= len(r) || r[k] != r[k-1]) {
+			return []string{"LOG-4"}
+		}
+	}
+	switch {
+	case st.Set != nil:
+		out := ""
+		if ref.Set != nil {
+			out = ref.Set.Outcome
+		}
+		return outcomeClauses(cx, out, false)
+	case st.Command != nil && st.Command.Script == nil:
+		cmd := spec.ParseCommand(st.Command.Input)
+		cl := commandResultClauses(st.Command.Input, "", "")
+		if cmd.IsPlan() && len(i) > 0 && i[0] != cmd.Active() {
+			return cx.prefix(cl)
+		}
+		return cx.prefix(append([]string{"PEND-6"}, cl...))
+	case st.Append != nil:
+		return []string{"LOG-3"}
+	case st.Restart != nil, st.Reload != nil, st.Unload != nil, st.Open != nil:
+		return []string{"PEND-8", "LOG-3"}
+	}
+	sc := st.ScriptOf()
+	if sc == nil {
+		return cx.prefix([]string{"LOG-4"})
+	}
+	var cl []string
+	failed, rejected, dropped, fault := false, false, false, cx.faults
+	for _, resp := range sc.Responses {
+		failed = failed || resp.Fail
+		for _, h := range resp.During {
+			fault = fault || h.Fault != nil
+		}
+		for _, c := range resp.Calls {
+			for _, h := range c.During {
+				fault = fault || h.Fault != nil
+			}
+		}
+	}
+	for _, p := range sc.PreSteps {
+		rejected = rejected || p.Behaviour == sim.Reject || p.Behaviour == sim.Abort
+		dropped = dropped || p.Behaviour == sim.Drop
+		for _, h := range p.During {
+			fault = fault || h.Fault != nil
+		}
+	}
+	if keptPlanning(ref) {
+		cl = append(cl, "EXIT-6")
+	}
+	if approved(ref) {
+		cl = append(cl, "EXIT-5")
+	}
+	if failed {
+		cl = append(cl, "STEP-2")
+	}
+	if rejected {
+		cl = append(cl, "STEP-3")
+	}
+	if dropped {
+		cl = append(cl, "PEND-2")
+	}
+	if fault {
+		cl = append(cl, "STEP-5")
+	}
+	cl = append(cl, "PEND-1", "STEP-1")
+	return cx.prefix(cl)
+}
+
+// keptPlanning reports whether, in the reference's step, a review the user
+// did not approve followed an approval.
+func keptPlanning(d loop.StepDone) bool {
+	seen := false
+	for _, r := range d.Obs.Results {
+		if r.Tool == nil || r.Tool.Name != spec.ExitTool {
+			continue
+		}
+		switch {
+		case r.Tool.OK:
+			seen = true
+		case seen && r.Tool.Asked:
+			return true
+		}
+	}
+	return false
+}
+
+// rtToolView is what a tool call's result shows, independent of wording.
+type rtToolView struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	OK       bool   `json:"ok"`
+	Approved bool   `json:"approved,omitempty"`
+	Asked    bool   `json:"asked,omitempty"`
+	Feedback bool   `json:"feedback,omitempty"`
+}
+
+func toolViews(d loop.StepDone) []rtToolView {
+	calls := map[string]loop.Call{}
+	if sc := d.Step.ScriptOf(); sc != nil {
+		for _, r := range sc.Responses {
+			for _, c := range r.Calls {
+				calls[c.ID] = c
+			}
+		}
+	}
+	var out []rtToolView
+	for _, r := range d.Obs.Results {
+		if r.Tool == nil {
+			continue
+		}
+		v := rtToolView{ID: r.ID, Name: r.Tool.Name, OK: r.Tool.OK, Asked: r.Tool.Asked}
+		v.Approved = r.Tool.OK && string(sim.Canonical(r.Tool.Value)) == `{"approved":true}`
+		if c, ok := calls[r.ID]; ok && c.Review != nil && c.Review.FreeText() != "" {
+			v.Feedback = !r.Tool.OK && strings.Contains(r.Tool.Error, c.Review.FreeText())
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// compareTools compares the tool results of a step call by call and names
+// the first that differs as the plugin level does (toolDiff).
+func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) *Diff {
+	r, i := toolViews(ref), toolViews(imp)
+	if show(r) == show(i) {
+		return nil
+	}
+	k := 0
+	for k < len(r) && k < len(i) && r[k] == i[k] {
+		k++
+	}
+	var call loop.Call
+	callAt := -1
+	if sc := ref.Step.ScriptOf(); sc != nil && k < len(r) {
+		for j, resp := range sc.Responses {
+			for _, c := range resp.Calls {
+				if c.ID == r[k].ID {
+					call, callAt = c, j
+				}
+			}
+		}
+	}
+	// plan mode at the call: the fold of the reference's log where the
+	// request that carried it was sent.
+	active := false
+	log := refRec.Logs[ref.Step.Agent()]
+	if callAt >= 0 {
+		reqs := ref.Obs.Requests
+		at := len(log)
+		if n := len(reqs); n > 0 {
+			at = reqs[min(callAt, n-1)].At
+		}
+		active = loop.Fold(log, min(at, len(log)))
+	}
+	var args struct {
+		Plan string `json:"plan"`
+	}
+	_ = json.Unmarshal(call.Args, &args)
+	review := sim.Review{}
+	if call.Review != nil {
+		review = *call.Review
+	}
+	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
+	var cl []string
+	switch {
+	case call.Name != "" && call.Name != spec.ExitTool:
+		cl = []string{"SVC-3"}
+	case !active:
+		cl = []string{"EXIT-2"}
+	case !spec.PlanOpensWithLevel1Heading(args.Plan):
+		cl = []string{"EXIT-3"}
+	case asked && r[k].Asked && !i[k].OK:
+		cl = []string{"EXIT-2", "EXIT-3"}
+	case review.Reload || review.Fail != "":
+		cl = []string{"EXIT-7"}
+	case asked:
+		cl = []string{"EXIT-4", "EXIT-7"}
+	case review.Answer == sim.Approve && review.Feedback == "":
+		cl = []string{"EXIT-5"}
+	default:
+		cl = []string{"EXIT-6"}
+	}
+	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(cl)}
+}
+
+func eventView(d loop.StepDone) []string {
+	var out []string
+	for _, e := range d.Obs.Events {
+		out = append(out, e.Type+" "+string(sim.Canonical(e.Data)))
+	}
+	return out
+}
+
+// eventClauses name the events appended that differ.
+func eventClauses(st loop.Step, r, i []string) []string {
+	k := 0
+	for k < len(r) && k < len(i) && r[k] == i[k] {
+		k++
+	}
+	isHeader := func(xs []string) bool { return k < len(xs) && strings.HasPrefix(xs[k], spec.TypeRequestHeader+" ") }
+	sorted := func(xs []string) []string { c := slices.Clone(xs); slices.Sort(c); return c }
+	switch {
+	case slices.Equal(sorted(r), sorted(i)):
+		return []string{"STEP-1", "STEP-7"}
+	case isHeader(r) && isHeader(i):
+		return []string{"CFG-2", "EXIT-1", "STEP-6"}
+	case isHeader(r) != isHeader(i):
+		return []string{"STEP-6", "STEP-7"}
+	case (st.Set != nil || st.Get != nil || st.Append != nil) && len(i) > len(r):
+		return []string{"PEND-2"}
+	}
+	return []string{"STEP-7"}
+}
+
+// rtRequestView is a request as compared.
+type rtRequestView struct {
+	At       int            `json:"at"`
+	Sections []loop.Section `json:"sections"`
+	Tools    []string       `json:"tools"`
+	Messages []loop.Message `json:"messages"`
+}
+
+// compareRequestsRt compares each request as sent: sections (name, order,
+// text), the tool catalog, then messages.
+func compareRequestsRt(ref, imp loop.StepDone) *Diff {
+	r, i := ref.Obs.Requests, imp.Obs.Requests
+	for k := 0; k < max(len(r), len(i)); k++ {
+		if k >= len(r) || k >= len(i) {
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("%d requests", len(r)), Implementation: fmt.Sprintf("%d requests", len(i)), Clauses: []string{"STEP-7", "PEND-2"}}
+		}
+		a, b := r[k], i[k]
+		switch {
+		case show(a.Sections) != show(b.Sections):
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: []string{"CFG-2", "STEP-7"}}
+		case show(a.Tools) != show(b.Tools):
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: []string{"EXIT-1"}}
+		case show(a.Messages) != show(b.Messages):
+			cl := []string{"STEP-7"}
+			if notices(a) != notices(b) {
+				cl = []string{"STEP-6", "STEP-7"}
+			}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d messages %s", k+1, show(a.Messages)), Implementation: fmt.Sprintf("request %d messages %s", k+1, show(b.Messages)), Clauses: cl}
+		case a.At != b.At:
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sent at log length %d", k+1, a.At), Implementation: fmt.Sprintf("request %d sent at log length %d", k+1, b.At), Clauses: []string{"STEP-7"}}
+		}
+	}
+	return nil
+}
+
+func notices(q loop.ModelRequest) int {
+	n := 0
+	for _, m := range q.Messages {
+		if m.IsPlanNotice() {
+			n++
+		}
+	}
+	return n
+}
+
+// expectOf is the reference's observation of kind d.Observation on the
+// step as a runtime trace expectation, when one can state it.
+func expectOf(d *Diff, ref loop.StepDone) (loop.Expect, bool) {
+	x := loop.Expect{}
+	if len(d.Clauses) > 0 {
+		x.Clause = d.Clauses[0]
+	}
+	switch d.Observation {
+	case RtOutcome:
+		if ref.Set != nil {
+			x.Outcome = ref.Set.Outcome
+			x.Error = ptr(ref.Set.Error != "")
+			return x, true
+		}
+		x.Results = results(ref)
+		return x, len(x.Results) > 0
+	case RtCommand:
+		if ref.Command != nil {
+			x.Command = ref.Command.Kind
+			return x, true
+		}
+		x.Results = results(ref)
+		return x, len(x.Results) > 0
+	case RtPlanMode:
+		x.PlanMode = loop.PlanModeEvents(ref)
+		return x, true
+	case RtNotices:
+		x.Notices = ptr(loop.Notices(ref))
+		return x, true
+	case RtSkipped:
+		x.Requests = ptr(len(ref.Obs.Requests))
+		return x, true
+	case RtActive, RtGet:
+		if ref.Get != nil {
+			x.Active = ptr(ref.Get.Active)
+			if ref.Get.Pending != nil {
+				x.Pending = ref.Get.Pending
+			} else {
+				x.NoPending = true
+			}
+			return x, true
+		}
+		x.Results = results(ref)
+		return x, len(x.Results) > 0
+	case RtTool:
+		x.Results = results(ref)
+		for _, v := range toolViews(ref) {
+			if v.Asked {
+				x.Asked = append(x.Asked, v.ID)
+			}
+		}
+		return x, len(x.Results) > 0
+	case RtRequest:
+		x.Requests = ptr(len(ref.Obs.Requests))
+		x.Sections = loop.Sections(ref)
+		return x, true
+	case RtEvents:
+		var types []string
+		for _, e := range ref.Obs.Events {
+			if !slices.Contains(types, e.Type) {
+				types = append(types, e.Type)
+			}
+		}
+		var are []string
+		for _, e := range ref.Obs.Events {
+			are = append(are, e.Type)
+		}
+		x.Events = &loop.EventsExpect{Types: types, Are: are}
+		return x, len(types) > 0
+	}
+	return x, false
+}
+
+// results is every result of the step's host actions and tool calls, as a
+// trace states them.
+func results(d loop.StepDone) map[string]string {
+	out := map[string]string{}
+	for _, r := range d.Obs.Results {
+		if v := loop.Result(d, r.ID); v != "" {
+			out[r.ID] = v
+		}
+	}
+	return out
+}
