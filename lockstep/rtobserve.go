@@ -489,12 +489,78 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) *D
 	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(cl)}
 }
 
+// eventView is the events a step appended as compared: every event's type,
+// in order, and the data of plan mode's (plan/mode, notices, request/header
+// with its header normalised as requests are: planSections, planTools).
+// What is the runtime's own (its events' data, its base sections' words,
+// where it puts its tools beside exit_plan_mode) is not plan mode's to
+// decide.
 func eventView(d loop.StepDone) []string {
 	var out []string
 	for _, e := range d.Obs.Events {
-		out = append(out, e.Type+" "+string(sim.Canonical(e.Data)))
+		data := sim.Canonical(e.Data)
+		switch e.Type {
+		case spec.TypePlanMode, spec.TypeRequestHeader:
+		case spec.TypeUserMessage:
+			if m, err := sim.MessageOf(e.Data); err != nil || !m.IsPlanNotice() {
+				data = nil // the user's words, not plan mode's
+			}
+		default:
+			// the runtime's own events: where they sit, not their data
+			data = nil
+		}
+		if e.Type == spec.TypeRequestHeader {
+			var h struct {
+				Header *struct {
+					System []loop.Section `json:"system"`
+					Tools  []struct {
+						Name string `json:"name"`
+					} `json:"tools"`
+				} `json:"header"`
+				Reason json.RawMessage `json:"reason,omitempty"`
+			}
+			if json.Unmarshal(data, &h) == nil && h.Header != nil {
+				var tools []string
+				for _, t := range h.Header.Tools {
+					tools = append(tools, t.Name)
+				}
+				data = sim.Canonical(sim.JSON(map[string]any{"sections": planSections(h.Header.System), "tools": planTools(tools), "reason": h.Reason}))
+			}
+		}
+		out = append(out, e.Type+" "+string(data))
 	}
 	return out
+}
+
+// planSections is what plan mode decides of a request's system prompt: its
+// own sections (plan:*), with name, order and text, and where they sit
+// among the runtime's (whose words are the runtime's).
+func planSections(ss []loop.Section) []loop.Section {
+	out := []loop.Section{}
+	for _, s := range ss {
+		if strings.HasPrefix(s.Name, "plan:") {
+			out = append(out, s)
+		} else if n := len(out); n == 0 || out[n-1].Name != "" {
+			out = append(out, loop.Section{})
+		}
+	}
+	return out
+}
+
+// planTools is what plan mode decides of a request's tool catalog: how
+// many times exit_plan_mode is offered, and the host's tools in order
+// (where the runtime puts its own tools beside it is the runtime's).
+func planTools(tools []string) []string {
+	out := []string{}
+	exits := 0
+	for _, t := range tools {
+		if t == spec.ExitTool {
+			exits++
+		} else {
+			out = append(out, t)
+		}
+	}
+	return append(out, fmt.Sprintf("%s x%d", spec.ExitTool, exits))
 }
 
 // eventClauses name the events appended that differ.
@@ -535,6 +601,9 @@ func compareRequestsRt(ref, imp loop.StepDone) *Diff {
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("%d requests", len(r)), Implementation: fmt.Sprintf("%d requests", len(i)), Clauses: []string{"STEP-7", "PEND-2"}}
 		}
 		a, b := r[k], i[k]
+		a.Sections, b.Sections = planSections(a.Sections), planSections(b.Sections)
+		a.Tools, b.Tools = planTools(a.Tools), planTools(b.Tools)
+		a.Messages, b.Messages = messageView(a.Messages), messageView(b.Messages)
 		switch {
 		case show(a.Sections) != show(b.Sections):
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: []string{"CFG-2", "STEP-7"}}
@@ -551,6 +620,28 @@ func compareRequestsRt(ref, imp loop.StepDone) *Diff {
 		}
 	}
 	return nil
+}
+
+// messageView is a request's transcript as compared: every message's role
+// and source, the text of user messages and notices, a tool result's as
+// canonical JSON when it is JSON (an error's wording is not compared); an
+// assistant message's text is the model's as the runtime renders it.
+func messageView(ms []loop.Message) []loop.Message {
+	out := make([]loop.Message, len(ms))
+	for k, m := range ms {
+		switch m.Role {
+		case "assistant":
+			m.Text = ""
+		case "tool":
+			if json.Valid([]byte(m.Text)) {
+				m.Text = string(sim.Canonical(json.RawMessage(m.Text)))
+			} else {
+				m.Text = "" // an error's wording (the tool results compare what it shows)
+			}
+		}
+		out[k] = m
+	}
+	return out
 }
 
 func notices(q loop.ModelRequest) int {
