@@ -95,7 +95,7 @@ type RuntimeDivergence struct {
 	Index       int
 	ExplainedBy [][]string
 	// Path is the written trace file.
-	Path                              string
+	Path                                string
 	Stated, Reproduced, PassesReference bool
 }
 
