@@ -52,6 +52,7 @@ type RuntimeVariant struct {
 // assumed (or tried when a divergence is classified).
 var RuntimeVariants = []RuntimeVariant{
 	{"same-step-retries", "STEP-2", "request recovery retries inside the step: no agent/pre-step runs for the retry (the shipped dsh loop; a runtime that declares retry same-step gets it without assuming it)"},
+	{"header-on-change", "STEP-6", "the loop logs request/header only when the header changed, not for every request sent (the shipped dsh loop; SPEC.md's glossary: one for each request sent)"},
 	{"assembly-before-pre-step", "STEP-7", "the loop assembles the system prompt before it dispatches agent/pre-step, so a selection applied at that pre-step is not in the step's request (the shipped dsh loop)"},
 }
 
@@ -145,6 +146,8 @@ func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, e
 			retry = loop.RetrySameStep
 		case "assembly-before-pre-step":
 			assembly = sim.AssemblyBefore
+		case "header-on-change":
+			// a comparison variant (rtSituation.headerOnChange)
 		default:
 			plugin = append(plugin, name)
 		}
@@ -268,7 +271,7 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	if !refSess.Loaded() {
 		return nil, "", nil
 	}
-	var tracker rtSituation
+	tracker := rtSituation{headerOnChange: slices.Contains(s.opts.Assume, "header-on-change")}
 	for _, st := range t.Steps {
 		before := len(refSess.Record().Steps)
 		cx := tracker
@@ -287,6 +290,12 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 		refRec, impRec := refSess.Record(), impSess.Record()
 		if ierr != nil {
 			var in *sim.InputError
+			if st.Append != nil && cx.faults {
+				// Whether an armed fault fails an outside writer's
+				// append too is the runtime's (the protocol's fault
+				// fails plan/mode appends): the script ends here.
+				return nil, "", nil
+			}
 			if !errors.As(ierr, &in) {
 				return nil, "", implErr(ierr)
 			}
@@ -462,7 +471,8 @@ func (s *rtSearcher) classify(d *RuntimeDivergence) [][]string {
 	}
 	explains := func(set ...string) bool {
 		newRef, err := RuntimeReference(s.id, append(slices.Clone(s.opts.Assume), set...))
-		return err == nil && replayRuntime(newRef, f.trace, f.imp)
+		all := append(slices.Clone(s.opts.Assume), set...)
+		return err == nil && replayRuntime(newRef, f.trace, f.imp, slices.Contains(all, "header-on-change"))
 	}
 	var out [][]string
 	for _, a := range candidates {
@@ -491,7 +501,7 @@ func appliesTo(choices map[string]string, name string) bool {
 
 // replayRuntime plays t on a fresh reference side and compares every step
 // with what the runtime under test did (imp).
-func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone) bool {
+func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone, headerOnChange bool) bool {
 	played := t
 	played.Steps = nil
 	sess, err := loop.Open(newRef(), played)
@@ -502,7 +512,7 @@ func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone
 		return false
 	}
 	defer sess.Close()
-	var tracker rtSituation
+	tracker := rtSituation{headerOnChange: headerOnChange}
 	for k, st := range t.Steps {
 		if k >= len(imp) {
 			return false
