@@ -142,13 +142,14 @@ var Table = []Rule{
 	// runtime shows of a step, compared with the built-in runtime around the
 	// reference, in the order lockstep compares it. A clause list is
 	// prefixed with LOG-3 when an outside writer's plan/mode is in the log,
-	// and LOG-3 LOG-2 when plan mode was loaded again from the log.
+	// and LOG-3 LOG-2 PEND-8 when plan mode was loaded again from the log.
 	{RtLoadError, "the config is accepted or refused differently", []string{"CFG-1"}},
 	{RtError, "a reload reports an error or not", []string{"EXIT-7", "PEND-8"}},
 	{RtOutcome, "a set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
 	{RtOutcome, "set's outcome (a step's, or a host action's in a turn), by the reference's: noop, queued, cancelled in a turn, otherwise", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
 	{RtCommand, "/plan is known or unknown (kind unknown)", []string{"CMD-1"}},
 	{RtCommand, "the command's result kind", []string{"CMD-2", "CMD-3", "CMD-4"}},
+	{RtError, "the runtime refused a step the reference ran after a selection (a set or /plan step): a turn the selection started", []string{"PEND-2", "STEP-7"}},
 	{RtError, "a host action ran on one side only, or the runtime refused a step the reference ran", []string{"STEP-7"}},
 	{RtPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
@@ -156,7 +157,7 @@ var Table = []Rule{
 	{RtPlanMode, "a /plan command: another state than it selects, else as set (then the command's clause)", []string{"PEND-6", "CMD-2", "CMD-3", "CMD-4"}},
 	{RtPlanMode, "an outside writer's append", []string{"LOG-3"}},
 	{RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
-	{RtPlanMode, "a turn: after keep planning followed an approval, an approved exit, a failed request's retry, a host listener's reject or abort, its taking the messages, an armed fault (each that the script has), then an accepted step", []string{"EXIT-6", "EXIT-5", "STEP-2", "STEP-3", "PEND-2", "STEP-5", "PEND-1", "STEP-1"}},
+	{RtPlanMode, "a turn: after keep planning followed an approval or a review the seam replied to, an approved exit, a failed request's retry, a host listener's reject or abort, its taking the messages, an armed fault (each that the script has), then an accepted step", []string{"EXIT-6", "EXIT-5", "STEP-2", "STEP-3", "PEND-2", "STEP-5", "PEND-1", "STEP-1"}},
 	{RtSkipped, "a step whose messages a host listener took: the runtime sent more requests than the reference", []string{"PEND-2"}},
 	{RtNotices, "the step approved an exit", []string{"EXIT-5", "STEP-6"}},
 	{RtNotices, "otherwise", []string{"STEP-6"}},

@@ -185,7 +185,7 @@ func (cx rtSituation) prefix(cl []string) []string {
 		pre = append(pre, "LOG-3")
 	}
 	if cx.reloaded {
-		pre = append(pre, "LOG-3", "LOG-2")
+		pre = append(pre, "LOG-3", "LOG-2", "PEND-8")
 	}
 	out := slices.Clone(pre)
 	for _, c := range cl {
@@ -371,7 +371,7 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 			fault = fault || h.Fault != nil
 		}
 	}
-	if keptPlanning(ref) {
+	if keptPlanning(ref) || repliedReview(sc) {
 		cl = append(cl, "EXIT-6")
 	}
 	if approved(ref) {
@@ -391,6 +391,19 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 	}
 	cl = append(cl, "PEND-1", "STEP-1")
 	return cx.prefix(cl)
+}
+
+// repliedReview reports whether a call's review in the script is the
+// seam's structured reply (EXIT-6 reads it).
+func repliedReview(sc *loop.Script) bool {
+	for _, r := range sc.Responses {
+		for _, c := range r.Calls {
+			if c.Review != nil && c.Review.Reply != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keptPlanning reports whether, in the reference's step, a review the user
@@ -649,21 +662,16 @@ func compareRequestsRt(ref, imp loop.StepDone) *Diff {
 	return nil
 }
 
-// messageView is a request's transcript as compared: every message's role,
-// the text of user messages and notices, and which are plan mode's
-// notices. An assistant's or a tool's message is the runtime's rendering
-// (the tool results themselves are compared as results), and so is the
-// source a runtime gives its own messages.
+// messageView is a request's transcript as compared: plan mode's notices,
+// in order, with their words. The rest of the transcript (what a loop keeps
+// of an aborted turn, how it renders the model's and the tools' messages)
+// is the runtime's; the tool results themselves are compared as results.
 func messageView(ms []loop.Message) []loop.Message {
-	out := make([]loop.Message, len(ms))
-	for k, m := range ms {
-		if !m.IsPlanNotice() {
-			m.Source = nil
+	out := []loop.Message{}
+	for _, m := range ms {
+		if m.IsPlanNotice() {
+			out = append(out, m)
 		}
-		if m.Role != "user" {
-			m.Text = ""
-		}
-		out[k] = m
 	}
 	return out
 }

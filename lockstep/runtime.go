@@ -299,7 +299,13 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 			if !errors.As(ierr, &in) {
 				return nil, "", implErr(ierr)
 			}
-			d := &Diff{Observation: RtError, Agent: st.Agent(), Reference: "the step runs", Implementation: "refused: " + in.Msg, Clauses: []string{"STEP-7"}}
+			cl := []string{"STEP-7"}
+			if cx.last == "set" || cx.last == "command" {
+				// a selection left the runtime somewhere the reference
+				// is not (a turn it started)
+				cl = []string{"PEND-2", "STEP-7"}
+			}
+			d := &Diff{Observation: RtError, Agent: st.Agent(), Reference: "the step runs", Implementation: "refused: " + in.Msg, Clauses: cl}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
 		}
 		r, i := refRec.Steps[len(refRec.Steps)-1], impRec.Steps[len(impRec.Steps)-1]
