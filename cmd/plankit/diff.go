@@ -199,7 +199,7 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	rep.Cases = res.ReportCases()
 	rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
 	rep.Verdict = report.VerdictPass
-	if res.Divergence != nil {
+	if res.Divergence != nil || res.Runtime != nil {
 		rep.Verdict = report.VerdictFail
 	}
 	if err := o.files.Write(rep); err != nil {
