@@ -46,6 +46,12 @@ type rtSituation struct {
 	// lastHeader is the last header the reference logged since the process
 	// started (a restart forgets it, as a loop that keeps it in memory does).
 	lastHeader string
+	// cancelled: a set (a step's or a host action's) was cancelled earlier;
+	// offTyped: /plan off was typed earlier (its cancellation of a pending
+	// entry decides what is pending after it).
+	cancelled, offTyped bool
+	// noQuestions: the script composes no user-questions channel.
+	noQuestions bool
 	// last is the previous step's kind and the reference's set outcome
 	// or command input there.
 	last, lastOutcome, lastInput string
@@ -73,6 +79,18 @@ func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
 		if e.Type == spec.TypeRequestHeader {
 			cx.lastHeader = headerOf(e)
 		}
+	}
+	for _, r := range ref.Obs.Results {
+		cx.cancelled = cx.cancelled || r.Set != nil && r.Set.Outcome == spec.Cancelled
+		if r.Command != nil && spec.ParseCommand(hostInput(st, r.ID)).Clause() == "CMD-4" {
+			cx.offTyped = true
+		}
+	}
+	if ref.Set != nil && ref.Set.Outcome == spec.Cancelled {
+		cx.cancelled = true
+	}
+	if st.Command != nil && spec.ParseCommand(st.Command.Input).Clause() == "CMD-4" {
+		cx.offTyped = true
 	}
 	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
 	if ref.Set != nil {
@@ -112,18 +130,35 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 	if r, i := ref.Command, imp.Command; r != nil && i != nil && r.Kind != i.Kind {
 		return d(RtCommand, r.Kind, i.Kind, cx.prefix(commandResultClauses(st.Command.Input, r.Kind, i.Kind)))
 	}
-	// host actions' set outcomes and command results, by id
+	// host actions' and tool calls' results, by id, in the order they
+	// happened: set outcomes, command results, tool results
+	missing := ""
+	here := cx
 	for _, rr := range ref.Obs.Results {
 		ir := resultByID(imp, rr.ID)
+		cx := here
+		if rr.Set != nil && rr.Set.Outcome == spec.Cancelled {
+			here.cancelled = true
+		}
+		if rr.Command != nil && spec.ParseCommand(hostInput(st, rr.ID)).Clause() == "CMD-4" {
+			here.offTyped = true
+		}
 		switch {
 		case ir == nil:
-			return d(RtError, rr.ID+" ran", rr.ID+" did not run", []string{"STEP-7"})
+			if missing == "" {
+				missing = rr.ID
+			}
 		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
 			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", []string{"PEND-6", "STEP-5"})
 		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
 			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil))
 		case rr.Command != nil && ir.Command != nil && rr.Command.Kind != ir.Command.Kind:
 			return d(RtCommand, rr.Command.Kind, ir.Command.Kind, cx.prefix(commandResultClauses(hostInput(st, rr.ID), rr.Command.Kind, ir.Command.Kind)))
+		case rr.Tool != nil && ir.Tool != nil:
+			if df := compareTools(cx, refRec, ref, imp, rr.ID); df != nil {
+				df.Agent = agent
+				return df
+			}
 		}
 	}
 	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
@@ -136,18 +171,19 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), []string{"PEND-2"})
 	}
 	if r, i := loop.Notices(ref), loop.Notices(imp); r != i {
-		cl := []string{"STEP-6"}
+		var cl []string
 		if approved(ref) {
-			cl = []string{"EXIT-5", "STEP-6"}
+			cl = append(cl, "EXIT-5")
 		}
-		return d(RtNotices, r, i, cl)
+		cl = append(cl, listenerClauses(st)...)
+		return d(RtNotices, r, i, cx.prefix(append(cl, "STEP-6")))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
 		return d(RtActive, r, i, cx.stateClauses())
 	}
-	if df := compareTools(cx, refRec, ref, imp); df != nil {
-		df.Agent = agent
-		return df
+	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r != i {
+		// a request sent on one side only (before the headers it logs)
+		return d(RtRequest, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), requestClauses(cx, ref))
 	}
 	r0 := eventView(ref)
 	if cx.headerOnChange {
@@ -156,9 +192,12 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 	if r, i := r0, eventView(imp); !slices.Equal(r, i) {
 		return d(RtEvents, r, i, eventClauses(st, r, i))
 	}
-	if df := compareRequestsRt(ref, imp); df != nil {
+	if df := compareRequestsRt(cx, ref, imp); df != nil {
 		df.Agent = agent
 		return df
+	}
+	if missing != "" {
+		return d(RtError, missing+" ran", missing+" did not run", requestClauses(cx, ref))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && show(r) != show(i) {
 		return d(RtGet, r, i, cx.pendingClauses(r, i))
@@ -239,14 +278,24 @@ func outcomeClauses(cx rtSituation, outcome string, inTurn bool) []string {
 	default:
 		cl = []string{"PEND-6"}
 	}
+	if cx.cancelled {
+		// an earlier cancellation decides what is pending now
+		cl = append(cl, "PEND-5")
+	}
+	if cx.offTyped {
+		// /plan off cancels a pending entry as a set does
+		cl = append(cl, "PEND-5", "CMD-4")
+	}
 	return cx.prefix(cl)
 }
 
 // commandResultClauses name a command's differing result: registered or
 // not (CMD-1), else the command's clause.
 func commandResultClauses(input, r, i string) []string {
-	if r == "unknown" || i == "unknown" {
-		return []string{"CMD-1"}
+	if r == "unknown" || i == "unknown" || r == "error" && i == "success" && spec.ParseCommand(input).IsPlan() {
+		// /plan known on one side only (not registered without the
+		// commands service)
+		return []string{"CMD-1", spec.ParseCommand(input).Clause()}
 	}
 	return []string{spec.ParseCommand(input).Clause()}
 }
@@ -307,6 +356,29 @@ func dropsMessages(st loop.Step) bool {
 		}
 	}
 	return false
+}
+
+// listenerClauses name where plan mode's listener sits when the step's
+// script has host listeners act: STEP-1 when one registered before plan
+// mode acts (plan mode's must wrap it), STEP-3 when one rejects, aborts or
+// takes the messages (plan mode appends only after the chain accepts).
+func listenerClauses(st loop.Step) []string {
+	sc := st.ScriptOf()
+	if sc == nil {
+		return nil
+	}
+	var cl []string
+	for _, p := range sc.PreSteps {
+		if p.Listener == "guard" && !slices.Contains(cl, "STEP-1") {
+			cl = append(cl, "STEP-1")
+		}
+	}
+	for _, p := range sc.PreSteps {
+		if p.Behaviour != sim.Accept && !slices.Contains(cl, "STEP-3") {
+			cl = append(cl, "STEP-3")
+		}
+	}
+	return cl
 }
 
 // approved reports whether an exit was approved in the step.
@@ -458,10 +530,55 @@ func toolViews(d loop.StepDone) []rtToolView {
 	return out
 }
 
+// viewOf is the view of the call with that id (none: empty).
+func viewOf(vs []rtToolView, id string) []rtToolView {
+	for _, v := range vs {
+		if v.ID == id {
+			return []rtToolView{v}
+		}
+	}
+	return nil
+}
+
+// requestClauses name a step that went another way on the runtime (a
+// request or a host action on one side only): an armed append fault
+// (STEP-5), plan mode in force (SVC-3: plan mode only guides), else the
+// loop (STEP-7) or a step a selection started (PEND-2).
+func requestClauses(cx rtSituation, ref loop.StepDone) []string {
+	var cl []string
+	if c := ref.Step.Command; c != nil {
+		// what the command did (a /plan <message> starts a turn)
+		cl = append(cl, commandResultClauses(c.Input, "", "")...)
+	}
+	if cx.faults || scriptFaults(ref.Step) {
+		cl = append(cl, "STEP-5")
+	}
+	for _, q := range ref.Obs.Requests {
+		if s, ok := q.Section(spec.SectionName); ok && s.Text != "" {
+			cl = append(cl, "SVC-3")
+			break
+		}
+	}
+	return append(cl, "STEP-7", "PEND-2")
+}
+
+// scriptFaults reports whether the step's script arms an append fault.
+func scriptFaults(st loop.Step) bool {
+	for h := range st.ScriptOf().HostActions() {
+		if h.Fault != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // compareTools compares the tool results of a step call by call and names
 // the first that differs as the plugin level does (toolDiff).
-func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) *Diff {
+func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id string) *Diff {
 	r, i := toolViews(ref), toolViews(imp)
+	if id != "" {
+		r, i = viewOf(r, id), viewOf(i, id)
+	}
 	if show(r) == show(i) {
 		return nil
 	}
@@ -511,7 +628,7 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) *D
 		cl = []string{"EXIT-3"}
 	case asked && r[k].Asked && !i[k].OK:
 		cl = []string{"EXIT-2", "EXIT-3"}
-	case review.Reload || review.Fail != "":
+	case review.Reload || review.Fail != "" || cx.noQuestions:
 		cl = []string{"EXIT-7"}
 	case asked:
 		cl = []string{"EXIT-4", "EXIT-7"}
@@ -618,6 +735,9 @@ func eventClauses(st loop.Step, r, i []string) []string {
 	switch {
 	case slices.Equal(sorted(r), sorted(i)):
 		return []string{"STEP-1", "STEP-7"}
+	case st.Command != nil:
+		// what the command did (a /plan <message> starts a turn)
+		return append(commandResultClauses(st.Command.Input, "", ""), "STEP-7")
 	case isHeader(r) != isHeader(i):
 		return []string{"STEP-6", "STEP-7"}
 	case (st.Set != nil || st.Get != nil || st.Append != nil) && len(i) > len(r):
@@ -636,11 +756,11 @@ type rtRequestView struct {
 
 // compareRequestsRt compares each request as sent: sections (name, order,
 // text), the tool catalog, then messages.
-func compareRequestsRt(ref, imp loop.StepDone) *Diff {
+func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
 	r, i := ref.Obs.Requests, imp.Obs.Requests
 	for k := 0; k < max(len(r), len(i)); k++ {
 		if k >= len(r) || k >= len(i) {
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("%d requests", len(r)), Implementation: fmt.Sprintf("%d requests", len(i)), Clauses: []string{"STEP-7", "PEND-2"}}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("%d requests", len(r)), Implementation: fmt.Sprintf("%d requests", len(i)), Clauses: requestClauses(cx, ref)}
 		}
 		a, b := r[k], i[k]
 		a.Sections, b.Sections = planSections(a.Sections), planSections(b.Sections)

@@ -271,7 +271,7 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	if !refSess.Loaded() {
 		return nil, "", nil
 	}
-	tracker := rtSituation{headerOnChange: slices.Contains(s.opts.Assume, "header-on-change")}
+	tracker := rtSituation{headerOnChange: slices.Contains(s.opts.Assume, "header-on-change"), noQuestions: t.Services != nil && !t.Services.UserQuestions}
 	for _, st := range t.Steps {
 		before := len(refSess.Record().Steps)
 		cx := tracker
@@ -310,11 +310,32 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 		}
 		r, i := refRec.Steps[len(refRec.Steps)-1], impRec.Steps[len(impRec.Steps)-1]
 		if d := compareRuntime(cx, refRec, r, i); d != nil {
+			if d.Observation == RtOutcome && !cx.unloaded {
+				probeState(refSess, impSess, st.Agent(), d)
+			}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
 		}
 		tracker.after(st, r)
 	}
 	return nil, signature(refSess.Record(), tracker), nil
+}
+
+// probeState tells a set outcome that follows from a state in force that
+// differs (LOG-3, LOG-2: the state is not the fold of the log) from one
+// that does not: it asks get of both sides after the step (the script
+// ends at the divergence, so the probe changes nothing compared).
+func probeState(ref, imp *loop.Session, agent string, d *Diff) {
+	if agent == "" {
+		return
+	}
+	probe := loop.Step{Get: &loop.AgentRequest{Agent: agent}}
+	if ref.Do(probe) != nil || imp.Do(probe) != nil {
+		return
+	}
+	r, i := ref.Last().Get, imp.Last().Get
+	if r != nil && i != nil && r.Active != i.Active {
+		d.Clauses = append([]string{"LOG-3", "LOG-2"}, d.Clauses...)
+	}
 }
 
 func implErr(err error) error {
@@ -335,8 +356,15 @@ func (s *rtSearcher) random(ctx context.Context, res *Result) (*RuntimeDivergenc
 	err := workers.Run(ctx, s.opts.Jobs, s.opts.Cases, func(i int) {
 		r := rand.New(rand.NewPCG(uint64(s.opts.Seed), uint64(i)+1<<32))
 		t := suite.GenerateWide(r, s.id.Capabilities, s.opts.Steps)
-		if r.IntN(8) == 0 {
+		switch r.IntN(16) {
+		case 0, 1:
 			t.Config = []byte(configs[r.IntN(len(configs))])
+		case 2:
+			// the commands service not composed (CMD-1)
+			t.Services.Commands = false
+		case 3:
+			// no user-questions channel (EXIT-7)
+			t.Services.UserQuestions = false
 		}
 		outs[i], _, errs[i] = s.run(t)
 	}, func(i int) bool {
@@ -518,7 +546,7 @@ func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone
 		return false
 	}
 	defer sess.Close()
-	tracker := rtSituation{headerOnChange: headerOnChange}
+	tracker := rtSituation{headerOnChange: headerOnChange, noQuestions: t.Services != nil && !t.Services.UserQuestions}
 	for k, st := range t.Steps {
 		if k >= len(imp) {
 			return false

@@ -37,29 +37,14 @@ func TestRuntimeLockstepFindsNothingInTheBuiltinRuntime(t *testing.T) {
 // misnamed are the mutants the runtime lockstep finds but names under
 // other clauses than the mutant's (the runtime rows of the attribution
 // table see a consequence first), or does not find within the test's
-// budget, with what it names instead. A mutant leaving this list is
+// budget (60 scripts of 12 steps and depth 2, seeds 1 to 3), with what it
+// names instead. A mutant leaving this list is
 // progress: the test says so.
 var misnamed = map[reference.Mutant]string{
-	reference.FoldFirst:                 "the state recovered from the log shows first as a set outcome or the events of a turn",
-	reference.CancelKeepsPending:        "shows as a set outcome in a turn (PEND-3, PEND-4)",
-	reference.ListenerAppended:          "shows as a notice (STEP-6)",
-	reference.AppendBeforeDownstream:    "shows as a notice (STEP-6)",
-	reference.FailedAppendBlocks:        "shows as a host action that did not run (STEP-7)",
-	reference.ConfigUnknownKeyIgnored:   "the generated configs rarely carry an unknown key",
-	reference.ApproveWithFeedback:       "shows as a set outcome in a turn",
-	reference.MultiSelectApproves:       "shows as a set outcome or a notice",
-	reference.KeepPlanningKeepsExit:     "shows as the next turn's plan/mode (PEND-1 STEP-1)",
-	reference.NoChannelApproves:         "the generated scripts always compose the user-questions channel",
-	reference.CommandWithoutService:     "the generated scripts always compose the commands service",
-	reference.PlanMessageNotSteered:     "the steered message is the runtime's transcript, not compared",
-	reference.OffKeepsPending:           "shows as a set outcome in a turn",
-	reference.UnloadKeepsPending:        "shows as a set outcome or command result after the reload",
-	reference.PlanModeBlocksSteps:       "shows as a host action that did not run (STEP-7)",
-	reference.CommandUntrimmed:          "not found within the budget",
-	reference.AssemblyToolsHiddenInPlan: "the runtime protocol scripts no assembly tool",
-	reference.HostToolsReorderedInPlan:  "not found within the budget",
-	reference.HostToolsBlockedInPlan:    "shows as a host action that did not run (STEP-7)",
-	reference.ReplyAnnouncesEntering:    "the reply's wording is not compared",
+	reference.AppendBeforeDownstream:    "shows as a notice (STEP-6) when no host listener of the step acts",
+	reference.KeepPlanningKeepsExit:     "an approval then keep planning in one batch is rarely drawn; not found within the budget",
+	reference.AssemblyToolsHiddenInPlan: "the runtime protocol scripts no tool another assembly listener adds",
+	reference.ReplyAnnouncesEntering:    "the runtime protocol reports a command's kind and text, and the text's wording is not compared",
 }
 
 // TestRuntimeLockstepNamesEachMutantUnderItsClause searches each mutant
@@ -69,7 +54,7 @@ func TestRuntimeLockstepNamesEachMutantUnderItsClause(t *testing.T) {
 	for _, mi := range reference.Catalogue {
 		t.Run(string(mi.Name), func(t *testing.T) {
 			var got []string
-			for seed := int64(1); seed <= 2; seed++ {
+			for seed := int64(1); seed <= 3; seed++ {
 				res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(loop.RetryPreStep, mi.Name), Seed: seed, Cases: 60, Steps: 12, Depth: 2, Out: t.TempDir()})
 				if err != nil {
 					t.Fatal(err)

@@ -269,6 +269,10 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 			t.Listeners = append(t.Listeners, loop.Listener{Name: "guard", Position: "before"})
 		}
 	}
+	if caps.HostTools && wide {
+		// a second host tool, so their order in the catalog shows (EXIT-1)
+		t.HostTools = append(t.HostTools, loop.HostTool{Name: "write_file"})
+	}
 	ids := 0
 	next := func(prefix string) string { ids++; return fmt.Sprintf("%s%d", prefix, ids) }
 	hostAction := func() loop.HostAction {
@@ -316,7 +320,7 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 							c.Name = spec.ExitTool
 							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(2)]})
 							c.Review = &sim.Review{Answer: answers[r.IntN(3)]}
-							if wide && r.IntN(4) == 0 {
+							if wide && r.IntN(3) == 0 {
 								c.Review = wideReview(r, caps)
 							} else if caps.ReviewReplies && r.IntN(3) == 0 {
 								rv := sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
@@ -377,7 +381,7 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 // with feedback, a reload during the review, or (with reviewReplies) one of
 // the seam's replies and failures.
 func wideReview(r Chooser, caps loop.Capabilities) *sim.Review {
-	switch n := r.IntN(3); {
+	switch n := r.IntN(4); {
 	case n == 0:
 		return &sim.Review{Answer: sim.Approve, Feedback: "cover the rollback"}
 	case n == 1 && caps.Reload:
@@ -418,7 +422,7 @@ func wideStep(r Chooser, caps loop.Capabilities) (loop.Step, bool) {
 		if !caps.Commands {
 			return st, false
 		}
-		st.Command = &loop.CommandRequest{Agent: "main", Input: []string{"/plan", "/plan off", "/plan think first", " /plan  off ", "/plan on"}[r.IntN(5)]}
+		st.Command = &loop.CommandRequest{Agent: "main", Input: []string{"/plan", "/plan off", "/plan think first", "/plan  off ", "/plan on"}[r.IntN(5)]}
 	case 5:
 		st.Get = &loop.AgentRequest{Agent: "main"}
 	default:
