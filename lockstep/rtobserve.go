@@ -746,14 +746,6 @@ func eventClauses(st loop.Step, r, i []string) []string {
 	return []string{"STEP-7"}
 }
 
-// rtRequestView is a request as compared.
-type rtRequestView struct {
-	At       int            `json:"at"`
-	Sections []loop.Section `json:"sections"`
-	Tools    []string       `json:"tools"`
-	Messages []loop.Message `json:"messages"`
-}
-
 // compareRequestsRt compares each request as sent: sections (name, order,
 // text), the tool catalog, then messages.
 func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
