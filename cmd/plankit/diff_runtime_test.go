@@ -19,7 +19,7 @@ func TestRuntimeDiff(t *testing.T) {
 	dir := t.TempDir()
 	js := filepath.Join(dir, "report.json")
 	manifest := filepath.Join(t.TempDir(), "expected.txt")
-	if err := os.WriteFile(manifest, []byte("assume: header-on-change -- the loop logs a header only when it changed\n"), 0o644); err != nil {
+	if err := os.WriteFile(manifest, []byte("assume: notice-forces-step -- a notice starts a step the runtime would skip\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -31,7 +31,7 @@ func TestRuntimeDiff(t *testing.T) {
 		{"built-in", []string{"--cases", "40", "--steps", "12"}, ExitPass, "no divergence"},
 		{"through serve", []string{"--adapter", bin + " serve --level runtime", "--cases", "15", "--steps", "12", "--depth", "1"}, ExitPass, "no divergence"},
 		{"a mutant", []string{"--mutant", "notice-forces-step", "--cases", "0", "--out", dir, "--json", js}, ExitFail, "clauses:     PEND-2"},
-		{"a manifest's assume: lines", []string{"--expect", manifest, "--cases", "5", "--steps", "8", "--depth", "0"}, ExitPass, "assuming header-on-change"},
+		{"a manifest's assume: lines", []string{"--mutant", "notice-forces-step", "--expect", manifest, "--cases", "20", "--steps", "12"}, ExitPass, "assuming notice-forces-step"},
 		{"an unknown variant", []string{"--assume", "nosuch"}, ExitUsage, "runtime variants: same-step-retries"},
 		{"a runtime variant at plugin level", []string{"--level", "plugin", "--assume", "header-on-change"}, ExitUsage, "unknown mutant"},
 	}
