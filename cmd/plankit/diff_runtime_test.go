@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,5 +98,33 @@ func TestRuntimeExploreFindsAForcedStep(t *testing.T) {
 	code, out, errs = run(t, "explore", "--level", "runtime", "--depth", "2")
 	if code != ExitPass || !strings.Contains(out, "no violation") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestRuntimeDiffInterruptedThroughAdapter: a signal during diff --level
+// runtime through serve --level runtime ends it with exit 3, and the report
+// says both searches did not run to the end, as at plugin level.
+func TestRuntimeDiffInterruptedThroughAdapter(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	defer pools.closeAll()
+	js := filepath.Join(t.TempDir(), "report.json")
+	out := &interruptOnce{at: "lockstep (runtime):", cancel: cancel}
+	cmd := newDiffCmd()
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetContext(ctx)
+	cmd.SetOut(out)
+	cmd.SetArgs([]string{"--level", "runtime", "--adapter", plankitBin(t) + " serve --level runtime", "--jobs", "1", "--cases", "100000", "--out", t.TempDir(), "--json", js})
+	err := cmd.Execute()
+	if codeOf(err) != ExitInterrupted || !strings.Contains(fmt.Sprint(err), "interrupted by SIGTERM") {
+		t.Fatalf("exit %d (%v), want %d naming SIGTERM\n%s", codeOf(err), err, ExitInterrupted, out.String())
+	}
+	var rep report.Run
+	b, err := os.ReadFile(js)
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	if rep.Verdict != report.VerdictInterrupted || len(rep.Cases) != 2 || rep.Cases[0].Status != report.NotRun || rep.Cases[1].Status != report.NotRun {
+		t.Fatalf("verdict %s, cases %+v: want interrupted, both searches not run", rep.Verdict, rep.Cases)
 	}
 }
