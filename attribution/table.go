@@ -42,6 +42,23 @@ const (
 	ObsReply = "announced outcome"
 )
 
+// The runtime level's observation kinds: what plankit diff --level runtime
+// compares after each step of a runtime script, in order.
+const (
+	RtLoadError = "runtime load error"
+	RtError     = "runtime step error"
+	RtOutcome   = "runtime set outcome"
+	RtCommand   = "runtime command result"
+	RtPlanMode  = "runtime appended plan/mode"
+	RtSkipped   = "runtime step skipped"
+	RtNotices   = "runtime notices"
+	RtActive    = "runtime get active"
+	RtTool      = "runtime tool result"
+	RtEvents    = "runtime appended events"
+	RtRequest   = "runtime request"
+	RtGet       = "runtime get"
+)
+
 // Rule is one line of the attribution table: an observation kind, the
 // situation, and the clauses a divergence there names.
 type Rule struct {
@@ -121,6 +138,45 @@ var Table = []Rule{
 	{ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
 	{ObsListener, "the plugin's pre-step listener is not prepended, or does not wrap the listeners registered before it (scenarios)", []string{"STEP-1"}},
 	{ObsReply, "a /plan reply announces another selection outcome than the one its selection had (scenarios)", []string{"SVC-1"}},
+	// The runtime level (plankit diff --level runtime): what a whole
+	// runtime shows of a step, compared with the built-in runtime around the
+	// reference, in the order lockstep compares it. A clause list is
+	// prefixed with LOG-3 when an outside writer's plan/mode is in the log,
+	// and LOG-3 LOG-2 PEND-8 when plan mode was loaded again from the log.
+	{RtLoadError, "the config is accepted or refused differently", []string{"CFG-1"}},
+	{RtError, "a reload reports an error or not", []string{"EXIT-7", "PEND-8"}},
+	{RtOutcome, "a set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
+	{RtOutcome, "set's outcome (a step's, or a host action's in a turn, in the order they happened), by the reference's: noop, queued, cancelled in a turn, otherwise; then PEND-5 after an earlier cancellation, PEND-5 CMD-4 after an earlier /plan off; LOG-3 LOG-2 first when get after the step shows another active state (a probe)", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6", "CMD-4", "LOG-3", "LOG-2"}},
+	{RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds)", []string{"CMD-1"}},
+	{RtCommand, "the command's result kind", []string{"CMD-2", "CMD-3", "CMD-4"}},
+	{RtError, "the runtime refused a step the reference ran after a selection (a set or /plan step): a turn the selection started", []string{"PEND-2", "STEP-7"}},
+	{RtError, "the runtime refused a step the reference ran", []string{"STEP-7"}},
+	{RtPlanMode, "same values, different data", []string{"LOG-1"}},
+	{RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
+	{RtPlanMode, "a set step: by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
+	{RtPlanMode, "a /plan command: another state than it selects, else as set (then the command's clause)", []string{"PEND-6", "CMD-2", "CMD-3", "CMD-4"}},
+	{RtPlanMode, "an outside writer's append", []string{"LOG-3"}},
+	{RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
+	{RtPlanMode, "a turn: after keep planning followed an approval or a review the seam replied to, an approved exit, a failed request's retry, a host listener's reject or abort, its taking the messages, an armed fault (each that the script has), then an accepted step", []string{"EXIT-6", "EXIT-5", "STEP-2", "STEP-3", "PEND-2", "STEP-5", "PEND-1", "STEP-1"}},
+	{RtSkipped, "a step whose messages a host listener took: the runtime sent more requests than the reference", []string{"PEND-2"}},
+	{RtNotices, "the step approved an exit (EXIT-5), a host listener registered before plan mode acted (STEP-1), one rejected, aborted or took the messages (STEP-3); then", []string{"EXIT-5", "STEP-1", "STEP-3", "STEP-6"}},
+	{RtActive, "get's active (before the tool results it decides), after a load from the log", []string{"LOG-3", "LOG-2"}},
+	{RtActive, "get's active", []string{"LOG-3"}},
+	{RtTool, "a call of a tool of the host's own", []string{"SVC-3"}},
+	{RtTool, "the exit tool (compared with the host actions' results, in the order they happened): outside plan mode (the fold where its request was sent), a plan without a # heading, refused unpresented, no user-questions channel or a reload or a failing seam, presented or not, an approval without feedback, otherwise", []string{"EXIT-2", "EXIT-3", "EXIT-7", "EXIT-4", "EXIT-5", "EXIT-6"}},
+	{RtEvents, "plan mode's events (plan/mode, request/header, notices; the runtime's own are not compared) in another order", []string{"STEP-1", "STEP-7"}},
+	{RtEvents, "a /plan command's events (then the loop)", []string{"CMD-2", "CMD-3", "CMD-4", "STEP-7"}},
+	{RtEvents, "a request/header on one side only", []string{"STEP-6", "STEP-7"}},
+	{RtEvents, "a set, get or outside write appends more than the reference", []string{"PEND-2"}},
+	{RtEvents, "anything else", []string{"STEP-7"}},
+	{RtRequest, "a request sent, or a host action run, on one side only (compared before the events): the command's clause, an armed fault, plan mode in force (it only guides), then the loop or a step a selection started", []string{"CMD-2", "CMD-3", "CMD-4", "STEP-5", "SVC-3", "STEP-7", "PEND-2"}},
+	{RtRequest, "sections (name, order, text)", []string{"CFG-2", "STEP-7"}},
+	{RtRequest, "tool catalog", []string{"EXIT-1"}},
+	{RtRequest, "messages: the notices they carry, else the rest", []string{"STEP-6", "STEP-7"}},
+	{RtGet, "pending after a restart, reload or unload", []string{"PEND-8"}},
+	{RtGet, "pending hidden where the reference shows it", []string{"PEND-7"}},
+	{RtGet, "pending after a set (by its outcome), a /plan command, a turn", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6", "CMD-2", "CMD-3", "CMD-4", "STEP-3", "PEND-1", "EXIT-6"}},
+	{RtGet, "anything else", []string{"PEND-7"}},
 }
 
 // Clauses is every clause an observation can name, in table order.

@@ -96,6 +96,10 @@ type Result struct {
 	States      int
 	Transitions int
 	Divergence  *Divergence
+	// Runtime is a runtime-level search's divergence (RunRuntime).
+	Runtime *RuntimeDivergence
+	// runtime: the search compared a whole runtime (RunRuntime).
+	runtime bool
 	// Interrupted names the search ("random" or "depth") that ctx
 	// cancelled before it finished; empty when none was.
 	Interrupted string
@@ -593,14 +597,27 @@ func (s *searcher) write(d *Divergence) error {
 // the observation that diverged.
 func (r *Result) ReportCases() []report.Case {
 	var out []report.Case
+	found, dsearch, clauses, path, summary := false, "", []string(nil), "", ""
+	switch {
+	case r.Divergence != nil:
+		d := r.Divergence
+		found, dsearch, clauses, path, summary = true, d.Search, d.Clauses, d.Trace, d.Summary()
+	case r.Runtime != nil:
+		d := r.Runtime
+		found, dsearch, clauses, path, summary = true, d.Search, d.Clauses, d.Path, d.Summary()
+	}
+	prefix := "lockstep"
+	if r.runtime {
+		prefix = "runtime-lockstep"
+	}
 	add := func(id, name, search string) {
 		c := report.Case{ID: id, Kind: Kind, Name: name, Clauses: Clauses(), Status: report.Passed}
-		if d := r.Divergence; d != nil && (d.Search == search || (search == "depth" && strings.HasPrefix(d.Search, "depth"))) {
+		if found && (dsearch == search || (search == "depth" && strings.HasPrefix(dsearch, "depth"))) {
 			c.Status = report.Failed
-			c.Clauses = slices.Clone(d.Clauses)
-			c.Counterexample = d.Trace
-			c.Message = d.Summary()
-		} else if r.Divergence != nil && search == "depth" {
+			c.Clauses = slices.Clone(clauses)
+			c.Counterexample = path
+			c.Message = summary
+		} else if found && search == "depth" {
 			c.Status = report.Skipped
 			c.Message = "not run: the random search diverged first"
 		} else if r.Interrupted == search || (r.Interrupted == "random" && search == "depth") {
@@ -612,11 +629,15 @@ func (r *Result) ReportCases() []report.Case {
 		}
 		out = append(out, c)
 	}
+	what := "sequences of %d actions"
+	if r.runtime {
+		what = "runtime scripts of %d steps"
+	}
 	if r.Cases > 0 {
-		add("lockstep-random", fmt.Sprintf("lockstep: %d random sequences of %d actions", r.Cases, r.Steps), "random")
+		add(prefix+"-random", fmt.Sprintf("%s: %d random "+what, prefix, r.Cases, r.Steps), "random")
 	}
 	if r.Depth > 0 {
-		add(fmt.Sprintf("lockstep-depth%d", r.Depth), fmt.Sprintf("lockstep: every sequence up to depth %d", r.Depth), "depth")
+		add(fmt.Sprintf("%s-depth%d", prefix, r.Depth), fmt.Sprintf("%s: every %s up to depth %d", prefix, map[bool]string{false: "sequence", true: "script"}[r.runtime], r.Depth), "depth")
 	}
 	return out
 }

@@ -46,6 +46,10 @@ type Builtin struct {
 	// of them, so a run holds every message once however many requests
 	// resend it.
 	transcripts map[string]*derived
+	// Assembly is when the loop assembles a step's system prompt:
+	// sim.AssemblyAfter (the specification; "" is it) or sim.AssemblyBefore
+	// (the shipped dsh loop, before agent/pre-step). Set it before Load.
+	Assembly string
 }
 
 // derived is the transcript derived from the first events of a log.
@@ -91,7 +95,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}

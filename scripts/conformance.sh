@@ -66,6 +66,10 @@ step "plankit sim --level runtime: the runtime examples"
 "$pk" sim --level runtime examples/runtime/*.yaml > /dev/null
 step "plankit explore --level runtime --depth 3"
 "$pk" explore --level runtime --depth 3 --out "$work/explore-rt"
+# Less than diff's defaults (1000 scripts, depth 2: about 100 s through serve
+# on the 2-core machine, docs/performance.md) to keep CI within its bound.
+step "plankit diff --level runtime: the built-in runtime through plankit serve --level runtime"
+"$pk" diff --level runtime --adapter "$pk serve --level runtime" --cases 50 --depth 1 --out "$work/diff-rt"
 
 # Measured at 10-20 s on the 2-core CI machine with the default number of
 # cases (one property x 100 scripts); the bound is 90 s.

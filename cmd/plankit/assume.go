@@ -11,8 +11,17 @@ import (
 
 // modelAssumptions gathers the known deviations check and explore assume
 // and refuses, naming them, those the properties' model cannot predict,
-// and any at runtime level.
+// and any --assume at runtime level. At runtime level a manifest's assume:
+// lines are diff --level runtime's (runtime variants and reference
+// variants the built-in runtime follows): they are checked and left to it.
 func modelAssumptions(flags []string, m *report.Manifest, runtimeLevel bool) ([]string, error) {
+	if runtimeLevel {
+		if len(flags) > 0 {
+			return nil, usageErr("--assume and assume: lines apply to the plugin level, not to --level runtime")
+		}
+		_, err := gatherAssumptions(nil, m, lockstep.LookupRuntimeAssumption)
+		return nil, err
+	}
 	out, err := gatherAssumptions(flags, m, func(name string) error {
 		_, err := properties.ParseDeviations([]string{name})
 		return err

@@ -26,6 +26,7 @@ type diffOptions struct {
 	assume []string
 	expect string
 	files  reportFlags
+	level  levelFlags
 }
 
 func newDiffCmd() *cobra.Command {
@@ -50,6 +51,19 @@ The reference runs with the implementation's declared choices and with the
 assumed variants (--assume, and assume: lines of the --expect manifest), so
 the search goes on past known deviations.
 
+With --level runtime the runtime under test (--adapter: a runtime over the
+runtime protocol; without it the built-in runtime, with --mutant, --choice
+and --retry) runs beside plankit's built-in runtime around the reference
+(with the runtime's declared choices and retry behaviour, and the assumed
+variants) on the same generated runtime scripts: --cases random scripts of
+--steps steps, then every script up to --depth over the runtime alphabet
+(host listeners and tools, faults, outside writers, restarts, reloads,
+unload, review outcomes, /plan commands). After every step it compares the
+events appended, each request as sent, set outcomes, get, tool and command
+results. The divergence is written as a runtime trace (plankit sim --level
+runtime replays it). --assume then also takes the runtime variants
+same-step-retries and assembly-before-pre-step.
+
 --jobs N compares N sequences at once, each pair on its own implementation
 instance (adapter process); the first divergence is the first in sequence
 order, so the output and reports are the same for any N.
@@ -60,17 +74,26 @@ implementation could not be run, or the run was interrupted by SIGINT or
 SIGTERM (the reports say which searches did not finish).`,
 		Example: `  plankit diff --adapter "plankit serve" --cases 10000 --depth 6
   plankit diff --mutant noop-queues --out counterexamples
-  plankit diff --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt`,
+  plankit diff --adapter "node adapter/dsh/host.mjs" --expect adapter/dsh/expected-failures.txt
+  plankit diff --level runtime --adapter "plankit serve --level runtime"
+  plankit diff --level runtime --mutant notice-forces-step`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.level.validate(cmd); err != nil {
+				return err
+			}
+			if o.level.runtime() && !cmd.Flags().Changed("depth") {
+				o.depth = runtimeDiffDepth
+			}
 			return runDiff(cmd.Context(), o, cmd.OutOrStdout())
 		},
 	}
 	o.impl.register(cmd)
 	o.impl.registerJobs(cmd)
 	o.files.register(cmd)
+	o.level.register(cmd)
 	f := cmd.Flags()
-	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none)")
+	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none; --level runtime: 2 unless given)")
 	f.IntVar(&o.cases, "cases", 1000, "number of random sequences (0: none)")
 	f.IntVar(&o.steps, "steps", 40, "actions per random sequence")
 	f.Int64Var(&o.seed, "seed", 1, "seed of the random sequences")
@@ -108,20 +131,36 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	assume, err := gatherAssumptions(o.assume, m, func(name string) error {
+	known := func(name string) error {
 		_, err := reference.LookupMutant(name)
 		return err
-	})
+	}
+	if o.level.runtime() {
+		known = lockstep.LookupRuntimeAssumption
+	}
+	assume, err := gatherAssumptions(o.assume, m, known)
 	if err != nil {
 		return err
 	}
-	newPort, err := o.impl.factory()
-	if err != nil {
-		return err
+	var res *lockstep.Result
+	suiteName := "plankit diff"
+	if o.level.runtime() {
+		suiteName = "plankit diff --level runtime"
+		newRuntime, ferr := runtimeFactory(&o.impl, &o.level)
+		if ferr != nil {
+			return ferr
+		}
+		// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
+		res, err = lockstep.RunRuntime(ctx, lockstep.RuntimeOptions{NewImpl: newRuntime, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
+	} else {
+		newPort, ferr := o.impl.factory()
+		if ferr != nil {
+			return ferr
+		}
+		// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
+		res, err = lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
 	}
-	// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
-	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
-	rep := report.Run{Suite: "plankit diff", SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
+	rep := report.Run{Suite: suiteName, SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
 	if len(assume) > 0 {
 		rep.Filter = "assume " + strings.Join(assume, ", ")
 	}
@@ -166,11 +205,27 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 	rep.Cases = res.ReportCases()
 	rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())
 	rep.Verdict = report.VerdictPass
-	if res.Divergence != nil {
+	if res.Divergence != nil || res.Runtime != nil {
 		rep.Verdict = report.VerdictFail
 	}
 	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
+	}
+	if d := res.Runtime; d != nil {
+		fmt.Fprintf(stdout, "\nfirst divergence at step %d of %d (%s)\n", d.Index+1, len(d.Trace.Steps), d.StepName())
+		fmt.Fprintf(stdout, "  observation: %s\n  clauses:     %s\n  reference:      %s\n  implementation: %s\n",
+			d.Observation, strings.Join(d.Clauses, " "), d.Reference, d.Implementation)
+		fmt.Fprintf(stdout, "  class:       %s\n  trace:       %s\n", classLine(d.ExplainedBy), d.Path)
+		switch {
+		case !d.Stated:
+			fmt.Fprintln(stdout, "  note: no runtime trace expectation can state this observation; the trace replays the script")
+		case !d.Reproduced:
+			fmt.Fprintln(stdout, "  note: replaying the trace does not fail its expectation")
+		}
+		if !d.PassesReference {
+			fmt.Fprintln(stdout, "  note: the built-in runtime around the reference does not pass the trace either")
+		}
+		return withCode(ExitFail, fmt.Errorf("divergence on %s [%s]; replay with %s %s", d.Observation, strings.Join(d.Clauses, " "), replayCommand(&o.impl, &o.level), d.Path))
 	}
 	if d := res.Divergence; d != nil {
 		fmt.Fprintf(stdout, "\nfirst divergence at action %d of %d (%s)\n", d.Index+1, len(d.Actions), d.Actions[d.Index])
@@ -198,4 +253,21 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		return withCode(ExitFail, fmt.Errorf("divergence on %s [%s]; replay with %s %s", d.Observation, strings.Join(d.Clauses, " "), replayCommand(&o.impl, nil), d.Trace))
 	}
 	return nil
+}
+
+// runtimeDiffDepth is diff --level runtime's default --depth: each level
+// multiplies the runtime alphabet's scripts by its size (about 20), and
+// every script runs from a fresh runtime.
+const runtimeDiffDepth = 2
+
+// classLine is a runtime divergence's class in words.
+func classLine(sets [][]string) string {
+	if len(sets) == 0 {
+		return "new (no known variant explains it)"
+	}
+	var out []string
+	for _, set := range sets {
+		out = append(out, strings.Join(set, " + "))
+	}
+	return "known, explained by " + strings.Join(out, " or ")
 }

@@ -42,11 +42,16 @@ could not be run or the exploration was interrupted (SIGINT, SIGTERM).
 deviations the model then predicts instead of SPEC.md, so the exploration goes
 on past them (docs/lockstep.md#assumptions-in-check-and-explore).
 
-With --level runtime it enumerates every sequence of up to --depth runtime
-steps (selections, plain turns, selections while the model streams, an
-approved exit, a failed append, /plan off, a restart), each on a fresh
-runtime, judging each with the runtime-level invariants; the first violation
-is written as a runtime trace (plankit sim --level runtime replays it).`,
+With --level runtime (default depth 3) it enumerates every sequence of up to
+--depth runtime steps of the runtime alphabet (selections, plain turns,
+selections while the model streams, approved and kept-planning exits, a
+failed append, /plan commands, an outside writer, restart, reload, unload,
+host listeners rejecting or taking a step's messages), breadth first,
+merging sequences after which the model's logs and situation are the same,
+each on a fresh runtime, and compares every step with the model: the
+built-in runtime around the reference (as diff --level runtime does). The
+first divergence is written as a runtime trace (plankit sim --level runtime
+replays it) and named by the clauses of the observation that diverged.`,
 		Example: `  plankit explore
   plankit explore --depth 6 --adapter "plankit serve"
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
@@ -71,6 +76,9 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 				return err
 			}
 			if level.runtime() {
+				if !cmd.Flags().Changed("depth") {
+					depth = runtimeExploreDepth
+				}
 				return exploreRuntime(cmd, &impl, &level, depth, out)
 			}
 			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
@@ -142,3 +150,8 @@ is written as a runtime trace (plankit sim --level runtime replays it).`,
 	level.register(cmd)
 	return cmd
 }
+
+// runtimeExploreDepth is explore --level runtime's default depth: every
+// runtime script is run from a fresh runtime, and each level multiplies
+// the states by about the alphabet's size.
+const runtimeExploreDepth = 3

@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"strings"
 
 	"github.com/plankit/plankit/adapter"
-	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/safetext"
+	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/loop"
-	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
@@ -171,15 +169,27 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 	if cmd.Flags().Changed("retries") {
 		return usageErr("--retries is the plugin level's; at --level runtime use --retry")
 	}
+	if err := impl.checkJobs(); err != nil {
+		return err
+	}
+	if err := outputDir("--out", out); err != nil {
+		return err
+	}
 	newRuntime, err := runtimeFactory(impl, level)
 	if err != nil {
 		return err
 	}
-	res, err := suite.Explore(cmd.Context(), suite.ExploreOptions{NewRuntime: newRuntime, Depth: depth})
+	// Every script of the runtime alphabet up to the depth, each compared
+	// step by step with the model: the built-in runtime around the
+	// reference (lockstep at runtime level, no random scripts).
+	w := cmd.OutOrStdout()
+	res, err := lockstep.RunRuntime(cmd.Context(), lockstep.RuntimeOptions{NewImpl: newRuntime, Depth: depth, Out: out, Output: w, Jobs: impl.jobs})
 	if ie := interruption(cmd.Context()); ie != nil {
-		// Checked first: the interruption ends the runtime, so the request
-		// in flight fails too; that is not the runtime's failure.
-		return interrupted(ie, "explored %d step sequences (%d steps run) before it, no verdict for depth %d", res.Sequences, res.Steps, depth)
+		states := 0
+		if res != nil {
+			states = res.States
+		}
+		return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", states, depth)
 	}
 	if err != nil {
 		var ie *sim.ImplError
@@ -188,28 +198,12 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 		}
 		return err
 	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "explored to depth %d: %d step sequences (%d-step alphabet, %d steps run)\n", depth, res.Sequences, res.Alphabet, res.Steps)
-	if res.Violation == nil {
+	fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d step sequences compared with the model\n", depth, res.States, res.Transitions)
+	d := res.Runtime
+	if d == nil {
 		fmt.Fprintln(w, "no violation")
 		return nil
 	}
-	if out == "" {
-		if out, err = os.MkdirTemp("", "plankit-explore-"); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return usageErr("--out: %v", err)
-	}
-	data, err := rtrace.Marshal(*res.Violation)
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(out, fmt.Sprintf("explore-runtime-depth%d.yaml", depth))
-	if err := atomicfile.Write(path, data); err != nil {
-		return usageErr("--out: %v", err)
-	}
-	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Findings[0], path)
-	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with %s %s", len(res.Violation.Steps), replayCommand(impl, level), path))
+	fmt.Fprintf(w, "violation: %s\nclauses: %s\ncounterexample: %s\n", d.Diff.String(), strings.Join(d.Clauses, " "), d.Path)
+	return withCode(ExitFail, fmt.Errorf("violation after %d steps; replay with %s %s", len(d.Trace.Steps), replayCommand(impl, level), d.Path))
 }

@@ -123,7 +123,7 @@ func TestExploreAtRuntimeLevel(t *testing.T) {
 	if code != ExitFail || !strings.Contains(out, "STEP-6") {
 		t.Fatalf("mutant: exit %d\n%s", code, out)
 	}
-	path := filepath.Join(dir, "explore-runtime-depth2.yaml")
+	path := filepath.Join(dir, "runtime-lockstep-depth2.yaml")
 	if code, _, _ := run(t, "sim", "--level", "runtime", "--mutant", "narrate-twice", path); code != ExitFail {
 		t.Fatalf("replay against the mutant: exit %d, want 1", code)
 	}

@@ -122,3 +122,55 @@ func Explore(ctx context.Context, o ExploreOptions) (ExploreResult, error) {
 	}
 	return res, nil
 }
+
+// WideAlphabet is the runtime alphabet plankit diff --level runtime and
+// explore --level runtime combine, with the setup its steps need: the
+// steps of Alphabet, then a get, /plan and /plan <message>, an outside
+// writer's plan/mode, a fault, a reload, an unload, a review kept
+// planning, a turn a host listener registered before plan mode rejects and
+// one whose messages a host listener takes (an empty step), as far as caps
+// allows.
+func WideAlphabet(caps loop.Capabilities) (loop.Trace, []loop.Step) {
+	base := loop.Trace{Config: json.RawMessage(`{"section":"Plan first."}`),
+		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions}}
+	if caps.HostTools {
+		base.HostTools = []loop.HostTool{{Name: "read_file"}}
+	}
+	if caps.HostListeners {
+		base.Listeners = []loop.Listener{{Name: "gate", Position: "after"}, {Name: "guard", Position: "before"}}
+	}
+	out := Alphabet(caps)
+	turn := func(prompt string, pre []loop.PreStep, rs ...loop.Response) loop.Step {
+		return loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: prompt, Script: loop.Script{Responses: rs, PreSteps: pre}}}
+	}
+	done := loop.Response{Text: "Done."}
+	out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
+	if caps.Commands {
+		out = append(out,
+			loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: "/plan"}},
+			loop.Step{Command: &loop.CommandRequest{Agent: "main", Input: "/plan think first"}})
+	}
+	if caps.OutsideAppend {
+		out = append(out, loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}})
+	}
+	if caps.FailAppend {
+		out = append(out, loop.Step{Fault: &loop.FaultRequest{Agent: "main", Count: 1}})
+	}
+	if caps.Reload {
+		out = append(out, loop.Step{Reload: &struct{}{}})
+	}
+	if caps.Unload {
+		out = append(out, loop.Step{Unload: &struct{}{}})
+	}
+	if caps.UserQuestions {
+		keep := loop.Call{ID: "k", Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n1. edit"}`), Review: &sim.Review{Answer: sim.KeepPlanning}}
+		out = append(out, turn("Keep planning.", nil, loop.Response{Calls: []loop.Call{keep}}, done))
+	}
+	if caps.HostListeners {
+		out = append(out, turn("Rejected.", []loop.PreStep{{Dispatch: 1, Listener: "guard", Behaviour: sim.Reject}}, done))
+		if caps.EmptySteps {
+			out = append(out, turn("Taken.", []loop.PreStep{{Dispatch: 1, Listener: "gate", Behaviour: sim.Drop}}, done))
+		}
+	}
+	return base, out
+}

@@ -223,6 +223,10 @@ func shrink(newRuntime func() loop.Runtime, t loop.Trace, fs []loop.Finding) (lo
 	return t, fs, err
 }
 
+// Smaller lists the traces one removal away from t, largest cuts first:
+// each step, then each response, call, host action and pre-step of a turn.
+func Smaller(t loop.Trace) []loop.Trace { return smaller(t) }
+
 // smaller lists the traces one removal away from t, largest cuts first.
 func smaller(t loop.Trace) []loop.Trace {
 	var out []loop.Trace
@@ -290,6 +294,25 @@ type Chooser interface{ IntN(n int) int }
 
 // Generate draws a runtime script that uses only what caps declares.
 func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
+	return generate(r, caps, 2+r.IntN(6), false)
+}
+
+// GenerateWide draws a runtime script of n steps over the wider alphabet
+// plankit diff --level runtime compares on (as far as caps allows): besides
+// Generate's turns, selections, gets, restarts and commands, it draws host
+// listeners registered before and after plan mode (accepting, rejecting,
+// aborting or taking the step's messages), every review outcome (answers,
+// the seam's replies and failures, a reload during the review), outside
+// writers, append faults between turns, reloads, unloads and every /plan
+// command. Generate's scripts are left as they were (the runtime property's
+// counterexamples keep their seeds).
+func GenerateWide(r Chooser, caps loop.Capabilities, n int) loop.Trace {
+	return generate(r, caps, n, true)
+}
+
+// generate draws a script of n steps; wide widens the alphabet
+// (GenerateWide). With wide false it draws exactly what Generate always did.
+func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 	t := loop.Trace{
 		Config:   json.RawMessage(`{"section":"Plan first."}`),
 		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions},
@@ -299,6 +322,13 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 	}
 	if caps.HostListeners {
 		t.Listeners = []loop.Listener{{Name: "gate", Position: "after"}}
+		if wide {
+			t.Listeners = append(t.Listeners, loop.Listener{Name: "guard", Position: "before"})
+		}
+	}
+	if caps.HostTools && wide {
+		// a second host tool, so their order in the catalog shows (EXIT-1)
+		t.HostTools = append(t.HostTools, loop.HostTool{Name: "write_file"})
 	}
 	ids := 0
 	next := func(prefix string) string { ids++; return fmt.Sprintf("%s%d", prefix, ids) }
@@ -325,6 +355,7 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 	}
 	plans := []string{"# Plan\n1. edit", "1. no heading"}
 	answers := []string{sim.Approve, sim.KeepPlanning, sim.Dismiss}
+	steps := n
 	turn := func() *loop.TurnRequest {
 		tr := &loop.TurnRequest{Agent: "main", Prompt: fmt.Sprintf("Task %d.", ids)}
 		n := 1 + r.IntN(4)
@@ -346,7 +377,9 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 							c.Name = spec.ExitTool
 							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(2)]})
 							c.Review = &sim.Review{Answer: answers[r.IntN(3)]}
-							if caps.ReviewReplies && r.IntN(3) == 0 {
+							if wide && r.IntN(3) == 0 {
+								c.Review = wideReview(r, caps)
+							} else if caps.ReviewReplies && r.IntN(3) == 0 {
 								rv := sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
 								c.Review = &rv
 							}
@@ -361,6 +394,12 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 		}
 		if caps.HostListeners && r.IntN(4) == 0 {
 			p := loop.PreStep{Dispatch: 1 + r.IntN(n), Listener: "gate", Behaviour: []string{sim.Accept, sim.Reject, sim.Abort}[r.IntN(3)]}
+			if wide {
+				p.Listener = []string{"gate", "guard"}[r.IntN(2)]
+				if caps.EmptySteps && r.IntN(3) == 0 {
+					p.Behaviour = sim.Drop
+				}
+			}
 			if r.IntN(2) == 0 {
 				p.During = actions(1)
 			}
@@ -368,8 +407,14 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 		}
 		return tr
 	}
-	for range 2 + r.IntN(6) {
+	for range steps {
 		var st loop.Step
+		if wide && r.IntN(4) == 0 {
+			if st, ok := wideStep(r, caps); ok {
+				t.Steps = append(t.Steps, st)
+				continue
+			}
+		}
 		switch n := r.IntN(10); {
 		case n < 5:
 			st.Turn = turn()
@@ -387,4 +432,61 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 		t.Steps = append(t.Steps, st)
 	}
 	return t
+}
+
+// wideReview draws a review outcome beyond the three answers: an approval
+// with feedback, a reload during the review, or (with reviewReplies) one of
+// the seam's replies and failures.
+func wideReview(r Chooser, caps loop.Capabilities) *sim.Review {
+	switch n := r.IntN(4); {
+	case n == 0:
+		return &sim.Review{Answer: sim.Approve, Feedback: "cover the rollback"}
+	case n == 1 && caps.Reload:
+		return &sim.Review{Answer: sim.Approve, Reload: true}
+	case caps.ReviewReplies:
+		rv := sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
+		return &rv
+	}
+	return &sim.Review{Answer: sim.KeepPlanning, Feedback: "smaller steps"}
+}
+
+// wideStep draws one of the steps only the wide alphabet has; ok is false
+// when caps lacks what the drawn one needs.
+func wideStep(r Chooser, caps loop.Capabilities) (loop.Step, bool) {
+	var st loop.Step
+	switch r.IntN(7) {
+	case 0:
+		if !caps.OutsideAppend {
+			return st, false
+		}
+		st.Append = &loop.AppendRequest{Agent: "main", Type: "plan/mode", Data: sim.JSON(map[string]bool{"active": r.IntN(2) == 0})}
+	case 1:
+		if !caps.FailAppend {
+			return st, false
+		}
+		st.Fault = &loop.FaultRequest{Agent: "main", Count: 1 + r.IntN(2)}
+	case 2:
+		if !caps.Reload {
+			return st, false
+		}
+		st.Reload = &struct{}{}
+	case 3:
+		if !caps.Unload {
+			return st, false
+		}
+		st.Unload = &struct{}{}
+	case 4:
+		if !caps.Commands {
+			return st, false
+		}
+		st.Command = &loop.CommandRequest{Agent: "main", Input: []string{"/plan", "/plan off", "/plan think first", "/plan  off ", "/plan on"}[r.IntN(5)]}
+	case 5:
+		st.Get = &loop.AgentRequest{Agent: "main"}
+	default:
+		if !caps.Resume {
+			return st, false
+		}
+		st.Restart = &struct{}{}
+	}
+	return st, true
 }

@@ -1,0 +1,881 @@
+package lockstep
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/attribution"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// The runtime level's observation kinds (attribution.Table's runtime rows).
+const (
+	RtLoadError = attribution.RtLoadError
+	RtError     = attribution.RtError
+	RtOutcome   = attribution.RtOutcome
+	RtCommand   = attribution.RtCommand
+	RtPlanMode  = attribution.RtPlanMode
+	RtSkipped   = attribution.RtSkipped
+	RtNotices   = attribution.RtNotices
+	RtActive    = attribution.RtActive
+	RtTool      = attribution.RtTool
+	RtEvents    = attribution.RtEvents
+	RtRequest   = attribution.RtRequest
+	RtGet       = attribution.RtGet
+)
+
+// rtSituation is what runtime attribution knows of the script before a
+// step, besides the two observations.
+type rtSituation struct {
+	// reloaded: plan mode was loaded again from the logs (a restart, a
+	// reload, or an unload then either) earlier in the script.
+	reloaded bool
+	// outside: an outside writer appended a plan/mode event earlier.
+	outside bool
+	// faults: append faults were armed earlier (a fault step).
+	faults bool
+	// unloaded: plan mode is unloaded.
+	unloaded bool
+	// headerOnChange: the runtime variant header-on-change is assumed
+	// (a request/header is logged only when it differs from the last).
+	headerOnChange bool
+	// lastHeader is the last header the reference logged since the process
+	// started (a restart forgets it, as a loop that keeps it in memory does).
+	lastHeader string
+	// cancelled: a set (a step's or a host action's) was cancelled earlier;
+	// offTyped: /plan off was typed earlier (its cancellation of a pending
+	// entry decides what is pending after it).
+	cancelled, offTyped bool
+	// noQuestions: the script composes no user-questions channel.
+	noQuestions bool
+	// last is the previous step's kind and the reference's set outcome
+	// or command input there.
+	last, lastOutcome, lastInput string
+}
+
+// after advances the situation past a step the reference played.
+func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
+	switch {
+	case st.Restart != nil, st.Reload != nil:
+		cx.reloaded, cx.unloaded = true, false
+		if st.Restart != nil {
+			cx.lastHeader = ""
+		}
+	case st.Unload != nil:
+		cx.unloaded = true
+	case st.Append != nil && st.Append.Type == spec.TypePlanMode:
+		cx.outside = true
+	case st.Fault != nil:
+		cx.faults = true
+	}
+	for h := range st.ScriptOf().HostActions() {
+		cx.faults = cx.faults || h.Fault != nil
+	}
+	for _, e := range ref.Obs.Events {
+		if e.Type == spec.TypeRequestHeader {
+			cx.lastHeader = headerOf(e)
+		}
+	}
+	for _, r := range ref.Obs.Results {
+		cx.cancelled = cx.cancelled || r.Set != nil && r.Set.Outcome == spec.Cancelled
+		if r.Command != nil && spec.ParseCommand(hostInput(st, r.ID)).Clause() == "CMD-4" {
+			cx.offTyped = true
+		}
+	}
+	if ref.Set != nil && ref.Set.Outcome == spec.Cancelled {
+		cx.cancelled = true
+	}
+	if st.Command != nil && spec.ParseCommand(st.Command.Input).Clause() == "CMD-4" {
+		cx.offTyped = true
+	}
+	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
+	if ref.Set != nil {
+		cx.lastOutcome = ref.Set.Outcome
+	}
+	if st.Command != nil {
+		cx.lastInput = st.Command.Input
+	}
+}
+
+// signature is the reference side's observable state after a script: the
+// logs and the situation, so that scripts reaching the same one are merged.
+func signature(rec loop.Record, cx rtSituation) string {
+	return show(rec.Logs) + show([]any{cx.reloaded, cx.outside, cx.faults, cx.unloaded, cx.last, cx.lastOutcome, cx.lastInput})
+}
+
+// compareRuntime returns the first observation of one step on which the
+// runtime under test (imp) differs from the reference side (ref), named by
+// the table's runtime rows, or nil.
+func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) *Diff {
+	st := ref.Step
+	agent := st.Agent()
+	d := func(obs string, r, i any, clauses []string) *Diff {
+		return &Diff{Observation: obs, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: clauses}
+	}
+	if (ref.Error != "") != (imp.Error != "") {
+		return d(RtError, ref.Error != "", imp.Error != "", []string{"EXIT-7", "PEND-8"})
+	}
+	if r, i := ref.Set, imp.Set; r != nil && i != nil {
+		if (r.Error != "") != (i.Error != "") {
+			return d(RtOutcome, r.Error != "", i.Error != "", []string{"PEND-6", "STEP-5"})
+		}
+		if r.Outcome != i.Outcome {
+			return d(RtOutcome, r.Outcome, i.Outcome, outcomeClauses(cx, r.Outcome, false))
+		}
+	}
+	if r, i := ref.Command, imp.Command; r != nil && i != nil && r.Kind != i.Kind {
+		return d(RtCommand, r.Kind, i.Kind, cx.prefix(commandResultClauses(st.Command.Input, r.Kind, i.Kind)))
+	}
+	// host actions' and tool calls' results, by id, in the order they
+	// happened: set outcomes, command results, tool results
+	missing := ""
+	here := cx
+	for _, rr := range ref.Obs.Results {
+		ir := resultByID(imp, rr.ID)
+		cx := here
+		if rr.Set != nil && rr.Set.Outcome == spec.Cancelled {
+			here.cancelled = true
+		}
+		if rr.Command != nil && spec.ParseCommand(hostInput(st, rr.ID)).Clause() == "CMD-4" {
+			here.offTyped = true
+		}
+		switch {
+		case ir == nil:
+			if missing == "" {
+				missing = rr.ID
+			}
+		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
+			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", []string{"PEND-6", "STEP-5"})
+		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
+			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil))
+		case rr.Command != nil && ir.Command != nil && rr.Command.Kind != ir.Command.Kind:
+			return d(RtCommand, rr.Command.Kind, ir.Command.Kind, cx.prefix(commandResultClauses(hostInput(st, rr.ID), rr.Command.Kind, ir.Command.Kind)))
+		case rr.Tool != nil && ir.Tool != nil:
+			if df := compareTools(cx, refRec, ref, imp, rr.ID); df != nil {
+				df.Agent = agent
+				return df
+			}
+		}
+	}
+	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
+		if len(r) == len(i) && !plainPlanData(imp) {
+			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), []string{"LOG-1"})
+		}
+		return d(RtPlanMode, r, i, planModeClauses(cx, refRec, ref, r, i))
+	}
+	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r < i && dropsMessages(st) {
+		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), []string{"PEND-2"})
+	}
+	if r, i := loop.Notices(ref), loop.Notices(imp); r != i {
+		var cl []string
+		if approved(ref) {
+			cl = append(cl, "EXIT-5")
+		}
+		cl = append(cl, listenerClauses(st)...)
+		return d(RtNotices, r, i, cx.prefix(append(cl, "STEP-6")))
+	}
+	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
+		return d(RtActive, r, i, cx.stateClauses())
+	}
+	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r != i {
+		// a request sent on one side only (before the headers it logs)
+		return d(RtRequest, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), requestClauses(cx, ref))
+	}
+	r0 := eventView(ref)
+	if cx.headerOnChange {
+		r0 = withoutRepeatedHeaders(cx.lastHeader, ref)
+	}
+	if r, i := r0, eventView(imp); !slices.Equal(r, i) {
+		return d(RtEvents, r, i, eventClauses(st, r, i))
+	}
+	if df := compareRequestsRt(cx, ref, imp); df != nil {
+		df.Agent = agent
+		return df
+	}
+	if missing != "" {
+		return d(RtError, missing+" ran", missing+" did not run", requestClauses(cx, ref))
+	}
+	if r, i := ref.Get, imp.Get; r != nil && i != nil && show(r) != show(i) {
+		return d(RtGet, r, i, cx.pendingClauses(r, i))
+	}
+	for _, rr := range ref.Obs.Results {
+		ir := resultByID(imp, rr.ID)
+		if rr.Get != nil && ir != nil && ir.Get != nil && show(rr.Get) != show(ir.Get) {
+			cl := cx.pendingClauses(rr.Get, ir.Get)
+			if rr.Get.Active != ir.Get.Active {
+				cl = cx.stateClauses()
+			}
+			return d(RtGet, rr.Get, ir.Get, cl)
+		}
+	}
+	return nil
+}
+
+// prefix puts LOG-3 first when an outside writer's plan/mode is in the log
+// (the state must follow it), and LOG-3 then LOG-2 when plan mode was
+// loaded again from the log.
+func (cx rtSituation) prefix(cl []string) []string {
+	var pre []string
+	if cx.outside {
+		pre = append(pre, "LOG-3")
+	}
+	if cx.reloaded {
+		pre = append(pre, "LOG-3", "LOG-2", "PEND-8")
+	}
+	out := slices.Clone(pre)
+	for _, c := range cl {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return slices.Compact(out)
+}
+
+// stateClauses name a state in force that differs: the fold of the log
+// (LOG-2, after a load from the log), the state being the fold (LOG-3).
+func (cx rtSituation) stateClauses() []string {
+	if cx.reloaded {
+		return []string{"LOG-3", "LOG-2"}
+	}
+	return []string{"LOG-3"}
+}
+
+// pendingClauses name a pending selection get shows differently.
+func (cx rtSituation) pendingClauses(r, i *sim.GetReply) []string {
+	switch {
+	case cx.last == "restart" || cx.last == "reload" || cx.last == "unload":
+		return []string{"PEND-8"}
+	case r.Pending != nil && i.Pending == nil:
+		return []string{"PEND-7"}
+	case cx.last == "set":
+		return outcomeClauses(cx, cx.lastOutcome, false)
+	case cx.last == "command":
+		return commandResultClauses(cx.lastInput, "", "")
+	case cx.last == "turn":
+		return []string{"STEP-3", "PEND-1", "EXIT-6"}
+	}
+	return []string{"PEND-7"}
+}
+
+// outcomeClauses name a set outcome by the reference's: noop PEND-3,
+// queued PEND-4, cancelled in an open turn PEND-5, otherwise PEND-6.
+func outcomeClauses(cx rtSituation, outcome string, inTurn bool) []string {
+	var cl []string
+	switch outcome {
+	case spec.Noop:
+		cl = []string{"PEND-3"}
+	case spec.Queued:
+		cl = []string{"PEND-4"}
+	case spec.Cancelled:
+		cl = []string{"PEND-6"}
+		if inTurn {
+			cl = []string{"PEND-5"}
+		}
+	default:
+		cl = []string{"PEND-6"}
+	}
+	if cx.cancelled {
+		// an earlier cancellation decides what is pending now
+		cl = append(cl, "PEND-5")
+	}
+	if cx.offTyped {
+		// /plan off cancels a pending entry as a set does
+		cl = append(cl, "PEND-5", "CMD-4")
+	}
+	return cx.prefix(cl)
+}
+
+// commandResultClauses name a command's differing result: registered or
+// not (CMD-1), else the command's clause.
+func commandResultClauses(input, r, i string) []string {
+	if r == "unknown" || i == "unknown" || r == "error" && i == "success" && spec.ParseCommand(input).IsPlan() {
+		// /plan known on one side only (not registered without the
+		// commands service)
+		return []string{"CMD-1", spec.ParseCommand(input).Clause()}
+	}
+	return []string{spec.ParseCommand(input).Clause()}
+}
+
+func hostInput(st loop.Step, id string) string {
+	for h := range st.ScriptOf().HostActions() {
+		if h.ID == id && h.Command != nil {
+			return h.Command.Input
+		}
+	}
+	return ""
+}
+
+func resultByID(d loop.StepDone, id string) *loop.ActionResult {
+	for k := range d.Obs.Results {
+		if d.Obs.Results[k].ID == id {
+			return &d.Obs.Results[k]
+		}
+	}
+	return nil
+}
+
+// rtPlanData is the data of the plan/mode events a step appended.
+func rtPlanData(d loop.StepDone) string {
+	var out []string
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypePlanMode {
+			out = append(out, string(sim.Canonical(e.Data)))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// plainPlanData reports whether every plan/mode event a step appended
+// carries exactly {"active": boolean} (LOG-1).
+func plainPlanData(d loop.StepDone) bool {
+	for _, e := range d.Obs.Events {
+		if e.Type != spec.TypePlanMode {
+			continue
+		}
+		if c := string(sim.Canonical(e.Data)); c != `{"active":true}` && c != `{"active":false}` {
+			return false
+		}
+	}
+	return true
+}
+
+// dropsMessages reports whether a host listener takes a step's messages in
+// the step's script (an empty decision the runtime may skip).
+func dropsMessages(st loop.Step) bool {
+	sc := st.ScriptOf()
+	if sc == nil {
+		return false
+	}
+	for _, p := range sc.PreSteps {
+		if p.Behaviour == sim.Drop {
+			return true
+		}
+	}
+	return false
+}
+
+// listenerClauses name where plan mode's listener sits when the step's
+// script has host listeners act: STEP-1 when one registered before plan
+// mode acts (plan mode's must wrap it), STEP-3 when one rejects, aborts or
+// takes the messages (plan mode appends only after the chain accepts).
+func listenerClauses(st loop.Step) []string {
+	sc := st.ScriptOf()
+	if sc == nil {
+		return nil
+	}
+	var cl []string
+	for _, p := range sc.PreSteps {
+		if p.Listener == "guard" && !slices.Contains(cl, "STEP-1") {
+			cl = append(cl, "STEP-1")
+		}
+	}
+	for _, p := range sc.PreSteps {
+		if p.Behaviour != sim.Accept && !slices.Contains(cl, "STEP-3") {
+			cl = append(cl, "STEP-3")
+		}
+	}
+	return cl
+}
+
+// approved reports whether an exit was approved in the step.
+func approved(d loop.StepDone) bool {
+	for _, r := range d.Obs.Results {
+		if r.Tool != nil && r.Tool.OK && r.Tool.Name == spec.ExitTool {
+			return true
+		}
+	}
+	return false
+}
+
+// planModeClauses name plan/mode appends that differ, by what the step is
+// and what its script did.
+func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i []bool) []string {
+	st := ref.Step
+	for k := 1; k < len(i); k++ {
+		if i[k] == i[k-1] && (k >= len(r) || r[k] != r[k-1]) {
+			return []string{"LOG-4"}
+		}
+	}
+	switch {
+	case st.Set != nil:
+		out := ""
+		if ref.Set != nil {
+			out = ref.Set.Outcome
+		}
+		return outcomeClauses(cx, out, false)
+	case st.Command != nil && st.Command.Script == nil:
+		cmd := spec.ParseCommand(st.Command.Input)
+		cl := commandResultClauses(st.Command.Input, "", "")
+		if cmd.IsPlan() && len(i) > 0 && i[0] != cmd.Active() {
+			return cx.prefix(cl)
+		}
+		return cx.prefix(append([]string{"PEND-6"}, cl...))
+	case st.Append != nil:
+		return []string{"LOG-3"}
+	case st.Restart != nil, st.Reload != nil, st.Unload != nil, st.Open != nil:
+		return []string{"PEND-8", "LOG-3"}
+	}
+	sc := st.ScriptOf()
+	if sc == nil {
+		return cx.prefix([]string{"LOG-4"})
+	}
+	var cl []string
+	failed, rejected, dropped, fault := false, false, false, cx.faults
+	for _, resp := range sc.Responses {
+		failed = failed || resp.Fail
+		for _, h := range resp.During {
+			fault = fault || h.Fault != nil
+		}
+		for _, c := range resp.Calls {
+			for _, h := range c.During {
+				fault = fault || h.Fault != nil
+			}
+		}
+	}
+	for _, p := range sc.PreSteps {
+		rejected = rejected || p.Behaviour == sim.Reject || p.Behaviour == sim.Abort
+		dropped = dropped || p.Behaviour == sim.Drop
+		for _, h := range p.During {
+			fault = fault || h.Fault != nil
+		}
+	}
+	if keptPlanning(ref) || repliedReview(sc) {
+		cl = append(cl, "EXIT-6")
+	}
+	if approved(ref) {
+		cl = append(cl, "EXIT-5")
+	}
+	if failed {
+		cl = append(cl, "STEP-2")
+	}
+	if rejected {
+		cl = append(cl, "STEP-3")
+	}
+	if dropped {
+		cl = append(cl, "PEND-2")
+	}
+	if fault {
+		cl = append(cl, "STEP-5")
+	}
+	cl = append(cl, "PEND-1", "STEP-1")
+	return cx.prefix(cl)
+}
+
+// repliedReview reports whether a call's review in the script is the
+// seam's structured reply (EXIT-6 reads it).
+func repliedReview(sc *loop.Script) bool {
+	for _, r := range sc.Responses {
+		for _, c := range r.Calls {
+			if c.Review != nil && c.Review.Reply != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptPlanning reports whether, in the reference's step, a review the user
+// did not approve followed an approval.
+func keptPlanning(d loop.StepDone) bool {
+	seen := false
+	for _, r := range d.Obs.Results {
+		if r.Tool == nil || r.Tool.Name != spec.ExitTool {
+			continue
+		}
+		switch {
+		case r.Tool.OK:
+			seen = true
+		case seen && r.Tool.Asked:
+			return true
+		}
+	}
+	return false
+}
+
+// rtToolView is what a tool call's result shows, independent of wording.
+type rtToolView struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	OK       bool   `json:"ok"`
+	Approved bool   `json:"approved,omitempty"`
+	Asked    bool   `json:"asked,omitempty"`
+	Feedback bool   `json:"feedback,omitempty"`
+}
+
+func toolViews(d loop.StepDone) []rtToolView {
+	calls := map[string]loop.Call{}
+	if sc := d.Step.ScriptOf(); sc != nil {
+		for _, r := range sc.Responses {
+			for _, c := range r.Calls {
+				calls[c.ID] = c
+			}
+		}
+	}
+	var out []rtToolView
+	for _, r := range d.Obs.Results {
+		if r.Tool == nil {
+			continue
+		}
+		v := rtToolView{ID: r.ID, Name: r.Tool.Name, OK: r.Tool.OK, Asked: r.Tool.Asked}
+		v.Approved = r.Tool.OK && string(sim.Canonical(r.Tool.Value)) == `{"approved":true}`
+		if c, ok := calls[r.ID]; ok && c.Review != nil && c.Review.FreeText() != "" {
+			v.Feedback = !r.Tool.OK && strings.Contains(r.Tool.Error, c.Review.FreeText())
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// viewOf is the view of the call with that id (none: empty).
+func viewOf(vs []rtToolView, id string) []rtToolView {
+	for _, v := range vs {
+		if v.ID == id {
+			return []rtToolView{v}
+		}
+	}
+	return nil
+}
+
+// requestClauses name a step that went another way on the runtime (a
+// request or a host action on one side only): an armed append fault
+// (STEP-5), plan mode in force (SVC-3: plan mode only guides), else the
+// loop (STEP-7) or a step a selection started (PEND-2).
+func requestClauses(cx rtSituation, ref loop.StepDone) []string {
+	var cl []string
+	if c := ref.Step.Command; c != nil {
+		// what the command did (a /plan <message> starts a turn)
+		cl = append(cl, commandResultClauses(c.Input, "", "")...)
+	}
+	if cx.faults || scriptFaults(ref.Step) {
+		cl = append(cl, "STEP-5")
+	}
+	for _, q := range ref.Obs.Requests {
+		if s, ok := q.Section(spec.SectionName); ok && s.Text != "" {
+			cl = append(cl, "SVC-3")
+			break
+		}
+	}
+	return append(cl, "STEP-7", "PEND-2")
+}
+
+// scriptFaults reports whether the step's script arms an append fault.
+func scriptFaults(st loop.Step) bool {
+	for h := range st.ScriptOf().HostActions() {
+		if h.Fault != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// compareTools compares the tool results of a step call by call and names
+// the first that differs as the plugin level does (toolDiff).
+func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id string) *Diff {
+	r, i := toolViews(ref), toolViews(imp)
+	if id != "" {
+		r, i = viewOf(r, id), viewOf(i, id)
+	}
+	if show(r) == show(i) {
+		return nil
+	}
+	k := 0
+	for k < len(r) && k < len(i) && r[k] == i[k] {
+		k++
+	}
+	var call loop.Call
+	callAt := -1
+	if sc := ref.Step.ScriptOf(); sc != nil && k < len(r) {
+		for j, resp := range sc.Responses {
+			for _, c := range resp.Calls {
+				if c.ID == r[k].ID {
+					call, callAt = c, j
+				}
+			}
+		}
+	}
+	// plan mode at the call: the fold of the reference's log where the
+	// request that carried it was sent.
+	active := false
+	log := refRec.Logs[ref.Step.Agent()]
+	if callAt >= 0 {
+		reqs := ref.Obs.Requests
+		at := len(log)
+		if n := len(reqs); n > 0 {
+			at = reqs[min(callAt, n-1)].At
+		}
+		active = loop.Fold(log, min(at, len(log)))
+	}
+	var args struct {
+		Plan string `json:"plan"`
+	}
+	_ = json.Unmarshal(call.Args, &args)
+	review := sim.Review{}
+	if call.Review != nil {
+		review = *call.Review
+	}
+	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
+	var cl []string
+	switch {
+	case call.Name != "" && call.Name != spec.ExitTool:
+		cl = []string{"SVC-3"}
+	case !active:
+		cl = []string{"EXIT-2"}
+	case !spec.PlanOpensWithLevel1Heading(args.Plan):
+		cl = []string{"EXIT-3"}
+	case asked && r[k].Asked && !i[k].OK:
+		cl = []string{"EXIT-2", "EXIT-3"}
+	case review.Reload || review.Fail != "" || cx.noQuestions:
+		cl = []string{"EXIT-7"}
+	case asked:
+		cl = []string{"EXIT-4", "EXIT-7"}
+	case review.Answer == sim.Approve && review.Feedback == "":
+		cl = []string{"EXIT-5"}
+	default:
+		cl = []string{"EXIT-6"}
+	}
+	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(cl)}
+}
+
+// eventView is the events a step appended as compared: plan mode's events
+// in log order — plan/mode with its data, a request/header, a notice —
+// and nothing of the runtime's own events (their names and data are the
+// runtime's: one loop logs chunks or inbox splices another does not), nor
+// a header's or a notice's words (each request as sent is compared on its
+// sections and tools, and a notice's words are plan mode's own text).
+func eventView(d loop.StepDone) []string {
+	var out []string
+	for _, e := range d.Obs.Events {
+		switch e.Type {
+		case spec.TypePlanMode:
+			out = append(out, e.Type+" "+string(sim.Canonical(e.Data)))
+		case spec.TypeRequestHeader:
+			out = append(out, e.Type)
+		case spec.TypeUserMessage:
+			if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
+				out = append(out, "notice")
+			}
+		}
+	}
+	return out
+}
+
+// withoutRepeatedHeaders is eventView of the reference's step without the
+// request/header events whose data repeats the header logged before them
+// (the runtime variant header-on-change).
+func withoutRepeatedHeaders(last string, d loop.StepDone) []string {
+	var kept []sim.Event
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypeRequestHeader {
+			h := headerOf(e)
+			if h == last {
+				continue
+			}
+			last = h
+		}
+		kept = append(kept, e)
+	}
+	d.Obs.Events = kept
+	return eventView(d)
+}
+
+// headerOf is a request/header's header, without the reason it was logged.
+func headerOf(e sim.Event) string {
+	var h struct {
+		Header json.RawMessage `json:"header"`
+	}
+	if json.Unmarshal(e.Data, &h) != nil {
+		return string(e.Data)
+	}
+	return string(sim.Canonical(h.Header))
+}
+
+// planSections is what plan mode decides of a request's system prompt: its
+// own sections (plan:*), with name, order and text, and where they sit
+// among the runtime's (whose words are the runtime's).
+func planSections(ss []loop.Section) []loop.Section {
+	out := []loop.Section{}
+	for _, s := range ss {
+		if strings.HasPrefix(s.Name, "plan:") {
+			out = append(out, s)
+		} else if n := len(out); n == 0 || out[n-1].Name != "" {
+			out = append(out, loop.Section{})
+		}
+	}
+	return out
+}
+
+// planTools is what plan mode decides of a request's tool catalog: how
+// many times exit_plan_mode is offered, and the host's tools in order
+// (where the runtime puts its own tools beside it is the runtime's).
+func planTools(tools []string) []string {
+	out := []string{}
+	exits := 0
+	for _, t := range tools {
+		if t == spec.ExitTool {
+			exits++
+		} else {
+			out = append(out, t)
+		}
+	}
+	return append(out, fmt.Sprintf("%s x%d", spec.ExitTool, exits))
+}
+
+// eventClauses name the events appended that differ.
+func eventClauses(st loop.Step, r, i []string) []string {
+	k := 0
+	for k < len(r) && k < len(i) && r[k] == i[k] {
+		k++
+	}
+	isHeader := func(xs []string) bool { return k < len(xs) && xs[k] == spec.TypeRequestHeader }
+	sorted := func(xs []string) []string { c := slices.Clone(xs); slices.Sort(c); return c }
+	switch {
+	case slices.Equal(sorted(r), sorted(i)):
+		return []string{"STEP-1", "STEP-7"}
+	case st.Command != nil:
+		// what the command did (a /plan <message> starts a turn)
+		return append(commandResultClauses(st.Command.Input, "", ""), "STEP-7")
+	case isHeader(r) != isHeader(i):
+		return []string{"STEP-6", "STEP-7"}
+	case (st.Set != nil || st.Get != nil || st.Append != nil) && len(i) > len(r):
+		return []string{"PEND-2"}
+	}
+	return []string{"STEP-7"}
+}
+
+// compareRequestsRt compares each request as sent: sections (name, order,
+// text), the tool catalog, then messages.
+func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
+	r, i := ref.Obs.Requests, imp.Obs.Requests
+	for k := 0; k < max(len(r), len(i)); k++ {
+		if k >= len(r) || k >= len(i) {
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("%d requests", len(r)), Implementation: fmt.Sprintf("%d requests", len(i)), Clauses: requestClauses(cx, ref)}
+		}
+		a, b := r[k], i[k]
+		a.Sections, b.Sections = planSections(a.Sections), planSections(b.Sections)
+		a.Tools, b.Tools = planTools(a.Tools), planTools(b.Tools)
+		a.Messages, b.Messages = messageView(a.Messages), messageView(b.Messages)
+		switch {
+		case show(a.Sections) != show(b.Sections):
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: []string{"CFG-2", "STEP-7"}}
+		case show(a.Tools) != show(b.Tools):
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: []string{"EXIT-1"}}
+		case show(a.Messages) != show(b.Messages):
+			cl := []string{"STEP-7"}
+			if notices(a) != notices(b) {
+				cl = []string{"STEP-6", "STEP-7"}
+			}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d messages %s", k+1, show(a.Messages)), Implementation: fmt.Sprintf("request %d messages %s", k+1, show(b.Messages)), Clauses: cl}
+		}
+	}
+	return nil
+}
+
+// messageView is a request's transcript as compared: plan mode's notices,
+// in order, with their words. The rest of the transcript (what a loop keeps
+// of an aborted turn, how it renders the model's and the tools' messages)
+// is the runtime's; the tool results themselves are compared as results.
+func messageView(ms []loop.Message) []loop.Message {
+	out := []loop.Message{}
+	for _, m := range ms {
+		if m.IsPlanNotice() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func notices(q loop.ModelRequest) int {
+	n := 0
+	for _, m := range q.Messages {
+		if m.IsPlanNotice() {
+			n++
+		}
+	}
+	return n
+}
+
+// expectOf is the reference's observation of kind d.Observation on the
+// step as a runtime trace expectation, when one can state it.
+func expectOf(d *Diff, ref loop.StepDone) (loop.Expect, bool) {
+	x := loop.Expect{}
+	if len(d.Clauses) > 0 {
+		x.Clause = d.Clauses[0]
+	}
+	switch d.Observation {
+	case RtOutcome:
+		if ref.Set != nil {
+			x.Outcome = ref.Set.Outcome
+			x.Error = ptr(ref.Set.Error != "")
+			return x, true
+		}
+		x.Results = results(ref)
+		return x, len(x.Results) > 0
+	case RtCommand:
+		if ref.Command != nil {
+			x.Command = ref.Command.Kind
+			return x, true
+		}
+		x.Results = results(ref)
+		return x, len(x.Results) > 0
+	case RtPlanMode:
+		x.PlanMode = loop.PlanModeEvents(ref)
+		return x, true
+	case RtNotices:
+		x.Notices = ptr(loop.Notices(ref))
+		return x, true
+	case RtSkipped:
+		x.Requests = ptr(len(ref.Obs.Requests))
+		return x, true
+	case RtActive, RtGet:
+		if ref.Get != nil {
+			x.Active = ptr(ref.Get.Active)
+			if ref.Get.Pending != nil {
+				x.Pending = ref.Get.Pending
+			} else {
+				x.NoPending = true
+			}
+			return x, true
+		}
+		x.Results = results(ref)
+		return x, len(x.Results) > 0
+	case RtTool:
+		x.Results = results(ref)
+		for _, v := range toolViews(ref) {
+			if v.Asked {
+				x.Asked = append(x.Asked, v.ID)
+			}
+		}
+		return x, len(x.Results) > 0
+	case RtRequest:
+		x.Requests = ptr(len(ref.Obs.Requests))
+		x.Sections = loop.Sections(ref)
+		return x, true
+	case RtEvents:
+		types := []string{spec.TypePlanMode, spec.TypeRequestHeader}
+		are := []string{}
+		for _, e := range ref.Obs.Events {
+			if slices.Contains(types, e.Type) {
+				are = append(are, e.Type)
+			}
+		}
+		x.Events = &loop.EventsExpect{Types: types, Are: are}
+		return x, len(types) > 0
+	}
+	return x, false
+}
+
+// results is every result of the step's host actions and tool calls, as a
+// trace states them.
+func results(d loop.StepDone) map[string]string {
+	out := map[string]string{}
+	for _, r := range d.Obs.Results {
+		if v := loop.Result(d, r.ID); v != "" {
+			out[r.ID] = v
+		}
+	}
+	return out
+}

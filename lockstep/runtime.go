@@ -1,0 +1,635 @@
+package lockstep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/shrinker"
+	"github.com/plankit/plankit/internal/workers"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/loop/suite"
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/rtrace"
+	"github.com/plankit/plankit/sim"
+)
+
+// RuntimeOptions configure a runtime-level lockstep search: a whole
+// runtime (its loop and its plan mode) against plankit's built-in runtime
+// around the reference, on the same generated runtime scripts.
+type RuntimeOptions struct {
+	// NewImpl builds a fresh instance of the runtime under test.
+	NewImpl func() loop.Runtime
+	// Assume names known deviations the reference side then follows:
+	// reference variants (plankit mutants) and runtime variants
+	// (RuntimeVariants).
+	Assume []string
+	Seed   int64
+	// Cases random scripts of Steps steps (default 40), then every script
+	// of the runtime alphabet up to Depth.
+	Cases, Steps, Depth int
+	Out                 string
+	Output              io.Writer
+	Jobs                int
+}
+
+// RuntimeVariant is a behaviour of a runtime's loop that the built-in
+// runtime can follow: a known deviation (or option) of a shipped loop, which
+// --assume and a manifest's assume: lines accept at runtime level.
+type RuntimeVariant struct {
+	Name, Clause, What string
+}
+
+// RuntimeVariants are the loop behaviours the built-in runtime follows when
+// assumed (or tried when a divergence is classified).
+var RuntimeVariants = []RuntimeVariant{
+	{"same-step-retries", "STEP-2", "request recovery retries inside the step: no agent/pre-step runs for the retry (the shipped dsh loop; a runtime that declares retry same-step gets it without assuming it)"},
+	{"header-on-change", "STEP-6", "the loop logs request/header only when the header changed, not for every request sent (the shipped dsh loop; SPEC.md's glossary: one for each request sent)"},
+	{"assembly-before-pre-step", "STEP-7", "the loop assembles the system prompt before it dispatches agent/pre-step, so a selection applied at that pre-step is not in the step's request (the shipped dsh loop)"},
+}
+
+// IsRuntimeVariant reports whether name is a runtime variant.
+func IsRuntimeVariant(name string) bool {
+	for _, v := range RuntimeVariants {
+		if v.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// LookupRuntimeAssumption checks that name is something a runtime-level
+// search can assume: a runtime variant or a reference variant.
+func LookupRuntimeAssumption(name string) error {
+	if IsRuntimeVariant(name) {
+		return nil
+	}
+	if _, err := reference.LookupMutant(name); err != nil {
+		var names []string
+		for _, v := range RuntimeVariants {
+			names = append(names, v.Name)
+		}
+		return fmt.Errorf("%w; runtime variants: %s", err, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// RuntimeDivergence is the first observation on which the runtime under
+// test and the built-in runtime around the reference differ, shrunk, named
+// and classified.
+type RuntimeDivergence struct {
+	Diff
+	Search string
+	Case   int
+	// Trace is the shrunk script; its last step (Index) diverged and
+	// carries the reference's observation as its expectation when one can
+	// state it.
+	Trace       loop.Trace
+	Index       int
+	ExplainedBy [][]string
+	// Path is the written trace file.
+	Path                                string
+	Stated, Reproduced, PassesReference bool
+}
+
+// New reports whether no known variant explains the divergence.
+func (d *RuntimeDivergence) New() bool { return len(d.ExplainedBy) == 0 }
+
+// StepName is the diverging step's name.
+func (d *RuntimeDivergence) StepName() string {
+	if len(d.Trace.Steps) == 0 {
+		return "load"
+	}
+	return d.Trace.Steps[d.Index].Name()
+}
+
+// Summary is the divergence in one line.
+func (d *RuntimeDivergence) Summary() string {
+	return fmt.Sprintf("%s, step %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Trace.Steps), d.StepName(), d.Diff.String(), classText(d.ExplainedBy), d.Path)
+}
+
+func classText(sets [][]string) string {
+	if len(sets) == 0 {
+		return "new"
+	}
+	var out []string
+	for _, set := range sets {
+		out = append(out, strings.Join(set, " + "))
+	}
+	return "explained by " + strings.Join(out, " or ")
+}
+
+// rtSearcher is one runtime-level search.
+type rtSearcher struct {
+	opts   RuntimeOptions
+	id     loop.Identity
+	newRef func() loop.Runtime
+}
+
+// RuntimeReference returns the built-in runtime around the reference as the
+// runtime under test would be if it were faithful: its declared choices and
+// retry behaviour, plus the assumed variants.
+func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, error) {
+	var plugin []string
+	retry, assembly := id.Capabilities.Retry, ""
+	for _, name := range assume {
+		switch name {
+		case "same-step-retries":
+			retry = loop.RetrySameStep
+		case "assembly-before-pre-step":
+			assembly = sim.AssemblyBefore
+		case "header-on-change":
+			// a comparison variant (rtSituation.headerOnChange)
+		default:
+			plugin = append(plugin, name)
+		}
+	}
+	if retry == "" {
+		retry = loop.RetryNone
+	}
+	if _, err := loop.NewBuiltin(nil, retry); err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: fmt.Errorf("the runtime declares a retry behaviour the built-in runtime does not know: %w", err)}
+	}
+	newPort, err := ReferenceFor(id.Choices, plugin)
+	if err != nil {
+		return nil, err
+	}
+	return func() loop.Runtime {
+		b, _ := loop.NewBuiltin(newPort(), retry)
+		b.Assembly = assembly
+		return b
+	}, nil
+}
+
+// RunRuntime searches for the first divergence between a runtime and the
+// built-in runtime around the reference: Cases random scripts, then every
+// script of the runtime alphabet up to Depth. Errors are as Run's.
+func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
+	if opts.Steps <= 0 {
+		opts.Steps = 40
+	}
+	out := opts.Output
+	if out == nil {
+		out = io.Discard
+	}
+	rt := opts.NewImpl()
+	id, err := rt.Start()
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := rt.Stop(); err != nil {
+		return nil, &sim.ImplError{Op: "stop", Err: err}
+	}
+	res := &Result{Implementation: sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices},
+		Assume: opts.Assume, Seed: opts.Seed, Cases: opts.Cases, Steps: opts.Steps, Depth: opts.Depth, runtime: true}
+	for _, name := range opts.Assume {
+		if err := LookupRuntimeAssumption(name); err != nil {
+			return res, err
+		}
+	}
+	newRef, err := RuntimeReference(id, opts.Assume)
+	if err != nil {
+		return res, err
+	}
+	assumed := "nothing assumed"
+	if len(opts.Assume) > 0 {
+		assumed = "assuming " + strings.Join(opts.Assume, ", ")
+	}
+	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", id.Name, id.Version, id.Capabilities.Retry, assumed, opts.Seed)
+	s := &rtSearcher{opts: opts, id: id, newRef: newRef}
+	var d *RuntimeDivergence
+	if opts.Cases > 0 {
+		d, err = s.random(ctx, res)
+		if err != nil {
+			return res, res.cut(ctx, "random", err)
+		}
+		fmt.Fprintf(out, "random: %d scripts of %d steps compared\n", res.Sequences, opts.Steps)
+	}
+	if d == nil && opts.Depth > 0 {
+		d, err = s.exhaustive(ctx, res)
+		if err != nil {
+			return res, res.cut(ctx, "depth", err)
+		}
+		fmt.Fprintf(out, "depth %d: %d distinct states, %d scripts compared\n", opts.Depth, res.States, res.Transitions)
+	}
+	if d == nil {
+		fmt.Fprintln(out, "no divergence")
+		return res, nil
+	}
+	d.ExplainedBy = s.classify(d)
+	if err := s.write(d); err != nil {
+		return res, err
+	}
+	res.Runtime = d
+	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
+	return res, nil
+}
+
+// rtFailure is a divergence before shrinking: the steps run up to and
+// including the diverging one, and what the runtime under test did.
+type rtFailure struct {
+	trace loop.Trace
+	diff  *Diff
+	imp   []loop.StepDone
+	ref   []loop.StepDone
+}
+
+// run plays t on both sides, step by step, and returns the first
+// divergence (nil: none). Steps the reference's session refuses before
+// playing them (a get or set while plan mode is unloaded) are left out of
+// both sides. ok is false when the reference refused a step mid-way: the
+// script no longer fits (a shrink candidate).
+func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
+	played := t
+	played.Steps = nil
+	refSess, err := loop.Open(s.newRef(), played)
+	if err != nil {
+		return nil, "", fmt.Errorf("the built-in runtime around the reference could not start: %w", err)
+	}
+	defer refSess.Close()
+	impSess, err := loop.Open(s.opts.NewImpl(), played)
+	if err != nil {
+		if loop.IsSkip(err) {
+			return nil, "", nil
+		}
+		return nil, "", implErr(err)
+	}
+	defer impSess.Close()
+	if refSess.Loaded() != impSess.Loaded() {
+		rr, ir := refSess.Record().Load, impSess.Record().Load
+		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: []string{"CFG-1"}}
+		return &rtFailure{trace: played, diff: d}, "", nil
+	}
+	if !refSess.Loaded() {
+		return nil, "", nil
+	}
+	tracker := rtSituation{headerOnChange: slices.Contains(s.opts.Assume, "header-on-change"), noQuestions: t.Services != nil && !t.Services.UserQuestions}
+	for _, st := range t.Steps {
+		before := len(refSess.Record().Steps)
+		cx := tracker
+		if err := refSess.Do(st); err != nil {
+			var in *sim.InputError
+			if errors.As(err, &in) && len(refSess.Record().Steps) == before {
+				continue
+			}
+			if errors.As(err, &in) {
+				return nil, "", nil
+			}
+			return nil, "", fmt.Errorf("the built-in runtime around the reference failed: %w", err)
+		}
+		played.Steps = append(played.Steps, st)
+		ierr := impSess.Do(st)
+		refRec, impRec := refSess.Record(), impSess.Record()
+		if ierr != nil {
+			var in *sim.InputError
+			if st.Append != nil && cx.faults {
+				// Whether an armed fault fails an outside writer's
+				// append too is the runtime's (the protocol's fault
+				// fails plan/mode appends): the script ends here.
+				return nil, "", nil
+			}
+			if !errors.As(ierr, &in) {
+				return nil, "", implErr(ierr)
+			}
+			cl := []string{"STEP-7"}
+			if cx.last == "set" || cx.last == "command" {
+				// a selection left the runtime somewhere the reference
+				// is not (a turn it started)
+				cl = []string{"PEND-2", "STEP-7"}
+			}
+			d := &Diff{Observation: RtError, Agent: st.Agent(), Reference: "the step runs", Implementation: "refused: " + in.Msg, Clauses: cl}
+			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
+		}
+		r, i := refRec.Steps[len(refRec.Steps)-1], impRec.Steps[len(impRec.Steps)-1]
+		if d := compareRuntime(cx, refRec, r, i); d != nil {
+			if d.Observation == RtOutcome && !cx.unloaded {
+				probeState(refSess, impSess, st.Agent(), d)
+			}
+			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
+		}
+		tracker.after(st, r)
+	}
+	return nil, signature(refSess.Record(), tracker), nil
+}
+
+// probeState tells a set outcome that follows from a state in force that
+// differs (LOG-3, LOG-2: the state is not the fold of the log) from one
+// that does not: it asks get of both sides after the step (the script
+// ends at the divergence, so the probe changes nothing compared).
+func probeState(ref, imp *loop.Session, agent string, d *Diff) {
+	if agent == "" {
+		return
+	}
+	probe := loop.Step{Get: &loop.AgentRequest{Agent: agent}}
+	if ref.Do(probe) != nil || imp.Do(probe) != nil {
+		return
+	}
+	r, i := ref.Last().Get, imp.Last().Get
+	if r != nil && i != nil && r.Active != i.Active {
+		d.Clauses = append([]string{"LOG-3", "LOG-2"}, d.Clauses...)
+	}
+}
+
+func implErr(err error) error {
+	var ie *sim.ImplError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return &sim.ImplError{Op: "runtime", Err: err}
+}
+
+// random compares Cases scripts drawn by suite.GenerateWide.
+func (s *rtSearcher) random(ctx context.Context, res *Result) (*RuntimeDivergence, error) {
+	configs := properties.Configs()
+	outs := make([]*rtFailure, s.opts.Cases)
+	errs := make([]error, s.opts.Cases)
+	found := -1
+	var firstErr error
+	err := workers.Run(ctx, s.opts.Jobs, s.opts.Cases, func(i int) {
+		r := rand.New(rand.NewPCG(uint64(s.opts.Seed), uint64(i)+1<<32))
+		t := suite.GenerateWide(r, s.id.Capabilities, s.opts.Steps)
+		switch r.IntN(16) {
+		case 0, 1:
+			t.Config = []byte(configs[r.IntN(len(configs))])
+		case 2:
+			// the commands service not composed (CMD-1)
+			t.Services.Commands = false
+		case 3:
+			// no user-questions channel (EXIT-7)
+			t.Services.UserQuestions = false
+		}
+		outs[i], _, errs[i] = s.run(t)
+	}, func(i int) bool {
+		res.Sequences++
+		if errs[i] != nil {
+			firstErr = errs[i]
+			return false
+		}
+		if outs[i] != nil {
+			found = i
+			return false
+		}
+		outs[i] = nil
+		return true
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case firstErr != nil:
+		return nil, firstErr
+	case found < 0:
+		return nil, nil
+	}
+	f, err := s.shrink(outs[found])
+	if err != nil {
+		return nil, err
+	}
+	return s.divergence(f, "random", found), nil
+}
+
+func (s *rtSearcher) divergence(f *rtFailure, search string, i int) *RuntimeDivergence {
+	return &RuntimeDivergence{Diff: *f.diff, Search: search, Case: i, Trace: f.trace, Index: max(len(f.trace.Steps)-1, 0)}
+}
+
+// shrink removes steps, responses, calls, pre-steps and host actions while
+// a divergence of the same observation kind remains (shrinker.Greedy over
+// suite.Smaller), within a budget of replays.
+func (s *rtSearcher) shrink(f *rtFailure) (*rtFailure, error) {
+	best := f
+	budget := 400
+	_, err := shrinker.Greedy(f.trace, suite.Smaller, func(cand loop.Trace) (bool, error) {
+		if budget <= 0 {
+			return false, nil
+		}
+		budget--
+		g, _, err := s.run(cand)
+		if err != nil || g == nil || g.diff.Observation != best.diff.Observation {
+			return false, err
+		}
+		best = g
+		return true, nil
+	})
+	return best, err
+}
+
+// exhaustive compares every script of the runtime alphabet up to Depth,
+// breadth first, merging scripts after which the reference's observed
+// logs and state are the same; the first divergence is a shortest one.
+func (s *rtSearcher) exhaustive(ctx context.Context, res *Result) (*RuntimeDivergence, error) {
+	base, alphabet := suite.WideAlphabet(s.id.Capabilities)
+	search := fmt.Sprintf("depth %d", s.opts.Depth)
+	seen := map[string]bool{}
+	level := [][]int{{}}
+	res.States = 1
+	for depth := 1; depth <= s.opts.Depth; depth++ {
+		var cands [][]int
+		for _, prefix := range level {
+			for k := range alphabet {
+				cands = append(cands, append(slices.Clone(prefix), k))
+			}
+		}
+		type out struct {
+			f   *rtFailure
+			sig string
+			err error
+		}
+		outs := make([]out, len(cands))
+		var next [][]int
+		var d *RuntimeDivergence
+		var runErr error
+		err := workers.Run(ctx, s.opts.Jobs, len(cands), func(i int) {
+			t := base
+			t.Name = fmt.Sprintf("runtime lockstep %s: %v", search, cands[i])
+			for _, k := range cands[i] {
+				t.Steps = append(t.Steps, alphabet[k])
+			}
+			f, sig, err := s.run(t)
+			outs[i] = out{f, sig, err}
+		}, func(i int) bool {
+			o := outs[i]
+			outs[i] = out{}
+			res.Transitions++
+			switch {
+			case o.err != nil:
+				runErr = o.err
+				return false
+			case o.f != nil:
+				d = s.divergence(o.f, search, 0)
+				return false
+			case o.sig != "" && !seen[o.sig]:
+				seen[o.sig] = true
+				res.States++
+				next = append(next, cands[i])
+			}
+			return true
+		})
+		switch {
+		case err != nil:
+			return nil, err
+		case runErr != nil:
+			return nil, runErr
+		case d != nil:
+			return d, nil
+		}
+		level = next
+	}
+	return nil, nil
+}
+
+// classify finds the smallest sets of known variants (one, then two),
+// beyond the assumed ones, under which the reference side does exactly
+// what the runtime under test did over the diverging script.
+func (s *rtSearcher) classify(d *RuntimeDivergence) [][]string {
+	f, _, err := s.run(d.Trace)
+	if err != nil || f == nil {
+		return nil
+	}
+	var candidates []string
+	for _, v := range RuntimeVariants {
+		if !slices.Contains(s.opts.Assume, v.Name) {
+			candidates = append(candidates, v.Name)
+		}
+	}
+	for _, m := range Known() {
+		if !slices.Contains(s.opts.Assume, string(m.Name)) && appliesTo(s.id.Choices, string(m.Name)) {
+			candidates = append(candidates, string(m.Name))
+		}
+	}
+	explains := func(set ...string) bool {
+		newRef, err := RuntimeReference(s.id, append(slices.Clone(s.opts.Assume), set...))
+		all := append(slices.Clone(s.opts.Assume), set...)
+		return err == nil && replayRuntime(newRef, f.trace, f.imp, slices.Contains(all, "header-on-change"))
+	}
+	var out [][]string
+	for _, a := range candidates {
+		if explains(a) {
+			out = append(out, []string{a})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for i, a := range candidates {
+		for _, b := range candidates[i+1:] {
+			if explains(a, b) {
+				out = append(out, []string{a, b})
+			}
+		}
+	}
+	return out
+}
+
+// appliesTo says whether a variant can show under the declared choices.
+func appliesTo(choices map[string]string, name string) bool {
+	s := &searcher{choices: choices}
+	return s.applies(name)
+}
+
+// replayRuntime plays t on a fresh reference side and compares every step
+// with what the runtime under test did (imp).
+func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone, headerOnChange bool) bool {
+	played := t
+	played.Steps = nil
+	sess, err := loop.Open(newRef(), played)
+	if err != nil || !sess.Loaded() {
+		if err == nil {
+			sess.Close()
+		}
+		return false
+	}
+	defer sess.Close()
+	tracker := rtSituation{headerOnChange: headerOnChange, noQuestions: t.Services != nil && !t.Services.UserQuestions}
+	for k, st := range t.Steps {
+		if k >= len(imp) {
+			return false
+		}
+		cx := tracker
+		if err := sess.Do(st); err != nil {
+			return false
+		}
+		rec := sess.Record()
+		r := rec.Steps[len(rec.Steps)-1]
+		if compareRuntime(cx, rec, r, imp[k]) != nil {
+			return false
+		}
+		tracker.after(st, r)
+	}
+	return true
+}
+
+// write writes the divergence as a runtime trace whose diverging step
+// carries the reference's observation as its expectation, then replays it
+// against the runtime under test (it must fail there) and the reference
+// side (it must pass).
+func (s *rtSearcher) write(d *RuntimeDivergence) error {
+	dir := s.opts.Out
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "plankit-lockstep-")
+		if err != nil {
+			return err
+		}
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, _, err := s.run(d.Trace)
+	if err != nil {
+		return err
+	}
+	t := d.Trace
+	t.Steps = append([]loop.Step{}, t.Steps...)
+	note := " No runtime trace expectation can state this observation; the trace replays the script."
+	if f != nil && len(f.ref) > 0 && len(t.Steps) > 0 {
+		if x, ok := expectOf(f.diff, f.ref[len(f.ref)-1]); ok {
+			st := t.Steps[len(t.Steps)-1]
+			st.Expect = &x
+			t.Steps[len(t.Steps)-1] = st
+			d.Stated = true
+			note = ""
+		}
+	}
+	assumed := ""
+	if len(s.opts.Assume) > 0 {
+		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
+	}
+	t.Name = "runtime lockstep divergence: " + d.Observation
+	t.Description = fmt.Sprintf("Runtime lockstep divergence (%s, seed %d, case %d) shrunk to %d steps: at step %d the runtime and the built-in runtime around the reference%s differ on %s.%s",
+		d.Search, s.opts.Seed, d.Case, len(t.Steps), d.Index+1, assumed, d.Diff.String(), note)
+	b, err := rtrace.Marshal(t)
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("runtime-lockstep-seed%d-case%d.yaml", s.opts.Seed, d.Case)
+	if d.Search != "random" {
+		name = fmt.Sprintf("runtime-lockstep-%s.yaml", strings.ReplaceAll(d.Search, " ", ""))
+	}
+	path := filepath.Join(dir, name)
+	if err := atomicfile.Write(path, b); err != nil {
+		return err
+	}
+	d.Path = path
+	d.Trace = t
+	back, err := rtrace.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("the written runtime trace does not parse: %w", err)
+	}
+	if d.Stated {
+		rec, err := loop.Run(s.opts.NewImpl(), *back)
+		fs := loop.Expectations(rec)
+		d.Reproduced = err == nil && len(fs) > 0
+		rec, err = loop.Run(s.newRef(), *back)
+		d.PassesReference = err == nil && len(loop.Verdict(*back, rec)) == 0
+	} else {
+		rec, err := loop.Run(s.newRef(), *back)
+		d.PassesReference = err == nil && len(loop.Verdict(*back, rec)) == 0
+	}
+	return nil
+}

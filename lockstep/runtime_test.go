@@ -1,0 +1,111 @@
+package lockstep_test
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/lockstep"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
+)
+
+// builtinRuntime is the built-in runtime around the reference with the
+// mutants, as check --level runtime --mutant runs it.
+func builtinRuntime(retry string, mutants ...reference.Mutant) func() loop.Runtime {
+	newPort := reference.Factory(reference.Options{Mutants: mutants})
+	return func() loop.Runtime {
+		b, _ := loop.NewBuiltin(newPort(), retry)
+		return b
+	}
+}
+
+func TestRuntimeLockstepFindsNothingInTheBuiltinRuntime(t *testing.T) {
+	for _, retry := range []string{loop.RetryPreStep, loop.RetrySameStep, loop.RetryNone} {
+		res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(retry), Seed: 1, Cases: 60, Steps: 12, Depth: 2, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Runtime != nil {
+			t.Fatalf("retry %s: %s", retry, res.Runtime.Summary())
+		}
+	}
+}
+
+// misnamed are the mutants the runtime lockstep finds but names under
+// other clauses than the mutant's (the runtime rows of the attribution
+// table see a consequence first), or does not find within the test's
+// budget (60 scripts of 12 steps and depth 2, seeds 1 to 3), with what it
+// names instead. A mutant leaving this list is
+// progress: the test says so.
+var misnamed = map[reference.Mutant]string{
+	reference.AppendBeforeDownstream:    "shows as a notice (STEP-6) when no host listener of the step acts",
+	reference.KeepPlanningKeepsExit:     "an approval then keep planning in one batch is rarely drawn; not found within the budget",
+	reference.AssemblyToolsHiddenInPlan: "the runtime protocol scripts no tool another assembly listener adds",
+	reference.ReplyAnnouncesEntering:    "the runtime protocol reports a command's kind and text, and the text's wording is not compared",
+}
+
+// TestRuntimeLockstepNamesEachMutantUnderItsClause searches each mutant
+// put in the built-in runtime, within a budget across seeds, and wants a
+// divergence named under the mutant's clause (misnamed lists the gaps).
+func TestRuntimeLockstepNamesEachMutantUnderItsClause(t *testing.T) {
+	for _, mi := range reference.Catalogue {
+		t.Run(string(mi.Name), func(t *testing.T) {
+			var got []string
+			for seed := int64(1); seed <= 3; seed++ {
+				res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(loop.RetryPreStep, mi.Name), Seed: seed, Cases: 60, Steps: 12, Depth: 2, Out: t.TempDir()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := res.Runtime; d != nil {
+					if slices.Contains(d.Clauses, mi.Clause) {
+						if why, ok := misnamed[mi.Name]; ok {
+							t.Logf("%s is now named under %s; drop it from misnamed (%s)", mi.Name, mi.Clause, why)
+						}
+						return
+					}
+					got = append(got, d.Diff.String())
+				}
+			}
+			if _, ok := misnamed[mi.Name]; !ok {
+				t.Errorf("%s (%s): not found under its clause: %v", mi.Name, mi.Clause, got)
+			}
+		})
+	}
+}
+
+// TestRuntimeLockstepIsTheSameForAnyJobs: the output and the divergence are
+// byte-identical for one worker and four.
+func TestRuntimeLockstepIsTheSameForAnyJobs(t *testing.T) {
+	run := func(jobs int) string {
+		var out bytes.Buffer
+		dir := t.TempDir()
+		res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(loop.RetryPreStep, reference.NoticeForcesStep), Seed: 3, Cases: 40, Steps: 12, Depth: 2, Out: dir, Output: &out, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Runtime == nil {
+			t.Fatal("no divergence")
+		}
+		return strings.ReplaceAll(out.String(), dir, "OUT")
+	}
+	if a, b := run(1), run(4); a != b {
+		t.Fatalf("--jobs 1 and --jobs 4 differ:\n%s\n%s", a, b)
+	}
+}
+
+// TestRuntimeExplorationFindsAForcedStep: every script up to depth 2
+// finds a pending selection whose notice makes the loop run a step the
+// runtime would skip (PEND-2).
+func TestRuntimeExplorationFindsAForcedStep(t *testing.T) {
+	res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(loop.RetryPreStep, reference.NoticeForcesStep), Depth: 2, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Runtime
+	if d == nil || !slices.Contains(d.Clauses, "PEND-2") || !d.Stated || !d.Reproduced || !d.PassesReference {
+		t.Fatalf("want a stated, reproduced PEND-2 divergence, got %+v", d)
+	}
+}
