@@ -174,3 +174,42 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
     And the step appends plan/mode true, false
     And the step logs 2 plan-mode notices
     And the turn ends "completed"
+
+  @STEP-1 @STEP-6 @id:rt-step-listener-wraps-host-listeners
+  Scenario: plan mode's listener is prepended, so a host listener registered before it that takes the step's messages cannot take the notice
+    Given a host pre-step listener "inbox" registered before plan mode
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      preSteps:
+        - {dispatch: 2, listener: inbox, behaviour: drop}
+      """
+    Then result "s1" is "queued"
+    And the step appends plan/mode true
+    And the step logs 1 plan-mode notice
+    And request 2 of the step carries a plan-mode notice
+    And the requests show plan:policy as off, on
+
+  @STEP-6 @STEP-7 @id:rt-step-header-per-request
+  Scenario: every request sent is logged with its own request/header, changed or not
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - calls: [{id: r2, name: read_file, args: {path: b.go}}]
+        - text: Read them.
+      """
+    Then the step sends 3 requests, each logged with its own request/header
+    When the user sends "Go on."
+    Then the step sends 1 request, each logged with its own request/header
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r3, name: read_file, args: {path: a.go}}]
+        - text: Planned.
+      """
+    Then the step sends 2 requests, each logged with its own request/header
