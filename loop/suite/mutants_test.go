@@ -3,6 +3,8 @@ package suite_test
 import (
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"os"
 	"regexp"
 	"strings"
@@ -30,12 +32,27 @@ type runtimeMutant struct {
 	build                    func() loop.Runtime
 }
 
-// runtimeMutants are the reference's catalogue, then the built-in
-// runtime's own mutants.
+// runtimeMutants are the reference's catalogue, its variants (with the
+// choices under which they show, which the built-in runtime then
+// declares), then the built-in runtime's own mutants.
 func runtimeMutants() []runtimeMutant {
 	var out []runtimeMutant
 	for _, mi := range reference.Catalogue {
 		out = append(out, runtimeMutant{string(mi.Name), mi.Clause, mi.What, "plan mode", builtin(loop.RetryPreStep, mi.Name)})
+	}
+	for _, v := range reference.Variants {
+		choices, err := reference.ParseChoices(v.Choices)
+		if err != nil {
+			panic(err)
+		}
+		build := func() loop.Runtime {
+			b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: reference.Mutants{v.Name}, Choices: choices}), loop.RetryPreStep)
+			if err != nil {
+				panic(err)
+			}
+			return b
+		}
+		out = append(out, runtimeMutant{string(v.Name), v.Clause, v.What + " (" + choiceList(v.Choices) + ")", "plan mode (variant)", build})
 	}
 	for _, mi := range loop.Mutants {
 		build := func() loop.Runtime {
@@ -48,6 +65,15 @@ func runtimeMutants() []runtimeMutant {
 		out = append(out, runtimeMutant{string(mi.Name), mi.Clause, mi.What, "loop", build})
 	}
 	return out
+}
+
+// choiceList is a variant's choices as name=value, sorted.
+func choiceList(m map[string]string) string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return strings.Join(out, ", ")
 }
 
 // killedBy runs the runtime-level scenarios against a mutant runtime and
@@ -105,19 +131,20 @@ func TestMutantsAreKilledAtRuntimeLevel(t *testing.T) {
 
 The runtime column of the kill matrix ([mutants.md](mutants.md) is the plugin
 level). Each reference mutant (kind *plan mode*) is put in the built-in
-runtime (plankit's loop around the reference), and each mutant of the
+runtime (plankit's loop around the reference), each variant with the
+choices under which it shows (which the runtime then declares), and each mutant of the
 built-in runtime's own loop (kind *loop*, package loop's Mutants) is run
 around the faithful reference; the runtime-level scenarios
 (loop/suite/*.feature) run against it from the outside, as against any
 runtime: a mutant is killed when a scenario fails. Run one by hand with
 `+"`plankit check --level runtime --mutant NAME`"+`.
 
-%d mutants (%d of plan mode, %d of the loop): %s; %d are not observable from outside a runtime, for the reason given in their row.
+%d mutants (%d of plan mode, %d variants of plan mode, %d of the loop): %s; %d are not observable from outside a runtime, for the reason given in their row.
 
 | mutant | kind | clause | deviation | killed by | scenarios |
 |---|---|---|---|---|---|
 %s
-`, len(all), len(reference.Catalogue), len(loop.Mutants), figure, len(notObservable), strings.Join(rows, "\n"))
+`, len(all), len(reference.Catalogue), len(reference.Variants), len(loop.Mutants), figure, len(notObservable), strings.Join(rows, "\n"))
 	const path, guide = "../../docs/mutants-runtime.md", "../../docs/checking-your-runtime.md"
 	quoted := "<!-- kill-count -->" + figure + "<!-- /kill-count -->"
 	page, err := os.ReadFile(guide)

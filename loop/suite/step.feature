@@ -213,3 +213,39 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
         - text: Planned.
       """
     Then the step sends 2 requests, each logged with its own request/header
+
+  @STEP-6 @PEND-5 @id:rt-step-no-narration-after-cancelled-round-trip
+  Scenario: a selection switched away and back before the pre-step changes nothing and is not narrated on top of the idle commit's notice
+    Given a host pre-step listener "audit" registered before plan mode
+    When the user sends "One."
+    And the user selects plan mode
+    Then the outcome is "committed"
+    When the user sends "Two." and the turn plays:
+      """
+      preSteps:
+        - {dispatch: 1, listener: audit, behaviour: accept, during: [{id: off, set: {active: false}}, {id: on, set: {active: true}}]}
+      """
+    Then result "off" is "queued"
+    And result "on" is "cancelled"
+    And the step appends plan/mode nothing
+    And the step logs 1 plan-mode notice
+    And the requests show plan:policy as on
+
+  @STEP-6 @STEP-5 @id:rt-step-switch-narrated-after-failed-append
+  Scenario: after a failed append was applied later, switching back is narrated, since the last request showed plan mode
+    When the user sends "Look." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}, during: [{id: f1, fault: {count: 1}}, {id: s1, set: {active: true}}]}]
+        - text: Looked.
+      """
+    Then the step appends plan/mode nothing
+    When the user sends "Again."
+    Then the step appends plan/mode true
+    And the requests show plan:policy as on
+    When the user leaves plan mode
+    Then the outcome is "committed"
+    When the user sends "Go on."
+    Then the requests show plan:policy as off
+    And the step logs 1 plan-mode notice
+    And request 1 of the step carries a plan-mode notice

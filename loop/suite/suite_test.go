@@ -219,3 +219,36 @@ func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 		})
 	}
 }
+
+// The real dsh runtime's two STEP-6 deviations once found only by reading
+// are found by scenarios; the built-in runtime with the same habits fails
+// them the same way: headers logged only on change with the pending
+// selection rendered (switch-off-not-narrated), and a cancelled round
+// trip kept as an entry and narrated (the variant cancelled-selection-narrated).
+func TestDshHabitsFailTheirScenarios(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		runtime  func() loop.Runtime
+	}{
+		{"rt-step-switch-narrated-after-failed-append", func() loop.Runtime {
+			b, err := loop.NewBuiltinWith(reference.NewPort(reference.Options{Choices: reference.Choices{SectionSource: "pending"}}),
+				loop.BuiltinOptions{Mutants: []loop.Mutant{loop.HeaderOnChange}})
+			if err != nil {
+				panic(err)
+			}
+			return b
+		}},
+		{"rt-step-no-narration-after-cancelled-round-trip", func() loop.Runtime {
+			b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: reference.Mutants{reference.CancelledNarrated}, Choices: reference.Choices{CancelPending: "keep-equal"}}), loop.RetryPreStep)
+			if err != nil {
+				panic(err)
+			}
+			return b
+		}},
+	} {
+		res := runSuite(t, suite.Options{NewRuntime: c.runtime, Tags: "@id:" + c.scenario})
+		if len(res.Cases) != 1 || res.Cases[0].Status != report.Failed || !strings.Contains(res.Cases[0].Message, "STEP-6") {
+			t.Errorf("%s: %+v, want it failed under STEP-6", c.scenario, res.Cases)
+		}
+	}
+}
