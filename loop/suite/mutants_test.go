@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"maps"
-	"slices"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
