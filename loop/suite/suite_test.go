@@ -171,7 +171,8 @@ var replayPath = regexp.MustCompile(`; replay: plankit sim --level runtime (\S+)
 // TestScenarioAndTraceFailInTheSameWords: a runtime-level Then-step checks
 // with loop.Expect and records it in the scenario's trace, so the trace a
 // failing scenario writes fails, replayed, on the same expectation in the
-// same words.
+// same words. (The pairs are ones whose first failure is a Then-step, not
+// an invariant of a When-step.)
 func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 	for _, c := range []struct {
 		scenario string
@@ -179,8 +180,8 @@ func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 		words    string
 	}{
 		{"rt-cmd-not-composed", "command-without-service", "command reported: got success, want error"},
-		{"rt-exit-approved", reference.ApproveWithoutReview, "tool call c1 asked the user: got not asked, want asked"},
-		{"rt-exit-keep-planning-after-approval-same-batch", "exit-gate-reads-pending", `want it to carry "Cover rollback."`},
+		{"rt-pend-noop-in-turn", reference.NoopQueues, `result s1: got "queued", want "noop"`},
+		{"rt-exit-keep-planning-after-approval-same-batch", reference.KeepPlanningKeepsExit, "plan/mode events appended: got [false], want []"},
 		{"rt-exit-registered-inactive", "plan-mode-blocks-steps", "requests offering exit_plan_mode: got no request"},
 	} {
 		t.Run(c.scenario, func(t *testing.T) {
