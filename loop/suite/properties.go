@@ -95,6 +95,19 @@ func (p property) cases(checks int) int {
 	return max(1, checks/p.share)
 }
 
+// PropertyScripts is how many scripts the properties generate in all when
+// checks are asked per property (the focused ones run a share).
+func PropertyScripts(checks int) int {
+	if checks <= 0 {
+		checks = 100
+	}
+	n := 0
+	for _, p := range properties {
+		n += p.cases(checks)
+	}
+	return n
+}
+
 // PropertyCases lists the properties as cases, without running them.
 func PropertyCases() []report.Case {
 	out := make([]report.Case, len(properties))
