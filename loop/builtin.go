@@ -28,10 +28,11 @@ const maxSteps = 256
 // the downstream listeners' decision first (they are side-effect free but
 // for the abort signal).
 type Builtin struct {
-	port  sim.Port
-	retry string
-	id    sim.Identity
-	rt    *sim.Runtime
+	port    sim.Port
+	retry   string
+	mutants mutantSet
+	id      sim.Identity
+	rt      *sim.Runtime
 	// pending observation of the turn being played.
 	obs     *Observation
 	script  *Script
@@ -64,6 +65,20 @@ var _ Runtime = (*Builtin)(nil)
 // its request recovery behaves: RetryPreStep (the specification),
 // RetrySameStep (the shipped dsh loop) or RetryNone; "" is RetryPreStep.
 func NewBuiltin(port sim.Port, retry string) (*Builtin, error) {
+	return NewBuiltinWith(port, BuiltinOptions{Retry: retry})
+}
+
+// BuiltinOptions configure the built-in runtime.
+type BuiltinOptions struct {
+	// Retry is how its request recovery behaves (see NewBuiltin).
+	Retry string
+	// Mutants are deviations of its own loop (Mutants lists them).
+	Mutants []Mutant
+}
+
+// NewBuiltinWith returns the built-in runtime around port with o.
+func NewBuiltinWith(port sim.Port, o BuiltinOptions) (*Builtin, error) {
+	retry := o.Retry
 	switch retry {
 	case "":
 		retry = RetryPreStep
@@ -71,7 +86,12 @@ func NewBuiltin(port sim.Port, retry string) (*Builtin, error) {
 	default:
 		return nil, fmt.Errorf("retry must be %s, %s or %s, not %q", RetryPreStep, RetrySameStep, RetryNone, retry)
 	}
-	return &Builtin{port: port, retry: retry}, nil
+	for _, m := range o.Mutants {
+		if _, ok := LookupMutant(string(m)); !ok {
+			return nil, fmt.Errorf("unknown runtime mutant %q", m)
+		}
+	}
+	return &Builtin{port: port, retry: retry, mutants: mutantSet(o.Mutants)}, nil
 }
 
 // Start implements Runtime.
@@ -105,6 +125,7 @@ func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	for _, l := range req.Listeners {
 		opts.Listeners = append(opts.Listeners, sim.ListenerSpec{Name: l.Name, Registered: l.Position})
 	}
+	b.mutants.simOptions(&opts)
 	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone}
 	rt, res, err := sim.New(b.port, opts)
 	if err != nil {

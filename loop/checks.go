@@ -74,7 +74,10 @@ func configSection(cfg json.RawMessage) (string, bool) {
 // (STEP-7, LOG-3, CFG-2), the tool catalog never changes with the state
 // (EXIT-1), every logged notice is part of the next request's messages
 // (STEP-7), every get after a step reports the fold of the log (LOG-3,
-// PEND-7), and every observed log passes the plankit lint rules.
+// PEND-7), and every observed log passes the plankit lint rules; and the
+// rules of rules.go: set outcomes between turns and within a run of host
+// code, nothing pending right after a restart, and the outcome of every
+// exit_plan_mode call.
 func Invariants(t Trace, rec Record) []Finding {
 	var out []Finding
 	if rec.Load.Error != "" {
@@ -91,12 +94,16 @@ func Invariants(t Trace, rec Record) []Finding {
 	// the runtime's.
 	outside := map[string][]int{}
 	unloaded := false
-	for _, d := range rec.Steps {
+	// stepUnloaded: for each step, whether plan mode is unloaded while it
+	// plays.
+	stepUnloaded := make([]bool, len(rec.Steps))
+	for i, d := range rec.Steps {
 		agent := d.Step.Agent()
 		if agent == "" && len(rec.Agents) > 0 {
 			agent = rec.Agents[0]
 		}
 		unloaded = d.Step.unloadedAfter(unloaded)
+		stepUnloaded[i] = unloaded
 		switch {
 		case d.Step.Open != nil:
 			for seq := range d.Start {
@@ -166,7 +173,10 @@ func Invariants(t Trace, rec Record) []Finding {
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
 		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices[spec.ChoiceSectionSource], outside[agent])...)
 	}
-	return out
+	out = append(out, idleSets(rec, stepUnloaded)...)
+	out = append(out, pendingAfterRestart(rec)...)
+	out = append(out, streamSelections(rec, stepUnloaded)...)
+	return append(out, reviewOutcomes(t, rec, stepUnloaded)...)
 }
 
 // withoutPlanMode judges a step played while plan mode is unloaded (SVC-2,

@@ -226,6 +226,11 @@ var mutations = map[Mutant]mutation{
 	PlanWithoutHeading: {hook: func(k *hooks) {
 		k.complete = then(k.complete, func(plan string, ok bool) bool { return ok || plan != "" })
 	}},
+	PlanHeadingAnyLevel: {hook: func(k *hooks) {
+		k.complete = then(k.complete, func(plan string, ok bool) bool {
+			return ok || strings.HasPrefix(strings.TrimSpace(plan), "#")
+		})
+	}},
 	NarrateExit: {hook: func(k *hooks) {
 		k.userOwned = then(k.userOwned, func(intent, bool) bool { return true })
 	}},
@@ -474,6 +479,7 @@ const (
 	HostToolsReorderedInPlan  Mutant = "host-tools-reordered-in-plan"
 	HostToolsBlockedInPlan    Mutant = "host-tools-blocked-in-plan"
 	NoticeForcesStep          Mutant = "notice-forces-step"
+	PlanHeadingAnyLevel       Mutant = "plan-heading-any-level"
 )
 
 // MutantInfo describes a mutant: the clause it breaks and how.
@@ -535,6 +541,7 @@ var Catalogue = []MutantInfo{
 	{HostToolsBlockedInPlan, "SVC-3", "in plan mode the plugin's tool gate denies every call of a host tool"},
 	{NoticeForcesStep, "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 	{ReplyAnnouncesEntering, "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+	{PlanHeadingAnyLevel, "EXIT-3", "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading"},
 }
 
 // Variants reproduce deviations of published implementations that show

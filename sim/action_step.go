@@ -52,8 +52,10 @@ type ToolCall struct {
 }
 
 // drawnPlans are the plans generated exit-tool calls present: a complete
-// one first, then ones the exit tool refuses.
-var drawnPlans = []string{"# Plan\n\n1. Read the code.\n2. Change it.", "Just do it.", ""}
+// one first, then ones the exit tool refuses (EXIT-3): no heading, an
+// empty plan, a # with no space (not a markdown heading) and a level-2
+// heading (refused under plan-heading=level-1, the only reading).
+var drawnPlans = []string{"# Plan\n\n1. Read the code.\n2. Change it.", "Just do it.", "", "#Plan\n1. Read the code.", "## Plan\n\n1. Read the code."}
 
 // drawnReviews are the scripted review answers of generated exit-tool calls.
 var drawnReviews = []Review{

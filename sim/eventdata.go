@@ -224,7 +224,8 @@ func (r *Runtime) logMessage(res *Result, a *agentState, m Message) {
 // logHeader appends request/header for the assembly and returns the
 // header's canonical bytes (a view of the logged data) and the reason:
 // initial for the agent's first request, resume when the assembly equals
-// the last one byte for byte, change otherwise.
+// the last one byte for byte, change otherwise. Under HeadersOnChange an
+// unchanged header is not logged.
 func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tools []Tool) (header []byte, reason string) {
 	buf := a.log.reserve(256)
 	start := len(buf)
@@ -238,6 +239,11 @@ func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tool
 		if string(a.lastAssemblyJSON) != string(buf[start+hstart:]) {
 			reason = "change"
 		}
+	}
+	if reason == "resume" && r.opts.Headers == HeadersOnChange {
+		// Unchanged: nothing is logged, and the reserved bytes are left
+		// for the next event.
+		return a.lastAssemblyJSON, reason
 	}
 	buf = append(appendStr(buf, ',', "reason", reason), '}')
 	e := a.log.push(spec.TypeRequestHeader, buf)

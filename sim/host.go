@@ -12,7 +12,8 @@ import (
 // A hook may call Do for agent-scoped actions (set, get, command, fault)
 // and AppendEvent; it must not start or end steps or turns.
 type Hooks struct {
-	// Requested runs after a request was sent (its header logged), before
+	// Requested runs after a request was sent (its header logged, unless
+	// Headers is HeadersOnChange and it did not change), before
 	// the model's output is played; failed tells whether the request fails.
 	// A same-step retry sends the step's request again without a header;
 	// Requested runs for it too, with that request.

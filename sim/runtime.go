@@ -32,6 +32,12 @@ const (
 	// and that does not continue after tool results, is skipped: no step
 	// starts and the turn ends (the shipped dsh loop).
 	EmptyStepsSkip = "skip"
+	// HeadersEvery: the runtime logs a request/header for each request it
+	// sends (SPEC.md's glossary: the request header; STEP-6 reads it).
+	HeadersEvery = "every"
+	// HeadersOnChange: the runtime logs a request/header only when it
+	// differs from the last one logged (the shipped dsh loop).
+	HeadersOnChange = "on-change"
 )
 
 // Options configure a runtime.
@@ -61,6 +67,9 @@ type Options struct {
 	// results: EmptyStepsRun (default) sends its request, EmptyStepsSkip
 	// skips it and ends the turn (the shipped dsh loop).
 	EmptySteps string
+	// Headers is when the runtime logs a request's header: HeadersEvery
+	// (default) or HeadersOnChange.
+	Headers string
 	// Hooks run host code inside steps (nil: none).
 	Hooks *Hooks
 }
@@ -168,6 +177,12 @@ func New(port Port, opts Options) (*Runtime, Result, error) {
 	}
 	if opts.EmptySteps != EmptyStepsRun && opts.EmptySteps != EmptyStepsSkip {
 		return nil, Result{}, inputf("empty steps must be %s or %s, not %q", EmptyStepsRun, EmptyStepsSkip, opts.EmptySteps)
+	}
+	if opts.Headers == "" {
+		opts.Headers = HeadersEvery
+	}
+	if opts.Headers != HeadersEvery && opts.Headers != HeadersOnChange {
+		return nil, Result{}, inputf("headers must be %s or %s, not %q", HeadersEvery, HeadersOnChange, opts.Headers)
 	}
 	r := &Runtime{port: port, opts: opts, agents: map[string]*agentState{}}
 	if opts.NoPlugin {

@@ -36,9 +36,9 @@ type Check struct {
 const (
 	Scenario = "scenario"
 	Property = "property"
-	// Runtime is a runtime-level scenario (loop/suite/*.feature): the
-	// clause seen from outside a whole runtime.
-	Runtime = "runtime scenario"
+	// Runtime is a runtime-level check (a loop/suite/*.feature scenario or
+	// a runtime property): the clause seen from outside a whole runtime.
+	Runtime = "runtime check"
 )
 
 // Row is one clause and the checks that cite it.
@@ -46,9 +46,20 @@ type Row struct {
 	Clause     string   `json:"clause"`
 	Scenarios  []string `json:"scenarios"`
 	Properties []string `json:"properties"`
-	// Runtime are the runtime-level scenarios citing the clause, when
-	// runtime checks were added (AddRuntime).
+	// Runtime are the runtime-level checks citing the clause, when they
+	// were added (AddRuntime).
 	Runtime []string `json:"runtime,omitempty"`
+	// RuntimeGaps are the parts of the clause a runtime cannot show, with
+	// why (AddRuntimeGaps).
+	RuntimeGaps []Gap `json:"runtimeGaps,omitempty"`
+}
+
+// Gap is a part of a clause the runtime level cannot check, and why; an
+// empty Part is the whole clause.
+type Gap struct {
+	Clause string `json:"clause"`
+	Part   string `json:"part,omitempty"`
+	Why    string `json:"why"`
 }
 
 // Problem kinds.
@@ -60,6 +71,12 @@ const (
 	DuplicateID   = "duplicate-id"   // two checks of one kind share an ID
 	NoID          = "no-id"          // a check has no stable ID
 	UnknownChoice = "unknown-choice" // a check depends on a choice or value that does not exist
+	// NoRuntimeCheck: no runtime check cites a clause, and no runtime gap
+	// says the whole clause is out of a runtime's reach.
+	NoRuntimeCheck = "no-runtime-check"
+	// WholeGapChecked: a runtime gap says the whole clause is out of reach,
+	// yet a runtime check cites it.
+	WholeGapChecked = "whole-gap-checked"
 )
 
 // Problem is one way coverage fails.
@@ -94,11 +111,15 @@ func (p Problem) String() string {
 		return fmt.Sprintf("%s%s %q has no stable ID (tag it @id:...)", where, p.CheckKind, p.Check)
 	case DuplicateID:
 		return fmt.Sprintf("%s%s ID %s is used more than once", where, p.CheckKind, p.Check)
+	case NoRuntimeCheck:
+		return fmt.Sprintf("%s: no runtime check cites it, and no runtime gap says why a runtime cannot show it", p.Clause)
+	case WholeGapChecked:
+		return fmt.Sprintf("%s: a runtime gap says a runtime cannot show it, yet runtime checks cite it", p.Clause)
 	}
 	return p.Kind
 }
 
-// Matrix is the clause × {scenarios, properties, runtime scenarios}
+// Matrix is the clause × {scenarios, properties, runtime checks}
 // coverage and its problems.
 type Matrix struct {
 	Rows     []Row     `json:"rows"`
@@ -106,16 +127,15 @@ type Matrix struct {
 	// Scenarios and Properties count the checks given.
 	Scenarios  int `json:"scenarios"`
 	Properties int `json:"properties"`
-	// RuntimeScenarios counts the runtime-level scenarios added; the
-	// runtime column is shown only when some were.
+	// RuntimeScenarios counts the runtime-level checks added (scenarios
+	// and properties); the runtime column is shown only when some were.
 	RuntimeScenarios int `json:"runtimeScenarios,omitempty"`
 }
 
-// AddRuntime adds the runtime-level scenarios as a third column. A clause
-// no runtime scenario cites is not a problem (some clauses, such as the
-// fold's own arguments, are not observable from outside a runtime); a
-// runtime scenario without a stable ID, citing no clause or an unknown one,
-// or sharing an ID with another is. Its problems come after the others.
+// AddRuntime adds the runtime-level checks as a third column. A runtime
+// check without a stable ID, citing no clause or an unknown one, or sharing
+// an ID with another is a problem; they come after the others. Whether a
+// clause no runtime check cites is a problem is AddRuntimeGaps' to say.
 func (m *Matrix) AddRuntime(checks []Check) {
 	m.RuntimeScenarios += len(checks)
 	seen := map[string]bool{} // the IDs added before count too
@@ -128,6 +148,49 @@ func (m *Matrix) AddRuntime(checks []Check) {
 		}
 	}
 	m.cite(Runtime, checks, seen, func(r *Row) *[]string { return &r.Runtime })
+}
+
+// AddRuntimeGaps records, clause by clause, what the runtime level cannot
+// check and why, after AddRuntime. A clause with no runtime check needs a
+// gap for the whole clause (no Part); a whole-clause gap on a clause runtime
+// checks cite, or a gap on an unknown clause, is a problem.
+func (m *Matrix) AddRuntimeGaps(gaps []Gap) {
+	index := map[string]int{}
+	for i, r := range m.Rows {
+		index[r.Clause] = i
+	}
+	for _, g := range gaps {
+		i, ok := index[g.Clause]
+		if !ok {
+			m.Problems = append(m.Problems, Problem{Kind: UnknownClause, Clause: g.Clause, Check: g.Part, CheckKind: "runtime gap"})
+			continue
+		}
+		m.Rows[i].RuntimeGaps = append(m.Rows[i].RuntimeGaps, g)
+	}
+	for _, r := range m.Rows {
+		whole := slices.ContainsFunc(r.RuntimeGaps, func(g Gap) bool { return g.Part == "" })
+		switch {
+		case len(r.Runtime) == 0 && !whole:
+			m.Problems = append(m.Problems, Problem{Kind: NoRuntimeCheck, Clause: r.Clause})
+		case len(r.Runtime) > 0 && whole:
+			m.Problems = append(m.Problems, Problem{Kind: WholeGapChecked, Clause: r.Clause})
+		}
+	}
+}
+
+// gaps lists the runtime gaps of the rows, one line each.
+func (m Matrix) gaps() []string {
+	var out []string
+	for _, r := range m.Rows {
+		for _, g := range r.RuntimeGaps {
+			part := g.Part
+			if part == "" {
+				part = "the whole clause"
+			}
+			out = append(out, fmt.Sprintf("%s: %s — %s", g.Clause, part, g.Why))
+		}
+	}
+	return out
 }
 
 // cite adds each of checks (of one kind) to the column of every clause it
@@ -259,6 +322,13 @@ func (m Matrix) WriteText(w io.Writer) error {
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	b.WriteString("\n")
+	if gaps := m.gaps(); len(gaps) > 0 {
+		b.WriteString("What a runtime cannot show (the runtime level's gaps):\n")
+		for _, g := range gaps {
+			b.WriteString("  " + g + "\n")
+		}
+		b.WriteString("\n")
+	}
 	for _, p := range m.Problems {
 		b.WriteString("FAIL " + p.String() + "\n")
 	}
@@ -267,7 +337,7 @@ func (m Matrix) WriteText(w io.Writer) error {
 		verdict = "FAIL"
 	}
 	if rt {
-		fmt.Fprintf(&b, "%s %d clauses, %d scenarios, %d properties, %d runtime scenarios, %d problems\n", verdict, len(m.Rows), m.Scenarios, m.Properties, m.RuntimeScenarios, len(m.Problems))
+		fmt.Fprintf(&b, "%s %d clauses, %d scenarios, %d properties, %d runtime checks, %d problems\n", verdict, len(m.Rows), m.Scenarios, m.Properties, m.RuntimeScenarios, len(m.Problems))
 	} else {
 		fmt.Fprintf(&b, "%s %d clauses, %d scenarios, %d properties, %d problems\n", verdict, len(m.Rows), m.Scenarios, m.Properties, len(m.Problems))
 	}
@@ -280,7 +350,7 @@ func (m Matrix) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	rt := m.RuntimeScenarios > 0
 	if rt {
-		b.WriteString("| Clause | Scenarios | Properties | Runtime scenarios |\n|---|---|---|---|\n")
+		b.WriteString("| Clause | Scenarios | Properties | Runtime checks |\n|---|---|---|---|\n")
 	} else {
 		b.WriteString("| Clause | Scenarios | Properties |\n|---|---|---|\n")
 	}
@@ -299,6 +369,12 @@ func (m Matrix) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Clause, code(r.Scenarios), code(r.Properties), code(r.Runtime))
 		} else {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Clause, code(r.Scenarios), code(r.Properties))
+		}
+	}
+	if gaps := m.gaps(); len(gaps) > 0 {
+		b.WriteString("\nWhat a runtime cannot show (the runtime level's gaps):\n\n")
+		for _, g := range gaps {
+			b.WriteString("- " + g + "\n")
 		}
 	}
 	if len(m.Problems) > 0 {

@@ -185,9 +185,9 @@ FAIL 3 clauses, 1 scenarios, 1 properties, 2 problems
 	}
 }
 
-// Runtime scenarios fill a third column; a clause none cites is no gap,
-// but a runtime scenario citing an unknown clause or repeating an ID is a
-// problem, and the column shows only when runtime scenarios were added.
+// Runtime checks fill a third column; a runtime check citing an unknown
+// clause or repeating an ID is a problem, and the column shows only when
+// runtime checks were added.
 func TestAddRuntime(t *testing.T) {
 	clauses := []string{"LOG-1", "LOG-2"}
 	all := []Check{{ID: "s", Clauses: clauses}}
@@ -208,11 +208,44 @@ func TestAddRuntime(t *testing.T) {
 	if err := m.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "runtime") || !strings.Contains(text.String(), "2 runtime scenarios") {
+	if !strings.Contains(text.String(), "runtime") || !strings.Contains(text.String(), "2 runtime checks") {
 		t.Fatalf("text lacks the runtime column:\n%s", text.String())
 	}
 	m.AddRuntime([]Check{{ID: "rt-a", Clauses: []string{"NOPE-1"}}})
 	if len(m.Problems) != 2 || m.Problems[0].Kind != DuplicateID || m.Problems[1].Kind != UnknownClause || m.Problems[1].CheckKind != Runtime {
 		t.Fatalf("problems %v, want a duplicate ID and an unknown clause of a runtime scenario", m.Problems)
+	}
+}
+
+// Runtime gaps say what a runtime cannot show: a clause no runtime check
+// cites needs a gap for the whole clause; a whole-clause gap on a clause
+// runtime checks cite, and a gap on an unknown clause, are problems; the
+// gaps are listed with their reasons.
+func TestRuntimeGaps(t *testing.T) {
+	m := Compute([]string{"LOG-1", "LOG-2", "PEND-1"}, []Check{{ID: "s", Clauses: []string{"LOG-1", "LOG-2", "PEND-1"}}}, []Check{{ID: "p", Clauses: []string{"LOG-1", "LOG-2", "PEND-1"}}})
+	m.AddRuntime([]Check{{ID: "rt-a", Clauses: []string{"LOG-1", "PEND-1"}}})
+	m.AddRuntimeGaps([]Gap{{Clause: "LOG-2", Part: "its end", Why: "not a runtime's"}, {Clause: "PEND-1", Why: "never"}, {Clause: "NOPE-1", Why: "x"}})
+	var kinds []string
+	for _, p := range m.Problems {
+		kinds = append(kinds, p.Kind+" "+p.Clause)
+	}
+	want := []string{UnknownClause + " NOPE-1", NoRuntimeCheck + " LOG-2", WholeGapChecked + " PEND-1"}
+	if strings.Join(kinds, "|") != strings.Join(want, "|") {
+		t.Fatalf("problems %v, want %v", kinds, want)
+	}
+	var text strings.Builder
+	if err := m.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"LOG-2: its end — not a runtime's", "PEND-1: the whole clause — never", "FAIL LOG-2: no runtime check cites it"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("the text lacks %q:\n%s", s, text.String())
+		}
+	}
+	m = Compute([]string{"LOG-2"}, []Check{{ID: "s", Clauses: []string{"LOG-2"}}}, []Check{{ID: "p", Clauses: []string{"LOG-2"}}})
+	m.AddRuntime(nil)
+	m.AddRuntimeGaps([]Gap{{Clause: "LOG-2", Why: "a fold is plan mode's API"}})
+	if !m.OK() {
+		t.Errorf("a clause whose whole is a gap: %v", m.Problems)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plankit/plankit/catalog"
 	"github.com/plankit/plankit/catalog/coverage"
+	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/spec"
 	"github.com/spf13/cobra"
@@ -86,12 +87,14 @@ func newCatalogCoverageCmd() *cobra.Command {
 	var root, features, runtimeFeatures, format string
 	cmd := &cobra.Command{
 		Use:   "coverage",
-		Short: "Print the clause × {scenarios, properties, runtime scenarios} matrix; fail on gaps or unknown clauses",
+		Short: "Print the clause × {scenarios, properties, runtime checks} matrix and what a runtime cannot show; fail on gaps or unknown clauses",
 		Long: `coverage relates every clause to the checks that cite it: scenarios are read
 from the clause tags (@PEND-5) and ID tags (@id:...) of features/*.feature,
-properties from the property registry, and the runtime-level scenarios (the
-runtime column) from loop/suite/*.feature. A clause no runtime scenario cites
-is not a gap: not every clause is observable from outside a runtime.
+properties from the property registry, and the runtime-level checks (the
+runtime column) from loop/suite/*.feature and the runtime properties. It then
+lists what a runtime cannot show, clause by clause, with why (the runtime
+level's gaps, declared in loop/suite/gaps.go); a clause no runtime check cites
+must be one whose whole is such a gap.
 
 Exit 0 when every clause has at least one scenario and one property and every
 check cites only known clauses, depends only on known choices (@choice:NAME=VALUE)
@@ -138,7 +141,10 @@ and has a stable ID; 1 listing each problem;
 				}
 			}
 			m := coverage.ComputeWithChoices(spec.ClauseIDs(), knownChoices(), scenarios, propertyChecks())
-			m.AddRuntime(runtimeScenarios)
+			if runtimeFeatures != "" {
+				m.AddRuntime(append(runtimeScenarios, runtimePropertyChecks()...))
+				m.AddRuntimeGaps(runtimeGaps())
+			}
 			var buf bytes.Buffer
 			switch format {
 			case "md":
@@ -211,6 +217,24 @@ func propertyChecks() []coverage.Check {
 		checks = append(checks, coverage.Check{ID: p.Name, Name: p.Doc, Clauses: p.Clauses})
 	}
 	return checks
+}
+
+// runtimePropertyChecks are the runtime-level properties (loop/suite).
+func runtimePropertyChecks() []coverage.Check {
+	var checks []coverage.Check
+	for _, p := range suite.PropertyCases() {
+		checks = append(checks, coverage.Check{ID: p.ID, Name: p.Name, Clauses: p.Clauses})
+	}
+	return checks
+}
+
+// runtimeGaps are the parts of clauses the runtime level cannot check.
+func runtimeGaps() []coverage.Gap {
+	var gaps []coverage.Gap
+	for _, g := range suite.Gaps {
+		gaps = append(gaps, coverage.Gap{Clause: g.Clause, Part: g.Part, Why: g.Why})
+	}
+	return gaps
 }
 
 // modulePath identifies plankit's own module root.

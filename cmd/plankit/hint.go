@@ -9,6 +9,7 @@ import (
 	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -35,10 +36,16 @@ func printAdapterHint(w io.Writer, o *checkOptions, opts conformance.Options) {
 		return
 	}
 	scenarios, props, _ := conformance.Size(opts)
-	fmt.Fprintf(w, "plankit check: this run starts the adapter about %d times (%d scenarios, %d properties × %d cases, plus restarts); "+
+	cases, each := props*o.checks, fmt.Sprintf("%d properties × %d cases", props, o.checks)
+	if o.level.runtime() && props > 0 {
+		// the focused runtime properties run a share of --checks
+		cases = suite.PropertyScripts(o.checks)
+		each = fmt.Sprintf("%d properties, %d cases in all", props, cases)
+	}
+	fmt.Fprintf(w, "plankit check: this run starts the adapter about %d times (%d scenarios, %s, plus restarts); "+
 		"a full check with --checks 100 takes about a minute through a Go adapter and up to ten through a Node or Python one "+
 		"(docs/performance.md). --checks 25 runs a quarter of the property cases; --only features or --tags select less.\n",
-		scenarios+props*o.checks, scenarios, props, o.checks)
+		scenarios+cases, scenarios, each)
 }
 
 // replayCommand is the command that replays a counterexample trace against

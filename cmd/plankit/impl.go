@@ -11,6 +11,7 @@ import (
 	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/internal/workers"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -76,6 +77,9 @@ func (f *implFlags) factory() (func() sim.Port, error) {
 	opts := reference.Options{}
 	if f.mutant != "" {
 		m, err := reference.LookupMutant(f.mutant)
+		if _, own := loop.LookupMutant(f.mutant); err != nil && own {
+			return nil, usageErr("--mutant %s is a mutant of the built-in runtime's loop; it needs --level runtime", f.mutant)
+		}
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}

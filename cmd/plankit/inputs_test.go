@@ -181,11 +181,12 @@ func TestAdapterHint(t *testing.T) {
 	if !strings.Contains(b.String(), "properties × 25 cases") || !strings.Contains(b.String(), "--checks") {
 		t.Fatalf("hint %q", b.String())
 	}
-	// At runtime level it counts the runtime suite: one property.
+	// At runtime level it counts the runtime suite: six properties, the
+	// focused ones running a share of the cases.
 	b.Reset()
 	o.level.level = levelRuntime
 	printAdapterHint(&b, o, conformance.Options{Checks: 25, NewRuntime: func() loop.Runtime { return nil }})
-	if !strings.Contains(b.String(), " 1 properties × 25 cases") {
+	if !strings.Contains(b.String(), " 6 properties, 46 cases in all") {
 		t.Fatalf("runtime-level hint %q", b.String())
 	}
 }

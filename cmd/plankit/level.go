@@ -55,8 +55,22 @@ func (l *levelFlags) validate(cmd *cobra.Command) error {
 
 func (l *levelFlags) runtime() bool { return l.level == levelRuntime }
 
+// loopMutant sorts --mutant: a mutant of the built-in runtime's own loop
+// (loop.Mutants) is returned as own and taken out of the name the
+// reference looks up (rest) at the runtime level; any other name is the
+// reference's.
+func loopMutant(l *levelFlags, name string) (own []loop.Mutant, rest string, err error) {
+	m, ok := loop.LookupMutant(name)
+	if !ok || !l.runtime() {
+		// the reference looks it up (and names the level a loop's needs)
+		return nil, name, nil
+	}
+	return []loop.Mutant{m.Name}, "", nil
+}
+
 // runtimeFactory returns a function building a fresh runtime for each run:
-// the built-in runtime around the reference (with --mutant and --choice),
+// the built-in runtime around the reference (with --mutant, naming a
+// reference mutant or one of the built-in runtime's loop, and --choice),
 // or an external runtime over the runtime protocol.
 func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 	if f.adapter != "" {
@@ -70,15 +84,23 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		f.pool = pool // its restarts go into the JSON report
 		return func() loop.Runtime { return pool.Runtime() }, nil
 	}
-	newPort, err := f.factory()
+	own, rest, err := loopMutant(l, f.mutant)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := loop.NewBuiltin(nil, l.retry); err != nil {
+	named := f.mutant
+	f.mutant = rest
+	newPort, err := f.factory()
+	f.mutant = named
+	if err != nil {
+		return nil, err
+	}
+	opts := loop.BuiltinOptions{Retry: l.retry, Mutants: own}
+	if _, err := loop.NewBuiltinWith(nil, opts); err != nil {
 		return nil, usageErr("--retry: %v", err)
 	}
 	return func() loop.Runtime {
-		b, _ := loop.NewBuiltin(newPort(), l.retry)
+		b, _ := loop.NewBuiltinWith(newPort(), opts)
 		return b
 	}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/plankit/plankit/loop"
 	"io"
 	"os"
 	"slices"
@@ -36,7 +37,10 @@ func newMutantsCmd() *cobra.Command {
 clause of SPEC.md) and every variant (a deviation of a published
 implementation that shows only under a silent-point choice): name, clause,
 and what it does. Any of them can be run with --mutant NAME or assumed by
-plankit diff --assume NAME.
+plankit diff --assume NAME. It then lists the mutants of the built-in
+runtime's own loop (kind loop), which check --level runtime --mutant NAME
+runs around the faithful reference (their kill matrix is
+docs/mutants-runtime.md).
 
 With --matrix it runs the kill matrix: each mutant against the Gherkin
 scenarios, the properties (seed 7, 100 checks, the first
@@ -60,6 +64,9 @@ another clause than the mutant's own.`,
 						kind = "variant"
 					}
 					fmt.Fprintf(w, "%-28s %-7s %-7s %s\n", m.Name, m.Clause, kind, m.What)
+				}
+				for _, m := range loop.Mutants {
+					fmt.Fprintf(w, "%-28s %-7s %-7s %s\n", m.Name, m.Clause, "loop", m.What)
 				}
 				return nil
 			}

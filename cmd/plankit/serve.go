@@ -45,6 +45,10 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 			if err := level.validate(cmd); err != nil {
 				return err
 			}
+			own, mutant, err := loopMutant(&level, mutant)
+			if err != nil {
+				return err
+			}
 			opts := reference.Options{}
 			if mutant != "" {
 				m, err := reference.LookupMutant(mutant)
@@ -65,7 +69,7 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 				return adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
 			}
 			if level.runtime() {
-				b, err := loop.NewBuiltin(reference.NewPort(opts), level.retry)
+				b, err := loop.NewBuiltinWith(reference.NewPort(opts), loop.BuiltinOptions{Retry: level.retry, Mutants: own})
 				if err != nil {
 					return usageErr("--retry: %v", err)
 				}
@@ -73,7 +77,6 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 			}
 			served := make(chan error, 1)
 			go func() { served <- serve() }()
-			var err error
 			select {
 			case err = <-served:
 			case <-cmd.Context().Done():
@@ -91,7 +94,7 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 			return withCode(ExitImpl, err) // the server could not run (its output failed)
 		},
 	}
-	cmd.Flags().StringVar(&mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md)")
+	cmd.Flags().StringVar(&mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md), or with --level runtime one of the built-in runtime's loop (docs/mutants-runtime.md)")
 	cmd.Flags().StringArrayVar(&choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
 	level.register(cmd)
 	cmd.Flags().BoolVar(&validate, "validate-protocol", false, "answer requests that fail the protocol's JSON Schemas with an error reply")

@@ -51,6 +51,28 @@ Feature: EXIT at runtime level — exit_plan_mode called by the model
     And the step appends plan/mode nothing
     And the requests show plan:policy as on, on
 
+  @EXIT-3 @id:rt-exit-plan-heading
+  Scenario Outline: a plan must open with a # heading; one that does not fails and plan mode stays on [<case>]
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: c1, name: exit_plan_mode, args: {plan: "<plan>"}, review: {answer: approve}}]
+      """
+    Then result "c1" is "failed"
+    And the step appends plan/mode nothing
+    And the requests show plan:policy as on, on
+
+    Examples:
+      | case          | plan             |
+      | hash-no-space | #Plan\\n1. edit  |
+
+    @choice:plan-heading=level-1
+    Examples: a lower-level heading under plan-heading=level-1
+      | case            | plan               |
+      | level-2-heading | ## Plan\\n1. edit  |
+      | level-3-heading | ### Plan\\n1. edit |
+
   @EXIT-4 @EXIT-5 @id:rt-exit-approved
   Scenario: an approved plan returns approved, and the next step leaves plan mode silently
     When the user selects plan mode

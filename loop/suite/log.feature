@@ -128,3 +128,20 @@ Feature: LOG at runtime level — what the runtime logs, and where
     Then get shows active false with nothing pending
     When the user sends "Go on."
     Then the requests show plan:policy as off
+
+  @LOG-2 @LOG-3 @id:rt-log-fold-last-value
+  Scenario Outline: the state in force is the active of the log's last plan/mode, and off when it has none [<case>]
+    When the host opens the agent "resumed" from the log:
+      """
+      <log>
+      """
+    Then get shows active <active> with nothing pending
+    When the user sends "Go on."
+    Then the requests show plan:policy as <section>
+    And the step appends plan/mode nothing
+
+    Examples:
+      | case         | log                                                                                                                                                     | active | section |
+      | none         | [{type: turn/start, data: {turn: 1}}, {type: turn/end, data: {reason: {kind: completed}, turn: 1}}]                                                  | false  | off     |
+      | on-off-on    | [{type: plan/mode, data: {active: true}}, {type: turn/start, data: {turn: 1}}, {type: plan/mode, data: {active: false}}, {type: turn/end, data: {reason: {kind: completed}, turn: 1}}, {type: plan/mode, data: {active: true}}] | true   | on      |
+      | on-then-off  | [{type: plan/mode, data: {active: true}}, {type: turn/start, data: {turn: 1}}, {type: turn/end, data: {reason: {kind: completed}, turn: 1}}, {type: plan/mode, data: {active: false}}] | false  | off     |

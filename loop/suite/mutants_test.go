@@ -3,7 +3,10 @@ package suite_test
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,19 +16,70 @@ import (
 	"github.com/plankit/plankit/report"
 )
 
-// notObservable lists the reference mutants whose deviation a runtime does
-// not show from outside, with why; every other mutant must be killed by
-// the runtime-level suite.
-var notObservable = map[reference.Mutant]string{
-	reference.ReplyAnnouncesEntering:    "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked",
-	reference.ListenerAppended:          "where the plan-mode listener sits in the chain shows only in what host listeners see or add to a decision, which protocol v1 does not script; a selection made by a listener on either side is applied by the same accepted step",
-	reference.AssemblyToolsHiddenInPlan: "a runtime registers its host tools in its own registry before plan mode loads (load.hostTools); the runtime protocol scripts no tool that another prompt-assembly listener adds after plan mode's, which is what this mutant hides (the plugin level scripts it: hostTools with assembly: true)",
+// notObservable lists the mutants whose deviation a runtime does not show
+// from outside, with why; every other mutant must be killed by the
+// runtime-level suite.
+var notObservable = map[string]string{
+	string(reference.ReplyAnnouncesEntering):    "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked",
+	string(reference.AssemblyToolsHiddenInPlan): "a runtime registers its host tools in its own registry before plan mode loads (load.hostTools); the runtime protocol scripts no tool that another prompt-assembly listener adds after plan mode's, which is what this mutant hides (the plugin level scripts it: hostTools with assembly: true)",
 }
 
-// killedBy runs the runtime-level scenarios against the built-in runtime
-// around a mutant and returns the IDs of the failing scenarios.
-func killedBy(t *testing.T, m reference.Mutant) []string {
-	res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetryPreStep, m)})
+// runtimeMutant is one row of the runtime-level kill matrix: a reference
+// mutant in the built-in runtime's plan mode, or a mutant of the built-in
+// runtime's own loop.
+type runtimeMutant struct {
+	name, clause, what, kind string
+	build                    func() loop.Runtime
+}
+
+// runtimeMutants are the reference's catalogue, its variants (with the
+// choices under which they show, which the built-in runtime then
+// declares), then the built-in runtime's own mutants.
+func runtimeMutants() []runtimeMutant {
+	var out []runtimeMutant
+	for _, mi := range reference.Catalogue {
+		out = append(out, runtimeMutant{string(mi.Name), mi.Clause, mi.What, "plan mode", builtin(loop.RetryPreStep, mi.Name)})
+	}
+	for _, v := range reference.Variants {
+		choices, err := reference.ParseChoices(v.Choices)
+		if err != nil {
+			panic(err)
+		}
+		build := func() loop.Runtime {
+			b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: reference.Mutants{v.Name}, Choices: choices}), loop.RetryPreStep)
+			if err != nil {
+				panic(err)
+			}
+			return b
+		}
+		out = append(out, runtimeMutant{string(v.Name), v.Clause, v.What + " (" + choiceList(v.Choices) + ")", "plan mode (variant)", build})
+	}
+	for _, mi := range loop.Mutants {
+		build := func() loop.Runtime {
+			b, err := loop.NewBuiltinWith(reference.NewPort(reference.Options{}), loop.BuiltinOptions{Mutants: []loop.Mutant{mi.Name}})
+			if err != nil {
+				panic(err)
+			}
+			return b
+		}
+		out = append(out, runtimeMutant{string(mi.Name), mi.Clause, mi.What, "loop", build})
+	}
+	return out
+}
+
+// choiceList is a variant's choices as name=value, sorted.
+func choiceList(m map[string]string) string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return strings.Join(out, ", ")
+}
+
+// killedBy runs the runtime-level scenarios against a mutant runtime and
+// returns the IDs of the failing scenarios.
+func killedBy(t *testing.T, newRuntime func() loop.Runtime) []string {
+	res := runSuite(t, suite.Options{NewRuntime: newRuntime})
 	var ids []string
 	for _, c := range res.Cases {
 		if c.Status == report.Failed {
@@ -35,23 +89,30 @@ func killedBy(t *testing.T, m reference.Mutant) []string {
 	return ids
 }
 
-var update = flag.Bool("update", false, "rewrite docs/mutants-runtime.md from the runtime-level kill matrix")
+var update = flag.Bool("update", false, "rewrite docs/mutants-runtime.md, and the kill count docs/checking-your-runtime.md quotes, from the runtime-level kill matrix")
+
+// killCount marks the sentence of docs/checking-your-runtime.md that
+// quotes the kill count; the matrix test writes it.
+var killCount = regexp.MustCompile(`(?s)<!-- kill-count -->.*?<!-- /kill-count -->`)
 
 // TestMutantsAreKilledAtRuntimeLevel runs the runtime-level scenarios
-// against the built-in runtime around every reference mutant; every mutant
-// not listed in notObservable must be killed. With -update it writes the
-// runtime column of the kill matrix, docs/mutants-runtime.md.
+// against the built-in runtime around every reference mutant and with
+// every mutant of its own loop; every mutant not listed in notObservable
+// must be killed. With -update it writes the runtime column of the kill
+// matrix, docs/mutants-runtime.md, and the count docs/checking-your-runtime.md
+// quotes (one figure, generated here).
 func TestMutantsAreKilledAtRuntimeLevel(t *testing.T) {
 	var rows []string
 	killed := 0
-	for _, mi := range reference.Catalogue {
-		ids := killedBy(t, mi.Name)
-		why, excused := notObservable[mi.Name]
+	all := runtimeMutants()
+	for _, m := range all {
+		ids := killedBy(t, m.build)
+		why, excused := notObservable[m.name]
 		switch {
 		case len(ids) > 0 && excused:
-			t.Errorf("%s is killed by %v but listed as not observable (%s)", mi.Name, ids, why)
+			t.Errorf("%s is killed by %v but listed as not observable (%s)", m.name, ids, why)
 		case len(ids) == 0 && !excused:
-			t.Errorf("%s (%s: %s) survives the runtime-level suite", mi.Name, mi.Clause, mi.What)
+			t.Errorf("%s (%s: %s) survives the runtime-level suite", m.name, m.clause, m.what)
 		}
 		if len(ids) > 0 {
 			killed++
@@ -60,34 +121,53 @@ func TestMutantsAreKilledAtRuntimeLevel(t *testing.T) {
 		if len(ids) > 0 {
 			cell = "`" + strings.Join(ids, "`<br>`") + "`"
 		}
-		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s | %d |", mi.Name, mi.Clause, mi.What, cell, len(ids)))
+		rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s | %s | %d |", m.name, m.kind, m.clause, m.what, cell, len(ids)))
 	}
+	figure := fmt.Sprintf("%d of the %d runtime mutants are killed at runtime level", killed, len(all))
 	doc := fmt.Sprintf(`# Mutants at runtime level
 
 <!-- Generated by TestMutantsAreKilledAtRuntimeLevel (loop/suite/mutants_test.go); do not edit.
      Regenerate with: go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update -->
 
 The runtime column of the kill matrix ([mutants.md](mutants.md) is the plugin
-level). Each reference mutant is put in the built-in runtime (plankit's loop
-around the reference), and the runtime-level scenarios (loop/suite/*.feature)
-run against it from the outside, as against any runtime: a mutant is killed
-when a scenario fails. Run one by hand with
+level). Each reference mutant (kind *plan mode*) is put in the built-in
+runtime (plankit's loop around the reference), each variant with the
+choices under which it shows (which the runtime then declares), and each mutant of the
+built-in runtime's own loop (kind *loop*, package loop's Mutants) is run
+around the faithful reference; the runtime-level scenarios
+(loop/suite/*.feature) run against it from the outside, as against any
+runtime: a mutant is killed when a scenario fails. Run one by hand with
 `+"`plankit check --level runtime --mutant NAME`"+`.
 
-%d mutants, %d killed at runtime level, %d not observable from outside a runtime.
+%d mutants (%d of plan mode, %d variants of plan mode, %d of the loop): %s; %d are not observable from outside a runtime, for the reason given in their row.
 
-| mutant | clause | deviation | killed by | scenarios |
-|---|---|---|---|---|
+| mutant | kind | clause | deviation | killed by | scenarios |
+|---|---|---|---|---|---|
 %s
-`, len(reference.Catalogue), killed, len(notObservable), strings.Join(rows, "\n"))
-	const path = "../../docs/mutants-runtime.md"
+`, len(all), len(reference.Catalogue), len(reference.Variants), len(loop.Mutants), figure, len(notObservable), strings.Join(rows, "\n"))
+	const path, guide = "../../docs/mutants-runtime.md", "../../docs/checking-your-runtime.md"
+	quoted := "<!-- kill-count -->" + figure + "<!-- /kill-count -->"
+	page, err := os.ReadFile(guide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !killCount.Match(page) {
+		t.Fatalf("%s has no <!-- kill-count --> sentence to quote the figure in", guide)
+	}
+	fresh := killCount.ReplaceAllLiteral(page, []byte(quoted))
 	if *update {
 		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(guide, fresh, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if got, err := os.ReadFile(path); err != nil || string(got) != doc {
 		t.Errorf("%s is stale; run go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", path)
+	}
+	if string(fresh) != string(page) {
+		t.Errorf("%s quotes another kill count than %q; run go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", guide, figure)
 	}
 }

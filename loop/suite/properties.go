@@ -46,11 +46,19 @@ func replayOr(replay string) string {
 }
 
 // property is one runtime-level property: a generated trace must give a
-// record with no finding.
+// record with no finding (loop.Verdict: the invariants and the rules of
+// package loop hold). Properties differ by what their scripts stress.
 type property struct {
 	id      string
 	name    string
 	clauses []string
+	// focus is what the generator stresses (the zero value: the general
+	// mix of rt-invariants).
+	focus focus
+	// share divides the number of generated scripts: a focused property
+	// runs Checks/share of them (at least one), so the runtime level's
+	// time stays close to one property's (0 or 1: all of them).
+	share int
 }
 
 // properties lists the runtime-level properties.
@@ -58,7 +66,59 @@ var properties = []property{{
 	id:      "rt-invariants",
 	name:    "every generated runtime script keeps the invariants: requests agree with the log, logs pass lint",
 	clauses: []string{"CFG-2", "EXIT-1", "EXIT-5", "LOG-1", "LOG-3", "LOG-4", "STEP-1", "STEP-3", "STEP-6", "STEP-7"},
+}, {
+	id:      "rt-pending-cancel",
+	name:    "selections between and during turns: a set between turns commits, cancels or is a noop as the log says, and is logged once; queued selections are applied at the next accepted step",
+	clauses: []string{"PEND-1", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "LOG-4", "CMD-4"},
+	focus:   focus{selections: true},
+	share:   5,
+}, {
+	id:      "rt-review-outcomes",
+	name:    "every exit_plan_mode call fails outside plan mode or without a level-1 heading, is reviewed otherwise, and succeeds exactly on a plain approval",
+	clauses: []string{"EXIT-2", "EXIT-3", "EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7"},
+	focus:   focus{reviews: true},
+	share:   5,
+}, {
+	id:      "rt-recovery",
+	name:    "after a restart or a reload the state is the log's fold and nothing is pending; requests agree with the log",
+	clauses: []string{"LOG-3", "PEND-8"},
+	focus:   focus{recovery: true},
+	// each restart of an external runtime is a new process: fewer scripts
+	share: 20,
+}, {
+	id:      "rt-outside-writers",
+	name:    "a plan/mode an outside writer appends between turns is in force at once: get, the next requests and the narration follow the log",
+	clauses: []string{"LOG-1", "LOG-3", "STEP-6", "STEP-7"},
+	focus:   focus{outsideWrites: true},
+	share:   5,
+}, {
+	id:      "rt-host-listeners",
+	name:    "host listeners before and after plan mode that accept, reject, abort or take the step's messages: the selection is appended only by an accepted step, before its request, and narrated once",
+	clauses: []string{"STEP-1", "STEP-3", "STEP-6", "STEP-7", "PEND-2"},
+	focus:   focus{listeners: true},
+	share:   5,
 }}
+
+// cases is how many scripts the property generates when checks are asked.
+func (p property) cases(checks int) int {
+	if p.share <= 1 {
+		return checks
+	}
+	return max(1, checks/p.share)
+}
+
+// PropertyScripts is how many scripts the properties generate in all when
+// checks are asked per property (the focused ones run a share).
+func PropertyScripts(checks int) int {
+	if checks <= 0 {
+		checks = 100
+	}
+	n := 0
+	for _, p := range properties {
+		n += p.cases(checks)
+	}
+	return n
+}
 
 // PropertyCases lists the properties as cases, without running them.
 func PropertyCases() []report.Case {
@@ -126,12 +186,12 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 			}
 			c.Message += "; replay: " + replayOr(o.Replay) + " " + path
 			fmt.Fprintf(out, "FAIL %s: %s\n", p.id, c.Message)
-		case skipped == o.Checks:
+		case skipped == p.cases(o.Checks):
 			c.Status, c.Message = report.Skipped, "not judged: every generated script needs a capability the runtime does not declare"
 			fmt.Fprintf(out, "skip %s: %s\n", p.id, c.Message)
 		default:
 			c.Status = report.Passed
-			fmt.Fprintf(out, "ok   %s: %d scripts (%d skipped for missing capabilities)\n", p.id, o.Checks, skipped)
+			fmt.Fprintf(out, "ok   %s: %d scripts (%d skipped for missing capabilities)\n", p.id, p.cases(o.Checks), skipped)
 		}
 	}
 	return cases, nil
@@ -166,14 +226,15 @@ func unjudgedProperties(ctx context.Context, cases []report.Case, i int, err err
 	return cases, err
 }
 
-// check runs o.Checks generated traces; the first failure is shrunk.
+// check runs the property's generated traces; the first failure is
+// shrunk.
 func check(ctx context.Context, o PropertyOptions, id loop.Identity, p property) (skipped int, failing *loop.Trace, findings []loop.Finding, err error) {
-	for i := 0; i < o.Checks; i++ {
+	for i := 0; i < p.cases(o.Checks); i++ {
 		if ctx.Err() != nil {
 			return skipped, nil, nil, ctx.Err()
 		}
 		r := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
-		t := Generate(r, id.Capabilities)
+		t := generate(r, id.Capabilities, 0, false, p.focus)
 		t.Name = fmt.Sprintf("%s seed %d case %d", p.id, o.Seed, i)
 		fs, skip, err := judge(o.NewRuntime, t)
 		switch {
@@ -292,10 +353,27 @@ func writeCounterexample(dir, id string, t loop.Trace) (string, error) {
 // *rand.Rand (plankit check), or rapid's draws in tests (which shrink).
 type Chooser interface{ IntN(n int) int }
 
-// Generate draws a runtime script that uses only what caps declares.
-func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
-	return generate(r, caps, 2+r.IntN(6), false)
+// focus is what a property's generated scripts stress beyond the general
+// mix; each stress only adds draws when it is on, so the general mix
+// (rt-invariants) draws the same scripts as before any was added.
+type focus struct {
+	// selections: most steps are selections, gets and /plan commands, and
+	// turns carry more selections while the model streams.
+	selections bool
+	// reviews: the model calls exit_plan_mode more, with plans that open
+	// with #Plan or ## Plan among those it draws.
+	reviews bool
+	// recovery: restarts and reloads, each followed by a get.
+	recovery bool
+	// outsideWrites: an outside writer appends plan/mode between turns.
+	outsideWrites bool
+	// listeners: host listeners before and after plan mode at every
+	// dispatch, taking the step's messages too.
+	listeners bool
 }
+
+// Generate draws a runtime script that uses only what caps declares.
+func Generate(r Chooser, caps loop.Capabilities) loop.Trace { return generate(r, caps, 0, false, focus{}) }
 
 // GenerateWide draws a runtime script of n steps over the wider alphabet
 // plankit diff --level runtime compares on (as far as caps allows): besides
@@ -307,12 +385,14 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 // command. Generate's scripts are left as they were (the runtime property's
 // counterexamples keep their seeds).
 func GenerateWide(r Chooser, caps loop.Capabilities, n int) loop.Trace {
-	return generate(r, caps, n, true)
+	return generate(r, caps, n, true, focus{})
 }
 
-// generate draws a script of n steps; wide widens the alphabet
-// (GenerateWide). With wide false it draws exactly what Generate always did.
-func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
+// generate draws a script of n steps (0: drawn, 2 to 7, fewer with a
+// focus); wide widens the alphabet (GenerateWide), a focus adds the steps
+// of a property's focus. With neither it draws exactly what Generate always
+// did.
+func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop.Trace {
 	t := loop.Trace{
 		Config:   json.RawMessage(`{"section":"Plan first."}`),
 		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions},
@@ -325,6 +405,9 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 		if wide {
 			t.Listeners = append(t.Listeners, loop.Listener{Name: "guard", Position: "before"})
 		}
+		if f.listeners {
+			t.Listeners = append(t.Listeners, loop.Listener{Name: "outer", Position: "before"})
+		}
 	}
 	if caps.HostTools && wide {
 		// a second host tool, so their order in the catalog shows (EXIT-1)
@@ -335,7 +418,10 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 	hostAction := func() loop.HostAction {
 		h := loop.HostAction{ID: next("h")}
 		switch n := r.IntN(6); {
-		case n == 0 && caps.FailAppend:
+		case n == 0 && caps.FailAppend && !f.outsideWrites:
+			// (a fault armed for plan mode's next append and an outside
+			// writer's plan/mode do not mix: the protocol leaves which
+			// append the fault fails to the runtime)
 			h.Fault = &loop.CountArg{Count: 1}
 		case n == 1:
 			h.Get = &struct{}{}
@@ -354,15 +440,29 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 		return out
 	}
 	plans := []string{"# Plan\n1. edit", "1. no heading"}
-	answers := []string{sim.Approve, sim.KeepPlanning, sim.Dismiss}
-	steps := n
+	if f.reviews {
+		plans = append(plans, "## Plan\n1. edit", "#Plan\n1. edit", "# Plan\n1. edit", "# Plan\n\n- edit\n- test", "  # Plan\n1. edit")
+	}
+	reviews := []sim.Review{{Answer: sim.Approve}, {Answer: sim.KeepPlanning}, {Answer: sim.Dismiss}}
+	if f.reviews {
+		reviews = append(reviews, sim.Review{Answer: sim.Approve, Feedback: "also add tests"},
+			sim.Review{Answer: sim.KeepPlanning, Feedback: "split step 2"}, sim.Review{Answer: sim.Approve, Reload: true})
+		// sometimes with no channel to ask the user (EXIT-7)
+		t.Services.UserQuestions = caps.UserQuestions && r.IntN(4) != 0
+	}
 	turn := func() *loop.TurnRequest {
 		tr := &loop.TurnRequest{Agent: "main", Prompt: fmt.Sprintf("Task %d.", ids)}
 		n := 1 + r.IntN(4)
+		if (f.reviews || f.listeners) && n == 1 {
+			n = 2 + r.IntN(3) // a tool call at least: a continuation step, a review
+		}
 		for i := range n {
 			resp := loop.Response{}
 			if caps.DuringStream && r.IntN(2) == 0 {
 				resp.During = actions(2)
+				if f.selections || f.listeners {
+					resp.During = append(resp.During, actions(2)...)
+				}
 			}
 			if i < n-1 {
 				if r.IntN(5) == 0 && caps.Has("retry") {
@@ -370,17 +470,18 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 				} else {
 					for range 1 + r.IntN(2) {
 						c := loop.Call{ID: next("c")}
-						if caps.HostTools && r.IntN(2) == 0 {
+						if caps.HostTools && r.IntN(2) == 0 && (!f.reviews || r.IntN(2) == 0) {
 							c.Name, c.Args = "read_file", json.RawMessage(`{"path":"a.go"}`)
 							c.During = actions(2)
 						} else {
 							c.Name = spec.ExitTool
-							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(2)]})
-							c.Review = &sim.Review{Answer: answers[r.IntN(3)]}
+							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(len(plans))]})
+							rv := reviews[r.IntN(len(reviews))]
+							c.Review = &rv
 							if wide && r.IntN(3) == 0 {
 								c.Review = wideReview(r, caps)
 							} else if caps.ReviewReplies && r.IntN(3) == 0 {
-								rv := sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
+								rv = sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
 								c.Review = &rv
 							}
 						}
@@ -405,9 +506,72 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool) loop.Trace {
 			}
 			tr.Script.PreSteps = append(tr.Script.PreSteps, p)
 		}
+		if caps.HostListeners && f.listeners {
+			behaviours := []string{sim.Accept, sim.Reject, sim.Abort}
+			if caps.EmptySteps {
+				// taking the step's messages is what shows whether plan
+				// mode's listener wraps this one (STEP-1): drawn most
+				behaviours = append(behaviours, sim.Drop, sim.Drop, sim.Drop)
+			}
+			for d := range n {
+				if r.IntN(2) == 0 {
+					continue
+				}
+				p := loop.PreStep{Dispatch: d + 1, Listener: "outer", Behaviour: behaviours[r.IntN(len(behaviours))]}
+				if r.IntN(2) == 0 {
+					p.During = actions(1)
+				}
+				tr.Script.PreSteps = append(tr.Script.PreSteps, p)
+			}
+		}
 		return tr
 	}
+	// extra draws the steps a focus adds before a step of the general mix.
+	extra := func() []loop.Step {
+		var out []loop.Step
+		switch {
+		case f.selections && r.IntN(2) == 0:
+			out = append(out, loop.Step{Set: &loop.SetRequest{Agent: "main", Active: r.IntN(2) == 0}})
+			if r.IntN(2) == 0 {
+				out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
+			}
+		case f.reviews && r.IntN(3) != 0:
+			out = append(out, loop.Step{Set: &loop.SetRequest{Agent: "main", Active: true}})
+		case f.recovery && r.IntN(2) == 0:
+			if caps.DuringStream && r.IntN(2) == 0 {
+				// a selection after the turn's last pre-step stays pending
+				// until plan mode starts afresh (PEND-2, PEND-8)
+				tr := &loop.TurnRequest{Agent: "main", Prompt: "Last word.", Script: loop.Script{Responses: []loop.Response{{
+					Text: "Done.", During: []loop.HostAction{{ID: next("h"), Set: &loop.ActiveArg{Active: r.IntN(2) == 0}}}}}}}
+				out = append(out, loop.Step{Turn: tr})
+			}
+			if r.IntN(2) == 0 && caps.Resume {
+				out = append(out, loop.Step{Restart: &struct{}{}})
+			} else if caps.Reload {
+				out = append(out, loop.Step{Reload: &struct{}{}})
+			}
+			out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
+		case f.outsideWrites && caps.OutsideAppend && r.IntN(2) == 0:
+			out = append(out, loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: spec.TypePlanMode, Data: sim.JSON(map[string]bool{"active": r.IntN(2) == 0})}})
+			if r.IntN(2) == 0 {
+				out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
+			}
+		}
+		return out
+	}
+	steps := n
+	if steps <= 0 {
+		steps = 2 + r.IntN(6)
+		if f != (focus{}) {
+			// a focused script is shorter: its extra steps make up the
+			// rest, and a failure shrinks in fewer runs
+			steps = 1 + steps/2
+		}
+	}
 	for range steps {
+		if f != (focus{}) {
+			t.Steps = append(t.Steps, extra()...)
+		}
 		var st loop.Step
 		if wide && r.IntN(4) == 0 {
 			if st, ok := wideStep(r, caps); ok {

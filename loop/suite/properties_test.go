@@ -47,3 +47,43 @@ func TestAFailureIsShrunkToAReplayableTrace(t *testing.T) {
 	replay(t, tr, builtin(loop.RetryPreStep, reference.SectionWhileInactive)(), true)
 	replay(t, tr, builtin(loop.RetryPreStep)(), false)
 }
+
+// Each focused property fails, at the default budget, against a mutant
+// of what it stresses; its shrunk trace fails again when replayed and
+// passes against the faithful built-in runtime.
+func TestEachPropertyKillsAMutantOfItsFocus(t *testing.T) {
+	for _, c := range []struct {
+		property string
+		mutant   reference.Mutant
+	}{
+		{"rt-pending-cancel", reference.NoopQueues},
+		{"rt-review-outcomes", reference.ApproveWithFeedback},
+		{"rt-recovery", reference.PendingSurvivesRestart},
+		{"rt-outside-writers", reference.OutsideWritesIgnored},
+		{"rt-host-listeners", reference.ListenerAppended},
+	} {
+		t.Run(c.property, func(t *testing.T) {
+			dir := t.TempDir()
+			cases, err := suite.Properties(context.Background(), suite.PropertyOptions{NewRuntime: builtin(loop.RetryPreStep, c.mutant), Seed: 1, CounterexampleDir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pc := range cases {
+				if pc.ID != c.property {
+					continue
+				}
+				if pc.Status != report.Failed {
+					t.Fatalf("%s against %s: %s %s", c.property, c.mutant, pc.Status, pc.Message)
+				}
+				tr, err := rtrace.ReadFile(dir + "/" + c.property + ".yaml")
+				if err != nil {
+					t.Fatal(err)
+				}
+				replay(t, tr, builtin(loop.RetryPreStep, c.mutant)(), true)
+				replay(t, tr, builtin(loop.RetryPreStep)(), false)
+				return
+			}
+			t.Fatalf("no property %s", c.property)
+		})
+	}
+}

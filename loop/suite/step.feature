@@ -174,3 +174,78 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
     And the step appends plan/mode true, false
     And the step logs 2 plan-mode notices
     And the turn ends "completed"
+
+  @STEP-1 @STEP-6 @id:rt-step-listener-wraps-host-listeners
+  Scenario: plan mode's listener is prepended, so a host listener registered before it that takes the step's messages cannot take the notice
+    Given a host pre-step listener "inbox" registered before plan mode
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: s1, set: {active: true}}]
+          calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - text: Read it.
+      preSteps:
+        - {dispatch: 2, listener: inbox, behaviour: drop}
+      """
+    Then result "s1" is "queued"
+    And the step appends plan/mode true
+    And the step logs 1 plan-mode notice
+    And request 2 of the step carries a plan-mode notice
+    And the requests show plan:policy as off, on
+
+  @STEP-6 @STEP-7 @id:rt-step-header-per-request
+  Scenario: every request sent is logged with its own request/header, changed or not
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}}]
+        - calls: [{id: r2, name: read_file, args: {path: b.go}}]
+        - text: Read them.
+      """
+    Then the step sends 3 requests, each logged with its own request/header
+    When the user sends "Go on."
+    Then the step sends 1 request, each logged with its own request/header
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r3, name: read_file, args: {path: a.go}}]
+        - text: Planned.
+      """
+    Then the step sends 2 requests, each logged with its own request/header
+
+  @STEP-6 @PEND-5 @id:rt-step-no-narration-after-cancelled-round-trip
+  Scenario: a selection switched away and back before the pre-step changes nothing and is not narrated on top of the idle commit's notice
+    Given a host pre-step listener "audit" registered before plan mode
+    When the user sends "One."
+    And the user selects plan mode
+    Then the outcome is "committed"
+    When the user sends "Two." and the turn plays:
+      """
+      preSteps:
+        - {dispatch: 1, listener: audit, behaviour: accept, during: [{id: off, set: {active: false}}, {id: on, set: {active: true}}]}
+      """
+    Then result "off" is "queued"
+    And result "on" is "cancelled"
+    And the step appends plan/mode nothing
+    And the step logs 1 plan-mode notice
+    And the requests show plan:policy as on
+
+  @STEP-6 @STEP-5 @id:rt-step-switch-narrated-after-failed-append
+  Scenario: after a failed append was applied later, switching back is narrated, since the last request showed plan mode
+    When the user sends "Look." and the turn plays:
+      """
+      responses:
+        - calls: [{id: r1, name: read_file, args: {path: a.go}, during: [{id: f1, fault: {count: 1}}, {id: s1, set: {active: true}}]}]
+        - text: Looked.
+      """
+    Then the step appends plan/mode nothing
+    When the user sends "Again."
+    Then the step appends plan/mode true
+    And the requests show plan:policy as on
+    When the user leaves plan mode
+    Then the outcome is "committed"
+    When the user sends "Go on."
+    Then the requests show plan:policy as off
+    And the step logs 1 plan-mode notice
+    And request 1 of the step carries a plan-mode notice

@@ -78,3 +78,20 @@ Feature: SVC at runtime level — plan mode is an optional package the runtime c
     When the user sends "Go on."
     Then the requests show plan:policy as off
     And the step appends plan/mode nothing
+
+  @SVC-4 @SVC-1 @id:rt-svc-catalog-signatures
+  Scenario: set returns only the four outcomes of its catalog signature, and get's pending is present only while a selection waits
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - during: [{id: g0, get: {}}, {id: s1, set: {active: true}}, {id: s2, set: {active: true}}, {id: g1, get: {}}, {id: s3, set: {active: false}}]
+          text: Read it.
+      """
+    Then result "g0" is "active=false pending=none"
+    And result "s1" is "queued"
+    And result "s2" is "noop"
+    And result "g1" is "active=false pending=true"
+    And result "s3" is "cancelled"
+    When the user selects plan mode
+    Then the outcome is "committed"
+    And get shows active true with nothing pending

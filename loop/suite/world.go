@@ -188,6 +188,16 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 		return w.expect(loop.Expect{Sections: want})
 	})
 	sc.Step(`^the step sends (\d+) requests?$`, func(n int) error { return w.expect(loop.Expect{Requests: &n}) })
+	// SPEC.md's glossary: the request header is the request/header event
+	// the runtime logs for each request it actually sends (STEP-6 reads
+	// the last one logged).
+	sc.Step(`^the step sends (\d+) requests?, each logged with its own request/header$`, func(n int) error {
+		headers := make([]string, n)
+		for i := range headers {
+			headers[i] = spec.TypeRequestHeader
+		}
+		return w.expect(loop.Expect{Requests: &n, Events: &loop.EventsExpect{Types: []string{spec.TypeRequestHeader}, Are: headers}})
+	})
 	sc.Step(`^get shows active (true|false)(?: with (nothing pending|pending true|pending false))?$`, func(active, pending string) error {
 		if err := w.do(loop.Step{Get: &loop.AgentRequest{Agent: w.agent}}); err != nil {
 			return err

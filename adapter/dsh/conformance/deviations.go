@@ -23,8 +23,8 @@ const (
 )
 
 // Deviation is one written-up way the package differs from SPEC.md. Several
-// checks may fail because of one deviation; a deviation found outside the
-// suite lists no checks.
+// checks may fail because of one deviation; every deviation names at least
+// one: the page says, for each, the check that finds it.
 type Deviation struct {
 	ID     string `yaml:"id"`
 	Title  string `yaml:"title"`
@@ -33,7 +33,7 @@ type Deviation struct {
 	// Choice names the silent point (name=value as the package declares it)
 	// for a silent-point deviation.
 	Choice string `yaml:"choice,omitempty"`
-	// Checks are the IDs of the checks this deviation fails.
+	// Checks are the IDs of the checks this deviation fails (at least one).
 	Checks []string `yaml:"checks"`
 	// Trace is the repository path of a trace file that reproduces it.
 	Trace string `yaml:"trace"`
@@ -134,6 +134,8 @@ func validDeviations(path string, devs []Deviation, needBelongs bool) error {
 			return errf("belongs", "want %s, %s or %s, got %q", BelongsLoop, BelongsPlugin, BelongsMeeting, d.Belongs)
 		case !needBelongs && d.Belongs != "":
 			return errf("belongs", "only a runtime's deviations say where they belong; leave belongs out")
+		case len(d.Checks) == 0:
+			return errf("checks", "name the checks that find it: a deviation the suite does not find is a gap in the suite (add a check), not a finding by reading")
 		}
 		if prev, dup := seenID[d.ID]; dup {
 			return errf("id", "%q is already used by entry %d", d.ID, prev)

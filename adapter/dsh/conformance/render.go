@@ -285,15 +285,11 @@ func render(in Inputs) ([]byte, error) {
 		if d.Belongs != "" {
 			p("- Belongs to: %s\n", belongsText[d.Belongs])
 		}
-		if len(d.Checks) == 0 {
-			p("- Checks: none — the suite does not detect it; found by reading the package and reproduced by the trace\n")
-		} else {
-			var cs []string
-			for _, c := range d.Checks {
-				cs = append(cs, fmt.Sprintf("`%s` (%s; %s)", c, byID[c].Status, strings.Join(byID[c].Clauses, ", ")))
-			}
-			p("- Checks: %s\n", strings.Join(cs, ", "))
+		var cs []string
+		for _, c := range d.Checks {
+			cs = append(cs, fmt.Sprintf("`%s` (%s; %s)", c, byID[c].Status, strings.Join(byID[c].Clauses, ", ")))
 		}
+		p("- Checks: %s\n", strings.Join(cs, ", "))
 		p("- Trace: [`%s`](%s) — `plankit sim%s --adapter %q %s`\n", d.Trace, relative(in.Output, d.Trace), levelFlag, in.Adapter, d.Trace)
 		p("- Where: %s\n\n", strings.TrimSpace(d.Where))
 		p("%s\n", strings.TrimSpace(d.Reasoning))

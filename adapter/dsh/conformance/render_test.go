@@ -99,6 +99,7 @@ func TestReadNotesNamesTheProblem(t *testing.T) {
 		{"no trace", "deviations:\n  - {id: a, title: T, clause: STEP-1, kind: bug, where: w, reasoning: r}\n", "deviations[0].trace: every deviation needs a trace", false},
 		{"silent point without choice", "deviations:\n  - {id: a, title: T, clause: STEP-1, kind: silent-point, trace: t.yaml, where: w, reasoning: r}\n", "deviations[0].choice", false},
 		{"check explained twice", "deviations:\n  - {id: a, title: T, clause: STEP-1, kind: bug, checks: [x], trace: t.yaml, where: w, reasoning: r}\n  - {id: b, title: T, clause: STEP-1, kind: bug, checks: [x], trace: t.yaml, where: w, reasoning: r}\n", `deviations[1].checks[0]: check "x" is already explained by deviation "a"`, false},
+		{"no check finds it", "deviations:\n  - {id: a, title: T, clause: STEP-1, kind: bug, trace: t.yaml, where: w, reasoning: r}\n", "deviations[0].checks: name the checks that find it", false},
 		{"choice text without value", "choices:\n  fold-end: it clamps\n", "choices.fold-end: start with the declared value", false},
 	}
 	for _, c := range cases {
