@@ -16,14 +16,19 @@ import (
 // does not write.
 const assistantChk = "assistant/chunk"
 
-// Where a session is relative to turns and steps.
+// Where a session is relative to turns and steps. Steps are delimited by
+// what SPEC.md names: a step's request (its request/header) starts its
+// body, and the step is over once its model output has come and every
+// tool call it made has its result. step/start and step/end are optional
+// events (SPEC.md names neither): a log that has them is read with them,
+// one that has none is read without.
 type phase int
 
 const (
 	idle     phase = iota // no open turn
-	boundary              // open turn, before a step starts (after turn/start or step/end)
+	boundary              // open turn, before a step's request: where its pre-step runs
 	started               // after step/start, before its request/header
-	inStep                // after the step's request/header
+	inStep                // after the step's request/header, before its model output and tool results are all in
 	retrying              // after llm/retry inside a step: the pre-step may run again (STEP-2)
 )
 
@@ -53,8 +58,10 @@ type session struct {
 	turn     int
 	step     int
 	// pendingAt is the line of a plan/mode appended at a pre-step boundary
-	// whose step has not yet sent its request header.
+	// whose step has not yet sent its request header; ranAfter says a step
+	// started or produced model output after it (the step ran).
 	pendingAt int
+	ranAfter  bool
 	// header is the state at the last request header; nil before the first.
 	header     *bool
 	headerLine int
@@ -70,6 +77,12 @@ type session struct {
 	// next request (CMD-3), and the command's line.
 	steer     string
 	steerLine int
+	// answered: the step's assistant message has come; waiting are its
+	// tool calls (by id) with no result yet, exitCalls those of them that
+	// call exit_plan_mode.
+	answered bool
+	waiting  map[string]bool
+	exitCall bool
 }
 
 type call struct {
@@ -134,6 +147,7 @@ func (c *checker) event(r row) {
 		}
 		s.step = 0
 		s.pendingAt = 0
+		s.endStep()
 	case spec.TypeTurnEnd:
 		// An interrupted turn is the process dying (resume closes it): the
 		// step may have been accepted, and the steer queue is lost (PEND-8).
@@ -141,8 +155,10 @@ func (c *checker) event(r row) {
 		if s.pendingAt != 0 && reason != "interrupted" {
 			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
 				c.findf(s.pendingAt, "STEP-6", "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
-			} else {
+			} else if s.ranAfter || reason == "blocked" || reason == "aborted" {
 				c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+			} else {
+				c.findf(s.pendingAt, "PEND-1", "plan/mode appended after the turn's last step, and no accepted pre-step followed it (turn/end %s at line %d): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, in whichever turn that happens", orUnknown(reason), r.line)
 			}
 		}
 		if reason == "interrupted" {
@@ -150,7 +166,9 @@ func (c *checker) event(r row) {
 		}
 		s.pendingAt = 0
 		s.phase = idle
+		s.endStep()
 	case spec.TypeStepStart:
+		s.ranAfter = s.pendingAt != 0
 		s.phase = started
 		s.step++
 		if t, ok := intField(r.data, "step"); ok {
@@ -160,6 +178,7 @@ func (c *checker) event(r row) {
 		if s.phase != idle {
 			s.phase = boundary
 		}
+		s.endStep()
 	case spec.TypeRetry:
 		if s.phase == inStep || s.phase == started {
 			s.phase = retrying
@@ -173,6 +192,8 @@ func (c *checker) event(r row) {
 		c.transcript(r)
 		c.modelOutput(r)
 		c.assistantCalls(r)
+		s.answered = true
+		c.stepDone()
 	case spec.TypeToolCall:
 		c.modelOutput(r)
 		var d struct {
@@ -182,11 +203,13 @@ func (c *checker) event(r row) {
 		}
 		if json.Unmarshal(r.data, &d) == nil && d.CallID != "" {
 			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments}
+			s.wait(d.CallID, d.Name)
 		}
 	case spec.TypeToolResult:
 		c.transcript(r)
 		c.modelOutput(r)
 		c.toolResult(r)
+		c.stepDone()
 	case assistantChk, "text-chunks", "reasoning-chunks", "tool-call-chunks":
 		c.modelOutput(r)
 	case spec.TypeCommandRun:
@@ -209,24 +232,62 @@ func (c *checker) event(r row) {
 	}
 }
 
+// wait records a tool call of the step that has no result yet.
+func (s *session) wait(id, name string) {
+	if s.phase != inStep {
+		return
+	}
+	if s.waiting == nil {
+		s.waiting = map[string]bool{}
+	}
+	s.waiting[id] = true
+	s.exitCall = s.exitCall || name == spec.ExitTool
+}
+
+// endStep forgets what the step in progress waited for.
+func (s *session) endStep() {
+	s.answered, s.waiting, s.exitCall = false, nil, false
+}
+
+// stepDone ends the step in progress once its model output has come and
+// every tool call it made has its result: what follows runs at the next
+// step's pre-step, whether or not the log has step events.
+func (c *checker) stepDone() {
+	s := c.s
+	if s.phase == inStep && s.answered && len(s.waiting) == 0 {
+		s.phase = boundary
+		s.endStep()
+	}
+}
+
 // planMode checks a plan/mode event and folds it.
 func (c *checker) planMode(r row) {
 	s := c.s
-	active, exact := sim.PlanModeOf(sim.Event{Type: spec.TypePlanMode, Data: r.data})
+	e := sim.Event{Type: spec.TypePlanMode, Data: r.data}
+	exact := sim.PlanModeExact(e)
+	active, folds := sim.PlanModeRead(e, c.opts.PlanModeData)
 	if !exact {
-		c.findf(r.line, "LOG-1", "plan/mode data must be exactly {active: boolean}, got %s (the fold ignores it)", compact(r.data))
+		how := "the fold ignores it"
+		if folds {
+			how = "the fold reads its active"
+		}
+		c.findf(r.line, "LOG-1", "plan/mode data must be exactly {active: boolean}, got %s (%s)", compact(r.data), how)
 	}
 	if s.phase != idle {
 		switch s.phase {
 		case started:
 			c.findf(r.line, "STEP-1", "plan/mode appended between step/start and that step's request/header (turn %d step %d): inside a turn only the pre-step listener appends, before the step starts", s.turn, s.step)
 		case inStep:
-			c.findf(r.line, "STEP-7", "plan/mode appended after the request header of turn %d step %d (line %d): the append must come before request derivation, so the step's request reflects it", s.turn, s.step, s.headerLine)
+			if s.exitCall {
+				c.findf(r.line, "EXIT-5", "plan/mode appended while turn %d step %d was running its exit_plan_mode call (request header at line %d): an approval records a pending exit, appended at the next accepted in-turn pre-step, so plan guidance stays in force for the rest of the tool batch", s.turn, s.step, s.headerLine)
+			} else {
+				c.findf(r.line, "PEND-1", "plan/mode appended while turn %d step %d was running (request header at line %d, its model output or tool results still to come): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, before that step's request is derived", s.turn, s.step, s.headerLine)
+			}
 		default:
-			s.pendingAt = r.line
+			s.pendingAt, s.ranAfter = r.line, false
 		}
 	}
-	if !exact {
+	if !folds {
 		s.malformed = true
 		// The fold ignores a malformed plan/mode (LOG-2 as the reference
 		// folds), so it neither changes the state nor repeats it.
@@ -253,6 +314,7 @@ func (c *checker) header(r row) {
 	applied := s.pendingAt
 	s.pendingAt = 0
 	s.phase = inStep
+	s.endStep()
 	v := s.active
 	msg := fmt.Sprintf("plan mode %s at request/header (turn %d, step %d)", onOff(v), s.turn, s.step)
 	var d struct {
@@ -382,6 +444,7 @@ func (c *checker) userMessage(r row) {
 // a plan/mode still waiting for a header at a retry was never shown.
 func (c *checker) modelOutput(r row) {
 	s := c.s
+	s.ranAfter = s.ranAfter || s.pendingAt != 0
 	if s.pendingAt != 0 && s.phase == retrying {
 		c.findf(s.pendingAt, "STEP-7", "plan/mode appended at a request-recovery retry that sent no new request header (model output at line %d): the retried request did not reflect it", r.line)
 		s.pendingAt = 0
@@ -409,6 +472,7 @@ func (c *checker) assistantCalls(r row) {
 	for _, p := range d.Message.Content {
 		if p.Type == "tool-call" && p.ID != "" {
 			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments}
+			c.s.wait(p.ID, p.Name)
 		}
 	}
 }
@@ -438,6 +502,7 @@ func (c *checker) toolResult(r row) {
 		failed = failed || p.IsError
 	}
 	s := c.s
+	delete(s.waiting, id)
 	cl, ok := s.calls[id]
 	if !ok || cl.name != spec.ExitTool || failed {
 		return

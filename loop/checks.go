@@ -25,13 +25,14 @@ func (f Finding) String() string {
 	return f.Clause + ": " + f.Message
 }
 
-// Fold is foldPlanMode(log[0:end)): the active of the last well-formed
-// plan/mode event, false when there is none.
-func Fold(log []sim.Event, end int) bool {
+// Fold is foldPlanMode(log[0:end)): the active of the last plan/mode event
+// whose data the reading (the declared value of choice plan-mode-data,
+// "" for the default) folds, false when there is none.
+func Fold(log []sim.Event, end int, reading string) bool {
 	active := false
 	for _, e := range log[:min(end, len(log))] {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := sim.PlanModeOf(e); ok {
+			if v, ok := sim.PlanModeRead(e, reading); ok {
 				active = v
 			}
 		}
@@ -82,10 +83,18 @@ func Invariants(t Trace, rec Record) []Finding {
 	}
 	section, haveSection := configSection(t.loadRequest().Config)
 	sectionFromLog := rec.Identity.Choices[spec.ChoiceSectionSource] != "pending"
+	reading := rec.Identity.Choices[spec.ChoicePlanModeData]
 	requests := map[string][]ModelRequest{}
 	// unloadedAt: for each agent's request, whether plan mode was unloaded
 	// when it was sent (from an unload step to the next reload or restart).
 	unloadedAt := map[string][]bool{}
+	// composedAt: for each agent's request, how many times plan mode had
+	// been loaded or unloaded before it was sent. EXIT-1 compares the
+	// catalogs of requests across a change of plan state while the plugin
+	// stays loaded; a reload registers the tool anew, and SPEC.md does not
+	// say where.
+	composedAt := map[string][]int{}
+	composed := 0
 	// outside: the seqs of the events the kit wrote itself (an opened log,
 	// an outside writer's append), which the lint rules do not judge as
 	// the runtime's.
@@ -97,6 +106,9 @@ func Invariants(t Trace, rec Record) []Finding {
 			agent = rec.Agents[0]
 		}
 		unloaded = d.Step.unloadedAfter(unloaded)
+		if d.Step.recomposes() {
+			composed++
+		}
 		switch {
 		case d.Step.Open != nil:
 			for seq := range d.Start {
@@ -110,6 +122,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		requests[agent] = append(requests[agent], d.Obs.Requests...)
 		for range d.Obs.Requests {
 			unloadedAt[agent] = append(unloadedAt[agent], unloaded)
+			composedAt[agent] = append(composedAt[agent], composed)
 		}
 		if unloaded {
 			out = append(out, withoutPlanMode(agent, d)...)
@@ -117,16 +130,19 @@ func Invariants(t Trace, rec Record) []Finding {
 		}
 		if d.Get != nil {
 			log := rec.Logs[agent][:d.Start]
-			if want := Fold(log, len(log)); d.Get.Active != want {
+			if want := Fold(log, len(log), reading); d.Get.Active != want {
 				out = append(out, Finding{"LOG-3", agent, fmt.Sprintf("get after %d events says active=%t; the log folds to %t", len(log), d.Get.Active, want)})
 			}
 		}
 	}
 	for _, agent := range rec.Agents {
 		log := rec.Logs[agent]
+		// tools is the catalog of the last request sent while plan mode
+		// was loaded, state the plan state then, in the same composition.
 		var tools []string
+		var state bool
 		for i, q := range requests[agent] {
-			want := Fold(log, q.At)
+			want := Fold(log, q.At, reading)
 			s, has := q.Section(spec.SectionName)
 			has = has && s.Text != ""
 			where := fmt.Sprintf("request %d (sent after %d events)", i+1, q.At)
@@ -158,13 +174,16 @@ func Invariants(t Trace, rec Record) []Finding {
 			case n > 1:
 				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog lists exit_plan_mode %d times", where, n)})
 			}
-			if tools != nil && !slices.Equal(q.Tools, tools) {
-				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v", where, q.Tools, tools)})
+			if i > 0 && composedAt[agent][i] != composedAt[agent][i-1] {
+				tools = nil // plan mode was loaded anew since the last request
 			}
-			tools = q.Tools
+			if tools != nil && state != want && !slices.Equal(q.Tools, tools) {
+				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v, sent while plan mode was %s: entering or leaving plan mode never changes the catalog", where, q.Tools, tools, onOff(state))})
+			}
+			tools, state = q.Tools, want
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices[spec.ChoiceSectionSource], outside[agent])...)
+		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent])...)
 	}
 	return out
 }
@@ -252,7 +271,7 @@ func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Fin
 // so event i is line i+2, and a request sent when the log held n events
 // was sent after line n+1. A finding on the line of an event the kit wrote
 // itself (outside, by seq) is not the runtime's.
-func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource string, outside []int) []Finding {
+func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[string]string, outside []int) []Finding {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
 	for _, e := range log {
@@ -264,7 +283,7 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource s
 	for _, q := range sent {
 		after = append(after, q.At+1)
 	}
-	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: sectionSource, SentAfter: after})
+	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: choices[spec.ChoiceSectionSource], PlanModeData: choices[spec.ChoicePlanModeData], SentAfter: after})
 	var out []Finding
 	for _, e := range rep.Entries {
 		switch e.Level {
@@ -289,4 +308,11 @@ func countOf(names []string, name string) int {
 		}
 	}
 	return n
+}
+
+func onOff(active bool) string {
+	if active {
+		return "on"
+	}
+	return "off"
 }

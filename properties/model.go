@@ -22,6 +22,7 @@ type Choices struct {
 	ReloadPending     string // drop | keep
 	IdleAppendFailure string // error | pending
 	EmptyStep         string // keep-pending | inject
+	PlanModeData      string // fold-active | exact
 	// Assume is the known deviations the model predicts instead of
 	// SPEC.md (none by default).
 	Assume Deviations
@@ -127,6 +128,7 @@ func ChoicesOf(declared map[string]string) Choices {
 		ReloadPending:     pick(spec.ChoiceReloadPending, spec.ReloadPendingDrop),
 		IdleAppendFailure: pick(spec.ChoiceIdleAppendFailure, spec.IdleAppendFailureError),
 		EmptyStep:         pick(spec.ChoiceEmptyStep, spec.EmptyStepKeepPending),
+		PlanModeData:      pick(spec.ChoicePlanModeData, spec.PlanModeDataFoldActive),
 	}
 }
 
@@ -974,11 +976,13 @@ func reviewVerdict(r sim.Review) (approved bool, feedback string) {
 	return slices.Equal(own[0].Selected, []string{sim.Approve}) && own[0].Custom == "", own[0].Custom
 }
 
-// planData is the value of plan/mode data, and false when it is not exactly
-// {active: boolean} (LOG-1): such an event does not change the state.
-func planData(data json.RawMessage) (active, ok bool) {
+// planData is the value of plan/mode data, and false when the fold does
+// not read it: data with no boolean active, or (choice plan-mode-data=exact)
+// data that is not exactly {active: boolean}. Such an event does not change
+// the state.
+func (x *pred) planData(data json.RawMessage) (active, ok bool) {
 	var d map[string]json.RawMessage
-	if json.Unmarshal(data, &d) != nil || len(d) != 1 {
+	if json.Unmarshal(data, &d) != nil || d == nil || x.m.Choices.PlanModeData == spec.PlanModeDataExact && len(d) != 1 {
 		return false, false
 	}
 	switch string(d["active"]) {
@@ -997,7 +1001,7 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 	me := mevent{typ: typ}
 	ap := x.of(a)
 	if typ == spec.TypePlanMode {
-		v, ok := planData(data)
+		v, ok := x.planData(data)
 		me.isPlan, me.plan = ok, v
 		if ok {
 			a.logged = v
@@ -1017,7 +1021,7 @@ func (x *pred) open(o *sim.OpenAction) {
 		me := mevent{typ: e.Type}
 		switch e.Type {
 		case spec.TypePlanMode:
-			v, ok := planData(e.Data)
+			v, ok := x.planData(e.Data)
 			me.isPlan, me.plan = ok, v
 			if ok {
 				a.logged = v
@@ -1044,7 +1048,7 @@ func (x *pred) fold(f *sim.FoldAction) {
 		for _, e := range f.Events {
 			me := mevent{typ: e.Type}
 			if e.Type == spec.TypePlanMode {
-				me.plan, me.isPlan = planData(e.Data)
+				me.plan, me.isPlan = x.planData(e.Data)
 			}
 			events = append(events, me)
 		}

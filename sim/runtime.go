@@ -61,6 +61,10 @@ type Options struct {
 	// results: EmptyStepsRun (default) sends its request, EmptyStepsSkip
 	// skips it and ends the turn (the shipped dsh loop).
 	EmptySteps string
+	// NoStepEvents leaves step/start and step/end out of the logs: SPEC.md
+	// names neither, so a runtime may log none (its steps are delimited by
+	// their requests).
+	NoStepEvents bool
 	// Hooks run host code inside steps (nil: none).
 	Hooks *Hooks
 }
