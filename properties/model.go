@@ -981,8 +981,14 @@ func reviewVerdict(r sim.Review) (approved bool, feedback string) {
 // data that is not exactly {active: boolean}. Such an event does not change
 // the state.
 func (x *pred) planData(data json.RawMessage) (active, ok bool) {
+	return planValue(data, x.m.Choices.PlanModeData == spec.PlanModeDataExact)
+}
+
+// planValue reads plan/mode data: its boolean active, and false when it
+// has none or (exact) has other fields besides.
+func planValue(data json.RawMessage, exact bool) (active, ok bool) {
 	var d map[string]json.RawMessage
-	if json.Unmarshal(data, &d) != nil || d == nil || x.m.Choices.PlanModeData == spec.PlanModeDataExact && len(d) != 1 {
+	if json.Unmarshal(data, &d) != nil || d == nil || exact && len(d) != 1 {
 		return false, false
 	}
 	switch string(d["active"]) {
@@ -1006,7 +1012,8 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 		if ok {
 			a.logged = v
 		}
-		ap.Plan = append(ap.Plan, v) // malformed data reads as false; appended checks it as written
+		written, _ := planValue(data, false) // the value as written, whatever the fold reads
+		ap.Plan = append(ap.Plan, written) // data with no boolean active reads as false; appended checks it as written
 	}
 	a.log = append(a.log, me)
 	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})
