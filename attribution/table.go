@@ -81,6 +81,7 @@ var Table = []Rule{
 	{ObsPlanMode, "an accepted step with an armed append fault", []string{"STEP-5"}},
 	{ObsPlanMode, "a step the reference skipped for want of messages, which the implementation ran", []string{"PEND-2"}},
 	{ObsPlanMode, "a step both sides skipped for want of messages (choice empty-step)", []string{"PEND-2", "PEND-1"}},
+	{ObsPlanMode, "a step whose exit tool call the reference approved, where the implementation appended the exit during the call", []string{"EXIT-5"}},
 	{ObsPlanMode, "an accepted step", []string{"PEND-1", "STEP-1"}},
 	{ObsPlanMode, "set: the reference committed", []string{"PEND-6"}},
 	{ObsPlanMode, "set: the reference queued", []string{"PEND-4"}},

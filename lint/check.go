@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -107,8 +108,10 @@ func (c *checker) errorf(line int, format string, args ...any) {
 	c.add(Entry{Line: line, Level: LevelError, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *checker) findf(line int, clause, format string, args ...any) {
-	c.add(Entry{Line: line, Level: LevelFinding, Clause: clause, Message: fmt.Sprintf(format, args...)})
+// findf reports a finding of a rule (attribution.Checks), listed under the
+// rule's clause.
+func (c *checker) findf(line int, rule, format string, args ...any) {
+	c.add(Entry{Line: line, Level: LevelFinding, Clause: attribution.Clause(rule), Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
 // sentBetween returns the first line in [from, to) after which a request
@@ -154,11 +157,11 @@ func (c *checker) event(r row) {
 		reason := sim.TurnEndReason(r.data)
 		if s.pendingAt != 0 && reason != "interrupted" {
 			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
-				c.findf(s.pendingAt, "STEP-6", "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
+				c.findf(s.pendingAt, attribution.LintHeaderMissing, "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
 			} else if s.ranAfter || reason == "blocked" || reason == "aborted" {
-				c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+				c.findf(s.pendingAt, attribution.LintRejectedAppends, "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
 			} else {
-				c.findf(s.pendingAt, "PEND-1", "plan/mode appended after the turn's last step, and no accepted pre-step followed it (turn/end %s at line %d): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, in whichever turn that happens", orUnknown(reason), r.line)
+				c.findf(s.pendingAt, attribution.LintAppendNotPending, "plan/mode appended after the turn's last step, and no accepted pre-step followed it (turn/end %s at line %d): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, in whichever turn that happens", orUnknown(reason), r.line)
 			}
 		}
 		if reason == "interrupted" {
@@ -271,17 +274,17 @@ func (c *checker) planMode(r row) {
 		if folds {
 			how = "the fold reads its active"
 		}
-		c.findf(r.line, "LOG-1", "plan/mode data must be exactly {active: boolean}, got %s (%s)", compact(r.data), how)
+		c.findf(r.line, attribution.LintPlanModeShape, "plan/mode data must be exactly {active: boolean}, got %s (%s)", compact(r.data), how)
 	}
 	if s.phase != idle {
 		switch s.phase {
 		case started:
-			c.findf(r.line, "STEP-1", "plan/mode appended between step/start and that step's request/header (turn %d step %d): inside a turn only the pre-step listener appends, before the step starts", s.turn, s.step)
+			c.findf(r.line, attribution.LintAppendBeforeStart, "plan/mode appended between step/start and that step's request/header (turn %d step %d): inside a turn only the pre-step listener appends, before the step starts", s.turn, s.step)
 		case inStep:
 			if s.exitCall {
-				c.findf(r.line, "EXIT-5", "plan/mode appended while turn %d step %d was running its exit_plan_mode call (request header at line %d): an approval records a pending exit, appended at the next accepted in-turn pre-step, so plan guidance stays in force for the rest of the tool batch", s.turn, s.step, s.headerLine)
+				c.findf(r.line, attribution.LintExitAtOnce, "plan/mode appended while turn %d step %d was running its exit_plan_mode call (request header at line %d): an approval records a pending exit, appended at the next accepted in-turn pre-step, so plan guidance stays in force for the rest of the tool batch", s.turn, s.step, s.headerLine)
 			} else {
-				c.findf(r.line, "PEND-1", "plan/mode appended while turn %d step %d was running (request header at line %d, its model output or tool results still to come): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, before that step's request is derived", s.turn, s.step, s.headerLine)
+				c.findf(r.line, attribution.LintAppendMidStep, "plan/mode appended while turn %d step %d was running (request header at line %d, its model output or tool results still to come): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, before that step's request is derived", s.turn, s.step, s.headerLine)
 			}
 		default:
 			s.pendingAt, s.ranAfter = r.line, false
@@ -298,7 +301,7 @@ func (c *checker) planMode(r row) {
 		if !s.seenPlan {
 			was = "with no plan/mode before it the fold is"
 		}
-		c.findf(r.line, "LOG-4", "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
+		c.findf(r.line, attribution.LintRepeatedValue, "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
 	} else {
 		s.changes = append(s.changes, change{line: r.line, to: active, eligible: s.header != nil && *s.header != active})
 	}
@@ -343,7 +346,7 @@ func (c *checker) header(r row) {
 		if found {
 			msg += "; plan:policy rendered"
 			if policy.Order != spec.SectionOrder {
-				c.findf(r.line, "CFG-2", "plan:policy rendered at order %d, not %d", policy.Order, spec.SectionOrder)
+				c.findf(r.line, attribution.LintSectionOrder, "plan:policy rendered at order %d, not %d", policy.Order, spec.SectionOrder)
 			}
 		} else {
 			msg += "; plan:policy absent"
@@ -353,24 +356,24 @@ func (c *checker) header(r row) {
 		if found != v && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending {
 			switch {
 			case applied != 0 && found == !v:
-				c.findf(r.line, "STEP-7", "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
+				c.findf(r.line, attribution.LintHeaderBeforeApply, "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
 			case found:
-				c.findf(r.line, "CFG-2", "plan:policy rendered while the log says plan mode is inactive")
+				c.findf(r.line, attribution.LintSectionVsLog, "plan:policy rendered while the log says plan mode is inactive")
 			default:
-				c.findf(r.line, "CFG-2", "plan:policy absent while the log says plan mode is active")
+				c.findf(r.line, attribution.LintSectionVsLog, "plan:policy absent while the log says plan mode is active")
 			}
 		}
 	}
 	if hasTools {
 		listed := containsTool(tools, spec.ExitTool)
 		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v {
-			c.findf(r.line, "EXIT-1", "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
+			c.findf(r.line, attribution.LintCatalogFlips, "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
 		}
 		s.prevTools = &[2]bool{listed, v}
 	}
 	c.add(Entry{Line: r.line, Level: LevelInfo, Message: msg, Active: &v})
 	if s.steer != "" {
-		c.findf(r.line, "CMD-3", "/plan <message> at line %d did not steer its message into the next request: no user/message %s before this header", s.steerLine, quoteStart(s.steer))
+		c.findf(r.line, attribution.LintNotSteered, "/plan <message> at line %d did not steer its message into the next request: no user/message %s before this header", s.steerLine, quoteStart(s.steer))
 		s.steer = ""
 	}
 	s.header = &v
@@ -424,19 +427,19 @@ func (c *checker) userMessage(r row) {
 	}
 	for _, ch := range s.changes {
 		if ch.eligible {
-			c.findf(r.line, "STEP-6", "a second plan-mode notice for the change at line %d: at most one notice per change", ch.line)
+			c.findf(r.line, attribution.LintSecondNotice, "a second plan-mode notice for the change at line %d: at most one notice per change", ch.line)
 			return
 		}
 	}
 	switch {
 	case len(s.changes) == 0 && s.header == nil:
-		c.findf(r.line, "STEP-6", "a plan-mode notice with no plan-mode change and no request header before it")
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice with no plan-mode change and no request header before it")
 	case len(s.changes) == 0:
-		c.findf(r.line, "STEP-6", "a plan-mode notice, but the plan state has not changed since the last request header (line %d)", s.headerLine)
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice, but the plan state has not changed since the last request header (line %d)", s.headerLine)
 	case s.header == nil:
-		c.findf(r.line, "STEP-6", "a plan-mode notice for the change at line %d, but no request header came before it: with no header yet there is no notice", s.changes[0].line)
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice for the change at line %d, but no request header came before it: with no header yet there is no notice", s.changes[0].line)
 	default:
-		c.findf(r.line, "STEP-6", "a plan-mode notice for the change at line %d, but the last request header (line %d) already showed plan mode %s", s.changes[len(s.changes)-1].line, s.headerLine, onOff(*s.header))
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice for the change at line %d, but the last request header (line %d) already showed plan mode %s", s.changes[len(s.changes)-1].line, s.headerLine, onOff(*s.header))
 	}
 }
 
@@ -446,7 +449,7 @@ func (c *checker) modelOutput(r row) {
 	s := c.s
 	s.ranAfter = s.ranAfter || s.pendingAt != 0
 	if s.pendingAt != 0 && s.phase == retrying {
-		c.findf(s.pendingAt, "STEP-7", "plan/mode appended at a request-recovery retry that sent no new request header (model output at line %d): the retried request did not reflect it", r.line)
+		c.findf(s.pendingAt, attribution.LintRetryUnshown, "plan/mode appended at a request-recovery retry that sent no new request header (model output at line %d): the retried request did not reflect it", r.line)
 		s.pendingAt = 0
 	}
 	if s.phase == retrying {
@@ -508,14 +511,14 @@ func (c *checker) toolResult(r row) {
 		return
 	}
 	if !s.active {
-		c.findf(r.line, "EXIT-2", "exit_plan_mode succeeded while the log says plan mode is inactive: outside plan mode it fails")
+		c.findf(r.line, attribution.LintExitOutsidePlan, "exit_plan_mode succeeded while the log says plan mode is inactive: outside plan mode it fails")
 		return
 	}
 	var args struct {
 		Plan *string `json:"plan"`
 	}
 	if json.Unmarshal([]byte(cl.args), &args) == nil && args.Plan != nil && !spec.PlanOpensWithLevel1Heading(*args.Plan) {
-		c.findf(r.line, "EXIT-3", "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
+		c.findf(r.line, attribution.LintExitNoHeading, "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
 	}
 }
 
@@ -526,7 +529,7 @@ func (c *checker) transcript(r row) {
 		return
 	}
 	if hasPlanMode(v) {
-		c.findf(r.line, "LOG-1", "%s carries a plan/mode in the transcript: plan/mode is log-only and never part of the model's messages", r.typ)
+		c.findf(r.line, attribution.LintPlanInTranscript, "%s carries a plan/mode in the transcript: plan/mode is log-only and never part of the model's messages", r.typ)
 	}
 }
 

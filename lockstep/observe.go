@@ -594,6 +594,11 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 			return mk([]string{"PEND-2", "PEND-1"}, x)
 		case cx.faults:
 			return mk([]string{"STEP-5"}, x)
+		case approvedExit(ref) && len(iv) > len(rv):
+			// The step's exit tool call was approved: its exit waits for
+			// the next accepted pre-step, the implementation appended it
+			// during the call.
+			return mk([]string{"EXIT-5"}, x)
 		}
 		return mk([]string{"PEND-1", "STEP-1"}, x)
 	case act.Set != nil:
@@ -619,6 +624,12 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		return mk([]string{"STEP-4"}, x)
 	}
 	return mk([]string{"LOG-4"}, x)
+}
+
+// approvedExit reports whether an exit_plan_mode call of the action was
+// approved.
+func approvedExit(r sim.Result) bool {
+	return slices.ContainsFunc(r.Tools, func(t sim.ToolOutcome) bool { return t.Name == spec.ExitTool && t.OK })
 }
 
 // attempts lists the plan/mode appends the implementation attempted for

@@ -1013,7 +1013,7 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 			a.logged = v
 		}
 		written, _ := planValue(data, false) // the value as written, whatever the fold reads
-		ap.Plan = append(ap.Plan, written) // data with no boolean active reads as false; appended checks it as written
+		ap.Plan = append(ap.Plan, written)   // data with no boolean active reads as false; appended checks it as written
 	}
 	a.log = append(a.log, me)
 	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})

@@ -286,7 +286,7 @@ var mutations = map[Mutant]mutation{
 			if a.c.services.UserQuestions {
 				return nil, false
 			}
-			return a.c.approve(a.agent), true
+			return a.c.approve(a), true
 		})
 	}},
 	ReloadApproves: {hook: func(k *hooks) {
@@ -337,12 +337,24 @@ var mutations = map[Mutant]mutation{
 	QueuedCommitsNow: {hook: func(k *hooks) {
 		k.waits = then(k.waits, func(sel selection, waits bool) bool { return waits && sel.active == sel.s.active })
 	}},
+	ApprovedExitAtOnce: {hook: func(k *hooks) {
+		k.replaces = then(k.replaces, func(a at, replaces bool) bool {
+			if !replaces {
+				return false
+			}
+			// the exit is appended now, in the middle of the tool call,
+			// instead of being left pending for the next accepted pre-step
+			delete(a.c.pending, a.agent)
+			_ = a.c.append(a.h, a.agent, false)
+			return false
+		})
+	}},
 	ApproveWithoutReview: {hook: func(k *hooks) {
 		k.review = first(k.review, func(a at) (json.RawMessage, bool) {
 			if !a.c.services.UserQuestions {
 				return nil, false
 			}
-			return a.c.approve(a.agent), true
+			return a.c.approve(a), true
 		})
 	}},
 	BarePlanToggles: {hook: func(k *hooks) {
@@ -456,6 +468,7 @@ const (
 	UnloadKeepsPending       Mutant = "unload-keeps-pending"
 	SelectionContinues       Mutant = "selection-continues"
 	QueuedCommitsNow         Mutant = "queued-commits-now"
+	ApprovedExitAtOnce       Mutant = "approved-exit-at-once"
 	ApproveWithoutReview     Mutant = "approve-without-review"
 	BarePlanToggles          Mutant = "bare-plan-toggles"
 	PlanModeBlocksSteps      Mutant = "plan-mode-blocks-steps"
@@ -511,6 +524,7 @@ var Catalogue = []MutantInfo{
 	{ExitGateReadsPending, "EXIT-2", "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state"},
 	{PlanWithoutHeading, "EXIT-3", "a plan without a # heading is accepted"},
 	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
+	{ApprovedExitAtOnce, "EXIT-5", "an approved exit is appended at once, during the exit tool's call, instead of at the next accepted in-turn pre-step"},
 	{ApprovalKeepsUserExit, "EXIT-5", "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
 	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
 	{ReviewReadsAnyQuestion, "EXIT-6", "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan"},
