@@ -63,15 +63,16 @@ const (
 // names the clause (the other comparisons name an observation kind, whose
 // clauses the scenario's tags narrow: ForScenario).
 const (
-	ExpNoop          = "expect/outcome-noop"
-	ExpQueued        = "expect/outcome-queued"
-	ExpCancelled     = "expect/outcome-cancelled"
-	ExpCommitted     = "expect/outcome-committed"
-	ExpPendingHidden = "expect/pending-hidden"
-	ExpNoticeInReq   = "expect/notice-in-request"
-	ExpToolsOffered  = "expect/tool-offered"
-	ExpPresented     = "expect/plan-presented"
-	ExpNoChannel     = "expect/no-channel"
+	ExpNoop               = "expect/outcome-noop"
+	ExpQueued             = "expect/outcome-queued"
+	ExpCancelled          = "expect/outcome-cancelled"
+	ExpCommitted          = "expect/outcome-committed"
+	ExpPendingHidden      = "expect/pending-hidden"
+	ExpNoticeInReq        = "expect/notice-in-request"
+	ExpRequestAfterAppend = "expect/request-after-append"
+	ExpToolsOffered       = "expect/tool-offered"
+	ExpPresented          = "expect/plan-presented"
+	ExpNoChannel          = "expect/no-channel"
 )
 
 // Checks is the table of rules, in the order their IDs are declared.
@@ -118,6 +119,7 @@ var Checks = []Check{
 	{ExpCommitted, []string{"PEND-6"}, "set with no open turn commits at once"},
 	{ExpPendingHidden, []string{"PEND-7"}, "get reports pending exactly when a selection waits"},
 	{ExpNoticeInReq, []string{"STEP-7"}, "the notice is part of the messages of the step that appended"},
+	{ExpRequestAfterAppend, []string{"STEP-7"}, "the request of the step whose pre-step appended is derived after the append, so it shows the new state"},
 	{ExpToolsOffered, []string{"EXIT-1"}, "exit_plan_mode is offered whether or not plan mode is active"},
 	{ExpPresented, []string{"EXIT-4"}, "exit_plan_mode presents the plan for review through the user-questions seam"},
 	{ExpNoChannel, []string{"EXIT-7"}, "with no interaction channel the exit tool fails"},

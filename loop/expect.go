@@ -289,7 +289,7 @@ func (x Expect) Check(d StepDone) []Finding {
 	}
 	if x.Sections != nil {
 		if got := Sections(d); !slices.Equal(got, x.Sections) {
-			fail(attribution.ObsRequest, "plan:policy rendered per request: got %v, want %v", got, x.Sections)
+			fail(sectionsRule(d, got, x.Sections), "plan:policy rendered per request: got %v, want %v", got, x.Sections)
 		}
 	}
 	if x.Requests != nil && len(d.Obs.Requests) != *x.Requests {
@@ -360,6 +360,31 @@ func (x Expect) Check(d StepDone) []Finding {
 		fail(attribution.ObsCommand, "command reported: got %s, want %s", got, x.Command)
 	}
 	return out
+}
+
+// sectionsRule is what requests whose plan:policy is not the wanted one
+// break: when the step appended a plan/mode with the wanted state before a
+// request that does not show it, the request was derived before the append
+// (STEP-7); otherwise what the requests show follows from the state, whose
+// clause the scenario's tags narrow.
+func sectionsRule(d StepDone, got, want []bool) string {
+	for i, q := range d.Obs.Requests {
+		if i >= len(got) || i >= len(want) || got[i] == want[i] {
+			continue
+		}
+		last, seen := false, false
+		for _, e := range d.Obs.Events {
+			if e.Seq < q.At && e.Type == spec.TypePlanMode {
+				if v, ok := sim.PlanModeOf(e); ok {
+					last, seen = v, true
+				}
+			}
+		}
+		if seen && last == want[i] {
+			return attribution.ExpRequestAfterAppend
+		}
+	}
+	return attribution.ObsRequest
 }
 
 // outcomeRule is what a set outcome that is not the wanted one breaks:
