@@ -393,7 +393,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			r = &record{info: infos[i].scenarioInfo, name: p.Name}
 			records[i] = r
 			if o.ForCheck != nil {
-				o.ForCheck(w, sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, "PEND-8")})
+				o.ForCheck(w, sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, spec.PEND8)})
 			}
 			if err := c.Err(); err != nil {
 				r.interrupted = true

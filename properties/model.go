@@ -57,11 +57,11 @@ type Deviations struct {
 // Assumable lists the known deviations the model can predict: the name
 // (as plankit mutants lists it), its clause and what it does.
 var Assumable = []struct{ Name, Clause, What string }{
-	{"listener-appended", "STEP-1", "the pre-step listener is registered without prepend"},
-	{"cancelled-selection-narrated", "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
-	{"keep-planning-keeps-exit", "EXIT-6", "keep planning leaves an earlier approval's pending exit in force"},
-	{"plan-reply-announces-entering", "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
-	{"notice-forces-step", "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
+	{"listener-appended", spec.STEP1, "the pre-step listener is registered without prepend"},
+	{"cancelled-selection-narrated", spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
+	{"keep-planning-keeps-exit", spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force"},
+	{"plan-reply-announces-entering", spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+	{"notice-forces-step", spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 }
 
 // AssumableNames are the names of Assumable, in order, for messages.

@@ -45,7 +45,7 @@ type property struct {
 var properties = []property{{
 	id:      "rt-invariants",
 	name:    "every generated runtime script keeps the invariants: requests agree with the log, logs pass lint",
-	clauses: []string{"CFG-2", "EXIT-1", "EXIT-5", "LOG-1", "LOG-3", "LOG-4", "STEP-1", "STEP-3", "STEP-6", "STEP-7"},
+	clauses: []string{spec.CFG2, spec.EXIT1, spec.EXIT5, spec.LOG1, spec.LOG3, spec.LOG4, spec.STEP1, spec.STEP3, spec.STEP6, spec.STEP7},
 }}
 
 // PropertyCases lists the properties as cases, without running them.
