@@ -27,11 +27,16 @@ const (
 	ObsInject    = "injected text"
 	ObsPlanMode  = "appended plan/mode"
 	ObsAttempts  = "plan/mode append attempts"
-	ObsNotices   = "notices"
-	ObsEvents    = "appended events"
-	ObsRequest   = "request"
-	ObsGet       = "get"
-	ObsFold      = "fold"
+	// ObsExitAppend is an appended plan/mode that came during an
+	// exit_plan_mode call the reference approved: the exit appended at
+	// once instead of left pending (a refinement of ObsPlanMode that names
+	// only EXIT-5, so a scenario's plan/mode check is not read as EXIT-5).
+	ObsExitAppend = "exit appended during the call"
+	ObsNotices    = "notices"
+	ObsEvents     = "appended events"
+	ObsRequest    = "request"
+	ObsGet        = "get"
+	ObsFold       = "fold"
 	// ObsListener is where the plugin's pre-step listener sits in the
 	// chain, as a scenario checks it (what load registered, what the
 	// listener saw in next()'s decision); lockstep sees its effect as the
@@ -161,7 +166,7 @@ var Table = []Rule{
 	{RowPlanFault, ObsPlanMode, "an accepted step with an armed append fault", []string{"STEP-5"}},
 	{RowPlanSkippedRan, ObsPlanMode, "a step the reference skipped for want of messages, which the implementation ran", []string{"PEND-2"}},
 	{RowPlanBothSkipped, ObsPlanMode, "a step both sides skipped for want of messages (choice empty-step)", []string{"PEND-2", "PEND-1"}},
-	{RowPlanExitAtOnce, ObsPlanMode, "a step whose exit tool call the reference approved, where the implementation appended the exit during the call", []string{"EXIT-5"}},
+	{RowPlanExitAtOnce, ObsExitAppend, "a step whose exit tool call the reference approved, where the implementation appended the exit during the call", []string{"EXIT-5"}},
 	{RowPlanStep, ObsPlanMode, "an accepted step", []string{"PEND-1", "STEP-1"}},
 	{RowPlanSetCommitted, ObsPlanMode, "set: the reference committed", []string{"PEND-6"}},
 	{RowPlanSetQueued, ObsPlanMode, "set: the reference queued", []string{"PEND-4"}},

@@ -18,22 +18,23 @@ import (
 // package attribution, so that scenarios and properties attribute their
 // failures by the same table; lockstep consults it in order.
 const (
-	ObsLoadError = attribution.ObsLoadError
-	ObsError     = attribution.ObsError
-	ObsOutcome   = attribution.ObsOutcome
-	ObsCommand   = attribution.ObsCommand
-	ObsDecision  = attribution.ObsDecision
-	ObsTool      = attribution.ObsTool
-	ObsOrder     = attribution.ObsOrder
-	ObsSteer     = attribution.ObsSteer
-	ObsInject    = attribution.ObsInject
-	ObsPlanMode  = attribution.ObsPlanMode
-	ObsAttempts  = attribution.ObsAttempts
-	ObsNotices   = attribution.ObsNotices
-	ObsEvents    = attribution.ObsEvents
-	ObsRequest   = attribution.ObsRequest
-	ObsGet       = attribution.ObsGet
-	ObsFold      = attribution.ObsFold
+	ObsLoadError  = attribution.ObsLoadError
+	ObsError      = attribution.ObsError
+	ObsOutcome    = attribution.ObsOutcome
+	ObsCommand    = attribution.ObsCommand
+	ObsDecision   = attribution.ObsDecision
+	ObsTool       = attribution.ObsTool
+	ObsOrder      = attribution.ObsOrder
+	ObsSteer      = attribution.ObsSteer
+	ObsInject     = attribution.ObsInject
+	ObsPlanMode   = attribution.ObsPlanMode
+	ObsExitAppend = attribution.ObsExitAppend
+	ObsAttempts   = attribution.ObsAttempts
+	ObsNotices    = attribution.ObsNotices
+	ObsEvents     = attribution.ObsEvents
+	ObsRequest    = attribution.ObsRequest
+	ObsGet        = attribution.ObsGet
+	ObsFold       = attribution.ObsFold
 )
 
 // Rule is one line of the attribution table.
@@ -210,7 +211,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 	}
 	for _, a := range agents {
-		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[ObsPlanMode] {
+		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[df.Observation] {
 			return df
 		}
 	}
@@ -598,7 +599,9 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 			// The step's exit tool call was approved: its exit waits for
 			// the next accepted pre-step, the implementation appended it
 			// during the call.
-			return mk(attribution.Row(attribution.RowPlanExitAtOnce), x)
+			d := mk(attribution.Row(attribution.RowPlanExitAtOnce), x)
+			d.Observation = ObsExitAppend
+			return d
 		}
 		return mk(attribution.Row(attribution.RowPlanStep), x)
 	case act.Set != nil:
