@@ -348,6 +348,11 @@ func (w *world) attributed(fs []loop.Finding) attributedFindings {
 			continue
 		}
 		cl := attribution.Attribute(fs[i].Rule, w.tags)
+		if slices.Equal(cl, w.tags) && len(w.tags) > 1 {
+			// The observation does not narrow the scenario's clauses:
+			// the scenario's own (first) clause, what its steps hold.
+			cl = w.tags[:1]
+		}
 		if i == 0 {
 			first = cl
 		}
