@@ -428,6 +428,9 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 					r.failure = fmt.Sprintf("step %q: %v", st.Text, err)
 					r.observation = stepObservation(err)
 					r.attributed = stepAttributed(err)
+					if rule := stepRule(err); rule != "" {
+						r.observation = rule
+					}
 				}
 			}
 			if status != godog.StepPassed && status != godog.StepSkipped && r.failure == "" {
@@ -499,7 +502,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 		case r.skip != "":
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
-			c.Status, c.Message = report.Failed, r.failure
+			c.Status, c.Message, c.Observed = report.Failed, r.failure, r.observation
 			switch {
 			case len(r.attributed) > 0:
 				c.Attributed = r.attributed

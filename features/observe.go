@@ -36,6 +36,22 @@ func stepAttributed(err error) []string {
 	return nil
 }
 
+// ruleError is a step error that knows the rule or observation kind that
+// named its clauses (the runtime level's findings).
+type ruleError interface {
+	error
+	AttributedRule() string
+}
+
+// stepRule is the rule or observation a failing step's error names, or "".
+func stepRule(err error) string {
+	var re ruleError
+	if errors.As(err, &re) {
+		return re.AttributedRule()
+	}
+	return ""
+}
+
 // stepObservation is the observation a failing step compared, as the
 // attribution table's kinds, when its error names one: a checking step is
 // registered with the observation it compares (observes0..2), or names it
@@ -80,8 +96,9 @@ func observes2[A, B any](observation string, step func(A, B) error) func(A, B) e
 // review decides (EXIT-2, EXIT-5..7).
 type seamError struct{ err error }
 
-func (e seamError) Error() string { return e.err.Error() }
-func (e seamError) Unwrap() error { return e.err }
+func (e seamError) Error() string          { return e.err.Error() }
+func (e seamError) Unwrap() error          { return e.err }
+func (e seamError) AttributedRule() string { return attribution.ExpPresented }
 func (e seamError) AttributedClauses() []string {
 	return attribution.Attribute(attribution.ExpPresented, nil)
 }

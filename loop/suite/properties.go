@@ -90,7 +90,7 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 			return cases, fmt.Errorf("property %s: %w", p.id, err)
 		case failing != nil:
 			path, werr := writeCounterexample(o.CounterexampleDir, p.id, *failing)
-			c.Status, c.Attributed = report.Failed, loop.Findings(findings[:1]).AttributedClauses()
+			c.Status, c.Attributed, c.Observed = report.Failed, loop.Findings(findings[:1]).AttributedClauses(), findings[0].Rule
 			c.Message = fmt.Sprintf("%s (seed %d); shrunk to %d steps", loop.Describe(findings[:1]), o.Seed, len(failing.Steps))
 			if werr != nil {
 				c.Message += "; the counterexample could not be written: " + werr.Error()

@@ -333,6 +333,9 @@ type attributedFindings struct {
 
 func (a attributedFindings) AttributedClauses() []string { return a.clauses }
 
+// AttributedRule is the rule or observation kind of the first finding.
+func (a attributedFindings) AttributedRule() string { return a.Findings[0].Rule }
+
 // attributed names the findings' failure under the clauses of the first
 // one, the observation that diverged first. An exit tool call that was
 // never presented for review is the review seam's (EXIT-4), unless the
