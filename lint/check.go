@@ -89,6 +89,9 @@ type session struct {
 type call struct {
 	name string
 	args string
+	// active is the state when the model made the call: what the exit
+	// tool's gate reads (a change appended during the call is not).
+	active bool
 }
 
 type checker struct {
@@ -205,7 +208,7 @@ func (c *checker) event(r row) {
 			Arguments string `json:"arguments"`
 		}
 		if json.Unmarshal(r.data, &d) == nil && d.CallID != "" {
-			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments}
+			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments, active: s.active}
 			s.wait(d.CallID, d.Name)
 		}
 	case spec.TypeToolResult:
@@ -474,7 +477,7 @@ func (c *checker) assistantCalls(r row) {
 	}
 	for _, p := range d.Message.Content {
 		if p.Type == "tool-call" && p.ID != "" {
-			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments}
+			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments, active: c.s.active}
 			c.s.wait(p.ID, p.Name)
 		}
 	}
@@ -510,8 +513,8 @@ func (c *checker) toolResult(r row) {
 	if !ok || cl.name != spec.ExitTool || failed {
 		return
 	}
-	if !s.active {
-		c.findf(r.line, attribution.LintExitOutsidePlan, "exit_plan_mode succeeded while the log says plan mode is inactive: outside plan mode it fails")
+	if !cl.active {
+		c.findf(r.line, attribution.LintExitOutsidePlan, "exit_plan_mode succeeded for a call the model made while the log said plan mode is inactive: outside plan mode it fails")
 		return
 	}
 	var args struct {
