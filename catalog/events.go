@@ -74,15 +74,15 @@ var (
 // Events lists every event type the simulator writes, in the order of the
 // spec.Type* constants.
 var Events = []Event{
-	{Type: spec.TypeTurnStart, Writer: "runtime", Doc: "A turn opens: prompt admission, or a steer that wakes an agent between turns. A turn is open until its `turn/end`.", Clauses: []string{"PEND-1", "STEP-4"},
+	{Type: spec.TypeTurnStart, Writer: "runtime", Doc: "A turn opens: prompt admission, or a steer that wakes an agent between turns. A turn is open until its `turn/end`.", Clauses: []string{spec.PEND1, spec.STEP4},
 		Data: obj(turnField)},
-	{Type: spec.TypeTurnEnd, Writer: "runtime", Doc: "The turn closes. The agent stays `running` while it checkpoints; `set` sees no open turn from here on.", Clauses: []string{"PEND-6"},
+	{Type: spec.TypeTurnEnd, Writer: "runtime", Doc: "The turn closes. The agent stays `running` while it checkpoints; `set` sees no open turn from here on.", Clauses: []string{spec.PEND6},
 		Data: obj(turnField, req("reason", obj(req("kind", str(), "`completed`, `blocked` (a rejected pre-step), `aborted`, `interrupted` (restart or fork), or a trace's own reason")), ""))},
-	{Type: spec.TypeStepStart, Writer: "runtime", Doc: "An accepted pre-step starts a step; the plugin's `plan/mode` append, if any, comes just before it.", Clauses: []string{"STEP-3", "STEP-7"},
+	{Type: spec.TypeStepStart, Writer: "runtime", Doc: "An accepted pre-step starts a step; the plugin's `plan/mode` append, if any, comes just before it.", Clauses: []string{spec.STEP3, spec.STEP7},
 		Data: obj(turnField, stepField)},
 	{Type: spec.TypeStepEnd, Writer: "runtime", Doc: "The step's model output and tool results are logged.",
 		Data: obj(turnField, stepField)},
-	{Type: spec.TypeRequestHeader, Writer: "runtime", Doc: "A request the runtime actually sends: the system prompt sections and tool catalog the model saw.", Clauses: []string{"STEP-6", "STEP-7", "CFG-2", "EXIT-1"},
+	{Type: spec.TypeRequestHeader, Writer: "runtime", Doc: "A request the runtime actually sends: the system prompt sections and tool catalog the model saw.", Clauses: []string{spec.STEP6, spec.STEP7, spec.CFG2, spec.EXIT1},
 		Data: obj(
 			req("header", obj(
 				req("system", arr(section), "system prompt sections in render order"),
@@ -90,9 +90,9 @@ var Events = []Event{
 			), ""),
 			req("reason", enum("initial", "resume", "change"), "first request of the session, same header as the last one, or a changed header"),
 		)},
-	{Type: spec.TypeRetry, Writer: "runtime", Doc: "A request-recovery retry of the step whose request failed.", Clauses: []string{"STEP-2"},
+	{Type: spec.TypeRetry, Writer: "runtime", Doc: "A request-recovery retry of the step whose request failed.", Clauses: []string{spec.STEP2},
 		Data: obj(turnField, stepField, req("retry", integer(), "retry number, from 1"), req("mode", enum(sim.RetriesPreStep, sim.RetriesSameStep), "whether the retry goes through agent/pre-step again"))},
-	{Type: spec.TypeUserMessage, Writer: "runtime", Doc: "A message of the step's transcript: the user's prompt or steer, another listener's message, or a plan-mode notice (source kind `plugin`, plugin `plan-mode`).", Clauses: []string{"STEP-6", "CMD-3"},
+	{Type: spec.TypeUserMessage, Writer: "runtime", Doc: "A message of the step's transcript: the user's prompt or steer, another listener's message, or a plan-mode notice (source kind `plugin`, plugin `plan-mode`).", Clauses: []string{spec.STEP6, spec.CMD3},
 		Data: obj(
 			req("content", arr(textPart), "message text parts"),
 			req("source", source, ""),
@@ -106,9 +106,9 @@ var Events = []Event{
 				obj(req("type", enum("tool-call"), ""), req("id", str(), "call id"), req("name", str(), "tool name"), req("arguments", str(), "arguments as a JSON text")),
 			)), ""),
 		), ""))},
-	{Type: spec.TypeToolCall, Writer: "runtime", Doc: "The runtime executes one tool call of the model.", Clauses: []string{"EXIT-2"},
+	{Type: spec.TypeToolCall, Writer: "runtime", Doc: "The runtime executes one tool call of the model.", Clauses: []string{spec.EXIT2},
 		Data: obj(turnField, stepField, req("callId", str(), ""), req("name", str(), "tool name, `exit_plan_mode` for the exit tool"), req("arguments", str(), "arguments as a JSON text"))},
-	{Type: spec.TypeToolResult, Writer: "runtime", Doc: "A tool call's result or failure, as the model will see it.", Clauses: []string{"EXIT-5", "EXIT-6"},
+	{Type: spec.TypeToolResult, Writer: "runtime", Doc: "A tool call's result or failure, as the model will see it.", Clauses: []string{spec.EXIT5, spec.EXIT6},
 		Data: obj(turnField, stepField, req("message", obj(
 			req("role", enum("user"), ""),
 			req("source", obj(req("kind", enum("tool"), ""), req("callId", str(), "")), ""),
@@ -119,17 +119,17 @@ var Events = []Event{
 				req("content", arr(textPart), "the result as JSON text, or the failure message"),
 			)), ""),
 		), ""))},
-	{Type: spec.TypePlanMode, Writer: "plugin", Doc: "A committed plan-mode change; the fold of these events is the state in force. Log-only: never part of the model's transcript.", Clauses: []string{"LOG-1", "LOG-2", "LOG-4", "STEP-1"},
+	{Type: spec.TypePlanMode, Writer: "plugin", Doc: "A committed plan-mode change; the fold of these events is the state in force. Log-only: never part of the model's transcript.", Clauses: []string{spec.LOG1, spec.LOG2, spec.LOG4, spec.STEP1},
 		Data: obj(req("active", boolean(), "whether plan mode is active from here on"))},
-	{Type: spec.TypeCommandRun, Writer: "runtime", Doc: "A slash command is run, e.g. `/plan off`.", Clauses: []string{"CMD-1"},
+	{Type: spec.TypeCommandRun, Writer: "runtime", Doc: "A slash command is run, e.g. `/plan off`.", Clauses: []string{spec.CMD1},
 		Data: obj(req("commandId", str(), ""), req("name", str(), "command name without the slash"), req("args", str(), "the raw argument text"), req("source", obj(req("kind", enum("user"), "")), ""))},
-	{Type: spec.TypeCommandDone, Writer: "runtime", Doc: "The command's handler replied (or the command is not registered).", Clauses: []string{"CMD-1"},
+	{Type: spec.TypeCommandDone, Writer: "runtime", Doc: "The command's handler replied (or the command is not registered).", Clauses: []string{spec.CMD1},
 		Data: obj(req("commandId", str(), ""), req("kind", enum("success", "error"), ""), req("text", str(), "the reply shown to the user"))},
-	{Type: spec.TypeCompactStart, Writer: "runtime", Doc: "Compaction of the transcript begins.", Clauses: []string{"LOG-3"},
+	{Type: spec.TypeCompactStart, Writer: "runtime", Doc: "Compaction of the transcript begins.", Clauses: []string{spec.LOG3},
 		Data: obj(req("reason", enum("manual"), ""))},
-	{Type: spec.TypeCompactSummary, Writer: "runtime", Doc: "The summary that replaces the transcript up to `through`; the log itself keeps every event.", Clauses: []string{"LOG-3"},
+	{Type: spec.TypeCompactSummary, Writer: "runtime", Doc: "The summary that replaces the transcript up to `through`; the log itself keeps every event.", Clauses: []string{spec.LOG3},
 		Data: obj(req("summary", str(), ""), req("through", integer(), "last seq summarised"))},
-	{Type: spec.TypeCompactEnd, Writer: "runtime", Doc: "Compaction ends.", Clauses: []string{"LOG-3"},
+	{Type: spec.TypeCompactEnd, Writer: "runtime", Doc: "Compaction ends.", Clauses: []string{spec.LOG3},
 		Data: obj(req("through", integer(), "last seq summarised"))},
 }
 

@@ -395,7 +395,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			r = &record{info: infos[i].scenarioInfo, name: p.Name}
 			records[i] = r
 			if o.ForCheck != nil {
-				o.ForCheck(w, sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, "PEND-8")})
+				o.ForCheck(w, sim.Check{ID: r.info.id, ProcessLocal: slices.Contains(r.info.clauses, spec.PEND8)})
 			}
 			if err := c.Err(); err != nil {
 				r.interrupted = true
@@ -430,6 +430,9 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 					r.failure = fmt.Sprintf("step %q: %v", st.Text, err)
 					r.observation = stepObservation(err)
 					r.attributed = stepAttributed(err)
+					if rule := stepRule(err); rule != "" {
+						r.observation = rule
+					}
 				}
 			}
 			if status != godog.StepPassed && status != godog.StepSkipped && r.failure == "" {
@@ -509,7 +512,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 		case r.skip != "":
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
-			c.Status, c.Message = report.Failed, r.failure
+			c.Status, c.Message, c.Observed = report.Failed, r.failure, r.observation
 			switch {
 			case len(r.attributed) > 0:
 				c.Attributed = r.attributed

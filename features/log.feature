@@ -203,7 +203,26 @@ Feature: LOG — logged state and recovery
       | string-value   | active   | {"active": "no"}              |
       | no-active      | active   | {}                            |
       | string-true    | inactive | {"active": "yes"}             |
-      | extra-field    | inactive | {"active": true, "by": "ui"}  |
+
+  @LOG-1 @LOG-2 @LOG-3 @choice:plan-mode-data=fold-active @id:log-outside-extra-field-folds-active
+  Scenario: Another writer's plan/mode with a boolean active and another field is folded by its active
+    Given an agent with plan mode inactive
+    When another process appends plan/mode with the data {"active": true, "by": "ui"}
+    Then get reports active with no pending selection
+    And the log folds to active
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode active
+
+  @LOG-1 @LOG-2 @LOG-3 @choice:plan-mode-data=exact @id:log-outside-extra-field-ignored
+  Scenario: Another writer's plan/mode with a field besides active changes nothing when only exact data folds
+    Given an agent with plan mode inactive
+    When another process appends plan/mode with the data {"active": true, "by": "ui"}
+    Then get reports inactive with no pending selection
+    And the log folds to inactive
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode inactive
 
   @LOG-3 @id:log-open-from-given-log
   Scenario: An agent opened from a given log starts in its fold

@@ -1,7 +1,11 @@
 package features
 
 import (
+	"encoding/json"
 	"errors"
+
+	"github.com/plankit/plankit/attribution"
+	"github.com/plankit/plankit/spec"
 )
 
 // observedError is a step's failure that names the observation it
@@ -30,6 +34,22 @@ func stepAttributed(err error) []string {
 		return ce.AttributedClauses()
 	}
 	return nil
+}
+
+// ruleError is a step error that knows the rule or observation kind that
+// named its clauses (the runtime level's findings).
+type ruleError interface {
+	error
+	AttributedRule() string
+}
+
+// stepRule is the rule or observation a failing step's error names, or "".
+func stepRule(err error) string {
+	var re ruleError
+	if errors.As(err, &re) {
+		return re.AttributedRule()
+	}
+	return ""
 }
 
 // stepObservation is the observation a failing step compared, as the
@@ -66,4 +86,62 @@ func observes1[A any](observation string, step func(A) error) func(A) error {
 
 func observes2[A, B any](observation string, step func(A, B) error) func(A, B) error {
 	return func(a A, b B) error { return observing(observation, step(a, b)) }
+}
+
+// seamError is an exit-tool check that failed because the call never
+// reached the review seam although the scenario composed one and scripted
+// the user's answer: whatever the call then returned, the one cause is the
+// plan not being presented for review (EXIT-4), so a package whose review
+// service is missing reads as that, not as a failure of every clause a
+// review decides (EXIT-2, EXIT-5..7).
+type seamError struct{ err error }
+
+func (e seamError) Error() string          { return e.err.Error() }
+func (e seamError) Unwrap() error          { return e.err }
+func (e seamError) AttributedRule() string { return attribution.ExpPresented }
+func (e seamError) AttributedClauses() []string {
+	return attribution.Attribute(attribution.ExpPresented, nil)
+}
+
+// unpresented reports whether the last action called exit_plan_mode with
+// a complete plan and a scripted review answer, a user-questions channel
+// composed, and the call was not presented for review.
+func (w *world) unpresented() bool {
+	if !w.opts.Services.UserQuestions || w.last.Action.Step == nil || w.last.Action.Step.Model == nil {
+		return false
+	}
+	calls := w.last.Action.Step.Model.Calls
+	for i, t := range w.last.Tools {
+		if i >= len(calls) || t.Name != spec.ExitTool || t.Asked || calls[i].Review == nil {
+			continue
+		}
+		var args struct {
+			Plan string `json:"plan"`
+		}
+		if json.Unmarshal(calls[i].Args, &args) == nil && spec.PlanOpensWithLevel1Heading(args.Plan) {
+			return true
+		}
+	}
+	return false
+}
+
+// seam0..seam2 name an exit-tool check's failure by the review seam when
+// the call never reached it (seamError).
+func seam0(w *world, step func() error) func() error {
+	return func() error { return w.seamed(step()) }
+}
+
+func seam1[A any](w *world, step func(A) error) func(A) error {
+	return func(a A) error { return w.seamed(step(a)) }
+}
+
+func seam2[A, B any](w *world, step func(A, B) error) func(A, B) error {
+	return func(a A, b B) error { return w.seamed(step(a, b)) }
+}
+
+func (w *world) seamed(err error) error {
+	if err != nil && w.unpresented() {
+		return seamError{err}
+	}
+	return err
 }

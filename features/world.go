@@ -164,12 +164,14 @@ func (w *world) planEvents(agent string) []sim.Event {
 }
 
 // logFold is the host's own fold of an agent's log: the active of the last
-// plan/mode event, false when none.
+// plan/mode event the implementation's reading folds (choice
+// plan-mode-data), false when none.
 func (w *world) logFold(agent string) bool {
 	active := false
+	reading := w.rt.Identity().Choices[spec.ChoicePlanModeData]
 	for _, e := range w.rt.Log(agent) {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := sim.PlanModeOf(e); ok {
+			if v, ok := sim.PlanModeRead(e, reading); ok {
 				active = v
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -16,14 +17,19 @@ import (
 // does not write.
 const assistantChk = "assistant/chunk"
 
-// Where a session is relative to turns and steps.
+// Where a session is relative to turns and steps. Steps are delimited by
+// what SPEC.md names: a step's request (its request/header) starts its
+// body, and the step is over once its model output has come and every
+// tool call it made has its result. step/start and step/end are optional
+// events (SPEC.md names neither): a log that has them is read with them,
+// one that has none is read without.
 type phase int
 
 const (
 	idle     phase = iota // no open turn
-	boundary              // open turn, before a step starts (after turn/start or step/end)
+	boundary              // open turn, before a step's request: where its pre-step runs
 	started               // after step/start, before its request/header
-	inStep                // after the step's request/header
+	inStep                // after the step's request/header, before its model output and tool results are all in
 	retrying              // after llm/retry inside a step: the pre-step may run again (STEP-2)
 )
 
@@ -53,8 +59,10 @@ type session struct {
 	turn     int
 	step     int
 	// pendingAt is the line of a plan/mode appended at a pre-step boundary
-	// whose step has not yet sent its request header.
+	// whose step has not yet sent its request header; ranAfter says a step
+	// started or produced model output after it (the step ran).
 	pendingAt int
+	ranAfter  bool
 	// header is the state at the last request header; nil before the first.
 	header     *bool
 	headerLine int
@@ -70,11 +78,20 @@ type session struct {
 	// next request (CMD-3), and the command's line.
 	steer     string
 	steerLine int
+	// answered: the step's assistant message has come; waiting are its
+	// tool calls (by id) with no result yet, exitCalls those of them that
+	// call exit_plan_mode.
+	answered bool
+	waiting  map[string]bool
+	exitCall bool
 }
 
 type call struct {
 	name string
 	args string
+	// active is the state when the model made the call: what the exit
+	// tool's gate reads (a change appended during the call is not).
+	active bool
 }
 
 type checker struct {
@@ -101,8 +118,10 @@ func (c *checker) errorf(line int, format string, args ...any) {
 	c.add(Entry{Line: line, Level: LevelError, Message: fmt.Sprintf(format, args...)})
 }
 
-func (c *checker) findf(line int, clause, format string, args ...any) {
-	c.add(Entry{Line: line, Level: LevelFinding, Clause: clause, Message: fmt.Sprintf(format, args...)})
+// findf reports a finding of a rule (attribution.Checks), listed under the
+// rule's clause.
+func (c *checker) findf(line int, rule, format string, args ...any) {
+	c.add(Entry{Line: line, Level: LevelFinding, Clause: attribution.Clause(rule), Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
 // sentBetween returns the first line in [from, to) after which a request
@@ -141,15 +160,18 @@ func (c *checker) event(r row) {
 		}
 		s.step = 0
 		s.pendingAt = 0
+		s.endStep()
 	case spec.TypeTurnEnd:
 		// An interrupted turn is the process dying (resume closes it): the
 		// step may have been accepted, and the steer queue is lost (PEND-8).
 		reason := sim.TurnEndReason(r.data)
 		if s.pendingAt != 0 && reason != "interrupted" {
 			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
-				c.findf(s.pendingAt, "STEP-6", "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
+				c.findf(s.pendingAt, attribution.LintHeaderMissing, "the step that appended plan/mode sent its request (after line %d) but logged no request/header for it: the runtime logs a request header for each request it sends, and notices are judged by the last one logged", sent)
+			} else if s.ranAfter || reason == "blocked" || reason == "aborted" {
+				c.findf(s.pendingAt, attribution.LintRejectedAppends, "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
 			} else {
-				c.findf(s.pendingAt, "STEP-3", "plan/mode appended at a pre-step whose step never sent a request: the turn ended instead (turn/end %s at line %d); a rejected or aborted step appends nothing", orUnknown(reason), r.line)
+				c.findf(s.pendingAt, attribution.LintAppendNotPending, "plan/mode appended after the turn's last step, and no accepted pre-step followed it (turn/end %s at line %d): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, in whichever turn that happens", orUnknown(reason), r.line)
 			}
 		}
 		if reason == "interrupted" {
@@ -157,7 +179,9 @@ func (c *checker) event(r row) {
 		}
 		s.pendingAt = 0
 		s.phase = idle
+		s.endStep()
 	case spec.TypeStepStart:
+		s.ranAfter = s.pendingAt != 0
 		s.phase = started
 		s.step++
 		if t, ok := intField(r.data, "step"); ok {
@@ -167,6 +191,7 @@ func (c *checker) event(r row) {
 		if s.phase != idle {
 			s.phase = boundary
 		}
+		s.endStep()
 	case spec.TypeRetry:
 		if s.phase == inStep || s.phase == started {
 			s.phase = retrying
@@ -180,6 +205,8 @@ func (c *checker) event(r row) {
 		c.transcript(r)
 		c.modelOutput(r)
 		c.assistantCalls(r)
+		s.answered = true
+		c.stepDone()
 	case spec.TypeToolCall:
 		c.modelOutput(r)
 		var d struct {
@@ -188,12 +215,14 @@ func (c *checker) event(r row) {
 			Arguments string `json:"arguments"`
 		}
 		if json.Unmarshal(r.data, &d) == nil && d.CallID != "" {
-			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments}
+			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments, active: s.active}
+			s.wait(d.CallID, d.Name)
 		}
 	case spec.TypeToolResult:
 		c.transcript(r)
 		c.modelOutput(r)
 		c.toolResult(r)
+		c.stepDone()
 	case assistantChk, "text-chunks", "reasoning-chunks", "tool-call-chunks":
 		c.modelOutput(r)
 	case spec.TypeCommandRun:
@@ -216,24 +245,62 @@ func (c *checker) event(r row) {
 	}
 }
 
+// wait records a tool call of the step that has no result yet.
+func (s *session) wait(id, name string) {
+	if s.phase != inStep {
+		return
+	}
+	if s.waiting == nil {
+		s.waiting = map[string]bool{}
+	}
+	s.waiting[id] = true
+	s.exitCall = s.exitCall || name == spec.ExitTool
+}
+
+// endStep forgets what the step in progress waited for.
+func (s *session) endStep() {
+	s.answered, s.waiting, s.exitCall = false, nil, false
+}
+
+// stepDone ends the step in progress once its model output has come and
+// every tool call it made has its result: what follows runs at the next
+// step's pre-step, whether or not the log has step events.
+func (c *checker) stepDone() {
+	s := c.s
+	if s.phase == inStep && s.answered && len(s.waiting) == 0 {
+		s.phase = boundary
+		s.endStep()
+	}
+}
+
 // planMode checks a plan/mode event and folds it.
 func (c *checker) planMode(r row) {
 	s := c.s
-	active, exact := sim.PlanModeOf(sim.Event{Type: spec.TypePlanMode, Data: r.data})
+	e := sim.Event{Type: spec.TypePlanMode, Data: r.data}
+	exact := sim.PlanModeExact(e)
+	active, folds := sim.PlanModeRead(e, c.opts.PlanModeData)
 	if !exact {
-		c.findf(r.line, "LOG-1", "plan/mode data must be exactly {active: boolean}, got %s (the fold ignores it)", compact(r.data))
+		how := "the fold ignores it"
+		if folds {
+			how = "the fold reads its active"
+		}
+		c.findf(r.line, attribution.LintPlanModeShape, "plan/mode data must be exactly {active: boolean}, got %s (%s)", compact(r.data), how)
 	}
 	if s.phase != idle {
 		switch s.phase {
 		case started:
-			c.findf(r.line, "STEP-1", "plan/mode appended between step/start and that step's request/header (turn %d step %d): inside a turn only the pre-step listener appends, before the step starts", s.turn, s.step)
+			c.findf(r.line, attribution.LintAppendBeforeStart, "plan/mode appended between step/start and that step's request/header (turn %d step %d): inside a turn only the pre-step listener appends, before the step starts", s.turn, s.step)
 		case inStep:
-			c.findf(r.line, "STEP-7", "plan/mode appended after the request header of turn %d step %d (line %d): the append must come before request derivation, so the step's request reflects it", s.turn, s.step, s.headerLine)
+			if s.exitCall {
+				c.findf(r.line, attribution.LintExitAtOnce, "plan/mode appended while turn %d step %d was running its exit_plan_mode call (request header at line %d): an approval records a pending exit, appended at the next accepted in-turn pre-step, so plan guidance stays in force for the rest of the tool batch", s.turn, s.step, s.headerLine)
+			} else {
+				c.findf(r.line, attribution.LintAppendMidStep, "plan/mode appended while turn %d step %d was running (request header at line %d, its model output or tool results still to come): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, before that step's request is derived", s.turn, s.step, s.headerLine)
+			}
 		default:
-			s.pendingAt = r.line
+			s.pendingAt, s.ranAfter = r.line, false
 		}
 	}
-	if !exact {
+	if !folds {
 		s.malformed = true
 		// The fold ignores a malformed plan/mode (LOG-2 as the reference
 		// folds), so it neither changes the state nor repeats it.
@@ -244,7 +311,7 @@ func (c *checker) planMode(r row) {
 		if !s.seenPlan {
 			was = "with no plan/mode before it the fold is"
 		}
-		c.findf(r.line, "LOG-4", "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
+		c.findf(r.line, attribution.LintRepeatedValue, "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
 	} else {
 		s.changes = append(s.changes, change{line: r.line, to: active, eligible: s.header != nil && *s.header != active})
 	}
@@ -260,6 +327,7 @@ func (c *checker) header(r row) {
 	applied := s.pendingAt
 	s.pendingAt = 0
 	s.phase = inStep
+	s.endStep()
 	v := s.active
 	msg := fmt.Sprintf("plan mode %s at request/header (turn %d, step %d)", onOff(v), s.turn, s.step)
 	var d struct {
@@ -288,7 +356,7 @@ func (c *checker) header(r row) {
 		if found {
 			msg += "; plan:policy rendered"
 			if policy.Order != spec.SectionOrder {
-				c.findf(r.line, "CFG-2", "plan:policy rendered at order %d, not %d", policy.Order, spec.SectionOrder)
+				c.findf(r.line, attribution.LintSectionOrder, "plan:policy rendered at order %d, not %d", policy.Order, spec.SectionOrder)
 			}
 		} else {
 			msg += "; plan:policy absent"
@@ -298,24 +366,24 @@ func (c *checker) header(r row) {
 		if found != v && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending {
 			switch {
 			case applied != 0 && found == !v:
-				c.findf(r.line, "STEP-7", "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
+				c.findf(r.line, attribution.LintHeaderBeforeApply, "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
 			case found:
-				c.findf(r.line, "CFG-2", "plan:policy rendered while the log says plan mode is inactive")
+				c.findf(r.line, attribution.LintSectionVsLog, "plan:policy rendered while the log says plan mode is inactive")
 			default:
-				c.findf(r.line, "CFG-2", "plan:policy absent while the log says plan mode is active")
+				c.findf(r.line, attribution.LintSectionVsLog, "plan:policy absent while the log says plan mode is active")
 			}
 		}
 	}
 	if hasTools {
 		listed := containsTool(tools, spec.ExitTool)
 		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v {
-			c.findf(r.line, "EXIT-1", "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
+			c.findf(r.line, attribution.LintCatalogFlips, "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
 		}
 		s.prevTools = &[2]bool{listed, v}
 	}
 	c.add(Entry{Line: r.line, Level: LevelInfo, Message: msg, Active: &v})
 	if s.steer != "" {
-		c.findf(r.line, "CMD-3", "/plan <message> at line %d did not steer its message into the next request: no user/message %s before this header", s.steerLine, quoteStart(s.steer))
+		c.findf(r.line, attribution.LintNotSteered, "/plan <message> at line %d did not steer its message into the next request: no user/message %s before this header", s.steerLine, quoteStart(s.steer))
 		s.steer = ""
 	}
 	s.header = &v
@@ -369,19 +437,19 @@ func (c *checker) userMessage(r row) {
 	}
 	for _, ch := range s.changes {
 		if ch.eligible {
-			c.findf(r.line, "STEP-6", "a second plan-mode notice for the change at line %d: at most one notice per change", ch.line)
+			c.findf(r.line, attribution.LintSecondNotice, "a second plan-mode notice for the change at line %d: at most one notice per change", ch.line)
 			return
 		}
 	}
 	switch {
 	case len(s.changes) == 0 && s.header == nil:
-		c.findf(r.line, "STEP-6", "a plan-mode notice with no plan-mode change and no request header before it")
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice with no plan-mode change and no request header before it")
 	case len(s.changes) == 0:
-		c.findf(r.line, "STEP-6", "a plan-mode notice, but the plan state has not changed since the last request header (line %d)", s.headerLine)
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice, but the plan state has not changed since the last request header (line %d)", s.headerLine)
 	case s.header == nil:
-		c.findf(r.line, "STEP-6", "a plan-mode notice for the change at line %d, but no request header came before it: with no header yet there is no notice", s.changes[0].line)
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice for the change at line %d, but no request header came before it: with no header yet there is no notice", s.changes[0].line)
 	default:
-		c.findf(r.line, "STEP-6", "a plan-mode notice for the change at line %d, but the last request header (line %d) already showed plan mode %s", s.changes[len(s.changes)-1].line, s.headerLine, onOff(*s.header))
+		c.findf(r.line, attribution.LintNoticeNoChange, "a plan-mode notice for the change at line %d, but the last request header (line %d) already showed plan mode %s", s.changes[len(s.changes)-1].line, s.headerLine, onOff(*s.header))
 	}
 }
 
@@ -389,8 +457,9 @@ func (c *checker) userMessage(r row) {
 // a plan/mode still waiting for a header at a retry was never shown.
 func (c *checker) modelOutput(r row) {
 	s := c.s
+	s.ranAfter = s.ranAfter || s.pendingAt != 0
 	if s.pendingAt != 0 && s.phase == retrying {
-		c.findf(s.pendingAt, "STEP-7", "plan/mode appended at a request-recovery retry that sent no new request header (model output at line %d): the retried request did not reflect it", r.line)
+		c.findf(s.pendingAt, attribution.LintRetryUnshown, "plan/mode appended at a request-recovery retry that sent no new request header (model output at line %d): the retried request did not reflect it", r.line)
 		s.pendingAt = 0
 	}
 	if s.phase == retrying {
@@ -415,7 +484,8 @@ func (c *checker) assistantCalls(r row) {
 	}
 	for _, p := range d.Message.Content {
 		if p.Type == "tool-call" && p.ID != "" {
-			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments}
+			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments, active: c.s.active}
+			c.s.wait(p.ID, p.Name)
 		}
 	}
 }
@@ -445,19 +515,20 @@ func (c *checker) toolResult(r row) {
 		failed = failed || p.IsError
 	}
 	s := c.s
+	delete(s.waiting, id)
 	cl, ok := s.calls[id]
 	if !ok || cl.name != spec.ExitTool || failed {
 		return
 	}
-	if !s.active {
-		c.findf(r.line, "EXIT-2", "exit_plan_mode succeeded while the log says plan mode is inactive: outside plan mode it fails")
+	if !cl.active {
+		c.findf(r.line, attribution.LintExitOutsidePlan, "exit_plan_mode succeeded for a call the model made while the log said plan mode is inactive: outside plan mode it fails")
 		return
 	}
 	var args struct {
 		Plan *string `json:"plan"`
 	}
 	if json.Unmarshal([]byte(cl.args), &args) == nil && args.Plan != nil && !spec.PlanOpensWithLevel1Heading(*args.Plan) {
-		c.findf(r.line, "EXIT-3", "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
+		c.findf(r.line, attribution.LintExitNoHeading, "exit_plan_mode succeeded for a plan that does not open with a level-1 # heading (%s)", quoteStart(*args.Plan))
 	}
 }
 
@@ -468,7 +539,7 @@ func (c *checker) transcript(r row) {
 		return
 	}
 	if hasPlanMode(v) {
-		c.findf(r.line, "LOG-1", "%s carries a plan/mode in the transcript: plan/mode is log-only and never part of the model's messages", r.typ)
+		c.findf(r.line, attribution.LintPlanInTranscript, "%s carries a plan/mode in the transcript: plan/mode is log-only and never part of the model's messages", r.typ)
 	}
 }
 

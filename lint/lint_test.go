@@ -158,7 +158,7 @@ func TestRulesOnHandWrittenLogs(t *testing.T) {
 {"type":"step/start","data":{"turn":1,"step":1}}
 {"type":"request/header","data":{"header":{"system":"{{system}}","tools":"{{tools}}"},"reason":"initial"}}
 {"type":"plan/mode","data":{"active":true}}
-`, "STEP-7", 5},
+`, "PEND-1", 5},
 		{"append at a same-step retry with no new header", `{"type":"turn/start","data":{"turn":1}}
 {"type":"step/start","data":{"turn":1,"step":1}}
 {"type":"request/header","data":{"header":{"system":"{{system}}","tools":"{{tools}}"},"reason":"initial"}}

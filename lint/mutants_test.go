@@ -39,8 +39,12 @@ var logVisible = []struct {
 	// A resumed process that ignores the log renders a request the log
 	// contradicts (its restart happens at a load).
 	{reference.ResumeIgnoresLog, "resume.yaml", "CFG-2"},
-	// A mid-turn selection committed at once lands inside a step.
-	{reference.QueuedCommitsNow, "queued.yaml", "STEP-3"},
+	// A mid-turn selection committed at once lands after the turn's last
+	// step, where no pre-step runs: it was not kept pending (PEND-1).
+	{reference.QueuedCommitsNow, "queued.yaml", "PEND-1"},
+	// An approved exit appended during the exit tool's call lands inside
+	// the step, while that call waits for its result.
+	{reference.ApprovedExitAtOnce, "exit.yaml", "EXIT-5"},
 	// A notice repeated at a retry is a second notice for one change.
 	{reference.RetryRenarrates, "../../../examples/step-retry-notice-once.yaml", "STEP-6"},
 	// A plugin that ignores another writer's plan/mode renders a request

@@ -33,6 +33,11 @@ type Options struct {
 	// a selection that is not yet logged (when its append failed), so a
 	// header's section is not compared with the log's state.
 	SectionSource string
+	// PlanModeData is the implementation's plan-mode-data choice:
+	// "fold-active" (default: a plan/mode with a boolean active folds to
+	// it whatever other fields its data has) or "exact" (only data that is
+	// exactly {active: boolean} folds).
+	PlanModeData string
 	// SentAfter, when not nil, are the lines after which a request was
 	// seen sent (a runtime-level check observes them; a recording alone
 	// does not). The rules then judge whether a step sent its request by
@@ -64,11 +69,13 @@ func (o Options) limits() inputlimit.Limits {
 
 // Validate reports an unknown option value.
 func (o Options) Validate() error {
-	ch, _ := spec.LookupChoice(spec.ChoiceSectionSource)
-	if o.SectionSource == "" || ch.Accepts(o.SectionSource) {
-		return nil
+	for _, o := range []struct{ name, v string }{{spec.ChoiceSectionSource, o.SectionSource}, {spec.ChoicePlanModeData, o.PlanModeData}} {
+		ch, _ := spec.LookupChoice(o.name)
+		if v := o.v; v != "" && !ch.Accepts(v) {
+			return fmt.Errorf("%s %q: want %s", ch.Name, v, strings.Join(ch.ValueNames(), " or "))
+		}
 	}
-	return fmt.Errorf("%s %q: want %s", ch.Name, o.SectionSource, strings.Join(ch.ValueNames(), " or "))
+	return nil
 }
 
 // File lints the log at path. An unreadable file is a report with one error.

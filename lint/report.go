@@ -25,9 +25,11 @@ const (
 
 // Entry is one line of a report.
 type Entry struct {
-	Line    int    `json:"line"`
-	Level   string `json:"level"`
-	Clause  string `json:"clause,omitempty"`
+	Line   int    `json:"line"`
+	Level  string `json:"level"`
+	Clause string `json:"clause,omitempty"`
+	// Rule is the ID of the rule that found it (attribution.Checks).
+	Rule    string `json:"rule,omitempty"`
 	Session string `json:"session,omitempty"`
 	Message string `json:"message"`
 	// Active is the plan state at a request header (info entries).

@@ -18,22 +18,23 @@ import (
 // package attribution, so that scenarios and properties attribute their
 // failures by the same table; lockstep consults it in order.
 const (
-	ObsLoadError = attribution.ObsLoadError
-	ObsError     = attribution.ObsError
-	ObsOutcome   = attribution.ObsOutcome
-	ObsCommand   = attribution.ObsCommand
-	ObsDecision  = attribution.ObsDecision
-	ObsTool      = attribution.ObsTool
-	ObsOrder     = attribution.ObsOrder
-	ObsSteer     = attribution.ObsSteer
-	ObsInject    = attribution.ObsInject
-	ObsPlanMode  = attribution.ObsPlanMode
-	ObsAttempts  = attribution.ObsAttempts
-	ObsNotices   = attribution.ObsNotices
-	ObsEvents    = attribution.ObsEvents
-	ObsRequest   = attribution.ObsRequest
-	ObsGet       = attribution.ObsGet
-	ObsFold      = attribution.ObsFold
+	ObsLoadError  = attribution.ObsLoadError
+	ObsError      = attribution.ObsError
+	ObsOutcome    = attribution.ObsOutcome
+	ObsCommand    = attribution.ObsCommand
+	ObsDecision   = attribution.ObsDecision
+	ObsTool       = attribution.ObsTool
+	ObsOrder      = attribution.ObsOrder
+	ObsSteer      = attribution.ObsSteer
+	ObsInject     = attribution.ObsInject
+	ObsPlanMode   = attribution.ObsPlanMode
+	ObsExitAppend = attribution.ObsExitAppend
+	ObsAttempts   = attribution.ObsAttempts
+	ObsNotices    = attribution.ObsNotices
+	ObsEvents     = attribution.ObsEvents
+	ObsRequest    = attribution.ObsRequest
+	ObsGet        = attribution.ObsGet
+	ObsFold       = attribution.ObsFold
 )
 
 // Rule is one line of the attribution table.
@@ -119,12 +120,12 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	}
 	agent := act.Agent()
 	if (ref.Error != "") != (imp.Error != "") && !skip[ObsError] && !skip[ObsLoadError] {
-		obs, cl := ObsError, []string{"PEND-6", "STEP-5"}
+		obs, cl := ObsError, attribution.Row(attribution.RowErrorIdleSet)
 		switch {
 		case act.Load != nil:
-			obs, cl = ObsLoadError, []string{"CFG-1"}
+			obs, cl = ObsLoadError, attribution.Row(attribution.RowLoadConfig)
 		case act.Fold != nil:
-			cl = []string{"LOG-2"}
+			cl = attribution.Row(attribution.RowErrorFold)
 		case act.Command != nil:
 			cl = commandClauses(act.Command.Input)
 		}
@@ -134,16 +135,16 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		var cl []string
 		switch ref.Outcome {
 		case spec.Noop:
-			cl = []string{"PEND-3"}
+			cl = attribution.Row(attribution.RowOutcomeNoop)
 		case spec.Queued:
-			cl = []string{"PEND-4"}
+			cl = attribution.Row(attribution.RowOutcomeQueued)
 		case spec.Cancelled:
-			cl = []string{"PEND-6"}
+			cl = attribution.Row(attribution.RowOutcomeCommitted)
 			if cx.open {
-				cl = []string{"PEND-5"}
+				cl = attribution.Row(attribution.RowOutcomeCancelledInTurn)
 			}
 		default:
-			cl = []string{"PEND-6"}
+			cl = attribution.Row(attribution.RowOutcomeCommitted)
 		}
 		return d(ObsOutcome, agent, ref.Outcome, imp.Outcome, cl, trace.Expect{Outcome: ref.Outcome})
 	}
@@ -153,21 +154,21 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		// The reply means another outcome than the selection had.
 		want := trace.Expect{Command: &trace.CommandExpect{Outcome: ref.Command.Outcome}}
 		return d(ObsCommand, agent, "announces "+ref.Command.Outcome, "announces "+orNone(imp.Command.Outcome),
-			append([]string{"SVC-1"}, commandClauses(act.Command.Input)...), want)
+			append(attribution.Row(attribution.RowReplyOutcome), commandClauses(act.Command.Input)...), want)
 	}
 	if x := commandOf(ref); x != commandOf(imp) && !skip[ObsCommand] {
 		cl := commandClauses(act.Command.Input)
 		switch {
 		case ref.Command != nil && imp.Command != nil && ref.Command.Registered != imp.Command.Registered:
-			cl = []string{"CMD-1"}
+			cl = attribution.Row(attribution.RowCommandRegistered)
 		case appends(ref) != appends(imp) && !selectsOther(act.Command.Input, imp):
 			// The command's selection was appended where the
 			// reference's was not, or the other way round: the set's
 			// rule, then the command's.
 			if cx.open {
-				cl = append([]string{"PEND-4"}, cl...)
+				cl = append(attribution.Row(attribution.RowCommandAppendedInTurn), cl...)
 			} else {
-				cl = append([]string{"PEND-6"}, cl...)
+				cl = append(attribution.Row(attribution.RowCommandAppendedIdle), cl...)
 			}
 		}
 		want := trace.Expect{}
@@ -177,16 +178,16 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		return d(ObsCommand, agent, x, commandOf(imp), cl, want)
 	}
 	if ref.Decision != imp.Decision && !skip[ObsDecision] {
-		cl := []string{"SVC-3", "STEP-3"}
+		cl := attribution.Row(attribution.RowDecisionChanged)
 		if failedAppend(ref) || failedAppend(imp) {
-			cl = []string{"STEP-5"}
+			cl = attribution.Row(attribution.RowDecisionAppendFailed)
 		}
 		return d(ObsDecision, agent, ref.Decision, imp.Decision, cl, trace.Expect{Decision: ref.Decision})
 	}
 	agents := agentsOf(ref, imp) // every agent either side touched
 	for _, a := range agents {
 		if r, i := downstreamAt(ref, a), downstreamAt(imp, a); r != i && r >= 0 && i >= 0 && !skip[ObsOrder] && appends(ref) == appends(imp) {
-			return &Diff{Observation: ObsOrder, Agent: a, Reference: fmt.Sprintf("next() after %d appends", r), Implementation: fmt.Sprintf("next() after %d appends", i), Clauses: []string{"STEP-3"}}
+			return &Diff{Observation: ObsOrder, Agent: a, Reference: fmt.Sprintf("next() after %d appends", r), Implementation: fmt.Sprintf("next() after %d appends", i), Clauses: attribution.Row(attribution.RowOrder)}
 		}
 	}
 	for _, kind := range []string{sim.EffectSteer, sim.EffectInject} {
@@ -200,17 +201,17 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 				continue
 			}
 			if kind == sim.EffectInject {
-				return &Diff{Observation: ObsInject, Agent: a, Reference: show(r), Implementation: show(i), Clauses: []string{"STEP-6"}}
+				return &Diff{Observation: ObsInject, Agent: a, Reference: show(r), Implementation: show(i), Clauses: attribution.Row(attribution.RowInject)}
 			}
-			cl := []string{"PEND-2"}
+			cl := attribution.Row(attribution.RowSteerOther)
 			if act.Command != nil {
-				cl = []string{"CMD-3"}
+				cl = attribution.Row(attribution.RowSteerCommand)
 			}
 			return &Diff{Observation: ObsSteer, Agent: a, Reference: show(r), Implementation: show(i), Clauses: cl}
 		}
 	}
 	for _, a := range agents {
-		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[ObsPlanMode] {
+		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[df.Observation] {
 			return df
 		}
 	}
@@ -222,9 +223,9 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	for _, a := range agents {
 		r, i := ref.Notices(a), imp.Notices(a)
 		if len(r) != len(i) && !skip[ObsNotices] {
-			cl := []string{"STEP-6"}
+			cl := attribution.Row(attribution.RowNotices)
 			if cx.exitPending && len(ref.PlanEvents(a)) > 0 {
-				cl = []string{"EXIT-5"}
+				cl = attribution.Row(attribution.RowNoticesExit)
 			}
 			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
 			return d(ObsNotices, a, texts(r), texts(i), cl, x)
@@ -236,7 +237,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		r, rok := ref.StateOf(a)
 		i, iok := imp.StateOf(a)
 		if rok && iok && r.Active != i.Active && !skip[ObsGet] {
-			return d(ObsGet, a, r, i, []string{"LOG-3"}, trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
+			return d(ObsGet, a, r, i, attribution.Row(attribution.RowGetActive), trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
 		}
 	}
 	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
@@ -258,12 +259,12 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		x := trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}}
 		if r.Active != i.Active {
-			return d(ObsGet, a, r, i, []string{"LOG-3"}, x)
+			return d(ObsGet, a, r, i, attribution.Row(attribution.RowGetActive), x)
 		}
 		return d(ObsGet, a, r, i, pendingClauses(cx, act, ref, r, i), x)
 	}
 	if show(ref.Fold) != show(imp.Fold) && !skip[ObsFold] {
-		return d(ObsFold, agent, ref.Fold, imp.Fold, []string{"LOG-2"}, trace.Expect{Fold: ref.Fold})
+		return d(ObsFold, agent, ref.Fold, imp.Fold, attribution.Row(attribution.RowFold), trace.Expect{Fold: ref.Fold})
 	}
 	return nil
 }
@@ -280,29 +281,29 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 	case act.Restart != nil, act.Load != nil:
 		// A fresh process or a fresh load: pending selections were
 		// process-local.
-		return []string{"PEND-8"}
+		return attribution.Row(attribution.RowGetRestart)
 	case act.Get != nil:
-		return []string{"PEND-7"}
+		return attribution.Row(attribution.RowGetOther)
 	case r.Pending != nil && i.Pending == nil && act.Reload == nil:
-		return []string{"PEND-7"}
+		return attribution.Row(attribution.RowGetHidden)
 	case act.Set != nil:
 		switch ref.Outcome {
 		case spec.Noop:
-			return []string{"PEND-3"}
+			return attribution.Row(attribution.RowGetAfterNoop)
 		case spec.Queued:
-			return []string{"PEND-4"}
+			return attribution.Row(attribution.RowGetAfterQueued)
 		case spec.Cancelled:
 			if cx.open {
-				return []string{"PEND-5"}
+				return attribution.Row(attribution.RowGetAfterCancelled)
 			}
 		}
-		return []string{"PEND-6"}
+		return attribution.Row(attribution.RowGetAfterCommitted)
 	case act.Command != nil:
 		cmd := commandClauses(act.Command.Input)
 		if spec.ParseCommand(act.Command.Input).Active() && cx.open && r.Pending == nil && i.Pending != nil {
 			// Selecting the logged state again while the opposite was
 			// pending: the cancellation left an entry.
-			return append([]string{"PEND-5"}, cmd...)
+			return append(attribution.Row(attribution.RowGetCommandCancelled), cmd...)
 		}
 		return cmd
 	case act.Step != nil || act.Retry != nil:
@@ -311,13 +312,13 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 				// The exit left pending is the approval's (kept by
 				// keep planning) or the user's (not replaced by the
 				// approval): the log cannot tell which yet.
-				return []string{"EXIT-6", "EXIT-5"}
+				return attribution.Row(attribution.RowGetKeptPlanningUserExit)
 			}
-			return []string{"EXIT-6"}
+			return attribution.Row(attribution.RowGetKeptPlanning)
 		}
-		return []string{"STEP-3", "PEND-1"}
+		return attribution.Row(attribution.RowGetStep)
 	}
-	return []string{"PEND-7"}
+	return attribution.Row(attribution.RowGetOther)
 }
 
 // keptPlanningAfterApproval reports whether, in the reference's result, a
@@ -465,24 +466,24 @@ func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Di
 	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
 	switch {
 	case call.Name != "" && call.Name != spec.ExitTool:
-		cl = []string{"SVC-3"} // a tool of the host's own
+		cl = attribution.Row(attribution.RowToolHost) // a tool of the host's own
 	case !active:
-		cl = []string{"EXIT-2"}
+		cl = attribution.Row(attribution.RowToolOutside)
 	case !spec.PlanOpensWithLevel1Heading(args.Plan):
-		cl = []string{"EXIT-3"}
+		cl = attribution.Row(attribution.RowToolHeading)
 	case asked && r[k].Asked && !i[k].OK:
 		// The reference presented the plan; the implementation refused
 		// it without presenting, as if outside plan mode — whatever the
 		// review would have answered, even a reload during it.
-		cl = []string{"EXIT-2", "EXIT-3"}
+		cl = attribution.Row(attribution.RowToolRefused)
 	case !cx.services.UserQuestions || review.Reload || review.Fail != "":
-		cl = []string{"EXIT-7"}
+		cl = attribution.Row(attribution.RowToolSeamFails)
 	case asked:
-		cl = []string{"EXIT-4"}
+		cl = attribution.Row(attribution.RowToolPresented)
 	case review.Answer == sim.Approve && review.Feedback == "":
-		cl = []string{"EXIT-5"}
+		cl = attribution.Row(attribution.RowToolApproved)
 	default:
-		cl = []string{"EXIT-6"}
+		cl = attribution.Row(attribution.RowToolKeepPlanning)
 	}
 	// A trace's tool expectation reads the action's last call: it states
 	// the divergence when that call differs too.
@@ -571,36 +572,43 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		return &Diff{Observation: ObsPlanMode, Agent: a, Reference: show(rd), Implementation: show(id), Clauses: cl, Expect: x, Expressible: true}
 	}
 	if show(rv) == show(iv) {
-		return mk([]string{"LOG-1"}, trace.Expect{Agent: a, Appended: appended(ref, a)})
+		return mk(attribution.Row(attribution.RowPlanData), trace.Expect{Agent: a, Appended: appended(ref, a)})
 	}
 	x := trace.Expect{Agent: a, Plan: append([]bool{}, rv...)}
 	if len(iv) > len(rv) && show(slices.Compact(slices.Clone(iv))) == show(slices.Compact(slices.Clone(rv))) {
-		return mk([]string{"LOG-4"}, x)
+		return mk(attribution.Row(attribution.RowPlanRepeated), x)
 	}
 	switch {
 	case act.Step != nil || act.Retry != nil:
 		switch {
 		case ref.Decision != sim.Accept && ref.Decision != "":
-			return mk([]string{"STEP-3"}, x)
+			return mk(attribution.Row(attribution.RowPlanRejected), x)
 		case act.Retry != nil && len(rv) > len(iv):
-			return mk([]string{"STEP-2"}, x)
+			return mk(attribution.Row(attribution.RowPlanRetry), x)
 		case ref.Skipped && !imp.Skipped:
 			// The reference's step carried no messages and was skipped;
 			// the implementation's notice made it run.
-			return mk([]string{"PEND-2"}, x)
+			return mk(attribution.Row(attribution.RowPlanSkippedRan), x)
 		case ref.Skipped:
 			// Both skipped it: a selection there waits for a step that
 			// runs, in a later turn (choice empty-step).
-			return mk([]string{"PEND-2", "PEND-1"}, x)
+			return mk(attribution.Row(attribution.RowPlanBothSkipped), x)
 		case cx.faults:
-			return mk([]string{"STEP-5"}, x)
+			return mk(attribution.Row(attribution.RowPlanFault), x)
+		case approvedExit(ref) && len(iv) > len(rv):
+			// The step's exit tool call was approved: its exit waits for
+			// the next accepted pre-step, the implementation appended it
+			// during the call.
+			d := mk(attribution.Row(attribution.RowPlanExitAtOnce), x)
+			d.Observation = ObsExitAppend
+			return d
 		}
-		return mk([]string{"PEND-1", "STEP-1"}, x)
+		return mk(attribution.Row(attribution.RowPlanStep), x)
 	case act.Set != nil:
 		if ref.Outcome == spec.Queued || ref.Outcome == spec.Cancelled {
-			return mk([]string{"PEND-4"}, x)
+			return mk(attribution.Row(attribution.RowPlanSetQueued), x)
 		}
-		return mk([]string{"PEND-6"}, x)
+		return mk(attribution.Row(attribution.RowPlanSetCommitted), x)
 	case act.Command != nil:
 		cmd := commandClauses(act.Command.Input)
 		plan := spec.ParseCommand(act.Command.Input)
@@ -612,13 +620,19 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		// The command selected the right state; what the selection did
 		// with it (append at once or wait) is the set's rule.
 		if cx.open {
-			return mk(append([]string{"PEND-4"}, cmd...), x)
+			return mk(append(attribution.Row(attribution.RowPlanCommandInTurn), cmd...), x)
 		}
-		return mk(append([]string{"PEND-6"}, cmd...), x)
+		return mk(append(attribution.Row(attribution.RowPlanCommandIdle), cmd...), x)
 	case act.Prompt != nil:
-		return mk([]string{"STEP-4"}, x)
+		return mk(attribution.Row(attribution.RowPlanPrompt), x)
 	}
-	return mk([]string{"LOG-4"}, x)
+	return mk(attribution.Row(attribution.RowPlanOther), x)
+}
+
+// approvedExit reports whether an exit_plan_mode call of the action was
+// approved.
+func approvedExit(r sim.Result) bool {
+	return slices.ContainsFunc(r.Tools, func(t sim.ToolOutcome) bool { return t.Name == spec.ExitTool && t.OK })
 }
 
 // attempts lists the plan/mode appends the implementation attempted for
@@ -707,17 +721,17 @@ func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
 	for k < len(r) && k < len(i) && eventKey(r[k]) == eventKey(i[k]) {
 		k++
 	}
-	cl := []string{"STEP-7"}
+	cl := attribution.Row(attribution.RowEventsOther)
 	rk, ik := keys(r), keys(i)
 	slices.Sort(rk)
 	slices.Sort(ik)
 	switch {
 	case show(rk) == show(ik):
-		cl = []string{"STEP-1"}
+		cl = attribution.Row(attribution.RowEventsOrder)
 	case k < len(r) && k < len(i) && r[k].Type == spec.TypeRequestHeader && i[k].Type == spec.TypeRequestHeader:
 		cl = headerClauses(r[k].Data, i[k].Data)
 	case (act.Set != nil || act.Idle != nil || act.Command != nil) && len(i) > len(r):
-		cl = []string{"PEND-2"}
+		cl = attribution.Row(attribution.RowEventsSelection)
 	}
 	rs, is := "(end)", "(end)"
 	if k < len(r) {
@@ -750,17 +764,17 @@ func headerClauses(r, i json.RawMessage) []string {
 	_ = json.Unmarshal(i, &ih)
 	switch {
 	case string(rh.Header.System) != string(ih.Header.System):
-		return []string{"CFG-2"}
+		return attribution.Row(attribution.RowEventsSections)
 	case string(rh.Header.Tools) != string(ih.Header.Tools):
-		return []string{"EXIT-1"}
+		return attribution.Row(attribution.RowEventsTools)
 	}
-	return []string{"STEP-7"}
+	return attribution.Row(attribution.RowEventsOther)
 }
 
 func compareRequests(ref, imp sim.Result) *Diff {
 	for k := 0; k < max(len(ref.Requests), len(imp.Requests)); k++ {
 		if k >= len(ref.Requests) || k >= len(imp.Requests) {
-			return &Diff{Observation: ObsRequest, Reference: fmt.Sprintf("%d requests", len(ref.Requests)), Implementation: fmt.Sprintf("%d requests", len(imp.Requests)), Clauses: []string{"STEP-7"}}
+			return &Diff{Observation: ObsRequest, Reference: fmt.Sprintf("%d requests", len(ref.Requests)), Implementation: fmt.Sprintf("%d requests", len(imp.Requests)), Clauses: attribution.Row(attribution.RowRequestCount)}
 		}
 		r, i := ref.Requests[k], imp.Requests[k]
 		x := trace.Expect{Agent: r.Agent}
@@ -769,15 +783,15 @@ func compareRequests(ref, imp sim.Result) *Diff {
 			x.Sections = sectionNames(r)
 			_, has := r.Section(spec.SectionName)
 			x.Section = ptr(has)
-			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "sections " + show(r.Sections), Implementation: "sections " + show(i.Sections), Clauses: []string{"CFG-2"}, Expect: x, Expressible: k == len(ref.Requests)-1}
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "sections " + show(r.Sections), Implementation: "sections " + show(i.Sections), Clauses: attribution.Row(attribution.RowRequestSections), Expect: x, Expressible: k == len(ref.Requests)-1}
 		case show(r.Tools) != show(i.Tools):
 			x.Tools = []string{}
 			for _, t := range r.Tools {
 				x.Tools = append(x.Tools, t.Name)
 			}
-			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "tools " + show(r.Tools), Implementation: "tools " + show(i.Tools), Clauses: []string{"EXIT-1"}, Expect: x, Expressible: k == len(ref.Requests)-1}
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "tools " + show(r.Tools), Implementation: "tools " + show(i.Tools), Clauses: attribution.Row(attribution.RowRequestTools), Expect: x, Expressible: k == len(ref.Requests)-1}
 		case show(r.Messages) != show(i.Messages):
-			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "messages " + show(r.Messages), Implementation: "messages " + show(i.Messages), Clauses: []string{"STEP-7"}}
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "messages " + show(r.Messages), Implementation: "messages " + show(i.Messages), Clauses: attribution.Row(attribution.RowRequestMessages)}
 		}
 	}
 	return nil
@@ -805,9 +819,9 @@ func effectTexts(r sim.Result, agent, kind string) []string {
 // carries (a test keeps the page's copy true).
 func TableMarkdown() string {
 	var b strings.Builder
-	b.WriteString("| observation | when | clauses |\n|---|---|---|\n")
+	b.WriteString("| row | observation | when | clauses |\n|---|---|---|---|\n")
 	for _, r := range Table {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Observation, r.When, strings.Join(r.Clauses, " "))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Observation, r.When, strings.Join(r.Clauses, " "))
 	}
 	return b.String()
 }

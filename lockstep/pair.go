@@ -3,7 +3,9 @@ package lockstep
 import (
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/sim"
 )
@@ -86,7 +88,7 @@ func (p *pair) do(act sim.Action) (*Diff, error) {
 		if errors.As(err, &in) {
 			// The implementation took the runtime somewhere the
 			// reference did not; earlier observations all agreed.
-			return &Diff{Observation: ObsEvents, Agent: agent, Reference: "action runs", Implementation: "refused by the runtime: " + in.Msg, Clauses: []string{"STEP-7"}}, nil
+			return &Diff{Observation: ObsEvents, Agent: agent, Reference: "action runs", Implementation: "refused by the runtime: " + in.Msg, Clauses: attribution.Row(attribution.RowEventsOther)}, nil
 		}
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func (p *pair) do(act sim.Action) (*Diff, error) {
 	if d != nil {
 		p.expr = expressible(cx, act, rres, ires)
 	}
-	if d != nil && d.Observation == ObsGet && d.Clauses[0] == "LOG-3" {
+	if d != nil && d.Observation == ObsGet && slices.Equal(d.Clauses, attribution.Row(attribution.RowGetActive)) {
 		p.probeFold(d)
 	}
 	p.track(act, rres)
@@ -116,7 +118,7 @@ func (p *pair) probeFold(d *Diff) {
 	r, err1 := p.ref.Do(probe)
 	i, err2 := p.imp.Do(probe)
 	if err1 == nil && err2 == nil && show(r.Fold) != show(i.Fold) {
-		d.Clauses = []string{"LOG-2", "LOG-3"}
+		d.Clauses = attribution.Row(attribution.RowGetActiveFold)
 	}
 }
 

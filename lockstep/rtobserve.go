@@ -82,14 +82,14 @@ func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
 	}
 	for _, r := range ref.Obs.Results {
 		cx.cancelled = cx.cancelled || r.Set != nil && r.Set.Outcome == spec.Cancelled
-		if r.Command != nil && spec.ParseCommand(hostInput(st, r.ID)).Clause() == "CMD-4" {
+		if r.Command != nil && spec.ParseCommand(hostInput(st, r.ID)).Clause() == spec.CMD4 {
 			cx.offTyped = true
 		}
 	}
 	if ref.Set != nil && ref.Set.Outcome == spec.Cancelled {
 		cx.cancelled = true
 	}
-	if st.Command != nil && spec.ParseCommand(st.Command.Input).Clause() == "CMD-4" {
+	if st.Command != nil && spec.ParseCommand(st.Command.Input).Clause() == spec.CMD4 {
 		cx.offTyped = true
 	}
 	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
@@ -117,11 +117,11 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		return &Diff{Observation: obs, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: clauses}
 	}
 	if (ref.Error != "") != (imp.Error != "") {
-		return d(RtError, ref.Error != "", imp.Error != "", []string{"EXIT-7", "PEND-8"})
+		return d(RtError, ref.Error != "", imp.Error != "", []string{spec.EXIT7, spec.PEND8})
 	}
 	if r, i := ref.Set, imp.Set; r != nil && i != nil {
 		if (r.Error != "") != (i.Error != "") {
-			return d(RtOutcome, r.Error != "", i.Error != "", []string{"PEND-6", "STEP-5"})
+			return d(RtOutcome, r.Error != "", i.Error != "", []string{spec.PEND6, spec.STEP5})
 		}
 		if r.Outcome != i.Outcome {
 			return d(RtOutcome, r.Outcome, i.Outcome, outcomeClauses(cx, r.Outcome, false))
@@ -140,7 +140,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		if rr.Set != nil && rr.Set.Outcome == spec.Cancelled {
 			here.cancelled = true
 		}
-		if rr.Command != nil && spec.ParseCommand(hostInput(st, rr.ID)).Clause() == "CMD-4" {
+		if rr.Command != nil && spec.ParseCommand(hostInput(st, rr.ID)).Clause() == spec.CMD4 {
 			here.offTyped = true
 		}
 		switch {
@@ -149,7 +149,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 				missing = rr.ID
 			}
 		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
-			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", []string{"PEND-6", "STEP-5"})
+			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", []string{spec.PEND6, spec.STEP5})
 		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
 			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil))
 		case rr.Command != nil && ir.Command != nil && rr.Command.Kind != ir.Command.Kind:
@@ -163,20 +163,20 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 	}
 	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
 		if len(r) == len(i) && !plainPlanData(imp) {
-			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), []string{"LOG-1"})
+			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), []string{spec.LOG1})
 		}
 		return d(RtPlanMode, r, i, planModeClauses(cx, refRec, ref, r, i))
 	}
 	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r < i && dropsMessages(st) {
-		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), []string{"PEND-2"})
+		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), []string{spec.PEND2})
 	}
 	if r, i := loop.Notices(ref), loop.Notices(imp); r != i {
 		var cl []string
 		if approved(ref) {
-			cl = append(cl, "EXIT-5")
+			cl = append(cl, spec.EXIT5)
 		}
 		cl = append(cl, listenerClauses(st)...)
-		return d(RtNotices, r, i, cx.prefix(append(cl, "STEP-6")))
+		return d(RtNotices, r, i, cx.prefix(append(cl, spec.STEP6)))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
 		return d(RtActive, r, i, cx.stateClauses())
@@ -221,10 +221,10 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 func (cx rtSituation) prefix(cl []string) []string {
 	var pre []string
 	if cx.outside {
-		pre = append(pre, "LOG-3")
+		pre = append(pre, spec.LOG3)
 	}
 	if cx.reloaded {
-		pre = append(pre, "LOG-3", "LOG-2", "PEND-8")
+		pre = append(pre, spec.LOG3, spec.LOG2, spec.PEND8)
 	}
 	out := slices.Clone(pre)
 	for _, c := range cl {
@@ -239,26 +239,26 @@ func (cx rtSituation) prefix(cl []string) []string {
 // (LOG-2, after a load from the log), the state being the fold (LOG-3).
 func (cx rtSituation) stateClauses() []string {
 	if cx.reloaded {
-		return []string{"LOG-3", "LOG-2"}
+		return []string{spec.LOG3, spec.LOG2}
 	}
-	return []string{"LOG-3"}
+	return []string{spec.LOG3}
 }
 
 // pendingClauses name a pending selection get shows differently.
 func (cx rtSituation) pendingClauses(r, i *sim.GetReply) []string {
 	switch {
 	case cx.last == "restart" || cx.last == "reload" || cx.last == "unload":
-		return []string{"PEND-8"}
+		return []string{spec.PEND8}
 	case r.Pending != nil && i.Pending == nil:
-		return []string{"PEND-7"}
+		return []string{spec.PEND7}
 	case cx.last == "set":
 		return outcomeClauses(cx, cx.lastOutcome, false)
 	case cx.last == "command":
 		return commandResultClauses(cx.lastInput, "", "")
 	case cx.last == "turn":
-		return []string{"STEP-3", "PEND-1", "EXIT-6"}
+		return []string{spec.STEP3, spec.PEND1, spec.EXIT6}
 	}
-	return []string{"PEND-7"}
+	return []string{spec.PEND7}
 }
 
 // outcomeClauses name a set outcome by the reference's: noop PEND-3,
@@ -267,24 +267,24 @@ func outcomeClauses(cx rtSituation, outcome string, inTurn bool) []string {
 	var cl []string
 	switch outcome {
 	case spec.Noop:
-		cl = []string{"PEND-3"}
+		cl = []string{spec.PEND3}
 	case spec.Queued:
-		cl = []string{"PEND-4"}
+		cl = []string{spec.PEND4}
 	case spec.Cancelled:
-		cl = []string{"PEND-6"}
+		cl = []string{spec.PEND6}
 		if inTurn {
-			cl = []string{"PEND-5"}
+			cl = []string{spec.PEND5}
 		}
 	default:
-		cl = []string{"PEND-6"}
+		cl = []string{spec.PEND6}
 	}
 	if cx.cancelled {
 		// an earlier cancellation decides what is pending now
-		cl = append(cl, "PEND-5")
+		cl = append(cl, spec.PEND5)
 	}
 	if cx.offTyped {
 		// /plan off cancels a pending entry as a set does
-		cl = append(cl, "PEND-5", "CMD-4")
+		cl = append(cl, spec.PEND5, spec.CMD4)
 	}
 	return cx.prefix(cl)
 }
@@ -295,7 +295,7 @@ func commandResultClauses(input, r, i string) []string {
 	if r == "unknown" || i == "unknown" || r == "error" && i == "success" && spec.ParseCommand(input).IsPlan() {
 		// /plan known on one side only (not registered without the
 		// commands service)
-		return []string{"CMD-1", spec.ParseCommand(input).Clause()}
+		return []string{spec.CMD1, spec.ParseCommand(input).Clause()}
 	}
 	return []string{spec.ParseCommand(input).Clause()}
 }
@@ -369,13 +369,13 @@ func listenerClauses(st loop.Step) []string {
 	}
 	var cl []string
 	for _, p := range sc.PreSteps {
-		if p.Listener == "guard" && !slices.Contains(cl, "STEP-1") {
-			cl = append(cl, "STEP-1")
+		if p.Listener == "guard" && !slices.Contains(cl, spec.STEP1) {
+			cl = append(cl, spec.STEP1)
 		}
 	}
 	for _, p := range sc.PreSteps {
-		if p.Behaviour != sim.Accept && !slices.Contains(cl, "STEP-3") {
-			cl = append(cl, "STEP-3")
+		if p.Behaviour != sim.Accept && !slices.Contains(cl, spec.STEP3) {
+			cl = append(cl, spec.STEP3)
 		}
 	}
 	return cl
@@ -397,7 +397,7 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 	st := ref.Step
 	for k := 1; k < len(i); k++ {
 		if i[k] == i[k-1] && (k >= len(r) || r[k] != r[k-1]) {
-			return []string{"LOG-4"}
+			return []string{spec.LOG4}
 		}
 	}
 	switch {
@@ -413,15 +413,15 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 		if cmd.IsPlan() && len(i) > 0 && i[0] != cmd.Active() {
 			return cx.prefix(cl)
 		}
-		return cx.prefix(append([]string{"PEND-6"}, cl...))
+		return cx.prefix(append([]string{spec.PEND6}, cl...))
 	case st.Append != nil:
-		return []string{"LOG-3"}
+		return []string{spec.LOG3}
 	case st.Restart != nil, st.Reload != nil, st.Unload != nil, st.Open != nil:
-		return []string{"PEND-8", "LOG-3"}
+		return []string{spec.PEND8, spec.LOG3}
 	}
 	sc := st.ScriptOf()
 	if sc == nil {
-		return cx.prefix([]string{"LOG-4"})
+		return cx.prefix([]string{spec.LOG4})
 	}
 	var cl []string
 	failed, rejected, dropped, fault := false, false, false, cx.faults
@@ -444,24 +444,24 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 		}
 	}
 	if keptPlanning(ref) || repliedReview(sc) {
-		cl = append(cl, "EXIT-6")
+		cl = append(cl, spec.EXIT6)
 	}
 	if approved(ref) {
-		cl = append(cl, "EXIT-5")
+		cl = append(cl, spec.EXIT5)
 	}
 	if failed {
-		cl = append(cl, "STEP-2")
+		cl = append(cl, spec.STEP2)
 	}
 	if rejected {
-		cl = append(cl, "STEP-3")
+		cl = append(cl, spec.STEP3)
 	}
 	if dropped {
-		cl = append(cl, "PEND-2")
+		cl = append(cl, spec.PEND2)
 	}
 	if fault {
-		cl = append(cl, "STEP-5")
+		cl = append(cl, spec.STEP5)
 	}
-	cl = append(cl, "PEND-1", "STEP-1")
+	cl = append(cl, spec.PEND1, spec.STEP1)
 	return cx.prefix(cl)
 }
 
@@ -551,15 +551,15 @@ func requestClauses(cx rtSituation, ref loop.StepDone) []string {
 		cl = append(cl, commandResultClauses(c.Input, "", "")...)
 	}
 	if cx.faults || scriptFaults(ref.Step) {
-		cl = append(cl, "STEP-5")
+		cl = append(cl, spec.STEP5)
 	}
 	for _, q := range ref.Obs.Requests {
 		if s, ok := q.Section(spec.SectionName); ok && s.Text != "" {
-			cl = append(cl, "SVC-3")
+			cl = append(cl, spec.SVC3)
 			break
 		}
 	}
-	return append(cl, "STEP-7", "PEND-2")
+	return append(cl, spec.STEP7, spec.PEND2)
 }
 
 // scriptFaults reports whether the step's script arms an append fault.
@@ -607,7 +607,7 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 		if n := len(reqs); n > 0 {
 			at = reqs[min(callAt, n-1)].At
 		}
-		active = loop.Fold(log, min(at, len(log)))
+		active = loop.Fold(log, min(at, len(log)), refRec.Identity.Choices[spec.ChoicePlanModeData])
 	}
 	var args struct {
 		Plan string `json:"plan"`
@@ -621,21 +621,21 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 	var cl []string
 	switch {
 	case call.Name != "" && call.Name != spec.ExitTool:
-		cl = []string{"SVC-3"}
+		cl = []string{spec.SVC3}
 	case !active:
-		cl = []string{"EXIT-2"}
+		cl = []string{spec.EXIT2}
 	case !spec.PlanOpensWithLevel1Heading(args.Plan):
-		cl = []string{"EXIT-3"}
+		cl = []string{spec.EXIT3}
 	case asked && r[k].Asked && !i[k].OK:
-		cl = []string{"EXIT-2", "EXIT-3"}
+		cl = []string{spec.EXIT2, spec.EXIT3}
 	case review.Reload || review.Fail != "" || cx.noQuestions:
-		cl = []string{"EXIT-7"}
+		cl = []string{spec.EXIT7}
 	case asked:
-		cl = []string{"EXIT-4", "EXIT-7"}
+		cl = []string{spec.EXIT4, spec.EXIT7}
 	case review.Answer == sim.Approve && review.Feedback == "":
-		cl = []string{"EXIT-5"}
+		cl = []string{spec.EXIT5}
 	default:
-		cl = []string{"EXIT-6"}
+		cl = []string{spec.EXIT6}
 	}
 	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(cl)}
 }
@@ -734,16 +734,16 @@ func eventClauses(st loop.Step, r, i []string) []string {
 	sorted := func(xs []string) []string { c := slices.Clone(xs); slices.Sort(c); return c }
 	switch {
 	case slices.Equal(sorted(r), sorted(i)):
-		return []string{"STEP-1", "STEP-7"}
+		return []string{spec.STEP1, spec.STEP7}
 	case st.Command != nil:
 		// what the command did (a /plan <message> starts a turn)
-		return append(commandResultClauses(st.Command.Input, "", ""), "STEP-7")
+		return append(commandResultClauses(st.Command.Input, "", ""), spec.STEP7)
 	case isHeader(r) != isHeader(i):
-		return []string{"STEP-6", "STEP-7"}
+		return []string{spec.STEP6, spec.STEP7}
 	case (st.Set != nil || st.Get != nil || st.Append != nil) && len(i) > len(r):
-		return []string{"PEND-2"}
+		return []string{spec.PEND2}
 	}
-	return []string{"STEP-7"}
+	return []string{spec.STEP7}
 }
 
 // compareRequestsRt compares each request as sent: sections (name, order,
@@ -760,13 +760,13 @@ func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
 		a.Messages, b.Messages = messageView(a.Messages), messageView(b.Messages)
 		switch {
 		case show(a.Sections) != show(b.Sections):
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: []string{"CFG-2", "STEP-7"}}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: []string{spec.CFG2, spec.STEP7}}
 		case show(a.Tools) != show(b.Tools):
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: []string{"EXIT-1"}}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: []string{spec.EXIT1}}
 		case show(a.Messages) != show(b.Messages):
-			cl := []string{"STEP-7"}
+			cl := []string{spec.STEP7}
 			if notices(a) != notices(b) {
-				cl = []string{"STEP-6", "STEP-7"}
+				cl = []string{spec.STEP6, spec.STEP7}
 			}
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d messages %s", k+1, show(a.Messages)), Implementation: fmt.Sprintf("request %d messages %s", k+1, show(b.Messages)), Clauses: cl}
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // RuntimeOptions configure a runtime-level lockstep search: a whole
@@ -51,9 +52,9 @@ type RuntimeVariant struct {
 // RuntimeVariants are the loop behaviours the built-in runtime follows when
 // assumed (or tried when a divergence is classified).
 var RuntimeVariants = []RuntimeVariant{
-	{"same-step-retries", "STEP-2", "request recovery retries inside the step: no agent/pre-step runs for the retry (the shipped dsh loop; a runtime that declares retry same-step gets it without assuming it)"},
-	{"header-on-change", "STEP-6", "the loop logs request/header only when the header changed, not for every request sent (the shipped dsh loop; SPEC.md's glossary: one for each request sent)"},
-	{"assembly-before-pre-step", "STEP-7", "the loop assembles the system prompt before it dispatches agent/pre-step, so a selection applied at that pre-step is not in the step's request (the shipped dsh loop)"},
+	{"same-step-retries", spec.STEP2, "request recovery retries inside the step: no agent/pre-step runs for the retry (the shipped dsh loop; a runtime that declares retry same-step gets it without assuming it)"},
+	{"header-on-change", spec.STEP6, "the loop logs request/header only when the header changed, not for every request sent (the shipped dsh loop; SPEC.md's glossary: one for each request sent)"},
+	{"assembly-before-pre-step", spec.STEP7, "the loop assembles the system prompt before it dispatches agent/pre-step, so a selection applied at that pre-step is not in the step's request (the shipped dsh loop)"},
 }
 
 // IsRuntimeVariant reports whether name is a runtime variant.
@@ -265,7 +266,7 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	defer impSess.Close()
 	if refSess.Loaded() != impSess.Loaded() {
 		rr, ir := refSess.Record().Load, impSess.Record().Load
-		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: []string{"CFG-1"}}
+		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: []string{spec.CFG1}}
 		return &rtFailure{trace: played, diff: d}, "", nil
 	}
 	if !refSess.Loaded() {
@@ -299,11 +300,11 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 			if !errors.As(ierr, &in) {
 				return nil, "", implErr(ierr)
 			}
-			cl := []string{"STEP-7"}
+			cl := []string{spec.STEP7}
 			if cx.last == "set" || cx.last == "command" {
 				// a selection left the runtime somewhere the reference
 				// is not (a turn it started)
-				cl = []string{"PEND-2", "STEP-7"}
+				cl = []string{spec.PEND2, spec.STEP7}
 			}
 			d := &Diff{Observation: RtError, Agent: st.Agent(), Reference: "the step runs", Implementation: "refused: " + in.Msg, Clauses: cl}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
@@ -334,7 +335,7 @@ func probeState(ref, imp *loop.Session, agent string, d *Diff) {
 	}
 	r, i := ref.Last().Get, imp.Last().Get
 	if r != nil && i != nil && r.Active != i.Active {
-		d.Clauses = append([]string{"LOG-3", "LOG-2"}, d.Clauses...)
+		d.Clauses = append([]string{spec.LOG3, spec.LOG2}, d.Clauses...)
 	}
 }
 

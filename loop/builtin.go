@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/sim"
@@ -51,12 +52,48 @@ type Builtin struct {
 	// sim.AssemblyAfter (the specification; "" is it) or sim.AssemblyBefore
 	// (the shipped dsh loop, before agent/pre-step). Set it before Load.
 	Assembly string
+	// variant is how this built-in runtime departs from plankit's own
+	// loop where SPEC.md is silent (BuiltinVariants); loads counts the
+	// loads of plan mode since the runtime started (Load, Reload).
+	variant string
+	loads   int
 }
 
 // derived is the transcript derived from the first events of a log.
 type derived struct {
 	events   int
 	messages []Message
+}
+
+// Variants of the built-in runtime: faithful runtimes that differ from
+// plankit's loop only where SPEC.md says nothing, so every check must pass
+// them. Tests run the runtime-level suite against each.
+const (
+	// VariantNoStepEvents logs no step/start or step/end (SPEC.md names
+	// neither: steps are delimited by their requests).
+	VariantNoStepEvents = "no-step-events"
+	// VariantExitToolMovesOnReload offers exit_plan_mode first in the
+	// catalog after every second load of plan mode (a reload, or a load
+	// after an unload): EXIT-1 fixes the catalog across a change of plan
+	// state, not across the plugin registering its tool anew.
+	VariantExitToolMovesOnReload = "exit-tool-moves-on-reload"
+)
+
+// BuiltinVariants lists the variants of the built-in runtime.
+var BuiltinVariants = []string{VariantNoStepEvents, VariantExitToolMovesOnReload}
+
+// NewBuiltinVariant is NewBuiltin with a variant (BuiltinVariants; ""
+// for none).
+func NewBuiltinVariant(port sim.Port, retry, variant string) (*Builtin, error) {
+	if variant != "" && !slices.Contains(BuiltinVariants, variant) {
+		return nil, fmt.Errorf("unknown built-in runtime variant %q (known: %s)", variant, strings.Join(BuiltinVariants, ", "))
+	}
+	b, err := NewBuiltin(port, retry)
+	if err != nil {
+		return nil, err
+	}
+	b.variant = variant
+	return b, nil
 }
 
 var _ Runtime = (*Builtin)(nil)
@@ -96,7 +133,7 @@ func NewBuiltinWith(port sim.Port, o BuiltinOptions) (*Builtin, error) {
 
 // Start implements Runtime.
 func (b *Builtin) Start() (Identity, error) {
-	b.rt = nil
+	b.rt, b.loads = nil, 0
 	id, err := b.port.Start()
 	if err != nil {
 		return Identity{}, err
@@ -127,6 +164,8 @@ func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	}
 	b.mutants.simOptions(&opts)
 	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone}
+	opts.NoStepEvents = b.variant == VariantNoStepEvents
+	b.loads++
 	rt, res, err := sim.New(b.port, opts)
 	if err != nil {
 		return LoadReply{}, err
@@ -312,6 +351,11 @@ func (b *Builtin) modelRequest(agent string, q sim.Request) ModelRequest {
 	}
 	for _, t := range q.Tools {
 		out.Tools = append(out.Tools, t.Name)
+	}
+	if b.variant == VariantExitToolMovesOnReload && b.loads%2 == 0 {
+		if i := slices.Index(out.Tools, spec.ExitTool); i > 0 {
+			out.Tools = slices.Concat([]string{spec.ExitTool}, out.Tools[:i], out.Tools[i+1:])
+		}
 	}
 	return out
 }
@@ -550,6 +594,7 @@ func (b *Builtin) Reload() (ReloadReply, error) {
 		// after an unload, plan mode is loaded afresh from the logs
 		act = sim.Action{Load: &sim.LoadAction{}}
 	}
+	b.loads++
 	res, err := b.do(act)
 	if err != nil {
 		return ReloadReply{}, err

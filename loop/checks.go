@@ -6,16 +6,25 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/lint"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
 
-// Finding is an observation that breaks a clause of the specification.
+// Finding is an observation that breaks a clause of the specification:
+// the rule or observation kind that found it (Rule: an attribution.Checks
+// ID or an attribution observation kind) and the clause it is listed under.
 type Finding struct {
 	Clause  string `json:"clause"`
+	Rule    string `json:"rule,omitempty"`
 	Agent   string `json:"agent,omitempty"`
 	Message string `json:"message"`
+}
+
+// found is a finding of a rule of attribution.Checks, under its clause.
+func found(rule, agent, msg string) Finding {
+	return Finding{Clause: attribution.Clause(rule), Rule: rule, Agent: agent, Message: msg}
 }
 
 func (f Finding) String() string {
@@ -25,13 +34,14 @@ func (f Finding) String() string {
 	return f.Clause + ": " + f.Message
 }
 
-// Fold is foldPlanMode(log[0:end)): the active of the last well-formed
-// plan/mode event, false when there is none.
-func Fold(log []sim.Event, end int) bool {
+// Fold is foldPlanMode(log[0:end)): the active of the last plan/mode event
+// whose data the reading (the declared value of choice plan-mode-data,
+// "" for the default) folds, false when there is none.
+func Fold(log []sim.Event, end int, reading string) bool {
 	active := false
 	for _, e := range log[:min(end, len(log))] {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := sim.PlanModeOf(e); ok {
+			if v, ok := sim.PlanModeRead(e, reading); ok {
 				active = v
 			}
 		}
@@ -85,10 +95,18 @@ func Invariants(t Trace, rec Record) []Finding {
 	}
 	section, haveSection := configSection(t.loadRequest().Config)
 	sectionFromLog := rec.Identity.Choices[spec.ChoiceSectionSource] != "pending"
+	reading := rec.Identity.Choices[spec.ChoicePlanModeData]
 	requests := map[string][]ModelRequest{}
 	// unloadedAt: for each agent's request, whether plan mode was unloaded
 	// when it was sent (from an unload step to the next reload or restart).
 	unloadedAt := map[string][]bool{}
+	// composedAt: for each agent's request, how many times plan mode had
+	// been loaded or unloaded before it was sent. EXIT-1 compares the
+	// catalogs of requests across a change of plan state while the plugin
+	// stays loaded; a reload registers the tool anew, and SPEC.md does not
+	// say where.
+	composedAt := map[string][]int{}
+	composed := 0
 	// outside: the seqs of the events the kit wrote itself (an opened log,
 	// an outside writer's append), which the lint rules do not judge as
 	// the runtime's.
@@ -104,6 +122,9 @@ func Invariants(t Trace, rec Record) []Finding {
 		}
 		unloaded = d.Step.unloadedAfter(unloaded)
 		stepUnloaded[i] = unloaded
+		if d.Step.recomposes() {
+			composed++
+		}
 		switch {
 		case d.Step.Open != nil:
 			for seq := range d.Start {
@@ -117,66 +138,85 @@ func Invariants(t Trace, rec Record) []Finding {
 		requests[agent] = append(requests[agent], d.Obs.Requests...)
 		for range d.Obs.Requests {
 			unloadedAt[agent] = append(unloadedAt[agent], unloaded)
+			composedAt[agent] = append(composedAt[agent], composed)
 		}
 		if unloaded {
 			out = append(out, withoutPlanMode(agent, d)...)
 			continue
 		}
+		if selects(d.Step) && (len(d.Obs.Requests) > 0 || slices.ContainsFunc(d.Obs.Events, func(e sim.Event) bool { return e.Type == spec.TypeTurnStart })) {
+			out = append(out, found(attribution.InvSelectionNoStep, agent, fmt.Sprintf("%s between turns started a turn or sent %d requests: a selection never forces continuation, no step or turn is started because of it", d.Step.Name(), len(d.Obs.Requests))))
+		}
 		if d.Get != nil {
 			log := rec.Logs[agent][:d.Start]
-			if want := Fold(log, len(log)); d.Get.Active != want {
-				out = append(out, Finding{"LOG-3", agent, fmt.Sprintf("get after %d events says active=%t; the log folds to %t", len(log), d.Get.Active, want)})
+			if want := Fold(log, len(log), reading); d.Get.Active != want {
+				out = append(out, found(attribution.InvGetIsFold, agent, fmt.Sprintf("get after %d events says active=%t; the log folds to %t", len(log), d.Get.Active, want)))
 			}
 		}
 	}
 	for _, agent := range rec.Agents {
 		log := rec.Logs[agent]
+		// tools is the catalog of the last request sent while plan mode
+		// was loaded, state the plan state then, in the same composition.
 		var tools []string
+		var state bool
 		for i, q := range requests[agent] {
-			want := Fold(log, q.At)
+			want := Fold(log, q.At, reading)
 			s, has := q.Section(spec.SectionName)
 			has = has && s.Text != ""
 			where := fmt.Sprintf("request %d (sent after %d events)", i+1, q.At)
 			if missing := hostToolsIn(t.HostTools, q.Tools); missing != "" {
-				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v %s", where, q.Tools, missing)})
+				out = append(out, found(attribution.InvHostTools, agent, fmt.Sprintf("%s: the tool catalog %v %s", where, q.Tools, missing)))
 			}
 			if unloadedAt[agent][i] {
 				// SVC-2: without the package there is no section and no tool
 				if has {
-					out = append(out, Finding{"SVC-2", agent, where + ": plan:policy is rendered while plan mode is unloaded"})
+					out = append(out, found(attribution.InvUnloadedSection, agent, where+": plan:policy is rendered while plan mode is unloaded"))
 				}
 				if slices.Contains(q.Tools, spec.ExitTool) {
-					out = append(out, Finding{"SVC-2", agent, where + ": the tool catalog offers exit_plan_mode while plan mode is unloaded"})
+					out = append(out, found(attribution.InvUnloadedTool, agent, where+": the tool catalog offers exit_plan_mode while plan mode is unloaded"))
 				}
 				continue
 			}
 			if sectionFromLog && has != want {
-				out = append(out, Finding{"STEP-7", agent, fmt.Sprintf("%s: plan:policy %s, but the log says active=%t when it was sent", where, presence(has), want)})
+				out = append(out, found(attribution.InvSectionIsLog, agent, fmt.Sprintf("%s: plan:policy %s, but the log says active=%t when it was sent", where, presence(has), want)))
 			}
 			if has && haveSection && s.Text != section {
-				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy text %q is not the configured section %q", where, s.Text, section)})
+				out = append(out, found(attribution.InvSectionText, agent, fmt.Sprintf("%s: plan:policy text %q is not the configured section %q", where, s.Text, section)))
 			}
 			if has && s.Order != nil && *s.Order != spec.SectionOrder {
-				out = append(out, Finding{"CFG-2", agent, fmt.Sprintf("%s: plan:policy at order %d, not %d", where, *s.Order, spec.SectionOrder)})
+				out = append(out, found(attribution.InvSectionOrder, agent, fmt.Sprintf("%s: plan:policy at order %d, not %d", where, *s.Order, spec.SectionOrder)))
 			}
 			switch n := countOf(q.Tools, spec.ExitTool); {
 			case n == 0:
-				out = append(out, Finding{"EXIT-1", agent, where + ": the tool catalog has no exit_plan_mode"})
+				out = append(out, found(attribution.InvExitToolOnce, agent, where+": the tool catalog has no exit_plan_mode"))
 			case n > 1:
-				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog lists exit_plan_mode %d times", where, n)})
+				out = append(out, found(attribution.InvExitToolOnce, agent, fmt.Sprintf("%s: the tool catalog lists exit_plan_mode %d times", where, n)))
 			}
-			if tools != nil && !slices.Equal(q.Tools, tools) {
-				out = append(out, Finding{"EXIT-1", agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v", where, q.Tools, tools)})
+			if i > 0 && composedAt[agent][i] != composedAt[agent][i-1] {
+				tools = nil // plan mode was loaded anew since the last request
 			}
-			tools = q.Tools
+			if tools != nil && state != want && !slices.Equal(q.Tools, tools) {
+				out = append(out, found(attribution.InvCatalogFixed, agent, fmt.Sprintf("%s: the tool catalog %v differs from the previous request's %v, sent while plan mode was %s: entering or leaving plan mode never changes the catalog", where, q.Tools, tools, onOff(state))))
+			}
+			tools, state = q.Tools, want
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices[spec.ChoiceSectionSource], outside[agent])...)
+		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent])...)
 	}
 	out = append(out, idleSets(rec, stepUnloaded)...)
 	out = append(out, pendingAfterRestart(rec)...)
 	out = append(out, streamSelections(rec, stepUnloaded)...)
 	return append(out, reviewOutcomes(t, rec, stepUnloaded)...)
+}
+
+// selects reports whether a step is only a selection: a set, or a /plan
+// command that steers no message.
+func selects(st Step) bool {
+	if st.Set != nil {
+		return true
+	}
+	return st.Command != nil && spec.ParseCommand(st.Command.Input).IsPlan() && spec.ParseCommand(st.Command.Input).Message() == ""
 }
 
 // withoutPlanMode judges a step played while plan mode is unloaded (SVC-2,
@@ -192,17 +232,17 @@ func withoutPlanMode(agent string, d StepDone) []Finding {
 				outside-- // an outside writer's (the host's), not plan mode's
 				continue
 			}
-			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("plan/mode is appended at seq %d while plan mode is unloaded", e.Seq)})
+			out = append(out, found(attribution.InvUnloadedAppend, agent, fmt.Sprintf("plan/mode is appended at seq %d while plan mode is unloaded", e.Seq)))
 		}
 		if e.Type != spec.TypeUserMessage {
 			continue
 		}
 		if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
-			out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)})
+			out = append(out, found(attribution.InvUnloadedNotice, agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)))
 		}
 	}
 	if d.Step.Command != nil && d.Command != nil && d.Command.Kind == "success" && spec.NamesPlan(d.Step.Command.Input) {
-		out = append(out, Finding{"SVC-2", agent, fmt.Sprintf("%q succeeds while plan mode is unloaded: the command should be unknown", d.Step.Command.Input)})
+		out = append(out, found(attribution.InvUnloadedCommand, agent, fmt.Sprintf("%q succeeds while plan mode is unloaded: the command should be unknown", d.Step.Command.Input)))
 	}
 	return out
 }
@@ -249,7 +289,7 @@ func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Fin
 				continue
 			}
 			if !slices.ContainsFunc(q.Messages, func(x Message) bool { return x.IsPlanNotice() && x.Text == m.Text }) {
-				out = append(out, Finding{"STEP-7", agent, fmt.Sprintf("the notice logged at seq %d is not among the messages of the next request (sent after %d events)", e.Seq, q.At)})
+				out = append(out, found(attribution.InvNoticeInRequest, agent, fmt.Sprintf("the notice logged at seq %d is not among the messages of the next request (sent after %d events)", e.Seq, q.At)))
 			}
 			break
 		}
@@ -262,7 +302,7 @@ func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Fin
 // so event i is line i+2, and a request sent when the log held n events
 // was sent after line n+1. A finding on the line of an event the kit wrote
 // itself (outside, by seq) is not the runtime's.
-func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource string, outside []int) []Finding {
+func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[string]string, outside []int) []Finding {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
 	for _, e := range log {
@@ -274,7 +314,7 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource s
 	for _, q := range sent {
 		after = append(after, q.At+1)
 	}
-	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: sectionSource, SentAfter: after})
+	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: choices[spec.ChoiceSectionSource], PlanModeData: choices[spec.ChoicePlanModeData], SentAfter: after})
 	var out []Finding
 	for _, e := range rep.Entries {
 		switch e.Level {
@@ -282,9 +322,9 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, sectionSource s
 			if slices.Contains(outside, e.Line-2) {
 				continue
 			}
-			out = append(out, Finding{e.Clause, agent, fmt.Sprintf("lint: log line %d: %s", e.Line, e.Message)})
+			out = append(out, Finding{Clause: e.Clause, Rule: e.Rule, Agent: agent, Message: fmt.Sprintf("lint: log line %d: %s", e.Line, e.Message)})
 		case lint.LevelError:
-			out = append(out, Finding{"LOG-1", agent, fmt.Sprintf("lint cannot read the observed log: line %d: %s", e.Line, e.Message)})
+			out = append(out, found(attribution.InvLogUnreadable, agent, fmt.Sprintf("lint cannot read the observed log: line %d: %s", e.Line, e.Message)))
 		}
 	}
 	return out
@@ -299,4 +339,11 @@ func countOf(names []string, name string) int {
 		}
 	}
 	return n
+}
+
+func onOff(active bool) string {
+	if active {
+		return "on"
+	}
+	return "off"
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -254,17 +255,21 @@ func (x Expect) Check(d StepDone) []Finding {
 	if clause == "" {
 		clause = "trace"
 	}
-	fail := func(format string, args ...any) {
-		out = append(out, Finding{Clause: clause, Agent: d.Step.Agent(), Message: fmt.Sprintf(format, args...)})
+	// fail reports a comparison that failed, naming what it compared: a
+	// rule of attribution.Checks or an observation kind, which reports
+	// narrow to clauses (attribution.Attribute); the finding is listed
+	// under the expectation's own clause.
+	fail := func(rule, format string, args ...any) {
+		out = append(out, Finding{Clause: clause, Rule: rule, Agent: d.Step.Agent(), Message: fmt.Sprintf(format, args...)})
 	}
 	if x.PlanMode != nil {
 		if got := PlanModeEvents(d); !slices.Equal(got, x.PlanMode) {
-			fail("plan/mode events appended: got %v, want %v", got, x.PlanMode)
+			fail(attribution.ObsPlanMode, "plan/mode events appended: got %v, want %v", got, x.PlanMode)
 		}
 	}
 	if x.Notices != nil {
 		if got := Notices(d); got != *x.Notices {
-			fail("plan-mode notices logged: got %d, want %d", got, *x.Notices)
+			fail(attribution.ObsNotices, "plan-mode notices logged: got %d, want %d", got, *x.Notices)
 		}
 	}
 	if x.Outcome != "" {
@@ -273,55 +278,55 @@ func (x Expect) Check(d StepDone) []Finding {
 			got = d.Set.Outcome
 		}
 		if got != x.Outcome {
-			fail("set outcome: got %q, want %q", got, x.Outcome)
+			fail(outcomeRule(x.Outcome), "set outcome: got %q, want %q", got, x.Outcome)
 		}
 	}
 	if x.Error != nil {
 		got := (d.Set != nil && d.Set.Error != "") || d.Error != ""
 		if got != *x.Error {
-			fail("reported an error: got %t, want %t", got, *x.Error)
+			fail(attribution.ObsError, "reported an error: got %t, want %t", got, *x.Error)
 		}
 	}
 	if x.Active != nil || x.Pending != nil || x.NoPending {
 		if d.Get == nil {
-			fail("expects get's result, but the step is %s", d.Step.Name())
+			fail(attribution.ObsGet, "expects get's result, but the step is %s", d.Step.Name())
 		} else {
 			if x.Active != nil && d.Get.Active != *x.Active {
-				fail("get active: got %t, want %t", d.Get.Active, *x.Active)
+				fail(attribution.ObsGet, "get active: got %t, want %t", d.Get.Active, *x.Active)
 			}
 			if x.Pending != nil || x.NoPending {
 				if pendingText(d.Get.Pending) != pendingText(x.Pending) {
-					fail("get pending: got %s, want %s", pendingText(d.Get.Pending), pendingText(x.Pending))
+					fail(pendingRule(d.Get.Pending, x.Pending), "get pending: got %s, want %s", pendingText(d.Get.Pending), pendingText(x.Pending))
 				}
 			}
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(x.Results)) {
 		if got := Result(d, id); got != x.Results[id] {
-			fail("result %s: got %q%s, want %q", id, orNone(got), failureText(d, id), x.Results[id])
+			fail(resultRule(d, id, got, x.Results[id]), "result %s: got %q%s, want %q", id, orNone(got), failureText(d, id), x.Results[id])
 		}
 	}
 	if x.TurnEnd != "" {
 		if got := TurnEnd(d); got != x.TurnEnd {
-			fail("turn ended %q, want %q", orNone(got), x.TurnEnd)
+			fail(attribution.ObsEvents, "turn ended %q, want %q", orNone(got), x.TurnEnd)
 		}
 	}
 	if x.Sections != nil {
 		if got := Sections(d); !slices.Equal(got, x.Sections) {
-			fail("plan:policy rendered per request: got %v, want %v", got, x.Sections)
+			fail(sectionsRule(d, got, x.Sections), "plan:policy rendered per request: got %v, want %v", got, x.Sections)
 		}
 	}
 	if x.Requests != nil && len(d.Obs.Requests) != *x.Requests {
-		fail("requests sent: got %d, want %d", len(d.Obs.Requests), *x.Requests)
+		fail(attribution.ObsEvents, "requests sent: got %d, want %d", len(d.Obs.Requests), *x.Requests)
 	}
 	if x.Events != nil {
 		if got := eventsOf(d, x.Events.Types); !namesMatch(got, x.Events.Are) {
-			fail("events of types %s: got %s, want %s", strings.Join(x.Events.Types, ", "), strings.Join(got, ", "), strings.Join(x.Events.Are, ", "))
+			fail(attribution.ObsEvents, "events of types %s: got %s, want %s", strings.Join(x.Events.Types, ", "), strings.Join(got, ", "), strings.Join(x.Events.Are, ", "))
 		}
 	}
 	request := func(n int) (ModelRequest, bool) {
 		if n < 1 || n > len(d.Obs.Requests) {
-			fail("request %d: the step sent %d requests", n, len(d.Obs.Requests))
+			fail(attribution.ObsRequest, "request %d: the step sent %d requests", n, len(d.Obs.Requests))
 			return ModelRequest{}, false
 		}
 		return d.Obs.Requests[n-1], true
@@ -333,42 +338,42 @@ func (x Expect) Check(d StepDone) []Finding {
 		}
 		switch s, has := q.Section(spec.SectionName); {
 		case !has:
-			fail("request %d: plan:policy: got none, want %q", w.Request, w.Text)
+			fail(attribution.ObsRequest, "request %d: plan:policy: got none, want %q", w.Request, w.Text)
 		case s.Text != w.Text:
-			fail("request %d: plan:policy: got %q, want %q", w.Request, s.Text, w.Text)
+			fail(attribution.ObsRequest, "request %d: plan:policy: got %q, want %q", w.Request, s.Text, w.Text)
 		case s.Order != nil && *s.Order != spec.SectionOrder:
-			fail("request %d: plan:policy order: got %d, want %d", w.Request, *s.Order, spec.SectionOrder)
+			fail(attribution.ObsRequest, "request %d: plan:policy order: got %d, want %d", w.Request, *s.Order, spec.SectionOrder)
 		}
 	}
 	for _, n := range x.NoticeIn {
 		if q, ok := request(n); ok && !slices.ContainsFunc(q.Messages, Message.IsPlanNotice) {
-			fail("request %d: plan-mode notice: got none among %d messages, want one", n, len(q.Messages))
+			fail(attribution.ExpNoticeInReq, "request %d: plan-mode notice: got none among %d messages, want one", n, len(q.Messages))
 		}
 	}
 	if x.Offers != "" {
 		if len(d.Obs.Requests) == 0 {
-			fail("requests offering %s: got no request, want every request", x.Offers)
+			fail(attribution.ExpToolsOffered, "requests offering %s: got no request, want every request", x.Offers)
 		}
 		for i, q := range d.Obs.Requests {
 			if !slices.Contains(q.Tools, x.Offers) {
-				fail("request %d tools: got %v, want %s among them", i+1, q.Tools, x.Offers)
+				fail(attribution.ExpToolsOffered, "request %d tools: got %v, want %s among them", i+1, q.Tools, x.Offers)
 			}
 		}
 	}
 	for _, id := range x.Asked {
 		switch t := toolResult(d, id); {
 		case t == nil:
-			fail("tool call %s asked the user: got no result, want asked", id)
+			fail(attribution.ObsTool, "tool call %s asked the user: got no result, want asked", id)
 		case !t.Asked:
-			fail("tool call %s asked the user: got not asked, want asked", id)
+			fail(attribution.ExpPresented, "tool call %s asked the user: got not asked, want asked", id)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(x.Carries)) {
 		switch t := toolResult(d, id); {
 		case t == nil:
-			fail("tool call %s carries %q: got no result", id, x.Carries[id])
+			fail(attribution.ObsTool, "tool call %s carries %q: got no result", id, x.Carries[id])
 		case !strings.Contains(t.Error+string(t.Value), x.Carries[id]):
-			fail("tool call %s: got %q, want it to carry %q", id, t.Error+string(t.Value), x.Carries[id])
+			fail(attribution.ObsTool, "tool call %s: got %q, want it to carry %q", id, t.Error+string(t.Value), x.Carries[id])
 		}
 	}
 	if x.Command != "" && (d.Command == nil || d.Command.Kind != x.Command) {
@@ -379,9 +384,91 @@ func (x Expect) Check(d StepDone) []Finding {
 				got += fmt.Sprintf(" (%q)", d.Command.Text)
 			}
 		}
-		fail("command reported: got %s, want %s", got, x.Command)
+		fail(attribution.ObsCommand, "command reported: got %s, want %s", got, x.Command)
 	}
 	return out
+}
+
+// sectionsRule is what requests whose plan:policy is not the wanted one
+// break: when the step appended a plan/mode with the wanted state before a
+// request that does not show it, the request was derived before the append
+// (STEP-7); otherwise what the requests show follows from the state, whose
+// clause the scenario's tags narrow.
+func sectionsRule(d StepDone, got, want []bool) string {
+	for i, q := range d.Obs.Requests {
+		if i >= len(got) || i >= len(want) || got[i] == want[i] {
+			continue
+		}
+		last, seen := false, false
+		for _, e := range d.Obs.Events {
+			if e.Seq < q.At && e.Type == spec.TypePlanMode {
+				if v, ok := sim.PlanModeOf(e); ok {
+					last, seen = v, true
+				}
+			}
+		}
+		if seen && last == want[i] {
+			return attribution.ExpRequestAfterAppend
+		}
+	}
+	return attribution.ObsRequest
+}
+
+// outcomeRule is what a set outcome that is not the wanted one breaks:
+// the clause that gives the wanted outcome.
+func outcomeRule(want string) string {
+	switch want {
+	case spec.Noop:
+		return attribution.ExpNoop
+	case spec.Queued:
+		return attribution.ExpQueued
+	case spec.Cancelled:
+		return attribution.ExpCancelled
+	case spec.Committed:
+		return attribution.ExpCommitted
+	}
+	return attribution.ObsOutcome
+}
+
+// pendingRule is what a get's pending that is not the wanted one breaks:
+// a selection waiting that get does not show is PEND-7 whatever made it
+// wait; any other difference is in what waits (the get observation).
+func pendingRule(got, want *bool) string {
+	if got == nil && want != nil {
+		return attribution.ExpPendingHidden
+	}
+	return attribution.ObsGet
+}
+
+// resultRule is what a host action's or tool call's result that is not the
+// wanted one breaks, by the kind of result.
+func resultRule(d StepDone, id, got, want string) string {
+	for _, r := range d.Obs.Results {
+		if r.ID != id {
+			continue
+		}
+		switch {
+		case want == "error":
+			return attribution.ObsError
+		case r.Set != nil:
+			// an error or another outcome where this one was due
+			return outcomeRule(want)
+		case r.Command != nil:
+			return attribution.ObsCommand
+		case r.Tool != nil && r.Tool.Name == spec.ExitTool && !r.Tool.Asked:
+			// The plan was never presented: approved without review, or
+			// failed without asking (no seam). One cause, the review seam.
+			return attribution.ExpPresented
+		case r.Tool != nil:
+			return attribution.ObsTool
+		case r.Get != nil:
+			if strings.Contains(want, "pending=") && !strings.HasSuffix(want, "pending=none") && strings.HasSuffix(got, "pending=none") {
+				return attribution.ExpPendingHidden
+			}
+			return attribution.ObsGet
+		}
+	}
+	return attribution.ObsEvents
 }
 
 // eventsOf names a step's events of the given types in log order, a

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // Mutant names one deliberate deviation of the built-in runtime's own
@@ -29,7 +30,7 @@ type MutantInfo struct {
 
 // Mutants lists every mutant of the built-in runtime, in a fixed order.
 var Mutants = []MutantInfo{
-	{HeaderOnChange, "STEP-6", "request/header is logged only when the header changed, not for each request sent (the glossary's request header, which STEP-6 reads)"},
+	{HeaderOnChange, spec.STEP6, "request/header is logged only when the header changed, not for each request sent (the glossary's request header, which STEP-6 reads)"},
 }
 
 // LookupMutant returns the runtime mutant of that name, if there is one.

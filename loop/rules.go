@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -31,32 +32,32 @@ func idleSets(rec Record, unloadedAt []bool) []Finding {
 		}
 		agent, want := d.Step.Set.Agent, d.Step.Set.Active
 		log := rec.Logs[agent]
-		before := Fold(log, d.Start)
+		before := Fold(log, d.Start, rec.Identity.Choices[spec.ChoicePlanModeData])
 		got := PlanModeEvents(d)
 		where := fmt.Sprintf("step %d (set active=%t, the log folding to %t)", i+1, want, before)
 		switch d.Set.Outcome {
 		case spec.Committed:
 			if want == before {
-				out = append(out, Finding{"PEND-3", agent, where + ": committed, but the selection equals the logged state (noop, or cancelled when the opposite is pending)"})
+				out = append(out, found(attribution.InvIdleSetEqualCommitted, agent, where+": committed, but the selection equals the logged state (noop, or cancelled when the opposite is pending)"))
 			}
 			if len(got) != 1 || got[0] != want {
-				out = append(out, Finding{"LOG-4", agent, fmt.Sprintf("%s: committed, but appended plan/mode %v, not exactly [%t]", where, got, want)})
+				out = append(out, found(attribution.InvIdleSetAppendsOnce, agent, fmt.Sprintf("%s: committed, but appended plan/mode %v, not exactly [%t]", where, got, want)))
 			}
 		case spec.Cancelled, spec.Noop:
 			if d.Set.Outcome == spec.Cancelled && want != before {
-				out = append(out, Finding{"PEND-5", agent, where + ": cancelled, but only a set back to the logged state cancels"})
+				out = append(out, found(attribution.InvIdleSetCancelWrong, agent, where+": cancelled, but only a set back to the logged state cancels"))
 			}
 			if len(got) > 0 {
-				out = append(out, Finding{"PEND-3", agent, fmt.Sprintf("%s: %s, but appended plan/mode %v", where, d.Set.Outcome, got)})
+				out = append(out, found(attribution.InvIdleSetNoAppend, agent, fmt.Sprintf("%s: %s, but appended plan/mode %v", where, d.Set.Outcome, got)))
 			}
 		case spec.Queued:
 			if !pendingOnFailure {
-				out = append(out, Finding{"PEND-6", agent, where + ": queued with no open turn; a set between turns commits at once"})
+				out = append(out, found(attribution.InvIdleSetQueued, agent, where+": queued with no open turn; a set between turns commits at once"))
 			} else if len(got) > 0 {
-				out = append(out, Finding{"PEND-6", agent, fmt.Sprintf("%s: queued, but appended plan/mode %v", where, got)})
+				out = append(out, found(attribution.InvIdleSetQueued, agent, fmt.Sprintf("%s: queued, but appended plan/mode %v", where, got)))
 			}
 		default:
-			out = append(out, Finding{"SVC-1", agent, fmt.Sprintf("%s: outcome %q is not committed, queued, cancelled or noop", where, d.Set.Outcome)})
+			out = append(out, found(attribution.InvSetOutcomeKnown, agent, fmt.Sprintf("%s: outcome %q is not committed, queued, cancelled or noop", where, d.Set.Outcome)))
 		}
 	}
 	return out
@@ -76,7 +77,7 @@ func pendingAfterRestart(rec Record) []Finding {
 			fresh = true
 		case d.Step.Get != nil:
 			if fresh && d.Get != nil && d.Get.Pending != nil {
-				out = append(out, Finding{"PEND-8", d.Step.Get.Agent, fmt.Sprintf("step %d: get reports pending %t right after plan mode was started afresh; pending selections do not survive it", i+1, *d.Get.Pending)})
+				out = append(out, found(attribution.InvFreshNothingPending, d.Step.Get.Agent, fmt.Sprintf("step %d: get reports pending %t right after plan mode was started afresh; pending selections do not survive it", i+1, *d.Get.Pending)))
 			}
 		default:
 			fresh = false
@@ -113,13 +114,13 @@ func reviewOutcomes(t Trace, rec Record, unloadedAt []bool) []Finding {
 			if j >= len(d.Obs.Requests) {
 				break
 			}
-			logged := Fold(rec.Logs[agent], d.Obs.Requests[j].At)
+			logged := Fold(rec.Logs[agent], d.Obs.Requests[j].At, rec.Identity.Choices[spec.ChoicePlanModeData])
 			for _, c := range r.Calls {
 				res := toolResult(d, c.ID)
 				if c.Name != spec.ExitTool || res == nil {
 					continue
 				}
-				want, asked, clause, why := exitOutcome(c, logged, uq)
+				want, asked, rule, why := exitOutcome(c, logged, uq)
 				if want == "" {
 					continue
 				}
@@ -132,18 +133,18 @@ func reviewOutcomes(t Trace, rec Record, unloadedAt []bool) []Finding {
 				case asked && !res.Asked && !res.OK:
 					// a valid plan refused unseen, with plan mode on and a
 					// channel to ask: the call ran as if outside plan mode
-					out = append(out, Finding{"EXIT-2", agent, fmt.Sprintf("%s: failed without presenting the plan; in plan mode a valid plan is presented for review", where)})
+					out = append(out, found(attribution.InvExitUnpresented, agent, fmt.Sprintf("%s: failed without presenting the plan; in plan mode a valid plan is presented for review", where)))
 					continue
 				case got != want:
-					out = append(out, Finding{clause, agent, fmt.Sprintf("%s: %s, want %s: %s", where, got, want, why)})
+					out = append(out, found(rule, agent, fmt.Sprintf("%s: %s, want %s: %s", where, got, want, why)))
 				case want == "ok" && !strings.Contains(string(res.Value), "approved"):
-					out = append(out, Finding{"EXIT-5", agent, fmt.Sprintf("%s: approved, but the result %s does not report approved", where, res.Value)})
+					out = append(out, found(attribution.InvExitApprovedResult, agent, fmt.Sprintf("%s: approved, but the result %s does not report approved", where, res.Value)))
 				}
 				if asked != res.Asked {
-					out = append(out, Finding{"EXIT-4", agent, fmt.Sprintf("%s: asked the user %t, want %t (%s)", where, res.Asked, asked, why)})
+					out = append(out, found(attribution.InvExitAsked, agent, fmt.Sprintf("%s: asked the user %t, want %t (%s)", where, res.Asked, asked, why)))
 				}
-				if fb := feedbackOf(c); clause == "EXIT-6" && fb != "" && !strings.Contains(res.Error+string(res.Value), fb) {
-					out = append(out, Finding{"EXIT-6", agent, fmt.Sprintf("%s: keeps planning without carrying the feedback %q", where, fb)})
+				if fb := feedbackOf(c); rule == attribution.InvExitNotApproved && fb != "" && !strings.Contains(res.Error+string(res.Value), fb) {
+					out = append(out, found(attribution.InvExitFeedback, agent, fmt.Sprintf("%s: keeps planning without carrying the feedback %q", where, fb)))
 				}
 			}
 		}
@@ -155,18 +156,18 @@ func reviewOutcomes(t Trace, rec Record, unloadedAt []bool) []Finding {
 // "failed"), whether the plan is presented for review (EXIT-4: only a
 // valid plan in plan mode, with a channel to ask), the clause that says so
 // and why; want is "" when the rule does not judge the call.
-func exitOutcome(c Call, logged, userQuestions bool) (want string, asked bool, clause, why string) {
+func exitOutcome(c Call, logged, userQuestions bool) (want string, asked bool, rule, why string) {
 	if !logged {
-		return "failed", false, "EXIT-2", "it runs only in plan mode"
+		return "failed", false, attribution.InvExitOutside, "it runs only in plan mode"
 	}
 	var args struct {
 		Plan *string `json:"plan"`
 	}
 	if json.Unmarshal(c.Args, &args) != nil || args.Plan == nil || !spec.PlanOpensWithLevel1Heading(*args.Plan) {
-		return "failed", false, "EXIT-3", "the plan does not open with a level-1 # heading"
+		return "failed", false, attribution.InvExitHeading, "the plan does not open with a level-1 # heading"
 	}
 	if !userQuestions {
-		return "failed", false, "EXIT-7", "no user-questions channel"
+		return "failed", false, attribution.InvExitNoChannel, "no user-questions channel"
 	}
 	r := sim.Review{}
 	if c.Review != nil {
@@ -176,13 +177,13 @@ func exitOutcome(c Call, logged, userQuestions bool) (want string, asked bool, c
 	case r.Extended():
 		return "", false, "", ""
 	case r.Reload:
-		return "failed", true, "EXIT-7", "plan mode was reloaded during the review"
+		return "failed", true, attribution.InvExitReload, "plan mode was reloaded during the review"
 	case r.Answer == sim.Dismiss:
-		return "failed", true, "EXIT-7", "the review was dismissed"
+		return "failed", true, attribution.InvExitDismissed, "the review was dismissed"
 	case r.Answer == sim.Approve && r.Feedback == "":
-		return "ok", true, "EXIT-5", "the user approved"
+		return "ok", true, attribution.InvExitApproved, "the user approved"
 	}
-	return "failed", true, "EXIT-6", "the user did not approve alone (keep planning, or feedback with the approval)"
+	return "failed", true, attribution.InvExitNotApproved, "the user did not approve alone (keep planning, or feedback with the approval)"
 }
 
 // feedbackOf is the free text a call's review gives, if any.
@@ -201,13 +202,6 @@ func appendsDuring(sc *Script) bool {
 		}
 	}
 	return false
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
 
 // streamSelections judges the selections host code makes within one run
@@ -243,25 +237,25 @@ func streamSelections(rec Record, unloadedAt []bool) []Finding {
 				case h.Get != nil && r.Get != nil:
 					if known {
 						if r.Get.Active != logged {
-							out = append(out, Finding{"PEND-7", agent, fmt.Sprintf("step %d: get %s reports active=%t, but the logged state is %t (no step ran since it was shown)", i+1, h.ID, r.Get.Active, logged)})
+							out = append(out, found(attribution.InvStreamGetActive, agent, fmt.Sprintf("step %d: get %s reports active=%t, but the logged state is %t (no step ran since it was shown)", i+1, h.ID, r.Get.Active, logged)))
 						}
 						if pendingText(r.Get.Pending) != pendingText(pending) {
-							out = append(out, Finding{"PEND-7", agent, fmt.Sprintf("step %d: get %s reports pending %s, but the selections before it leave %s pending", i+1, h.ID, pendingText(r.Get.Pending), pendingText(pending))})
+							out = append(out, found(attribution.InvStreamGetPending, agent, fmt.Sprintf("step %d: get %s reports pending %s, but the selections before it leave %s pending", i+1, h.ID, pendingText(r.Get.Pending), pendingText(pending))))
 						}
 					}
 					known, logged, pending = true, r.Get.Active, r.Get.Pending
 				case h.Set != nil && r.Set != nil && r.Set.Error == "":
 					v := h.Set.Active
 					if known {
-						want, clause := spec.Queued, "PEND-4"
+						want, rule := spec.Queued, attribution.InvStreamSetQueued
 						switch {
 						case pending != nil && *pending == v, pending == nil && v == logged:
-							want, clause = spec.Noop, "PEND-3"
+							want, rule = spec.Noop, attribution.InvStreamSetNoop
 						case v == logged:
-							want, clause = spec.Cancelled, "PEND-5"
+							want, rule = spec.Cancelled, attribution.InvStreamSetCancelled
 						}
 						if r.Set.Outcome != want {
-							out = append(out, Finding{clause, agent, fmt.Sprintf("step %d: set %s (active=%t, logged %t, pending %s) returns %s, want %s", i+1, h.ID, v, logged, pendingText(pending), r.Set.Outcome, want)})
+							out = append(out, found(rule, agent, fmt.Sprintf("step %d: set %s (active=%t, logged %t, pending %s) returns %s, want %s", i+1, h.ID, v, logged, pendingText(pending), r.Set.Outcome, want)))
 							known = false
 							continue
 						}

@@ -44,6 +44,7 @@ type stepKind interface {
 	detail(*Step) string
 	asksService() bool
 	unloadedAfter(unloaded bool) bool
+	recomposes() bool
 	play(*Session, *StepDone, *Step) error
 }
 
@@ -114,6 +115,8 @@ func (k kind[T]) detail(s *Step) string {
 	}
 	return k.detail_(*k.of(s))
 }
+
+func (k kind[T]) recomposes() bool { return k.composition != keeps }
 
 func (k kind[T]) unloadedAfter(unloaded bool) bool {
 	switch k.composition {
@@ -257,6 +260,7 @@ func (noStep) script(*Step) *Script             { return nil }
 func (noStep) detail(*Step) string              { return "" }
 func (noStep) asksService() bool                { return false }
 func (noStep) unloadedAfter(unloaded bool) bool { return unloaded }
+func (noStep) recomposes() bool                 { return false }
 func (noStep) play(*Session, *StepDone, *Step) error {
 	return &sim.InputError{Msg: "empty step"}
 }
@@ -297,6 +301,10 @@ func (s Step) ScriptOf() *Script { return kindOf(&s).script(&s) }
 // whether it was before: an unload disposes it, a reload or a restart
 // loads it again.
 func (s Step) unloadedAfter(unloaded bool) bool { return kindOf(&s).unloadedAfter(unloaded) }
+
+// recomposes reports whether a step loads or unloads plan mode (a reload,
+// a restart, an unload): the plugin registers its tool anew after it.
+func (s Step) recomposes() bool { return kindOf(&s).recomposes() }
 
 // asksService reports whether a step calls ctx.planMode: a get or set
 // step, or a get or set host action in its script.

@@ -69,14 +69,14 @@ const (
 
 var props = []property{
 	{
-		Info: Info{NameStateMachine, []string{"LOG-1", "LOG-2", "LOG-3", "LOG-4", "PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "PEND-8", "STEP-1", "STEP-2", "STEP-3", "STEP-4", "STEP-5", "STEP-6", "STEP-7", "CFG-2", "EXIT-1", "EXIT-2", "EXIT-3", "EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7", "CMD-1", "CMD-2", "CMD-3", "CMD-4"},
+		Info: Info{NameStateMachine, []string{spec.LOG1, spec.LOG2, spec.LOG3, spec.LOG4, spec.PEND1, spec.PEND2, spec.PEND3, spec.PEND4, spec.PEND5, spec.PEND6, spec.PEND7, spec.PEND8, spec.STEP1, spec.STEP2, spec.STEP3, spec.STEP4, spec.STEP5, spec.STEP6, spec.STEP7, spec.CFG2, spec.EXIT1, spec.EXIT2, spec.EXIT3, spec.EXIT4, spec.EXIT5, spec.EXIT6, spec.EXIT7, spec.CMD1, spec.CMD2, spec.CMD3, spec.CMD4},
 			"Random action sequences over several agents; after every action the implementation's outcome, get() of every touched agent, the events appended (types, plan/mode and request/header data, message order), notices, section, tools, tool and command results and folds equal the abstract model's prediction."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
 		expect:  fullExpect,
 		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 	},
 	{
-		Info: Info{NameFoldPurity, []string{"LOG-2", "LOG-3"},
+		Info: Info{NameFoldPurity, []string{spec.LOG2, spec.LOG3},
 			"foldPlanMode over any prefix of a live log, over hand-made event lists mixing plan/mode with other events, and at the end edge cases (negative, beyond the log; choice fold-end) equals the fold of the model's copy of the log; get().active always equals the fold of the whole log."},
 		weights: Weights{"fold": 8, "set": 3, "step": 3, "prompt": 2},
 		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceIdleAppendFailure},
@@ -86,7 +86,7 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NameAppendAccept, []string{"STEP-1", "STEP-2", "STEP-3", "STEP-5", "STEP-7"},
+		Info: Info{NameAppendAccept, []string{spec.STEP1, spec.STEP2, spec.STEP3, spec.STEP5, spec.STEP7},
 			"plan/mode is appended only at an accepted pre-step of an open turn (turn 1 step 1, continuations, request-recovery retries), after the downstream listeners accepted, before step/start and the request header, whose section already shows the new state; rejected or aborted steps and failed appends leave the selection pending; nothing else appends during a turn."},
 		weights: Weights{"step": 10, "retry": 8, "set": 5, "prompt": 3, "fault": 2, "end-turn": 2, "fork": 0, "fold": 0},
 		choices: []string{spec.ChoiceSectionSource, spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
@@ -105,7 +105,7 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NamePending, []string{"PEND-1", "PEND-2", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "CMD-2", "CMD-4"},
+		Info: Info{NamePending, []string{spec.PEND1, spec.PEND2, spec.PEND3, spec.PEND4, spec.PEND5, spec.PEND6, spec.PEND7, spec.CMD2, spec.CMD4},
 			"Selections inside a turn leave the log untouched until the boundary and set/`/plan` return queued, cancelled or noop by the pending and logged state; the net effect is the last selection and a net-zero sequence appends nothing; between turns a change commits at once; get() reports pending exactly while a selection waits (choice cancel-pending)."},
 		weights: Weights{"set": 7, "command": 4, "step": 3, "prompt": 3, "end-turn": 2, "get": 2, "fold": 0},
 		choices: []string{spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
@@ -124,7 +124,7 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NameNarration, []string{"STEP-6", "EXIT-5"},
+		Info: Info{NameNarration, []string{spec.STEP6, spec.EXIT5},
 			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
 		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fault-pending": 4, "fold": 0},
 		choices: []string{spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
@@ -142,7 +142,7 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NameRecovery, []string{"LOG-3", "PEND-8"},
+		Info: Info{NameRecovery, []string{spec.LOG3, spec.PEND8},
 			"After a restart at any point every agent's state is the fold of its log and no selection is pending; only selections made after the last accepted pre-step are lost; reload (choice reload-pending), fork and compaction keep the logged state."},
 		weights: Weights{"restart": 4, "fork": 2, "compact": 2, "reload": 2, "set": 4, "step": 4, "prompt": 3, "fold": 0},
 		choices: []string{spec.ChoiceReloadPending, spec.ChoiceCancelPending, spec.ChoiceIdleAppendFailure},
@@ -152,7 +152,7 @@ var props = []property{
 		processLocal: true,
 	},
 	{
-		Info: Info{NameToolCatalog, []string{"EXIT-1", "CFG-2"},
+		Info: Info{NameToolCatalog, []string{spec.EXIT1, spec.CFG2},
 			"Every request's tool catalog is exactly the host's own tools (when the host has some: registered before the plugin, and added by an assembly listener after plan mode's), in the host's order, then exit_plan_mode, whether plan mode is active or not; entering or leaving plan mode changes only the plan:policy section."},
 		weights: Weights{"step": 8, "set": 4, "prompt": 3, "end-turn": 2, "fold": 0},
 		choices: []string{spec.ChoiceSectionSource},
@@ -167,7 +167,7 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NameHost, []string{"EXIT-1", "SVC-3", "PEND-2", "STEP-6", "STEP-7"},
+		Info: Info{NameHost, []string{spec.EXIT1, spec.SVC3, spec.PEND2, spec.STEP6, spec.STEP7},
 			"The whole model over runs whose host has tools of its own (registered before the plugin, and added by an assembly listener after plan mode's) and whose runtime may skip an accepted step that carries no messages: every request's catalog is the host's tools in order plus exit_plan_mode, in or out of plan mode; every host tool call runs; no notice turns a skipped step into one that runs, and the selection goes where the choice empty-step says."},
 		weights: Weights{"step": 8, "step-host-tool": 5, "step-empty": 5, "step-exit": 2, "set": 6, "prompt": 3, "command": 2, "end-turn": 2, "retry": 2, "fold": 0},
 		expect:  fullExpect,
@@ -175,18 +175,18 @@ var props = []property{
 		host:    true,
 	},
 	{
-		Info: Info{NameDeterminism, []string{"LOG-3"},
+		Info: Info{NameDeterminism, []string{spec.LOG3},
 			"The same action sequence run twice against fresh instances gives the same results and logs byte for byte."},
 		weights: Weights{"step": 4, "set": 3, "prompt": 3},
 		kind:    "determinism",
 	},
 	{
-		Info: Info{NameConfig, []string{"CFG-1"},
+		Info: Info{NameConfig, []string{spec.CFG1},
 			"A config loads exactly when it is an object whose only key is a non-blank string section; a missing, blank or non-string section and any unknown key fail at load."},
 		kind: "config",
 	},
 	{
-		Info: Info{NameService, []string{"SVC-1", "SVC-4"},
+		Info: Info{NameService, []string{spec.SVC1, spec.SVC4},
 			"The service surface the generated catalog documents: set returns exactly one of committed, queued, cancelled or noop (the one the model predicts), /plan replies by the same rules, and get returns {active, pending?} with pending present exactly while a selection waits."},
 		weights: Weights{"set": 10, "get": 6, "command": 4, "prompt": 3, "step": 3, "end-turn": 2, "fold": 0},
 		choices: []string{spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
@@ -203,7 +203,7 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NameSoftGuidance, []string{"SVC-3"},
+		Info: Info{NameSoftGuidance, []string{spec.SVC3},
 			"Plan mode is soft guidance: in or out of plan mode the plugin never changes a step's decision (every step the downstream listeners accept runs, every step they reject stays rejected), never blocks a call of the host's own tools, and writes plan state only as the plan/mode events the model predicts."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "command": 2, "prompt": 3, "end-turn": 2, "fold": 0},
 		choices: []string{spec.ChoiceSectionSource, spec.ChoiceIdleAppendFailure},
@@ -223,19 +223,19 @@ var props = []property{
 		},
 	},
 	{
-		Info: Info{NameOptional, []string{"SVC-2"},
+		Info: Info{NameOptional, []string{spec.SVC2},
 			"Without the plan-mode package the agent loop still runs every turn and step, and no plan/mode event, plan:policy section, exit_plan_mode tool or /plan command ever exists."},
 		kind: "without-package",
 	},
 	{
-		Info: Info{NameOutside, []string{"LOG-1", "LOG-2", "LOG-3", "STEP-6"},
+		Info: Info{NameOutside, []string{spec.LOG1, spec.LOG2, spec.LOG3, spec.STEP6},
 			"Other processes append to live logs (plan/mode with either value, data that is not exactly {active: boolean}, other events) and agents start from given logs; after every action the state in force is the fold of the log at once — get(), the next request's section, the exit tool's gate, set's outcome — malformed plan/mode data changes nothing, and everything else equals the model's prediction."},
 		weights: Weights{"append": 5, "append-malformed": 2, "open": 2, "open-malformed": 1, "set": 4, "command": 2, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "get": 2, "retry": 3, "fold": 0},
 		expect:  fullExpect,
 		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
 	},
 	{
-		Info: Info{NameLifecycle, []string{"SVC-1", "SVC-2", "PEND-8"},
+		Info: Info{NameLifecycle, []string{spec.SVC1, spec.SVC2, spec.PEND8},
 			"The plugin is unloaded at any point and loaded again later: while unloaded no plan/mode is appended and no plan:policy section, exit_plan_mode tool or /plan command exists, and the loop runs every step; pending selections are lost with the service; a later load starts clean from the log (its fold, nothing pending, no queued notice), and everything else equals the model's prediction."},
 		weights:      Weights{"unload": 2, "load": 4, "set": 6, "command": 3, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "restart": 1, "retry": 3, "fold": 0},
 		expect:       fullExpect,
@@ -243,7 +243,7 @@ var props = []property{
 		processLocal: true,
 	},
 	{
-		Info: Info{NameReviews, []string{"EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7"},
+		Info: Info{NameReviews, []string{spec.EXIT4, spec.EXIT5, spec.EXIT6, spec.EXIT7},
 			"Random sequences weighted to the exit tool, whose reviews, for an implementation that declares reviewReplies, include every kind of seam reply (another question answered, both options, several answers, free text alone, none) and every way the seam fails (throws, aborted, refused, unavailable); after every action everything the model predicts holds: only one answer to the review question selecting the approving option alone approves, anything else keeps planning or fails, and plan mode is never left implicitly."},
 		weights: Weights{"step-reply": 8, "step-exit": 4, "step": 5, "set": 3, "prompt": 3, "end-turn": 2, "retry": 2, "command": 1, "fold": 0},
 		expect:  fullExpect,

@@ -22,6 +22,7 @@ type Choices struct {
 	ReloadPending     string // drop | keep
 	IdleAppendFailure string // error | pending
 	EmptyStep         string // keep-pending | inject
+	PlanModeData      string // fold-active | exact
 	// Assume is the known deviations the model predicts instead of
 	// SPEC.md (none by default).
 	Assume Deviations
@@ -56,11 +57,11 @@ type Deviations struct {
 // Assumable lists the known deviations the model can predict: the name
 // (as plankit mutants lists it), its clause and what it does.
 var Assumable = []struct{ Name, Clause, What string }{
-	{"listener-appended", "STEP-1", "the pre-step listener is registered without prepend"},
-	{"cancelled-selection-narrated", "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
-	{"keep-planning-keeps-exit", "EXIT-6", "keep planning leaves an earlier approval's pending exit in force"},
-	{"plan-reply-announces-entering", "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
-	{"notice-forces-step", "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
+	{"listener-appended", spec.STEP1, "the pre-step listener is registered without prepend"},
+	{"cancelled-selection-narrated", spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
+	{"keep-planning-keeps-exit", spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force"},
+	{"plan-reply-announces-entering", spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+	{"notice-forces-step", spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
 }
 
 // AssumableNames are the names of Assumable, in order, for messages.
@@ -127,6 +128,7 @@ func ChoicesOf(declared map[string]string) Choices {
 		ReloadPending:     pick(spec.ChoiceReloadPending, spec.ReloadPendingDrop),
 		IdleAppendFailure: pick(spec.ChoiceIdleAppendFailure, spec.IdleAppendFailureError),
 		EmptyStep:         pick(spec.ChoiceEmptyStep, spec.EmptyStepKeepPending),
+		PlanModeData:      pick(spec.ChoicePlanModeData, spec.PlanModeDataFoldActive),
 	}
 }
 
@@ -974,11 +976,19 @@ func reviewVerdict(r sim.Review) (approved bool, feedback string) {
 	return slices.Equal(own[0].Selected, []string{sim.Approve}) && own[0].Custom == "", own[0].Custom
 }
 
-// planData is the value of plan/mode data, and false when it is not exactly
-// {active: boolean} (LOG-1): such an event does not change the state.
-func planData(data json.RawMessage) (active, ok bool) {
+// planData is the value of plan/mode data, and false when the fold does
+// not read it: data with no boolean active, or (choice plan-mode-data=exact)
+// data that is not exactly {active: boolean}. Such an event does not change
+// the state.
+func (x *pred) planData(data json.RawMessage) (active, ok bool) {
+	return planValue(data, x.m.Choices.PlanModeData == spec.PlanModeDataExact)
+}
+
+// planValue reads plan/mode data: its boolean active, and false when it
+// has none or (exact) has other fields besides.
+func planValue(data json.RawMessage, exact bool) (active, ok bool) {
 	var d map[string]json.RawMessage
-	if json.Unmarshal(data, &d) != nil || len(d) != 1 {
+	if json.Unmarshal(data, &d) != nil || d == nil || exact && len(d) != 1 {
 		return false, false
 	}
 	switch string(d["active"]) {
@@ -997,12 +1007,13 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 	me := mevent{typ: typ}
 	ap := x.of(a)
 	if typ == spec.TypePlanMode {
-		v, ok := planData(data)
+		v, ok := x.planData(data)
 		me.isPlan, me.plan = ok, v
 		if ok {
 			a.logged = v
 		}
-		ap.Plan = append(ap.Plan, v) // malformed data reads as false; appended checks it as written
+		written, _ := planValue(data, false) // the value as written, whatever the fold reads
+		ap.Plan = append(ap.Plan, written)   // data with no boolean active reads as false; appended checks it as written
 	}
 	a.log = append(a.log, me)
 	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})
@@ -1017,7 +1028,7 @@ func (x *pred) open(o *sim.OpenAction) {
 		me := mevent{typ: e.Type}
 		switch e.Type {
 		case spec.TypePlanMode:
-			v, ok := planData(e.Data)
+			v, ok := x.planData(e.Data)
 			me.isPlan, me.plan = ok, v
 			if ok {
 				a.logged = v
@@ -1044,7 +1055,7 @@ func (x *pred) fold(f *sim.FoldAction) {
 		for _, e := range f.Events {
 			me := mevent{typ: e.Type}
 			if e.Type == spec.TypePlanMode {
-				me.plan, me.isPlan = planData(e.Data)
+				me.plan, me.isPlan = x.planData(e.Data)
 			}
 			events = append(events, me)
 		}

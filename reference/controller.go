@@ -288,7 +288,7 @@ func (c *Controller) ExitPlanMode(h host, agent string, args json.RawMessage) (j
 	}
 	approved, feedback := c.readReview(answer, reply)
 	if approved {
-		return c.approve(agent), nil
+		return c.approve(here), nil
 	}
 	c.keepPlanning(agent)
 	if feedback == "" {
@@ -328,11 +328,11 @@ func (c *Controller) keepPlanning(agent string) {
 	}
 }
 
-func (c *Controller) approve(agent string) json.RawMessage {
+func (c *Controller) approve(here at) json.RawMessage {
 	// The approved exit replaces any queued selection, a user's exit
 	// included, so it is appended silently (EXIT-5).
-	if c.hooks.replaces.at(at{c: c, agent: agent}, true) {
-		c.pending[agent] = intent{active: false, narrate: false}
+	if c.hooks.replaces.at(here, true) {
+		c.pending[here.agent] = intent{active: false, narrate: false}
 	}
 	return sim.JSON(map[string]bool{"approved": true})
 }

@@ -8,20 +8,24 @@ import (
 // FoldPlanMode returns the active flag of the last plan/mode event among
 // events[0:end) and false when there is none (LOG-2). end is clamped into
 // [0, len(events)] (choice fold-end=clamp): beyond the log folds the whole
-// log, negative folds nothing.
-func FoldPlanMode(events []sim.Event, end int) bool { return fold(events, end, nil) }
+// log, negative folds nothing. A plan/mode's data is read as choice
+// plan-mode-data=fold-active reads it: a boolean active folds, whatever
+// other fields the data has.
+func FoldPlanMode(events []sim.Event, end int) bool {
+	return fold(events, end, spec.PlanModeDataFoldActive, nil)
+}
 
 // fold is FoldPlanMode with the folds hook: whether a plan/mode event
 // replaces the folded value, given whether one was folded before (every
 // one does: the last wins).
-func fold(events []sim.Event, end int, folds bend[bool, bool]) bool {
+func fold(events []sim.Event, end int, reading string, folds bend[bool, bool]) bool {
 	end = min(max(end, 0), len(events))
 	active, seen := false, false
 	for _, e := range events[:end] {
 		if e.Type != spec.TypePlanMode {
 			continue
 		}
-		if v, ok := sim.PlanModeOf(e); ok && folds.at(seen, true) {
+		if v, ok := sim.PlanModeRead(e, reading); ok && folds.at(seen, true) {
 			active, seen = v, true
 		}
 	}
@@ -52,13 +56,15 @@ type session struct {
 	// folds is the fold's hook (see fold); seen says a plan/mode was folded.
 	folds bend[bool, bool]
 	seen  bool
+	// reading is the declared value of choice plan-mode-data.
+	reading string
 }
 
 func (s *session) add(e sim.Event) {
 	s.events = append(s.events, e)
 	switch e.Type {
 	case spec.TypePlanMode:
-		if v, ok := sim.PlanModeOf(e); ok && s.folds.at(s.seen, true) {
+		if v, ok := sim.PlanModeRead(e, s.reading); ok && s.folds.at(s.seen, true) {
 			s.active, s.seen = v, true
 		}
 	case spec.TypeTurnStart:

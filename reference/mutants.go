@@ -291,7 +291,7 @@ var mutations = map[Mutant]mutation{
 			if a.c.services.UserQuestions {
 				return nil, false
 			}
-			return a.c.approve(a.agent), true
+			return a.c.approve(a), true
 		})
 	}},
 	ReloadApproves: {hook: func(k *hooks) {
@@ -342,12 +342,24 @@ var mutations = map[Mutant]mutation{
 	QueuedCommitsNow: {hook: func(k *hooks) {
 		k.waits = then(k.waits, func(sel selection, waits bool) bool { return waits && sel.active == sel.s.active })
 	}},
+	ApprovedExitAtOnce: {hook: func(k *hooks) {
+		k.replaces = then(k.replaces, func(a at, replaces bool) bool {
+			if !replaces {
+				return false
+			}
+			// the exit is appended now, in the middle of the tool call,
+			// instead of being left pending for the next accepted pre-step
+			delete(a.c.pending, a.agent)
+			_ = a.c.append(a.h, a.agent, false)
+			return false
+		})
+	}},
 	ApproveWithoutReview: {hook: func(k *hooks) {
 		k.review = first(k.review, func(a at) (json.RawMessage, bool) {
 			if !a.c.services.UserQuestions {
 				return nil, false
 			}
-			return a.c.approve(a.agent), true
+			return a.c.approve(a), true
 		})
 	}},
 	BarePlanToggles: {hook: func(k *hooks) {
@@ -461,6 +473,7 @@ const (
 	UnloadKeepsPending       Mutant = "unload-keeps-pending"
 	SelectionContinues       Mutant = "selection-continues"
 	QueuedCommitsNow         Mutant = "queued-commits-now"
+	ApprovedExitAtOnce       Mutant = "approved-exit-at-once"
 	ApproveWithoutReview     Mutant = "approve-without-review"
 	BarePlanToggles          Mutant = "bare-plan-toggles"
 	PlanModeBlocksSteps      Mutant = "plan-mode-blocks-steps"
@@ -491,57 +504,58 @@ type MutantInfo struct {
 
 // Catalogue lists every mutant with its clause, in a fixed order.
 var Catalogue = []MutantInfo{
-	{PlanModeExtraField, "LOG-1", "plan/mode data carries a field besides active"},
-	{FoldFirst, "LOG-2", "the fold returns the first plan/mode value instead of the last"},
-	{PendingSurvivesRestart, "PEND-8", "pending selections survive a process restart"},
-	{DoubleAppend, "LOG-4", "a committed change appends plan/mode twice"},
-	{NoopQueues, "PEND-3", "selecting the pending or logged state again during a turn returns queued"},
-	{CancelKeepsPending, "PEND-5", "cancelled leaves the opposite selection pending"},
-	{IdleSetQueues, "PEND-6", "a set with no open turn queues instead of committing"},
-	{GetHidesPending, "PEND-7", "get never reports the pending selection"},
-	{ListenerAppended, "STEP-1", "the pre-step listener is registered without prepend"},
-	{RetryNotObserved, "STEP-2", "request-recovery retries do not apply pending selections"},
-	{AppendBeforeDownstream, "STEP-3", "the selection is appended before the downstream decision"},
-	{AppendOnReject, "STEP-3", "a rejected step still appends the selection"},
-	{AppendOnAbort, "STEP-3", "an aborted step still appends the selection"},
-	{FailedAppendBlocks, "STEP-5", "a failed append rejects the step"},
-	{NarrateAlways, "STEP-6", "every user selection is narrated, whatever the last header showed"},
-	{NarrateTwice, "STEP-6", "a narrated change gets two notices"},
-	{RetryIgnoresFailedHeader, "STEP-6", "at a retry the notice is judged against the header before the failed request's, so a change the failed request showed is not narrated when the retry undoes it"},
-	{RetryRenarrates, "STEP-6", "a retried step carries its notice again, so a change applied before a failed request is narrated twice"},
-	{ConfigUnknownKeyIgnored, "CFG-1", "unknown config keys are silently ignored"},
-	{SectionWhileInactive, "CFG-2", "the plan:policy section renders while plan mode is inactive"},
-	{SectionWrongOrder, "CFG-2", "the plan:policy section renders at order 40"},
-	{ToolHiddenInactive, "EXIT-1", "exit_plan_mode leaves the tool catalog while plan mode is inactive"},
-	{ExitOutsidePlan, "EXIT-2", "exit_plan_mode runs outside plan mode"},
-	{ExitGateReadsPending, "EXIT-2", "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state"},
-	{PlanWithoutHeading, "EXIT-3", "a plan without a # heading is accepted"},
-	{NarrateExit, "EXIT-5", "the exit tool's approved exit is narrated"},
-	{ApprovalKeepsUserExit, "EXIT-5", "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
-	{ApproveWithFeedback, "EXIT-6", "an approval that carries feedback text counts as approval"},
-	{ReviewReadsAnyQuestion, "EXIT-6", "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan"},
-	{MultiSelectApproves, "EXIT-6", "a review answer that selects the approve option among others approves the plan"},
-	{KeepPlanningKeepsExit, "EXIT-6", "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
-	{NoChannelApproves, "EXIT-7", "with no user-questions channel the exit is approved"},
-	{ReloadApproves, "EXIT-7", "a reload during the review does not fail the call"},
-	{CommandWithoutService, "CMD-1", "/plan is registered even when the commands service is not composed"},
-	{PlanMessageNotSteered, "CMD-3", "/plan <message> does not steer the message"},
-	{OffKeepsPending, "CMD-4", "/plan off does not cancel a pending entry"},
-	{ResumeIgnoresLog, "LOG-3", "a session opened on an existing log (resume, fork) starts inactive instead of folding it"},
-	{OutsideWritesIgnored, "LOG-3", "a plan/mode another process appends to the live log does not change the state: the plugin folds only its own appends and the logs it is opened with"},
-	{UnloadKeepsPending, "PEND-8", "pending selections survive an unload: a later load restores them instead of starting clean from the log"},
-	{SelectionContinues, "PEND-2", "a committed selection steers the agent to continue, starting a turn"},
-	{QueuedCommitsNow, "PEND-4", "a selection during an open turn is appended at once instead of queued"},
-	{ApproveWithoutReview, "EXIT-4", "a valid plan is approved without being presented for review"},
-	{BarePlanToggles, "CMD-2", "bare /plan toggles: it leaves plan mode when plan mode is on"},
-	{PlanModeBlocksSteps, "SVC-3", "in plan mode the listener rejects steps instead of only guiding"},
-	{CommandUntrimmed, "CMD-4", "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message"},
-	{AssemblyToolsHiddenInPlan, "EXIT-1", "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's"},
-	{HostToolsReorderedInPlan, "EXIT-1", "in plan mode the host's tools are reordered (reversed) in the request's catalog"},
-	{HostToolsBlockedInPlan, "SVC-3", "in plan mode the plugin's tool gate denies every call of a host tool"},
-	{NoticeForcesStep, "PEND-2", "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
-	{ReplyAnnouncesEntering, "SVC-1", "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
-	{PlanHeadingAnyLevel, "EXIT-3", "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading"},
+	{PlanModeExtraField, spec.LOG1, "plan/mode data carries a field besides active"},
+	{FoldFirst, spec.LOG2, "the fold returns the first plan/mode value instead of the last"},
+	{PendingSurvivesRestart, spec.PEND8, "pending selections survive a process restart"},
+	{DoubleAppend, spec.LOG4, "a committed change appends plan/mode twice"},
+	{NoopQueues, spec.PEND3, "selecting the pending or logged state again during a turn returns queued"},
+	{CancelKeepsPending, spec.PEND5, "cancelled leaves the opposite selection pending"},
+	{IdleSetQueues, spec.PEND6, "a set with no open turn queues instead of committing"},
+	{GetHidesPending, spec.PEND7, "get never reports the pending selection"},
+	{ListenerAppended, spec.STEP1, "the pre-step listener is registered without prepend"},
+	{RetryNotObserved, spec.STEP2, "request-recovery retries do not apply pending selections"},
+	{AppendBeforeDownstream, spec.STEP3, "the selection is appended before the downstream decision"},
+	{AppendOnReject, spec.STEP3, "a rejected step still appends the selection"},
+	{AppendOnAbort, spec.STEP3, "an aborted step still appends the selection"},
+	{FailedAppendBlocks, spec.STEP5, "a failed append rejects the step"},
+	{NarrateAlways, spec.STEP6, "every user selection is narrated, whatever the last header showed"},
+	{NarrateTwice, spec.STEP6, "a narrated change gets two notices"},
+	{RetryIgnoresFailedHeader, spec.STEP6, "at a retry the notice is judged against the header before the failed request's, so a change the failed request showed is not narrated when the retry undoes it"},
+	{RetryRenarrates, spec.STEP6, "a retried step carries its notice again, so a change applied before a failed request is narrated twice"},
+	{ConfigUnknownKeyIgnored, spec.CFG1, "unknown config keys are silently ignored"},
+	{SectionWhileInactive, spec.CFG2, "the plan:policy section renders while plan mode is inactive"},
+	{SectionWrongOrder, spec.CFG2, "the plan:policy section renders at order 40"},
+	{ToolHiddenInactive, spec.EXIT1, "exit_plan_mode leaves the tool catalog while plan mode is inactive"},
+	{ExitOutsidePlan, spec.EXIT2, "exit_plan_mode runs outside plan mode"},
+	{ExitGateReadsPending, spec.EXIT2, "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state"},
+	{PlanWithoutHeading, spec.EXIT3, "a plan without a # heading is accepted"},
+	{NarrateExit, spec.EXIT5, "the exit tool's approved exit is narrated"},
+	{ApprovedExitAtOnce, spec.EXIT5, "an approved exit is appended at once, during the exit tool's call, instead of at the next accepted in-turn pre-step"},
+	{ApprovalKeepsUserExit, spec.EXIT5, "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
+	{ApproveWithFeedback, spec.EXIT6, "an approval that carries feedback text counts as approval"},
+	{ReviewReadsAnyQuestion, spec.EXIT6, "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan"},
+	{MultiSelectApproves, spec.EXIT6, "a review answer that selects the approve option among others approves the plan"},
+	{KeepPlanningKeepsExit, spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
+	{NoChannelApproves, spec.EXIT7, "with no user-questions channel the exit is approved"},
+	{ReloadApproves, spec.EXIT7, "a reload during the review does not fail the call"},
+	{CommandWithoutService, spec.CMD1, "/plan is registered even when the commands service is not composed"},
+	{PlanMessageNotSteered, spec.CMD3, "/plan <message> does not steer the message"},
+	{OffKeepsPending, spec.CMD4, "/plan off does not cancel a pending entry"},
+	{ResumeIgnoresLog, spec.LOG3, "a session opened on an existing log (resume, fork) starts inactive instead of folding it"},
+	{OutsideWritesIgnored, spec.LOG3, "a plan/mode another process appends to the live log does not change the state: the plugin folds only its own appends and the logs it is opened with"},
+	{UnloadKeepsPending, spec.PEND8, "pending selections survive an unload: a later load restores them instead of starting clean from the log"},
+	{SelectionContinues, spec.PEND2, "a committed selection steers the agent to continue, starting a turn"},
+	{QueuedCommitsNow, spec.PEND4, "a selection during an open turn is appended at once instead of queued"},
+	{ApproveWithoutReview, spec.EXIT4, "a valid plan is approved without being presented for review"},
+	{BarePlanToggles, spec.CMD2, "bare /plan toggles: it leaves plan mode when plan mode is on"},
+	{PlanModeBlocksSteps, spec.SVC3, "in plan mode the listener rejects steps instead of only guiding"},
+	{CommandUntrimmed, spec.CMD4, "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message"},
+	{AssemblyToolsHiddenInPlan, spec.EXIT1, "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's"},
+	{HostToolsReorderedInPlan, spec.EXIT1, "in plan mode the host's tools are reordered (reversed) in the request's catalog"},
+	{HostToolsBlockedInPlan, spec.SVC3, "in plan mode the plugin's tool gate denies every call of a host tool"},
+	{NoticeForcesStep, spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
+	{ReplyAnnouncesEntering, spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
+	{PlanHeadingAnyLevel, spec.EXIT3, "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading"},
 }
 
 // Variants reproduce deviations of published implementations that show
@@ -549,7 +563,7 @@ var Catalogue = []MutantInfo{
 // the Catalogue every suite must kill with the default choices. Lockstep
 // runs can assume them, like any mutant.
 var Variants = []VariantInfo{
-	{MutantInfo{CancelledNarrated, "STEP-6", "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
+	{MutantInfo{CancelledNarrated, spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
 		map[string]string{spec.ChoiceCancelPending: spec.CancelPendingKeepEqual}},
 }
 

@@ -22,6 +22,7 @@ type Choices struct {
 	IdleAppendFailure string // spec.ChoiceIdleAppendFailure
 	PlanHeading       string // spec.ChoicePlanHeading
 	EmptyStep         string // spec.ChoiceEmptyStep
+	PlanModeData      string // spec.ChoicePlanModeData
 }
 
 // fields maps each choice name to the field holding the pick.
@@ -34,6 +35,7 @@ func (c *Choices) fields() map[string]*string {
 		spec.ChoiceIdleAppendFailure: &c.IdleAppendFailure,
 		spec.ChoicePlanHeading:       &c.PlanHeading,
 		spec.ChoiceEmptyStep:         &c.EmptyStep,
+		spec.ChoicePlanModeData:      &c.PlanModeData,
 	}
 }
 
@@ -170,7 +172,7 @@ func (p *plugin) Open(req sim.OpenRequest) error {
 	if p.ctl == nil {
 		return errNotStarted
 	}
-	s := &session{folds: p.hooks.folds}
+	s := &session{folds: p.hooks.folds, reading: p.opts.Choices.PlanModeData}
 	for _, e := range req.Events {
 		s.add(e)
 	}
@@ -358,7 +360,7 @@ func (p *plugin) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 			end = SliceEnd(end, len(req.Events))
 		}
 	}
-	return sim.FoldReply{Active: fold(req.Events, end, p.hooks.folds)}, nil
+	return sim.FoldReply{Active: fold(req.Events, end, p.opts.Choices.PlanModeData, p.hooks.folds)}, nil
 }
 
 // Reload implements sim.Port.

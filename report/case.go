@@ -53,6 +53,11 @@ type Case struct {
 	// per-clause table counts a failure under these; Clauses, the
 	// check's tags, still say what it covers.
 	Attributed []string `json:"attributed,omitempty"`
+	// Observed is what named a failing check's clauses, when it is known:
+	// the observation kind its failing step compared or the ID of the rule
+	// that found it (package attribution). A property's message names its
+	// first differing observation instead.
+	Observed string `json:"observed,omitempty"`
 	// Choices are the silent-point choices the check depends on, name=value.
 	Choices []string `json:"choices,omitempty"`
 	Status  string   `json:"status"`

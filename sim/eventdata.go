@@ -203,6 +203,9 @@ func (r *Runtime) record(res *Result, a *agentState, e Event, byPlugin bool) {
 
 // logStep appends step/start or step/end for the agent's current step.
 func (r *Runtime) logStep(res *Result, a *agentState, typ string) {
+	if r.opts.NoStepEvents {
+		return
+	}
 	r.record(res, a, a.log.push(typ, appendStepJSON(a.log.reserve(32), a.turn, a.step)), false)
 }
 

@@ -70,6 +70,10 @@ type Options struct {
 	// Headers is when the runtime logs a request's header: HeadersEvery
 	// (default) or HeadersOnChange.
 	Headers string
+	// NoStepEvents leaves step/start and step/end out of the logs: SPEC.md
+	// names neither, so a runtime may log none (its steps are delimited by
+	// their requests).
+	NoStepEvents bool
 	// Hooks run host code inside steps (nil: none).
 	Hooks *Hooks
 }

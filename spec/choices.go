@@ -49,6 +49,7 @@ const (
 	ChoiceIdleAppendFailure = "idle-append-failure"
 	ChoicePlanHeading       = "plan-heading"
 	ChoiceEmptyStep         = "empty-step"
+	ChoicePlanModeData      = "plan-mode-data"
 )
 
 // Choice values, named <Choice><Value>.
@@ -67,6 +68,8 @@ const (
 	PlanHeadingLevel1        = "level-1"
 	EmptyStepKeepPending     = "keep-pending"
 	EmptyStepInject          = "inject"
+	PlanModeDataFoldActive   = "fold-active"
+	PlanModeDataExact        = "exact"
 )
 
 // Choices is the table of silent-point choices.
@@ -99,6 +102,10 @@ var Choices = []Choice{
 		{EmptyStepKeepPending, "A step that will not run is not an accepted step: nothing is appended and the selection stays pending for the next step that runs, whose request then carries the notice."},
 		{EmptyStepInject, "The selection is appended at once and its notice, when due, is injected (queued without waking the agent) for the next step that claims messages, as after an idle commit; the decision stays empty, so the step is still skipped."},
 	}, []string{"PEND-1", "PEND-2", "STEP-6", "STEP-7"}},
+	{ChoicePlanModeData, "What the fold reads from a `plan/mode` event (another writer's) whose data has a boolean `active` and other fields besides.", []Value{
+		{PlanModeDataFoldActive, "The fold takes its boolean `active` whatever other fields the data has (LOG-2: \"the `active` of the last `plan/mode`\")."},
+		{PlanModeDataExact, "Only data that is exactly `{active: boolean}` folds; an event with other fields changes nothing."},
+	}, []string{"LOG-1", "LOG-2", "LOG-3"}},
 }
 
 // LookupChoice returns the choice with the given name.

@@ -370,19 +370,19 @@ func checkAppended(want []EventExpect, agent string, r sim.Result) []string {
 }
 
 // planValues is the active value of each plan/mode event appended to
-// agent's log (malformed data reads as false, as the fold reads it). When
-// the implementation appended one whose data is not exactly
-// {"active": bool} (LOG-1), shown lists the values with that data in its
-// place; an outside writer's malformed event is the log's, not a fault.
+// agent's log (data with no boolean active reads as false). When the
+// implementation appended one whose data is not exactly {"active": bool}
+// (LOG-1), shown lists the values with that data in its place; an outside
+// writer's event is the log's, not a fault.
 func planValues(r sim.Result, agent string) (values []bool, shown string) {
 	values = []bool{}
 	var parts []string
 	malformed := false
 	for _, a := range r.Appended {
 		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
-			v, ok := sim.PlanModeOf(a.Event)
+			v, _ := sim.PlanModeOf(a.Event)
 			values, parts = append(values, v), append(parts, fmt.Sprint(v))
-			if !ok && a.ByPlugin { // an outside writer's malformed data is its own (LOG-1: it folds as nothing)
+			if !sim.PlanModeExact(a.Event) && a.ByPlugin { // an outside writer's data is its own (LOG-1 shapes what plan mode appends)
 				parts[len(parts)-1], malformed = string(a.Event.Data), true
 			}
 		}

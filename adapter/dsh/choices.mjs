@@ -11,4 +11,5 @@ export const CHOICES = Object.freeze({
   'reload-pending': 'drop', // selections live in the service instance's WeakMap
   'idle-append-failure': 'error', // set() appends outside try/catch: the throw reaches the caller
   'plan-heading': 'level-1', // the exit tool requires /^#\s+\S/ on the trimmed plan
+  'plan-mode-data': 'fold-active', // foldPlanMode reads event.data.active whatever other fields the data has
 })

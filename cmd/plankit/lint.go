@@ -38,7 +38,10 @@ first 10,000 lines and says how many more there were (the counts and the exit
 code include them); each log's report is printed as soon as it is linted. A truncated last line is a
 warning; malformed lines are errors. An implementation that declares the
 choice section-source=pending may render plan:policy from a selection whose
-append failed: pass --choice section-source=pending to lint its logs.
+append failed: pass --choice section-source=pending to lint its logs. A
+plan/mode whose data has a boolean active and other fields besides is folded
+by its active (plan-mode-data=fold-active); pass --choice plan-mode-data=exact
+for an implementation that folds only data that is exactly {active: boolean}.
 
 Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
 read (a missing file, a malformed line, a broken seq, invalid UTF-8, or an input
@@ -59,10 +62,14 @@ named).`,
 			opts := lint.Options{Limits: limits.Limits}
 			for _, c := range choices {
 				name, value, _ := strings.Cut(c, "=")
-				if name != spec.ChoiceSectionSource {
-					return usageErr("--choice %q: lint reads only %s=log|pending", c, spec.ChoiceSectionSource)
+				switch name {
+				case spec.ChoiceSectionSource:
+					opts.SectionSource = value
+				case spec.ChoicePlanModeData:
+					opts.PlanModeData = value
+				default:
+					return usageErr("--choice %q: lint reads only %s=log|pending and %s=fold-active|exact", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData)
 				}
-				opts.SectionSource = value
 			}
 			if err := opts.Validate(); err != nil {
 				return usageErr("--choice %v", err)

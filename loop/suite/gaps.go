@@ -1,5 +1,7 @@
 package suite
 
+import "github.com/plankit/plankit/spec"
+
 // Gap is a part of a clause a runtime cannot show through the runtime
 // protocol, with why; the plugin level (or another check) covers it. A gap
 // with no Part is the whole clause.
@@ -12,24 +14,24 @@ type Gap struct {
 // Gaps lists what the runtime-level suite cannot check, clause by clause,
 // so plankit catalog coverage can say it next to the runtime checks.
 var Gaps = []Gap{
-	{"LOG-2", "foldPlanMode's `end` argument (inside, beyond or before the log)",
+	{spec.LOG2, "foldPlanMode's `end` argument (inside, beyond or before the log)",
 		"a runtime shows the state in force (get, the requests), the fold of its whole log; the fold function and its end are plan mode's API, checked at plugin level (the fold action; choice fold-end)"},
-	{"LOG-3", "compaction, and a fork as a session of its own",
+	{spec.LOG3, "compaction, and a fork as a session of its own",
 		"protocol v1 opens an agent from a given log (resume; a fork is that with a copy) but scripts no compaction"},
-	{"PEND-6", "a selection during post-turn checkpointing (turn/end logged, status still running)",
+	{spec.PEND6, "a selection during post-turn checkpointing (turn/end logged, status still running)",
 		"a protocol turn returns when the agent is idle again; no host code runs between turn/end and idle"},
-	{"PEND-8", "a process exit inside a turn",
+	{spec.PEND8, "a process exit inside a turn",
 		"restarts happen between protocol requests, so between turns; a selection made after the last accepted pre-step is lost at such a restart (rt-pend-lost-at-restart), which is the case PEND-8 names"},
-	{"STEP-1", "the order of messages a host listener adds to the decision against plan mode's notice",
+	{spec.STEP1, "the order of messages a host listener adds to the decision against plan mode's notice",
 		"protocol v1 host listeners accept, reject, abort or take the step's messages; they add none (the position shows when one takes the notice: rt-step-listener-wraps-host-listeners)"},
-	{"STEP-4", "a selection made between prompt admission and turn/start",
+	{spec.STEP4, "a selection made between prompt admission and turn/start",
 		"the protocol's turn admits the prompt and runs the turn in one request; host code runs inside the turn or between turns (rt-log-plan-mode-after-turn-start checks a selection just after admission)"},
-	{"EXIT-1", "tools another prompt-assembly listener adds after plan mode's",
+	{spec.EXIT1, "tools another prompt-assembly listener adds after plan mode's",
 		"a runtime registers its host tools before plan mode loads; the protocol scripts no assembly listener (the plugin level does: mutant assembly-tools-hidden-in-plan)"},
-	{"SVC-1", "what a /plan reply announces",
+	{spec.SVC1, "what a /plan reply announces",
 		"protocol v1 reports a command's success and text, not the selection outcome it announces, and wording is never checked (mutant plan-reply-announces-entering)"},
-	{"SVC-3", "sandbox mode and approval policy never reading or writing plan state",
+	{spec.SVC3, "sandbox mode and approval policy never reading or writing plan state",
 		"protocol v1 scripts no sandbox or approval policy; the runtime level checks that plan mode never blocks steps or host tools (rt-exit-host-tools-in-plan-mode)"},
-	{"SVC-4", "the catalog generated from source, verified fresh and byte-identical in every language version of the page",
+	{spec.SVC4, "the catalog generated from source, verified fresh and byte-identical in every language version of the page",
 		"a property of a package's sources and pages, not of a running runtime (plankit's own catalog is held fresh by its test); the runtime level checks the signatures' outcomes and get's shape (rt-svc-catalog-signatures)"},
 }

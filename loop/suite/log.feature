@@ -31,7 +31,7 @@ Feature: LOG at runtime level — what the runtime logs, and where
     And the step logs 0 plan-mode notices
 
   @LOG-1 @STEP-4 @id:rt-log-plan-mode-after-turn-start
-  Scenario: a selection made after admission lands after turn/start and before the first step/start
+  Scenario: a selection made after admission lands after turn/start and before the first request header
     Given a host pre-step listener "gate" registered before plan mode
     When the user sends "Plan the change." and the turn plays:
       """
@@ -39,11 +39,11 @@ Feature: LOG at runtime level — what the runtime logs, and where
         - {dispatch: 1, listener: gate, behaviour: accept, during: [{id: s1, set: {active: true}}]}
       """
     Then result "s1" is "queued"
-    And the step's events of types turn/start, step/start, plan/mode, request/header are: turn/start, plan/mode true, step/start, request/header
+    And the step's events of types turn/start, plan/mode, request/header are: turn/start, plan/mode true, request/header
     And the requests show plan:policy as on
 
   @LOG-1 @PEND-1 @id:rt-log-plan-mode-between-steps
-  Scenario: a selection made during a step lands between that step and the next step's step/start
+  Scenario: a selection made during a step lands after that step's tool results and before the next step's request header
     When the user sends "Read the code." and the turn plays:
       """
       responses:
@@ -52,7 +52,7 @@ Feature: LOG at runtime level — what the runtime logs, and where
         - text: Read it.
       """
     Then result "s1" is "queued"
-    And the step's events of types step/start, step/end, plan/mode are: step/start, step/end, plan/mode true, step/start, step/end
+    And the step's events of types request/header, tool/result, plan/mode are: request/header, tool/result, plan/mode true, request/header
     And the requests show plan:policy as off, on
 
   @LOG-3 @id:rt-log-open-folds-the-log
@@ -97,7 +97,18 @@ Feature: LOG at runtime level — what the runtime logs, and where
       | name        | data                      |
       | no-active   | {}                        |
       | string-no   | {active: "no"}            |
-      | extra-field | {active: false, by: "ui"} |
+
+  @LOG-2 @LOG-3 @choice:plan-mode-data=fold-active @id:rt-log-open-folds-extra-field
+  Scenario: an outside writer's plan/mode with a boolean active and another field is folded by its active
+    When the host opens the agent "resumed" from the log:
+      """
+      - {type: plan/mode, data: {active: true}}
+      - {type: plan/mode, data: {active: false, by: "ui"}}
+      """
+    Then get shows active false with nothing pending
+    When the user sends "Read the code."
+    Then the requests show plan:policy as off
+    And the step appends plan/mode nothing
 
   @LOG-1 @LOG-3 @id:rt-log-open-malformed-only
   Scenario Outline: an opened log whose only plan/mode is malformed leaves plan mode off [<name>]
@@ -114,7 +125,6 @@ Feature: LOG at runtime level — what the runtime logs, and where
       | name        | data                     |
       | no-active   | {}                       |
       | string-yes  | {active: "yes"}          |
-      | extra-field | {active: true, by: "ui"} |
 
   @LOG-3 @PEND-8 @id:rt-log-open-then-restart
   Scenario: an opened agent comes back from its whole log after a restart

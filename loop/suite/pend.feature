@@ -46,7 +46,7 @@ Feature: PEND at runtime level — selections made inside a turn wait for the ne
     And get shows active false with pending true
     When the user sends "Now plan."
     Then the step appends plan/mode true
-    And the step's events of types turn/start, step/start, plan/mode are: turn/start, plan/mode, step/start
+    And the step's events of types turn/start, plan/mode, request/header are: turn/start, plan/mode, request/header
     And the requests show plan:policy as on
 
   @PEND-8 @id:rt-pend-lost-at-restart

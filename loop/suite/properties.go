@@ -65,36 +65,36 @@ type property struct {
 var properties = []property{{
 	id:      "rt-invariants",
 	name:    "every generated runtime script keeps the invariants: requests agree with the log, logs pass lint",
-	clauses: []string{"CFG-2", "EXIT-1", "EXIT-5", "LOG-1", "LOG-3", "LOG-4", "STEP-1", "STEP-3", "STEP-6", "STEP-7"},
+	clauses: []string{spec.CFG2, spec.EXIT1, spec.EXIT5, spec.LOG1, spec.LOG3, spec.LOG4, spec.STEP1, spec.STEP3, spec.STEP6, spec.STEP7},
 }, {
 	id:      "rt-pending-cancel",
 	name:    "selections between and during turns: a set between turns commits, cancels or is a noop as the log says, and is logged once; queued selections are applied at the next accepted step",
-	clauses: []string{"PEND-1", "PEND-3", "PEND-4", "PEND-5", "PEND-6", "PEND-7", "LOG-4", "CMD-4"},
+	clauses: []string{spec.PEND1, spec.PEND3, spec.PEND4, spec.PEND5, spec.PEND6, spec.PEND7, spec.LOG4, spec.CMD4},
 	focus:   focus{selections: true},
 	share:   5,
 }, {
 	id:      "rt-review-outcomes",
 	name:    "every exit_plan_mode call fails outside plan mode or without a level-1 heading, is reviewed otherwise, and succeeds exactly on a plain approval",
-	clauses: []string{"EXIT-2", "EXIT-3", "EXIT-4", "EXIT-5", "EXIT-6", "EXIT-7"},
+	clauses: []string{spec.EXIT2, spec.EXIT3, spec.EXIT4, spec.EXIT5, spec.EXIT6, spec.EXIT7},
 	focus:   focus{reviews: true},
 	share:   5,
 }, {
 	id:      "rt-recovery",
 	name:    "after a restart or a reload the state is the log's fold and nothing is pending; requests agree with the log",
-	clauses: []string{"LOG-3", "PEND-8"},
+	clauses: []string{spec.LOG3, spec.PEND8},
 	focus:   focus{recovery: true},
 	// each restart of an external runtime is a new process: fewer scripts
 	share: 20,
 }, {
 	id:      "rt-outside-writers",
 	name:    "a plan/mode an outside writer appends between turns is in force at once: get, the next requests and the narration follow the log",
-	clauses: []string{"LOG-1", "LOG-3", "STEP-6", "STEP-7"},
+	clauses: []string{spec.LOG1, spec.LOG3, spec.STEP6, spec.STEP7},
 	focus:   focus{outsideWrites: true},
 	share:   5,
 }, {
 	id:      "rt-host-listeners",
 	name:    "host listeners before and after plan mode that accept, reject, abort or take the step's messages: the selection is appended only by an accepted step, before its request, and narrated once",
-	clauses: []string{"STEP-1", "STEP-3", "STEP-6", "STEP-7", "PEND-2"},
+	clauses: []string{spec.STEP1, spec.STEP3, spec.STEP6, spec.STEP7, spec.PEND2},
 	focus:   focus{listeners: true},
 	share:   5,
 }}
@@ -170,7 +170,7 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 			return unjudgedProperties(ctx, cases, i, fmt.Errorf("property %s: %w", p.id, err))
 		case failing != nil:
 			path, werr := writeCounterexample(o.CounterexampleDir, p.id, *failing)
-			c.Status, c.Attributed = report.Failed, loop.Findings(findings[:1]).AttributedClauses()
+			c.Status, c.Attributed, c.Observed = report.Failed, loop.Findings(findings[:1]).AttributedClauses(), findings[0].Rule
 			c.Message = fmt.Sprintf("%s (seed %d); shrunk to %d steps", loop.Describe(findings[:1]), o.Seed, len(failing.Steps))
 			if werr != nil {
 				// As at the plugin level: the property failed, only its
@@ -373,7 +373,9 @@ type focus struct {
 }
 
 // Generate draws a runtime script that uses only what caps declares.
-func Generate(r Chooser, caps loop.Capabilities) loop.Trace { return generate(r, caps, 0, false, focus{}) }
+func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
+	return generate(r, caps, 0, false, focus{})
+}
 
 // GenerateWide draws a runtime script of n steps over the wider alphabet
 // plankit diff --level runtime compares on (as far as caps allows): besides

@@ -76,7 +76,8 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
           calls: [{id: r1, name: read_file, args: {path: a.go}}]
         - text: Read it.
       """
-    Then the step appends plan/mode nothing
+    Then result "s1" is "queued"
+    And the step appends plan/mode nothing
     And the step sends 2 requests
     And the turn ends "completed"
     And get shows active false with pending true

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/goccy/go-yaml"
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/third_party/godog"
 	"github.com/plankit/plankit/loop"
@@ -26,14 +28,16 @@ type world struct {
 	// cexDir receives the trace of a failing scenario ("" writes none).
 	cexDir string
 	// refused keeps the first trace that could not be written.
-	refused     *writeRefusal
+	refused *writeRefusal
 	// replay is the command that replays it, before the trace's path.
-	replay      string
-	id          string
-	written     bool
-	trace       loop.Trace
-	session     *loop.Session
-	clause      string
+	replay  string
+	id      string
+	written bool
+	trace   loop.Trace
+	session *loop.Session
+	clause  string
+	// tags are the clauses the scenario is tagged with.
+	tags        []string
 	unsupported string
 	implErr     error
 	// agent is the agent the user's steps address: main, or the last one
@@ -94,8 +98,11 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 			if strings.HasPrefix(t.Name, "@id:") {
 				w.id = strings.TrimPrefix(t.Name, "@id:")
 			}
-			if id, ok := spec.ClauseTag(t.Name); ok && w.clause == "" {
-				w.clause = id
+			if id, ok := spec.ClauseTag(t.Name); ok {
+				if w.clause == "" {
+					w.clause = id
+				}
+				w.tags = append(w.tags, id)
 			}
 		}
 		w.trace.Name = p.Name
@@ -327,7 +334,7 @@ func (w *world) do(st loop.Step) error {
 		return err
 	}
 	if fs := loop.Invariants(w.session.Trace(), w.session.Record()); len(fs) > 0 {
-		return w.failed(loop.Findings(fs))
+		return w.failed(w.attributed(fs))
 	}
 	return nil
 }
@@ -340,11 +347,58 @@ func (w *world) expect(x loop.Expect) error {
 		return errors.New("no step ran yet")
 	}
 	x.Clause = w.clause
-	w.session.Expect(x)
-	if fs := x.Check(*d); len(fs) > 0 {
-		return w.failed(loop.Findings(fs))
+	fs := x.Check(*d)
+	if len(fs) == 0 {
+		w.session.Expect(x)
+		return nil
 	}
-	return nil
+	// The trace records the expectation under the clause its failure is
+	// named by, so a replay fails in the same words.
+	err := w.attributed(fs)
+	x.Clause = err.Findings[0].Clause
+	w.session.Expect(x)
+	return w.failed(err)
+}
+
+// attributedFindings are a step's findings with the clauses the first of
+// them names: its rule's (attribution.Checks), or its observation kind's
+// narrowed by the scenario's tags.
+type attributedFindings struct {
+	loop.Findings
+	clauses []string
+}
+
+func (a attributedFindings) AttributedClauses() []string { return a.clauses }
+
+// AttributedRule is the rule or observation kind of the first finding.
+func (a attributedFindings) AttributedRule() string { return a.Findings[0].Rule }
+
+// attributed names the findings' failure under the clauses of the first
+// one, the observation that diverged first. An exit tool call that was
+// never presented for review is the review seam's (EXIT-4), unless the
+// scenario composes no user-questions channel (EXIT-7).
+func (w *world) attributed(fs []loop.Finding) attributedFindings {
+	fs = slices.Clone(fs)
+	var first []string
+	for i := range fs {
+		if fs[i].Rule == attribution.ExpPresented && !w.trace.Services.UserQuestions {
+			fs[i].Rule = attribution.ExpNoChannel
+		}
+		if fs[i].Rule == "" {
+			continue
+		}
+		cl := attribution.Attribute(fs[i].Rule, w.tags)
+		if slices.Equal(cl, w.tags) && len(w.tags) > 1 {
+			// The observation does not narrow the scenario's clauses:
+			// the scenario's own (first) clause, what its steps hold.
+			cl = w.tags[:1]
+		}
+		if i == 0 {
+			first = cl
+		}
+		fs[i].Clause = cl[0]
+	}
+	return attributedFindings{loop.Findings(fs), first}
 }
 
 func (w *world) fail(format string, args ...any) error {

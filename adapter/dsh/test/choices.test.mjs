@@ -90,3 +90,15 @@ test('plan-heading=level-1: only a level-1 heading opens a plan', async (t) => {
   assert.equal(r.ok, true)
   await c.stop()
 })
+
+test('plan-mode-data=fold-active: a boolean active folds whatever other fields the data has', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['plan-mode-data'], 'fold-active')
+  const events = [
+    { seq: 0, type: 'plan/mode', data: { active: true } },
+    { seq: 1, type: 'plan/mode', data: { active: false, by: 'ui' } }
+  ]
+  assert.deepEqual(await c.call('fold', { events }), { active: false })
+  assert.deepEqual(await c.call('fold', { events: [{ seq: 0, type: 'plan/mode', data: { active: true, by: 'ui' } }] }), { active: true })
+  await c.stop()
+})
