@@ -31,6 +31,7 @@ import PlanModeController, { foldPlanMode } from '@deepseek-ai/dsh-plan-mode'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 import { protocolStdout, serve } from '../node/serve.mjs'
+import { armedFault, isArmedFault } from '../node/faults.mjs'
 import { answerReview, checkReview } from '../node/review.mjs'
 import { toMessage, userMessageInput } from '../node/messages.mjs'
 import { PlanModeFiber, getResult } from '../node/planmode.mjs'
@@ -146,7 +147,7 @@ function newAgent (id, events) {
         call.fail--
         effect.failed = true
         record(effect)
-        throw new Error(`plankit host: append of ${type} failed (armed fault)`)
+        throw armedFault(new Error(`plankit host: append of ${type} failed (armed fault)`))
       }
       record(effect)
       const event = { seq: this.events.length, type, data: json(data) }
@@ -426,8 +427,11 @@ class Host {
         if (reply.kind === 'success' && announced !== undefined) reply.outcome = announced
       } catch (error) {
         // The handler threw: an exception inside the implementation, not a
-        // reply (protocol minor 3).
-        reply = { kind: 'error', text: error?.message ?? String(error), exception: true }
+        // reply (protocol minor 3) — unless what it threw is the scripted
+        // store failure (an armed fault) passed on: failing the command on a
+        // failed append is the implementation's reply to it.
+        reply = { kind: 'error', text: error?.message ?? String(error) }
+        if (!isArmedFault(error)) reply.exception = true
       }
     }
     reply.effects = call.effects

@@ -15,6 +15,7 @@ import { SystemPrompt, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import { ToolRuntime, defineTool } from '@deepseek-ai/dsh-tools'
 import { UserQuestionError, UserQuestionService } from '@deepseek-ai/dsh-user-questions'
 import { PlanModeFiber, getResult } from '../../node/planmode.mjs'
+import { armedFault, isArmedFault } from '../../node/faults.mjs'
 import { answerReview, checkReview } from '../../node/review.mjs'
 import { StableIds } from './ids.mjs'
 import { surfaceOptions, toEvent, toMessage, toSeed, userMessage } from './messages.mjs'
@@ -74,7 +75,7 @@ class AgentRun {
     session.append = function append (type, ...rest) {
       if (type === 'plan/mode' && run.faults > 0) {
         run.faults--
-        throw new Error('append of plan/mode failed (armed fault)')
+        throw armedFault(new Error('append of plan/mode failed (armed fault)'))
       }
       return original.call(this, type, ...rest)
     }
@@ -422,7 +423,10 @@ export class Runtime {
       return { kind: executed.result.kind === 'success' ? 'success' : 'error', text: executed.result.text ?? '' }
     } catch (error) {
       // The handler threw (the command runtime logged command/done and
-      // rethrew): an exception inside the implementation, not a reply (minor 4).
+      // rethrew): an exception inside the implementation, not a reply (minor 4)
+      // — unless it passes on the scripted store failure (an armed fault):
+      // failing the command on a failed append is the implementation's reply.
+      if (isArmedFault(error)) return { kind: 'error', text: errorText(error) }
       return { kind: 'error', text: errorText(error), exception: true }
     }
   }
