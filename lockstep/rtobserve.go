@@ -55,6 +55,9 @@ type rtSituation struct {
 	// last is the previous step's kind and the reference's set outcome
 	// or command input there.
 	last, lastOutcome, lastInput string
+	// lastApproved: the previous step approved an exit (EXIT-5: it is
+	// pending, appended at the next accepted in-turn pre-step).
+	lastApproved bool
 }
 
 // after advances the situation past a step the reference played.
@@ -93,6 +96,7 @@ func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
 		cx.offTyped = true
 	}
 	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
+	cx.lastApproved = approved(ref)
 	if ref.Set != nil {
 		cx.lastOutcome = ref.Set.Outcome
 	}
@@ -104,7 +108,7 @@ func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
 // signature is the reference side's observable state after a script: the
 // logs and the situation, so that scripts reaching the same one are merged.
 func signature(rec loop.Record, cx rtSituation) string {
-	return show(rec.Logs) + show([]any{cx.reloaded, cx.outside, cx.faults, cx.unloaded, cx.last, cx.lastOutcome, cx.lastInput})
+	return show(rec.Logs) + show([]any{cx.reloaded, cx.outside, cx.faults, cx.unloaded, cx.last, cx.lastOutcome, cx.lastInput, cx.lastApproved})
 }
 
 // compareRuntime returns the first observation of one step on which the
@@ -179,7 +183,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		return d(RtNotices, r, i, cx.prefix(append(cl, spec.STEP6)))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
-		return d(RtActive, r, i, cx.stateClauses())
+		return d(RtActive, r, i, cx.stateClauses(approved(ref)))
 	}
 	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r != i {
 		// a request sent on one side only (before the headers it logs)
@@ -200,6 +204,9 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		return d(RtError, missing+" ran", missing+" did not run", requestClauses(cx, ref))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && show(r) != show(i) {
+		if cx.lastApproved && r.Active != i.Active {
+			return d(RtGet, r, i, cx.stateClauses(false))
+		}
 		return d(RtGet, r, i, cx.pendingClauses(r, i))
 	}
 	for _, rr := range ref.Obs.Results {
@@ -207,7 +214,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		if rr.Get != nil && ir != nil && ir.Get != nil && show(rr.Get) != show(ir.Get) {
 			cl := cx.pendingClauses(rr.Get, ir.Get)
 			if rr.Get.Active != ir.Get.Active {
-				cl = cx.stateClauses()
+				cl = cx.stateClauses(approved(ref))
 			}
 			return d(RtGet, rr.Get, ir.Get, cl)
 		}
@@ -235,13 +242,19 @@ func (cx rtSituation) prefix(cl []string) []string {
 	return slices.Compact(out)
 }
 
-// stateClauses name a state in force that differs: the fold of the log
-// (LOG-2, after a load from the log), the state being the fold (LOG-3).
-func (cx rtSituation) stateClauses() []string {
-	if cx.reloaded {
-		return []string{spec.LOG3, spec.LOG2}
+// stateClauses name a state in force that differs: after an approved
+// exit (in this step, approvedNow, or the one before) the exit that
+// approval leaves pending (EXIT-5); the fold of the log (LOG-2, after a
+// load from the log), the state being the fold (LOG-3).
+func (cx rtSituation) stateClauses(approvedNow bool) []string {
+	var cl []string
+	if approvedNow || cx.lastApproved {
+		cl = append(cl, spec.EXIT5)
 	}
-	return []string{spec.LOG3}
+	if cx.reloaded {
+		return append(cl, spec.LOG3, spec.LOG2)
+	}
+	return append(cl, spec.LOG3)
 }
 
 // pendingClauses name a pending selection get shows differently.

@@ -129,19 +129,26 @@ func reviewOutcomes(t Trace, rec Record, unloadedAt []bool) []Finding {
 				if res.OK {
 					got = "ok"
 				}
-				switch {
-				case asked && !res.Asked && !res.OK:
+				if asked && !res.Asked && !res.OK {
 					// a valid plan refused unseen, with plan mode on and a
 					// channel to ask: the call ran as if outside plan mode
 					out = append(out, found(attribution.InvExitUnpresented, agent, fmt.Sprintf("%s: failed without presenting the plan; in plan mode a valid plan is presented for review", where)))
 					continue
+				}
+				asks := found(attribution.InvExitAsked, agent, fmt.Sprintf("%s: asked the user %t, want %t (%s)", where, res.Asked, asked, why))
+				if asked && !res.Asked {
+					// a plan that was never presented: whatever the call
+					// then gave follows from that (EXIT-4 first)
+					out = append(out, asks)
+				}
+				switch {
 				case got != want:
 					out = append(out, found(rule, agent, fmt.Sprintf("%s: %s, want %s: %s", where, got, want, why)))
 				case want == "ok" && !strings.Contains(string(res.Value), "approved"):
 					out = append(out, found(attribution.InvExitApprovedResult, agent, fmt.Sprintf("%s: approved, but the result %s does not report approved", where, res.Value)))
 				}
-				if asked != res.Asked {
-					out = append(out, found(attribution.InvExitAsked, agent, fmt.Sprintf("%s: asked the user %t, want %t (%s)", where, res.Asked, asked, why)))
+				if !asked && res.Asked {
+					out = append(out, asks)
 				}
 				if fb := feedbackOf(c); rule == attribution.InvExitNotApproved && fb != "" && !strings.Contains(res.Error+string(res.Value), fb) {
 					out = append(out, found(attribution.InvExitFeedback, agent, fmt.Sprintf("%s: keeps planning without carrying the feedback %q", where, fb)))

@@ -491,8 +491,8 @@ func TestRuntimeLevelExploreAndSimInterrupted(t *testing.T) {
 			time.Sleep(700 * time.Millisecond)
 			p.signal(syscall.SIGINT)
 			code, out, errs := p.wait(60 * time.Second)
-			if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGINT; explored ") || !strings.Contains(errs, " step sequences") {
-				t.Fatalf("exit %d, want %d saying how many sequences were explored\n%s\n%s", code, ExitInterrupted, out, errs)
+			if code != ExitInterrupted || !strings.Contains(errs, "interrupted by SIGINT; explored ") || !strings.Contains(errs, " distinct states before it") {
+				t.Fatalf("exit %d, want %d saying how many states were explored\n%s\n%s", code, ExitInterrupted, out, errs)
 			}
 			if strings.Contains(errs, "context canceled") || strings.Contains(errs, "exited") {
 				t.Errorf("the interruption is reported as another failure:\n%s", errs)

@@ -442,6 +442,10 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop
 		return out
 	}
 	plans := []string{"# Plan\n1. edit", "1. no heading"}
+	if wide {
+		// headings that only a level-1 # heading reading refuses (EXIT-3)
+		plans = append(plans, "#Plan\n1. edit", "## Plan\n1. edit")
+	}
 	if f.reviews {
 		plans = append(plans, "## Plan\n1. edit", "#Plan\n1. edit", "# Plan\n1. edit", "# Plan\n\n- edit\n- test", "  # Plan\n1. edit")
 	}

@@ -190,7 +190,7 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
       """
     Then result "s1" is "queued"
     And the step appends plan/mode true
-    And the step logs 1 plan-mode notice
+    And plan mode's listener wraps host listener "inbox": the step logs 1 plan-mode notice
     And request 2 of the step carries a plan-mode notice
     And the requests show plan:policy as off, on
 
@@ -240,7 +240,8 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
         - calls: [{id: r1, name: read_file, args: {path: a.go}, during: [{id: f1, fault: {count: 1}}, {id: s1, set: {active: true}}]}]
         - text: Looked.
       """
-    Then the step appends plan/mode nothing
+    Then result "s1" is "queued"
+    And the step appends plan/mode nothing
     When the user sends "Again."
     Then the step appends plan/mode true
     And the requests show plan:policy as on

@@ -181,6 +181,12 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 		return w.expect(loop.Expect{PlanMode: want})
 	})
 	sc.Step(`^the step logs (\d+) plan-mode notices?$`, func(n int) error { return w.expect(loop.Expect{Notices: &n}) })
+	// Where plan mode's listener sits shows in what a host listener
+	// registered before it does to the notice: prepended, it wraps the
+	// host listener, so the notice is added outside it (STEP-1).
+	sc.Step(`^plan mode's listener wraps host listener "[^"]*": the step logs (\d+) plan-mode notices?$`, func(n int) error {
+		return w.expectAs(attribution.ObsListener, loop.Expect{Notices: &n})
+	})
 	sc.Step(`^the outcome is "([^"]*)"$`, func(o string) error { return w.expect(loop.Expect{Outcome: o}) })
 	sc.Step(`^set reports an error$`, func() error { t := true; return w.expect(loop.Expect{Error: &t}) })
 	sc.Step(`^result "([^"]*)" is "([^"]*)"$`, func(id, v string) error {
@@ -341,13 +347,23 @@ func (w *world) do(st loop.Step) error {
 
 // expect records an expectation on the last step (so a written trace
 // replays it) and checks it.
-func (w *world) expect(x loop.Expect) error {
+func (w *world) expect(x loop.Expect) error { return w.expectAs("", x) }
+
+// expectAs is expect where the step compares observation (an observation
+// kind of attribution.Table) rather than what x's comparison names: its
+// failures count under that observation's clauses.
+func (w *world) expectAs(observation string, x loop.Expect) error {
 	d := w.session.Last()
 	if d == nil {
 		return errors.New("no step ran yet")
 	}
 	x.Clause = w.clause
 	fs := x.Check(*d)
+	if observation != "" {
+		for i := range fs {
+			fs[i].Rule = observation
+		}
+	}
 	if len(fs) == 0 {
 		w.session.Expect(x)
 		return nil
