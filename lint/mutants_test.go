@@ -34,7 +34,7 @@ var logVisible = []struct {
 	{reference.AppendOnAbort, "reject-abort.yaml", "STEP-3"},
 	{reference.AppendBeforeDownstream, "reject-abort.yaml", "STEP-3"},
 	{reference.PlanWithoutHeading, "exit.yaml", "EXIT-3"},
-	{reference.PlanHeadingAnyLevel, "exit.yaml", "EXIT-3"},
+	{reference.PlanHeadingAnyLevel, "heading.yaml", "EXIT-3"},
 	{reference.ExitOutsidePlan, "exit.yaml", "EXIT-2"},
 	{reference.PlanMessageNotSteered, "command.yaml", "CMD-3"},
 	// A resumed process that ignores the log renders a request the log

@@ -147,6 +147,11 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		if rr.Command != nil && spec.ParseCommand(hostInput(st, rr.ID)).Clause() == spec.CMD4 {
 			here.offTyped = true
 		}
+		if rr.Tool != nil && rr.Tool.OK && rr.Tool.Name == spec.ExitTool {
+			// what follows in the step meets the exit this approval left
+			// pending (EXIT-5)
+			here.lastApproved = true
+		}
 		switch {
 		case ir == nil:
 			if missing == "" {
@@ -298,6 +303,10 @@ func outcomeClauses(cx rtSituation, outcome string, inTurn bool) []string {
 	if cx.offTyped {
 		// /plan off cancels a pending entry as a set does
 		cl = append(cl, spec.PEND5, spec.CMD4)
+	}
+	if cx.lastApproved {
+		// an approval's exit is pending: it decides what a set meets
+		cl = append([]string{spec.EXIT5}, cl...)
 	}
 	return cx.prefix(cl)
 }
