@@ -51,6 +51,10 @@ type Builtin struct {
 	// sim.AssemblyAfter (the specification; "" is it) or sim.AssemblyBefore
 	// (the shipped dsh loop, before agent/pre-step). Set it before Load.
 	Assembly string
+	// KeepInboxAtRestart and KeepInboxAtLoad keep the loop's inbox (an
+	// idle selection's notice among its messages) across a restart and a
+	// load after an unload (sim.Options). Set them before Load.
+	KeepInboxAtRestart, KeepInboxAtLoad bool
 }
 
 // derived is the transcript derived from the first events of a log.
@@ -115,7 +119,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtRestart: b.KeepInboxAtRestart, KeepInboxAtLoad: b.KeepInboxAtLoad}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}

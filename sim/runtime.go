@@ -48,6 +48,13 @@ type Options struct {
 	Services Services
 	Retries  string
 	Assembly string
+	// KeepInboxAtRestart keeps the host's inbox (the messages queued for
+	// an agent's next step, a between-turns selection's notice among them)
+	// across a restart, as a loop that logs its inbox and restores it does;
+	// KeepInboxAtLoad keeps it across a load after an unload. Where a
+	// notice waits is a silent point (docs/spec-choices.md); the default
+	// empties the inbox at both.
+	KeepInboxAtRestart, KeepInboxAtLoad bool
 	// Listeners are the other agent/pre-step listeners of the runtime.
 	Listeners []ListenerSpec
 	// Agents are created at start, in order.
@@ -442,7 +449,7 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 		return &ImplError{Op: "stop", Err: err}
 	}
 	r.unloaded = false
-	return r.restartWith(res)
+	return r.restartWith(res, r.opts.KeepInboxAtLoad)
 }
 
 // stopForRestart stops the implementation before an immediate Start.
@@ -453,7 +460,9 @@ func (r *Runtime) stopForRestart() error {
 	return r.port.Stop()
 }
 
-func (r *Runtime) restartWith(res *Result) error {
+// restartWith starts the implementation again and loads the plugin (unless
+// unloaded); keepInbox keeps the agents' queued messages.
+func (r *Runtime) restartWith(res *Result, keepInbox bool) error {
 	id, err := Start(r.port)
 	if err != nil {
 		return &ImplError{Op: "start", Err: err}
@@ -463,7 +472,9 @@ func (r *Runtime) restartWith(res *Result) error {
 		// The host no longer composes the plugin: nothing is loaded or opened.
 		r.reg, r.loaded = LoadReply{}, false
 		for _, n := range r.order {
-			r.agents[n].queue = nil
+			if !keepInbox {
+				r.agents[n].queue = nil
+			}
 			r.agents[n].seen = r.agents[n].log.Len()
 		}
 		return nil
@@ -473,7 +484,9 @@ func (r *Runtime) restartWith(res *Result) error {
 	}
 	for _, n := range r.order {
 		a := r.agents[n]
-		a.queue = nil // process-local
+		if !keepInbox {
+			a.queue = nil // process-local
+		}
 		if r.loaded {
 			if err := r.port.Open(OpenRequest{Agent: n, Events: a.log.Events()}); err != nil {
 				return &ImplError{Op: "open " + n, Err: err}
@@ -645,13 +658,15 @@ func (r *Runtime) doRestart(res *Result) error {
 			r.endTurn(res, a, "interrupted")
 		}
 		a.status = StatusIdle
-		a.queue = nil
+		if !r.opts.KeepInboxAtRestart {
+			a.queue = nil
+		}
 	}
 	r.fail = 0
 	if r.port == nil {
 		return nil
 	}
-	return r.restartWith(res)
+	return r.restartWith(res, r.opts.KeepInboxAtRestart)
 }
 
 func (r *Runtime) doReload(res *Result) error {
