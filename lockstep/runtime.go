@@ -140,6 +140,24 @@ type rtSearcher struct {
 	newRefKept []func() loop.Runtime
 }
 
+// newRtSearcher is the search of opts against the runtime id: the
+// reference side, and the same under the owed notice's other readings.
+func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
+	newRef, err := RuntimeReference(id, opts.Assume)
+	if err != nil {
+		return nil, err
+	}
+	s := &rtSearcher{opts: opts, id: id, newRef: newRef}
+	for _, k := range otherInboxReadings {
+		kept, err := runtimeReference(id, opts.Assume, k)
+		if err != nil {
+			return nil, err
+		}
+		s.newRefKept = append(s.newRefKept, kept)
+	}
+	return s, nil
+}
+
 // RuntimeReference returns the built-in runtime around the reference as the
 // runtime under test would be if it were faithful: its declared choices and
 // retry behaviour, plus the assumed variants.
@@ -216,7 +234,7 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 			return res, err
 		}
 	}
-	newRef, err := RuntimeReference(id, opts.Assume)
+	s, err := newRtSearcher(opts, id)
 	if err != nil {
 		return res, err
 	}
@@ -225,14 +243,6 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", id.Name, id.Version, id.Capabilities.Retry, assumed, opts.Seed)
-	s := &rtSearcher{opts: opts, id: id, newRef: newRef}
-	for _, k := range otherInboxReadings {
-		kept, err := runtimeReference(id, opts.Assume, k)
-		if err != nil {
-			return res, err
-		}
-		s.newRefKept = append(s.newRefKept, kept)
-	}
 	var d *RuntimeDivergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)

@@ -52,9 +52,13 @@ type Builtin struct {
 	// (the shipped dsh loop, before agent/pre-step). Set it before Load.
 	Assembly string
 	// KeepInboxAtRestart and KeepInboxAtLoad keep the loop's inbox (an
-	// idle selection's notice among its messages) across a restart and a
-	// load after an unload (sim.Options). Set them before Load.
+	// idle selection's notice among its messages) across a restart (Stop,
+	// then Start, Load and Open) and a load after an unload. Where a
+	// notice waits is a silent point (docs/spec-choices.md). Set them
+	// before Load.
 	KeepInboxAtRestart, KeepInboxAtLoad bool
+	// inbox is what Stop kept of the inbox, by agent, for Open.
+	inbox map[string][]sim.Message
 }
 
 // derived is the transcript derived from the first events of a log.
@@ -119,7 +123,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtRestart: b.KeepInboxAtRestart, KeepInboxAtLoad: b.KeepInboxAtLoad}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}
@@ -162,13 +166,31 @@ func (b *Builtin) Open(req OpenRequest) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
-	return Observation{}, rt.Open(req.Agent, req.Events)
+	if err := rt.Open(req.Agent, req.Events); err != nil {
+		return Observation{}, err
+	}
+	if ms := b.inbox[req.Agent]; len(ms) > 0 {
+		delete(b.inbox, req.Agent)
+		return Observation{}, rt.Requeue(req.Agent, ms)
+	}
+	return Observation{}, nil
 }
 
 // Stop implements Runtime.
 func (b *Builtin) Stop() error {
 	if b.rt == nil {
 		return b.port.Stop()
+	}
+	b.inbox = nil
+	if b.KeepInboxAtRestart {
+		for _, n := range b.rt.Agents() {
+			if ms := b.rt.Inbox(n); len(ms) > 0 {
+				if b.inbox == nil {
+					b.inbox = map[string][]sim.Message{}
+				}
+				b.inbox[n] = ms
+			}
+		}
 	}
 	err := b.rt.Close()
 	b.rt = nil

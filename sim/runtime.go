@@ -48,13 +48,11 @@ type Options struct {
 	Services Services
 	Retries  string
 	Assembly string
-	// KeepInboxAtRestart keeps the host's inbox (the messages queued for
-	// an agent's next step, a between-turns selection's notice among them)
-	// across a restart, as a loop that logs its inbox and restores it does;
-	// KeepInboxAtLoad keeps it across a load after an unload. Where a
-	// notice waits is a silent point (docs/spec-choices.md); the default
-	// empties the inbox at both.
-	KeepInboxAtRestart, KeepInboxAtLoad bool
+	// KeepInboxAtLoad keeps the host's inbox (the messages queued for an
+	// agent's next step, a between-turns selection's notice among them)
+	// across a load after an unload. Where a notice waits is a silent
+	// point (docs/spec-choices.md); the default empties the inbox there.
+	KeepInboxAtLoad bool
 	// Listeners are the other agent/pre-step listeners of the runtime.
 	Listeners []ListenerSpec
 	// Agents are created at start, in order.
@@ -249,6 +247,26 @@ func (r *Runtime) Status(agent string) (status string, turnOpen bool) {
 func (r *Runtime) AwaitingRetry(agent string) bool {
 	a := r.agents[agent]
 	return a != nil && a.awaitingRetry
+}
+
+// Inbox is the messages queued for the agent's next step (nil for an
+// unknown agent).
+func (r *Runtime) Inbox(agent string) []Message {
+	if a, ok := r.agents[agent]; ok {
+		return slices.Clone(a.queue)
+	}
+	return nil
+}
+
+// Requeue puts messages back into the agent's inbox ahead of what it
+// holds: a loop that restores its inbox after a restart.
+func (r *Runtime) Requeue(agent string, ms []Message) error {
+	a, err := r.agent(agent)
+	if err != nil {
+		return err
+	}
+	a.queue = append(slices.Clone(ms), a.queue...)
+	return nil
 }
 
 // Plugin reports whether a plan-mode plugin is loaded.
@@ -658,15 +676,13 @@ func (r *Runtime) doRestart(res *Result) error {
 			r.endTurn(res, a, "interrupted")
 		}
 		a.status = StatusIdle
-		if !r.opts.KeepInboxAtRestart {
-			a.queue = nil
-		}
+		a.queue = nil
 	}
 	r.fail = 0
 	if r.port == nil {
 		return nil
 	}
-	return r.restartWith(res, r.opts.KeepInboxAtRestart)
+	return r.restartWith(res, false)
 }
 
 func (r *Runtime) doReload(res *Result) error {
