@@ -6,6 +6,7 @@ import (
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/rtrace"
+	"github.com/plankit/plankit/sim"
 )
 
 // TestOwedNoticeAcrossReloadOrRestartIsASilentPoint replays the two shrunk
@@ -63,5 +64,42 @@ func TestOwedNoticeAcrossReloadOrRestartIsASilentPoint(t *testing.T) {
 		if f := compare(impl(c.atRestart, c.atLoad), true); f != nil {
 			t.Fatalf("%s: the notice kept is a reading of a silent point, got %s", c.file, f.diff)
 		}
+	}
+}
+
+// TestHeaderOnChangeIsTheLoopsNotOnlyTheComparisons replays the shrunk dsh
+// trace where a selection's notice followed from a header the loop never
+// logged: under header-on-change, plan mode judges a notice by the last
+// header the loop logged (STEP-6), so the reference side's loop logs
+// headers as the assumed loop does. The built-in runtime with that loop,
+// the dsh loop's assembly order and section-source=pending, agrees with it.
+func TestHeaderOnChangeIsTheLoopsNotOnlyTheComparisons(t *testing.T) {
+	tr, err := rtrace.ReadFile("testdata/dsh-runtime-exit-not-narrated-after-failed-append.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assume := []string{"assembly-before-pre-step", "header-on-change"}
+	newPort := reference.Factory(reference.Options{Choices: reference.Choices{SectionSource: "pending"}})
+	newImpl := func() loop.Runtime {
+		b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
+		b.Assembly, b.Headers = sim.AssemblyBefore, sim.HeadersOnChange
+		return b
+	}
+	rt := newImpl()
+	id, err := rt.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Stop()
+	s, err := newRtSearcher(RuntimeOptions{NewImpl: newImpl, Assume: assume}, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := s.run(*tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a loop logging headers on change, compared assuming it: %s", f.diff)
 	}
 }

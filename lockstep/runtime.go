@@ -177,7 +177,7 @@ var otherInboxReadings = []inboxKept{{true, true}, {true, false}, {false, true}}
 // says.
 func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func() loop.Runtime, error) {
 	var plugin []string
-	retry, assembly := id.Capabilities.Retry, ""
+	retry, assembly, headers := id.Capabilities.Retry, "", ""
 	for _, name := range assume {
 		switch name {
 		case "same-step-retries":
@@ -185,7 +185,10 @@ func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func()
 		case "assembly-before-pre-step":
 			assembly = sim.AssemblyBefore
 		case "header-on-change":
-			// a comparison variant (rtSituation.headerOnChange)
+			// the loop logs a header only when it changed, and plan
+			// mode judges a notice by the last logged one (STEP-6);
+			// the comparison drops the repeats (rtSituation.headerOnChange)
+			headers = sim.HeadersOnChange
 		default:
 			plugin = append(plugin, name)
 		}
@@ -202,7 +205,7 @@ func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func()
 	}
 	return func() loop.Runtime {
 		b, _ := loop.NewBuiltin(newPort(), retry)
-		b.Assembly = assembly
+		b.Assembly, b.Headers = assembly, headers
 		b.KeepInboxAtRestart, b.KeepInboxAtLoad = keep.restart, keep.load
 		return b
 	}, nil

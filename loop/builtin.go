@@ -51,6 +51,12 @@ type Builtin struct {
 	// sim.AssemblyAfter (the specification; "" is it) or sim.AssemblyBefore
 	// (the shipped dsh loop, before agent/pre-step). Set it before Load.
 	Assembly string
+	// Headers is when the loop logs a request's header: sim.HeadersEvery
+	// (the specification; "" is it) or sim.HeadersOnChange (the shipped
+	// dsh loop). Plan mode reads the last logged header (STEP-6), so this
+	// is what the loop does, not only how it is compared. Set it before
+	// Load.
+	Headers string
 	// KeepInboxAtRestart and KeepInboxAtLoad keep the loop's inbox (an
 	// idle selection's notice among its messages) across a restart (Stop,
 	// then Start, Load and Open) and a load after an unload. Where a
@@ -123,7 +129,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad, Headers: b.Headers}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}
