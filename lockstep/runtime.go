@@ -133,14 +133,52 @@ type rtSearcher struct {
 	opts   RuntimeOptions
 	id     loop.Identity
 	newRef func() loop.Runtime
+	// newRefKept are the reference side under the other readings of where
+	// a between-turns selection's notice waits: its inbox outlives a
+	// restart, a load after an unload, or both (the silent point "an owed
+	// notice across a restart or a reload", docs/spec-choices.md). A
+	// script passes when it agrees with any reading.
+	newRefKept []func() loop.Runtime
+}
+
+// newRtSearcher is the search of opts against the runtime id: the
+// reference side, and the same under the owed notice's other readings.
+func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
+	newRef, err := RuntimeReference(id, opts.Assume)
+	if err != nil {
+		return nil, err
+	}
+	s := &rtSearcher{opts: opts, id: id, newRef: newRef}
+	for _, k := range otherInboxReadings {
+		kept, err := runtimeReference(id, opts.Assume, k)
+		if err != nil {
+			return nil, err
+		}
+		s.newRefKept = append(s.newRefKept, kept)
+	}
+	return s, nil
 }
 
 // RuntimeReference returns the built-in runtime around the reference as the
 // runtime under test would be if it were faithful: its declared choices and
 // retry behaviour, plus the assumed variants.
 func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, error) {
+	return runtimeReference(id, assume, inboxKept{})
+}
+
+// inboxKept is where the reference side's loop keeps its inbox: across a
+// restart, across a load after an unload.
+type inboxKept struct{ restart, load bool }
+
+// otherInboxReadings are the readings of the owed notice's silent point
+// besides the default (the inbox emptied at both).
+var otherInboxReadings = []inboxKept{{true, true}, {true, false}, {false, true}}
+
+// runtimeReference is RuntimeReference whose loop keeps its inbox as keep
+// says.
+func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func() loop.Runtime, error) {
 	var plugin []string
-	retry, assembly := id.Capabilities.Retry, ""
+	retry, assembly, headers := id.Capabilities.Retry, "", ""
 	for _, name := range assume {
 		switch name {
 		case "same-step-retries":
@@ -148,7 +186,10 @@ func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, e
 		case "assembly-before-pre-step":
 			assembly = sim.AssemblyBefore
 		case "header-on-change":
-			// a comparison variant (rtSituation.headerOnChange)
+			// the loop logs a header only when it changed, and plan
+			// mode judges a notice by the last logged one (STEP-6);
+			// the comparison drops the repeats (rtSituation.headerOnChange)
+			headers = sim.HeadersOnChange
 		default:
 			plugin = append(plugin, name)
 		}
@@ -165,7 +206,8 @@ func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, e
 	}
 	return func() loop.Runtime {
 		b, _ := loop.NewBuiltin(newPort(), retry)
-		b.Assembly = assembly
+		b.Assembly, b.Headers = assembly, headers
+		b.KeepInboxAtRestart, b.KeepInboxAtLoad = keep.restart, keep.load
 		return b
 	}, nil
 }
@@ -196,7 +238,7 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 			return res, err
 		}
 	}
-	newRef, err := RuntimeReference(id, opts.Assume)
+	s, err := newRtSearcher(opts, id)
 	if err != nil {
 		return res, err
 	}
@@ -205,7 +247,6 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", id.Name, id.Version, id.Capabilities.Retry, assumed, opts.Seed)
-	s := &rtSearcher{opts: opts, id: id, newRef: newRef}
 	var d *RuntimeDivergence
 	if opts.Cases > 0 {
 		d, err = s.random(ctx, res)
@@ -249,9 +290,28 @@ type rtFailure struct {
 // both sides. ok is false when the reference refused a step mid-way: the
 // script no longer fits (a shrink candidate).
 func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
+	f, sig, err = s.runWith(s.newRef, t)
+	if f == nil || err != nil {
+		return f, sig, err
+	}
+	// The owed notice's silent point: a script the reference side plays
+	// the same way under another reading (the inbox, and a notice in it,
+	// kept across a restart or a load after an unload) agrees with that
+	// reading. The readings differ only there, so every other divergence
+	// remains.
+	for _, kept := range s.newRefKept {
+		if g, sig2, err := s.runWith(kept, t); err == nil && g == nil {
+			return nil, sig2, nil
+		}
+	}
+	return f, sig, nil
+}
+
+// runWith is run against the reference side newRef.
+func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFailure, sig string, err error) {
 	played := t
 	played.Steps = nil
-	refSess, err := loop.Open(s.newRef(), played)
+	refSess, err := loop.Open(newRef(), played)
 	if err != nil {
 		return nil, "", fmt.Errorf("the built-in runtime around the reference could not start: %w", err)
 	}

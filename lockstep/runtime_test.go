@@ -109,3 +109,42 @@ func TestRuntimeExplorationFindsAForcedStep(t *testing.T) {
 		t.Fatalf("want a stated, reproduced PEND-2 divergence, got %+v", d)
 	}
 }
+
+// keptInbox is the built-in runtime around the reference (with mutants)
+// whose loop keeps its inbox across a restart and a load after an unload:
+// the other reading of where an idle selection's owed notice waits.
+func keptInbox(mutants ...reference.Mutant) func() loop.Runtime {
+	newPort := reference.Factory(reference.Options{Mutants: mutants})
+	return func() loop.Runtime {
+		b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
+		b.KeepInboxAtRestart, b.KeepInboxAtLoad = true, true
+		return b
+	}
+}
+
+// TestRuntimeLockstepPassesEitherReadingOfTheOwedNotice: a runtime that
+// keeps an idle selection's notice across a restart and a reload (as the
+// Python example runtime across a reload and the dsh loop across a restart
+// do) agrees with the silent point's other reading, while the same runtime
+// narrating twice or narrating changes nobody owed still diverges under
+// STEP-6: the silent point accepts the one owed notice, nothing more.
+func TestRuntimeLockstepPassesEitherReadingOfTheOwedNotice(t *testing.T) {
+	for seed := int64(1); seed <= 2; seed++ {
+		res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: keptInbox(), Seed: seed, Cases: 60, Steps: 12, Depth: 2, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Runtime != nil {
+			t.Fatalf("seed %d: the inbox kept: %s", seed, res.Runtime.Summary())
+		}
+	}
+	for _, m := range []reference.Mutant{reference.NarrateTwice, reference.NarrateAlways} {
+		res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: keptInbox(m), Seed: 1, Cases: 60, Steps: 12, Depth: 2, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := res.Runtime; d == nil || !slices.Contains(d.Clauses, "STEP-6") {
+			t.Fatalf("%s with the inbox kept: want a STEP-6 divergence, got %+v", m, d)
+		}
+	}
+}

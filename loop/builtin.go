@@ -57,6 +57,20 @@ type Builtin struct {
 	// loads of plan mode since the runtime started (Load, Reload).
 	variant string
 	loads   int
+	// Headers is when the loop logs a request's header: sim.HeadersEvery
+	// (the specification; "" is it) or sim.HeadersOnChange (the shipped
+	// dsh loop). Plan mode reads the last logged header (STEP-6), so this
+	// is what the loop does, not only how it is compared. Set it before
+	// Load.
+	Headers string
+	// KeepInboxAtRestart and KeepInboxAtLoad keep the loop's inbox (an
+	// idle selection's notice among its messages) across a restart (Stop,
+	// then Start, Load and Open) and a load after an unload. Where a
+	// notice waits is a silent point (docs/spec-choices.md). Set them
+	// before Load.
+	KeepInboxAtRestart, KeepInboxAtLoad bool
+	// inbox is what Stop kept of the inbox, by agent, for Open.
+	inbox map[string][]sim.Message
 }
 
 // derived is the transcript derived from the first events of a log.
@@ -152,7 +166,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad, Headers: b.Headers}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}
@@ -197,13 +211,31 @@ func (b *Builtin) Open(req OpenRequest) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
-	return Observation{}, rt.Open(req.Agent, req.Events)
+	if err := rt.Open(req.Agent, req.Events); err != nil {
+		return Observation{}, err
+	}
+	if ms := b.inbox[req.Agent]; len(ms) > 0 {
+		delete(b.inbox, req.Agent)
+		return Observation{}, rt.Requeue(req.Agent, ms)
+	}
+	return Observation{}, nil
 }
 
 // Stop implements Runtime.
 func (b *Builtin) Stop() error {
 	if b.rt == nil {
 		return b.port.Stop()
+	}
+	b.inbox = nil
+	if b.KeepInboxAtRestart {
+		for _, n := range b.rt.Agents() {
+			if ms := b.rt.Inbox(n); len(ms) > 0 {
+				if b.inbox == nil {
+					b.inbox = map[string][]sim.Message{}
+				}
+				b.inbox[n] = ms
+			}
+		}
 	}
 	err := b.rt.Close()
 	b.rt = nil

@@ -48,6 +48,11 @@ type Options struct {
 	Services Services
 	Retries  string
 	Assembly string
+	// KeepInboxAtLoad keeps the host's inbox (the messages queued for an
+	// agent's next step, a between-turns selection's notice among them)
+	// across a load after an unload. Where a notice waits is a silent
+	// point (docs/spec-choices.md); the default empties the inbox there.
+	KeepInboxAtLoad bool
 	// Listeners are the other agent/pre-step listeners of the runtime.
 	Listeners []ListenerSpec
 	// Agents are created at start, in order.
@@ -248,6 +253,26 @@ func (r *Runtime) AwaitingRetry(agent string) bool {
 	return a != nil && a.awaitingRetry
 }
 
+// Inbox is the messages queued for the agent's next step (nil for an
+// unknown agent).
+func (r *Runtime) Inbox(agent string) []Message {
+	if a, ok := r.agents[agent]; ok {
+		return slices.Clone(a.queue)
+	}
+	return nil
+}
+
+// Requeue puts messages back into the agent's inbox ahead of what it
+// holds: a loop that restores its inbox after a restart.
+func (r *Runtime) Requeue(agent string, ms []Message) error {
+	a, err := r.agent(agent)
+	if err != nil {
+		return err
+	}
+	a.queue = append(slices.Clone(ms), a.queue...)
+	return nil
+}
+
 // Plugin reports whether a plan-mode plugin is loaded.
 func (r *Runtime) Plugin() bool { return r.port != nil && r.loaded }
 
@@ -446,7 +471,7 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 		return &ImplError{Op: "stop", Err: err}
 	}
 	r.unloaded = false
-	return r.restartWith(res)
+	return r.restartWith(res, r.opts.KeepInboxAtLoad)
 }
 
 // stopForRestart stops the implementation before an immediate Start.
@@ -457,7 +482,9 @@ func (r *Runtime) stopForRestart() error {
 	return r.port.Stop()
 }
 
-func (r *Runtime) restartWith(res *Result) error {
+// restartWith starts the implementation again and loads the plugin (unless
+// unloaded); keepInbox keeps the agents' queued messages.
+func (r *Runtime) restartWith(res *Result, keepInbox bool) error {
 	id, err := Start(r.port)
 	if err != nil {
 		return &ImplError{Op: "start", Err: err}
@@ -467,7 +494,9 @@ func (r *Runtime) restartWith(res *Result) error {
 		// The host no longer composes the plugin: nothing is loaded or opened.
 		r.reg, r.loaded = LoadReply{}, false
 		for _, n := range r.order {
-			r.agents[n].queue = nil
+			if !keepInbox {
+				r.agents[n].queue = nil
+			}
 			r.agents[n].seen = r.agents[n].log.Len()
 		}
 		return nil
@@ -477,7 +506,9 @@ func (r *Runtime) restartWith(res *Result) error {
 	}
 	for _, n := range r.order {
 		a := r.agents[n]
-		a.queue = nil // process-local
+		if !keepInbox {
+			a.queue = nil // process-local
+		}
 		if r.loaded {
 			if err := r.port.Open(OpenRequest{Agent: n, Events: a.log.Events()}); err != nil {
 				return &ImplError{Op: "open " + n, Err: err}
@@ -655,7 +686,7 @@ func (r *Runtime) doRestart(res *Result) error {
 	if r.port == nil {
 		return nil
 	}
-	return r.restartWith(res)
+	return r.restartWith(res, false)
 }
 
 func (r *Runtime) doReload(res *Result) error {

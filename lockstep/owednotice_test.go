@@ -1,0 +1,105 @@
+package lockstep
+
+import (
+	"testing"
+
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/rtrace"
+	"github.com/plankit/plankit/sim"
+)
+
+// TestOwedNoticeAcrossReloadOrRestartIsASilentPoint replays the two shrunk
+// traces where independent runtimes narrated an idle selection's owed
+// notice after a reload (the Python example) and after a restart (the dsh
+// loop) against the built-in runtime keeping its inbox there: the
+// comparison with the default reading alone diverges as the traces record,
+// and with the silent point's readings it passes. (That narrating twice or
+// narrating changes nobody owed still diverges under STEP-6 is
+// TestRuntimeLockstepPassesEitherReadingOfTheOwedNotice.)
+func TestOwedNoticeAcrossReloadOrRestartIsASilentPoint(t *testing.T) {
+	impl := func(atRestart, atLoad bool, mutants ...reference.Mutant) func() loop.Runtime {
+		newPort := reference.Factory(reference.Options{Mutants: mutants})
+		return func() loop.Runtime {
+			b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
+			b.KeepInboxAtRestart, b.KeepInboxAtLoad = atRestart, atLoad
+			return b
+		}
+	}
+	for _, c := range []struct {
+		file              string
+		atRestart, atLoad bool
+	}{
+		{"testdata/python-runtime-notice-after-reload.yaml", false, true},
+		{"testdata/dsh-runtime-notice-after-restart.yaml", true, false},
+	} {
+		tr, err := rtrace.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare := func(newImpl func() loop.Runtime, either bool) *rtFailure {
+			t.Helper()
+			rt := newImpl()
+			id, err := rt.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rt.Stop()
+			s, err := newRtSearcher(RuntimeOptions{NewImpl: newImpl}, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !either {
+				s.newRefKept = nil
+			}
+			f, _, err := s.run(*tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+		if f := compare(impl(c.atRestart, c.atLoad), false); f == nil || f.diff.Observation != RtNotices {
+			t.Fatalf("%s: with the default reading alone, want the notices divergence the trace records, got %+v", c.file, f)
+		}
+		if f := compare(impl(c.atRestart, c.atLoad), true); f != nil {
+			t.Fatalf("%s: the notice kept is a reading of a silent point, got %s", c.file, f.diff)
+		}
+	}
+}
+
+// TestHeaderOnChangeIsTheLoopsNotOnlyTheComparisons replays the shrunk dsh
+// trace where a selection's notice followed from a header the loop never
+// logged: under header-on-change, plan mode judges a notice by the last
+// header the loop logged (STEP-6), so the reference side's loop logs
+// headers as the assumed loop does. The built-in runtime with that loop,
+// the dsh loop's assembly order and section-source=pending, agrees with it.
+func TestHeaderOnChangeIsTheLoopsNotOnlyTheComparisons(t *testing.T) {
+	tr, err := rtrace.ReadFile("testdata/dsh-runtime-exit-not-narrated-after-failed-append.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assume := []string{"assembly-before-pre-step", "header-on-change"}
+	newPort := reference.Factory(reference.Options{Choices: reference.Choices{SectionSource: "pending"}})
+	newImpl := func() loop.Runtime {
+		b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
+		b.Assembly, b.Headers = sim.AssemblyBefore, sim.HeadersOnChange
+		return b
+	}
+	rt := newImpl()
+	id, err := rt.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Stop()
+	s, err := newRtSearcher(RuntimeOptions{NewImpl: newImpl, Assume: assume}, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := s.run(*tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f != nil {
+		t.Fatalf("a loop logging headers on change, compared assuming it: %s", f.diff)
+	}
+}
