@@ -175,7 +175,7 @@ var replayHint = regexp.MustCompile(`replay: (plankit sim .*?\.yaml)`)
 func TestReplayHintsReproduce(t *testing.T) {
 	needPython(t)
 	for _, c := range []struct{ level, mistake, check, words string }{
-		{mistakes.LevelRuntime, "get-hides-pending", "rt-pend-get-in-turn", "got \"active=false pending=none\""},
+		{mistakes.LevelRuntime, "get-hides-pending", "rt-pend-get-in-turn", "reports pending none, but the selections before it leave true pending"},
 		{mistakes.LevelPlugin, "fold-first", "fold-purity-LOG-2-LOG-3", "fold: expected false, got true"},
 	} {
 		t.Run(c.level+"/"+c.mistake, func(t *testing.T) {
