@@ -141,9 +141,9 @@ func (w *world) getIs(agent, s, pending string) error {
 		return err
 	}
 	err = w.expect(trace.Expect{Agent: agent, State: &trace.StateExpect{Active: ptr(s == "active"), Pending: json.RawMessage(pending)}})
-	if err != nil && g.Active != (s == "active") && pending == strconv.FormatBool(g.Active) {
-		// get reports the pending selection as active: PEND-7, "active is
-		// the logged state".
+	if err != nil && g.Active != (s == "active") && pending == strconv.FormatBool(g.Active) && w.logFold(agent) == (s == "active") {
+		// get reports the pending selection as active while the log still
+		// holds the other state: PEND-7, "active is the logged state".
 		return rowError{attribution.RowGetActivePending, err}
 	}
 	return err
