@@ -42,21 +42,22 @@ const (
 // Runtime-level invariants (package loop), which every observed session
 // keeps whatever its script.
 const (
-	InvGetIsFold       = "invariant/get-is-the-fold"
-	InvHostTools       = "invariant/host-tools-kept"
-	InvUnloadedSection = "invariant/unloaded-no-section"
-	InvUnloadedTool    = "invariant/unloaded-no-tool"
-	InvUnloadedAppend  = "invariant/unloaded-no-append"
-	InvUnloadedNotice  = "invariant/unloaded-no-notice"
-	InvUnloadedCommand = "invariant/unloaded-no-command"
-	InvSectionIsLog    = "invariant/section-is-the-log"
-	InvSectionText     = "invariant/section-text"
-	InvSectionOrder    = "invariant/section-order"
-	InvExitToolOnce    = "invariant/exit-tool-once"
-	InvCatalogFixed    = "invariant/catalog-fixed-across-flips"
-	InvNoticeInRequest = "invariant/notice-in-next-request"
-	InvLogUnreadable   = "invariant/log-readable"
-	InvSelectionNoStep = "invariant/selection-starts-nothing"
+	InvGetIsFold             = "invariant/get-is-the-fold"
+	InvHostTools             = "invariant/host-tools-kept"
+	InvUnloadedSection       = "invariant/unloaded-no-section"
+	InvUnloadedTool          = "invariant/unloaded-no-tool"
+	InvUnloadedAppend        = "invariant/unloaded-no-append"
+	InvUnloadedNotice        = "invariant/unloaded-no-notice"
+	InvUnloadedCommand       = "invariant/unloaded-no-command"
+	InvSectionIsLog          = "invariant/section-is-the-log"
+	InvSectionText           = "invariant/section-text"
+	InvSectionOrder          = "invariant/section-order"
+	InvExitToolOnce          = "invariant/exit-tool-once"
+	InvCatalogFixed          = "invariant/catalog-fixed-across-flips"
+	InvNoticeInRequest       = "invariant/notice-in-next-request"
+	InvPlanModeNotInMessages = "invariant/plan-mode-not-in-messages"
+	InvLogUnreadable         = "invariant/log-readable"
+	InvSelectionNoStep       = "invariant/selection-starts-nothing"
 	// The rules of loop/rules.go: sets between turns, gets after a fresh
 	// start, exit tool calls, selections within one run of host code.
 	InvIdleSetEqualCommitted = "invariant/idle-set-committed-equal"
@@ -135,6 +136,7 @@ var Checks = []Check{
 	{InvExitToolOnce, []string{"EXIT-1"}, "every request offers exit_plan_mode exactly once"},
 	{InvCatalogFixed, []string{"EXIT-1"}, "entering or leaving plan mode never changes the catalog"},
 	{InvNoticeInRequest, []string{"STEP-7"}, "a logged notice is one of the next request's messages"},
+	{InvPlanModeNotInMessages, []string{"LOG-1"}, "no plan/mode is rendered into a request's messages"},
 	{InvLogUnreadable, []string{"LOG-1"}, "the observed log is readable as session events"},
 	{InvSelectionNoStep, []string{"PEND-2"}, "a selection starts no step and no turn"},
 	{InvIdleSetEqualCommitted, []string{"PEND-3"}, "a set between turns that selects the logged state (or cancels) does not commit"},

@@ -117,6 +117,7 @@ const (
 	RowNotices                 = "notices"
 	RowGetActiveFold           = "get-active-fold"
 	RowGetActive               = "get-active"
+	RowGetActivePending        = "get-active-pending"
 	RowToolHost                = "tool-host"
 	RowToolOutside             = "tool-outside"
 	RowToolHeading             = "tool-heading"
@@ -196,6 +197,7 @@ var Table = []Rule{
 	{RowNoticesExit, ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
 	{RowNotices, ObsNotices, "otherwise", []string{"STEP-6"}},
 	{RowGetActiveFold, ObsGet, "active (compared before the tool results, which follow from it), when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
+	{RowGetActivePending, ObsGet, "active is the selection the reference holds pending, not the logged state", []string{"PEND-7"}},
 	{RowGetActive, ObsGet, "active (compared before the tool results)", []string{"LOG-3"}},
 	{RowToolHost, ObsTool, "a call of a tool of the host's own", []string{"SVC-3"}},
 	{RowToolOutside, ObsTool, "called outside plan mode", []string{"EXIT-2"}},

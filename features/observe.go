@@ -103,6 +103,18 @@ func (e seamError) AttributedClauses() []string {
 	return attribution.Attribute(attribution.ExpPresented, nil)
 }
 
+// rowError is a checking step's failure that one row of the attribution
+// table names, decided by what the implementation returned.
+type rowError struct {
+	row string
+	err error
+}
+
+func (e rowError) Error() string               { return e.err.Error() }
+func (e rowError) Unwrap() error               { return e.err }
+func (e rowError) AttributedRule() string      { return e.row }
+func (e rowError) AttributedClauses() []string { return attribution.Row(e.row) }
+
 // unpresented reports whether the last action called exit_plan_mode with
 // a complete plan and a scripted review answer, a user-questions channel
 // composed, and the call was not presented for review.

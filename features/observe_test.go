@@ -62,3 +62,15 @@ func TestFailingStepCountsUnderItsObservation(t *testing.T) {
 		t.Fatalf("%s %s attributed to %v, want failed attributed to %v: %s", c.ID, c.Status, c.Attributed, attribution.Of(attribution.ObsReply), c.Message)
 	}
 }
+
+// A get step that found the pending selection reported as active names
+// the row, PEND-7, through the observation it is registered with.
+func TestRowErrorNamesItsRow(t *testing.T) {
+	err := observing(attribution.ObsGet, rowError{attribution.RowGetActivePending, errors.New("state.active: expected false, got true")})
+	if got := stepAttributed(err); !slices.Equal(got, []string{"PEND-7"}) {
+		t.Fatalf("stepAttributed = %v", got)
+	}
+	if got := stepRule(err); got != attribution.RowGetActivePending {
+		t.Fatalf("stepRule = %q", got)
+	}
+}

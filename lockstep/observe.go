@@ -237,7 +237,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		r, rok := ref.StateOf(a)
 		i, iok := imp.StateOf(a)
 		if rok && iok && r.Active != i.Active && !skip[ObsGet] {
-			return d(ObsGet, a, r, i, attribution.Row(attribution.RowGetActive), trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
+			return d(ObsGet, a, r, i, activeRow(r, i), trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
 		}
 	}
 	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
@@ -259,7 +259,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		x := trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}}
 		if r.Active != i.Active {
-			return d(ObsGet, a, r, i, attribution.Row(attribution.RowGetActive), x)
+			return d(ObsGet, a, r, i, activeRow(r, i), x)
 		}
 		return d(ObsGet, a, r, i, pendingClauses(cx, act, ref, r, i), x)
 	}
@@ -831,4 +831,15 @@ func orNone(s string) string {
 		return "nothing"
 	}
 	return s
+}
+
+// activeRow names a get whose active differs from the reference's: PEND-7
+// when it reports the selection the reference holds pending ("active is
+// the logged state"), else the state is not the fold (LOG-3; probeFold
+// tells LOG-2).
+func activeRow(r, i sim.GetReply) []string {
+	if r.Pending != nil && *r.Pending == i.Active {
+		return attribution.Row(attribution.RowGetActivePending)
+	}
+	return attribution.Row(attribution.RowGetActive)
 }

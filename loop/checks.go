@@ -202,12 +202,49 @@ func Invariants(t Trace, rec Record) []Finding {
 			tools, state = q.Tools, want
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
+		out = append(out, planModeInMessages(agent, log, requests[agent])...)
 		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent])...)
 	}
+	out = append(out, forcedSteps(rec)...)
 	out = append(out, idleSets(rec, stepUnloaded)...)
 	out = append(out, pendingAfterRestart(rec)...)
 	out = append(out, streamSelections(rec, stepUnloaded)...)
 	return append(out, reviewOutcomes(t, rec, stepUnloaded)...)
+}
+
+// forcedSteps: a selection never forces continuation (PEND-2, "no step or
+// turn is started because of it"). Within a turn, a request sent after
+// the model's response ended the turn (it succeeded with no tool calls and
+// no host code steered a message during it), whose step appended a
+// plan/mode, is a step started to apply a selection.
+func forcedSteps(rec Record) []Finding {
+	var out []Finding
+	for _, d := range rec.Steps {
+		var script *Script
+		switch {
+		case d.Step.Turn != nil:
+			script = &d.Step.Turn.Script
+		case d.Step.Command != nil:
+			script = d.Step.Command.Script
+		}
+		if script == nil {
+			continue
+		}
+		reqs := d.Obs.Requests
+		for k := 0; k+1 < len(reqs) && k < len(script.Responses); k++ {
+			r := script.Responses[k]
+			if r.Fail || len(r.Calls) > 0 || slices.ContainsFunc(r.During, func(h HostAction) bool { return h.Command != nil }) {
+				continue
+			}
+			for _, e := range d.Obs.Events {
+				if e.Type == spec.TypePlanMode && e.Seq >= reqs[k].At && e.Seq < reqs[k+1].At {
+					out = append(out, found(attribution.InvSelectionNoStep, d.Step.Agent(), fmt.Sprintf("%s: response %d ended the turn (no tool calls), yet the runtime sent request %d, whose step appended the plan/mode at seq %d: a selection never forces continuation, no step is started because of it", d.Step.Name(), k+1, k+2, e.Seq)))
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // selects reports whether a step is only a selection: a set, or a /plan
@@ -292,6 +329,66 @@ func noticesInRequests(agent string, log []sim.Event, reqs []ModelRequest) []Fin
 				out = append(out, found(attribution.InvNoticeInRequest, agent, fmt.Sprintf("the notice logged at seq %d is not among the messages of the next request (sent after %d events)", e.Seq, q.At)))
 			}
 			break
+		}
+	}
+	return out
+}
+
+// transcriptRole is the role of the request message a logged transcript
+// event is sent as, "" for an event that is not part of the transcript.
+func transcriptRole(typ string) string {
+	switch typ {
+	case spec.TypeUserMessage:
+		return "user"
+	case spec.TypeAssistant:
+		return "assistant"
+	case spec.TypeToolResult:
+		return "tool"
+	}
+	return ""
+}
+
+// planModeInMessages: plan/mode never appears in a request's messages
+// (LOG-1, "log-only: it never appears in the model transcript (request
+// messages)"). The messages are aligned, in order, with the transcript
+// events logged before the request (a user message with a logged
+// user/message of the same text, the others by role); a message that
+// matches none and stands where the log holds a plan/mode between the
+// transcript events around it is that plan/mode rendered into the
+// transcript. A message the log does not explain elsewhere is not judged:
+// SPEC.md does not say what else a runtime may send.
+func planModeInMessages(agent string, log []sim.Event, reqs []ModelRequest) []Finding {
+	var out []Finding
+	for _, q := range reqs {
+		var before []sim.Event
+		for _, e := range log {
+			if e.Seq < q.At {
+				before = append(before, e)
+			}
+		}
+		next := 0
+		for k, m := range q.Messages {
+			j := slices.IndexFunc(before[next:], func(e sim.Event) bool {
+				if transcriptRole(e.Type) != m.Role {
+					return false
+				}
+				if m.Role != "user" {
+					return true
+				}
+				lm, err := sim.MessageOf(e.Data)
+				return err == nil && lm.Text == m.Text
+			})
+			if j >= 0 {
+				next += j + 1
+				continue
+			}
+			end := slices.IndexFunc(before[next:], func(e sim.Event) bool { return transcriptRole(e.Type) != "" })
+			if end < 0 {
+				end = len(before) - next
+			}
+			if i := slices.IndexFunc(before[next:next+end], func(e sim.Event) bool { return e.Type == spec.TypePlanMode }); i >= 0 {
+				out = append(out, found(attribution.InvPlanModeNotInMessages, agent, fmt.Sprintf("the request sent after %d events carries message %d (%s %q), which no logged transcript event explains, where the log holds the plan/mode at seq %d: plan/mode is log-only and never appears in the model transcript", q.At, k+1, m.Role, m.Text, before[next+i].Seq)))
+			}
 		}
 	}
 	return out

@@ -50,6 +50,13 @@ type Mistake struct {
 	Clauses []string `json:"clauses"`
 	// Description says in one sentence what the implementation gets wrong.
 	Description string `json:"description"`
+	// Properties: at the plugin level the corpus test runs the properties
+	// too (with a small budget), not only the scenarios. Set for a mistake
+	// whose failing scenarios, each counted under the clauses it is tagged
+	// with, name another clause more often than the one the mistake breaks,
+	// while the properties, replayed in lockstep, name the observation
+	// that diverged.
+	Properties bool `json:"properties,omitempty"`
 }
 
 var namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -155,7 +162,8 @@ plankit check --level runtime --adapter "python3 runtime.py --mistake NAME" --ad
 
 Without ` + "`--mistake`" + ` both examples pass. The corpus test
 (` + "`examples/mistakes`" + `, part of ` + "`go test ./...`" + `) runs each row at each of
-its levels with a small budget (` + "`--checks 2`" + `) and holds that the check fails
+its levels with the scenarios only (` + "`--only features`" + `; rows marked *+ properties* at the
+plugin level with the properties too, ` + "`--checks 2`" + `) and holds that the check fails
 (exit 1) and names the row's clause first: of the per-clause table's deviating
 rows, the one with the most failing checks counted under it (each failing check
 counts under the clauses of its first failing observation; a tie shares the
@@ -167,7 +175,11 @@ it does not declare.
 |---|---|---|---|
 `)
 	for _, m := range corpus {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.Name, strings.Join(m.Levels, ", "), strings.Join(m.Clauses, ", "), strings.ReplaceAll(m.Description, "|", `\|`))
+		levels := strings.Join(m.Levels, ", ")
+		if m.Properties {
+			levels += " (+ properties)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.Name, levels, strings.Join(m.Clauses, ", "), strings.ReplaceAll(m.Description, "|", `\|`))
 	}
 	return generated.File{Path: PagePath, Content: []byte(b.String())}, nil
 }

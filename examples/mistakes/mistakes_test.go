@@ -30,20 +30,35 @@ func TestMain(m *testing.M) {
 // directories are relative to it).
 const root = "../.."
 
-// checks is the budget of each run: cases per property. Small, so that a
-// run takes a few seconds; the scenarios all run.
+// checks is the budget of a run that includes the properties: cases per
+// property. Small, so that a run takes a few seconds.
 const checks = "2"
+
+// suite is what a check runs: the scenarios only, or the scenarios and the
+// properties.
+type suite bool
+
+const (
+	scenarios      suite = false
+	withProperties suite = true
+)
 
 // check runs plankit check at level against the example with mistake on
 // ("" for none) and returns its exit code and JSON report.
-func check(t *testing.T, level, mistake string) (int, report.Run, string) {
+func check(t *testing.T, level, mistake string, run suite) (int, report.Run, string) {
 	t.Helper()
 	plankit := builds.Program(t, "../../cmd/plankit")
 	command, dir := mistakes.Adapter(level, mistake)
 	out := t.TempDir()
-	cmd := exec.Command(plankit, "check", "--level", level, "--adapter", command, "--adapter-dir", dir,
-		"--checks", checks, "--jobs", "1", "--json", filepath.Join(out, "report.json"),
-		"--counterexamples", filepath.Join(out, "counterexamples"))
+	args := []string{"check", "--level", level, "--adapter", command, "--adapter-dir", dir,
+		"--jobs", "1", "--json", filepath.Join(out, "report.json"),
+		"--counterexamples", filepath.Join(out, "counterexamples")}
+	if run == withProperties {
+		args = append(args, "--checks", checks)
+	} else {
+		args = append(args, "--only", "features")
+	}
+	cmd := exec.Command(plankit, args...)
 	cmd.Dir = root
 	console, err := cmd.CombinedOutput()
 	code := 0
@@ -79,7 +94,7 @@ func TestFaithfulExamplesPass(t *testing.T) {
 	for _, level := range []string{mistakes.LevelPlugin, mistakes.LevelRuntime} {
 		t.Run(level, func(t *testing.T) {
 			t.Parallel()
-			code, rep, console := check(t, level, "")
+			code, rep, console := check(t, level, "", withProperties)
 			if code != 0 || rep.Verdict != report.VerdictPass {
 				t.Fatalf("the faithful %s example: exit %d, verdict %s\n%s", level, code, rep.Verdict, console)
 			}
@@ -88,7 +103,8 @@ func TestFaithfulExamplesPass(t *testing.T) {
 }
 
 // TestCorpusIsDetectedUnderItsClause runs every mistake of the corpus at
-// each of its levels and holds that plankit check fails it (exit 1, every
+// each of its levels (the scenarios; the properties too where the table
+// says so) and holds that plankit check fails it (exit 1, every
 // check judged) and names its clause first (mistakes.Blamed: the deviating
 // row of the clause table with the most failing checks counted under it).
 func TestCorpusIsDetectedUnderItsClause(t *testing.T) {
@@ -101,7 +117,11 @@ func TestCorpusIsDetectedUnderItsClause(t *testing.T) {
 		for _, level := range m.Levels {
 			t.Run(level+"/"+m.Name, func(t *testing.T) {
 				t.Parallel()
-				code, rep, console := check(t, level, m.Name)
+				run := scenarios
+				if m.Properties && level == mistakes.LevelPlugin {
+					run = withProperties
+				}
+				code, rep, console := check(t, level, m.Name, run)
 				if code != 1 || rep.Verdict != report.VerdictFail {
 					t.Fatalf("mistake %s (%s) at %s level: exit %d, verdict %s; want exit 1, verdict fail (the mistake is not detected)\n%s",
 						m.Name, strings.Join(m.Clauses, ", "), level, code, rep.Verdict, console)
@@ -174,13 +194,16 @@ var replayHint = regexp.MustCompile(`replay: (plankit sim .*?\.yaml)`)
 // failure at runtime level, one property failure at plugin level.
 func TestReplayHintsReproduce(t *testing.T) {
 	needPython(t)
-	for _, c := range []struct{ level, mistake, check, words string }{
-		{mistakes.LevelRuntime, "get-hides-pending", "rt-pend-get-in-turn", "got \"active=false pending=none\""},
-		{mistakes.LevelPlugin, "fold-first", "fold-purity-LOG-2-LOG-3", "fold: expected false, got true"},
+	for _, c := range []struct {
+		level, mistake, check, words string
+		run                          suite
+	}{
+		{mistakes.LevelRuntime, "get-hides-pending", "rt-pend-get-in-turn", "reports pending none, but the selections before it leave true pending", scenarios},
+		{mistakes.LevelPlugin, "fold-first", "fold-purity-LOG-2-LOG-3", "fold: expected false, got true", withProperties},
 	} {
 		t.Run(c.level+"/"+c.mistake, func(t *testing.T) {
 			t.Parallel()
-			_, rep, console := check(t, c.level, c.mistake)
+			_, rep, console := check(t, c.level, c.mistake, c.run)
 			i := slices.IndexFunc(rep.Cases, func(k report.Case) bool { return k.ID == c.check })
 			if i < 0 || !rep.Cases[i].Failing() {
 				t.Fatalf("%s did not fail\n%s", c.check, console)

@@ -73,10 +73,12 @@ def resolve_config(config):
 
 
 def plan_mode_of(event):
-    """The active flag of a plan/mode event, or None when its data is not
-    exactly {active: boolean} (LOG-1)."""
+    """The active flag of a plan/mode event, or None when its data has no
+    boolean `active` (LOG-1). Other fields beside it are ignored: LOG-2 folds
+    "the `active` of the last `plan/mode`" (choice plan-mode-data=fold-active,
+    the default)."""
     data = event.get("data")
-    if isinstance(data, dict) and len(data) == 1 and isinstance(data.get("active"), bool):
+    if isinstance(data, dict) and isinstance(data.get("active"), bool):
         return data["active"]
     return None
 
