@@ -13,7 +13,7 @@ test('start reports the package, its choices and capabilities', async (t) => {
   assert.equal(id.minor, 3)
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
-  assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'reload-pending', 'section-source'])
+  assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'plan-mode-data', 'reload-pending', 'section-source'])
   assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true, hostTools: true, emptySteps: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
@@ -107,12 +107,14 @@ test('command: /plan <message> selects plan mode and steers the message; unknown
   const other = await c.call('command', { agent: 'main', name: 'nope', input: '' })
   assert.equal(other.kind, 'error')
   assert.equal(other.exception, undefined, 'an unknown command is a reply, not an exception')
-  // The handler throws when the idle append fails (the package's set throws):
-  // an exception inside the implementation, said as such (protocol minor 3).
+  // The handler throws when the idle append fails (the package's set throws
+  // the store's failure on): that is the package's reply to a failed append
+  // (idle-append-failure=error), not an exception inside it, so the reply is
+  // an ordinary error that keeps the text (protocol minor 3).
   const thrown = await c.call('command', { agent: 'main', name: 'plan', input: '', failAppends: 1 })
   assert.equal(thrown.kind, 'error')
-  assert.equal(thrown.exception, true)
-  assert.ok(thrown.text.length > 0, 'the exception keeps its text')
+  assert.equal(thrown.exception, undefined, 'a failed append passed on is a reply, not an exception')
+  assert.ok(thrown.text.length > 0, 'the reply keeps the text')
   await c.stop()
 })
 
