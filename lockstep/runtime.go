@@ -247,32 +247,17 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
 	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", id.Name, id.Version, id.Capabilities.Retry, assumed, opts.Seed)
-	var d *RuntimeDivergence
-	if opts.Cases > 0 {
-		d, err = s.random(ctx, res)
-		if err != nil {
-			return res, res.cut(ctx, "random", err)
-		}
-		fmt.Fprintf(out, "random: %d scripts of %d steps compared\n", res.Sequences, opts.Steps)
+	d, err := searchBoth(ctx, out, res, s, fmt.Sprintf("scripts of %d steps", opts.Steps), "scripts")
+	if d != nil {
+		res.Runtime = d
 	}
-	if d == nil && opts.Depth > 0 {
-		d, err = s.exhaustive(ctx, res)
-		if err != nil {
-			return res, res.cut(ctx, "depth", err)
-		}
-		fmt.Fprintf(out, "depth %d: %d distinct states, %d scripts compared\n", opts.Depth, res.States, res.Transitions)
-	}
-	if d == nil {
-		fmt.Fprintln(out, "no divergence")
-		return res, nil
-	}
+	return res, err
+}
+
+// finish classifies d by the known variants and writes its trace.
+func (s *rtSearcher) finish(d *RuntimeDivergence) error {
 	d.ExplainedBy = s.classify(d)
-	if err := s.write(d); err != nil {
-		return res, err
-	}
-	res.Runtime = d
-	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
-	return res, nil
+	return s.write(d)
 }
 
 // rtFailure is a divergence before shrinking: the steps run up to and

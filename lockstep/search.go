@@ -139,32 +139,65 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
 	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
-	var d *Divergence
-	if opts.Cases > 0 {
-		d, err = s.random(ctx, res)
-		if err != nil {
-			return res, res.cut(ctx, "random", err)
-		}
-		fmt.Fprintf(out, "random: %d sequences of up to %d actions compared\n", res.Sequences, opts.Steps)
+	d, err := searchBoth(ctx, out, res, s, fmt.Sprintf("sequences of up to %d actions", opts.Steps), "transitions")
+	if d != nil {
+		res.Divergence = d
 	}
-	if d == nil && opts.Depth > 0 {
-		d, err = s.exhaustive(ctx, res)
-		if err != nil {
-			return res, res.cut(ctx, "depth", err)
+	return res, err
+}
+
+// searches are the two searches of a lockstep run at one level and what
+// is done with the first divergence (classified by the known variants,
+// written as a replayable trace): searcher (plugin level), rtSearcher
+// (runtime level).
+type searches[D interface {
+	comparable
+	Summary() string
+}] interface {
+	random(context.Context, *Result) (D, error)
+	exhaustive(context.Context, *Result) (D, error)
+	finish(D) error
+}
+
+// searchBoth runs the random search (res.Cases), then, if it found no
+// divergence, the exhaustive one (res.Depth), reporting each on out; a
+// search an interruption or the implementation's failure stopped is
+// recorded in res (cut). The first divergence is finished (classified and
+// written) and returned; the zero D when there is none. cases and
+// transitions name what each search compared in its progress line.
+func searchBoth[D interface {
+	comparable
+	Summary() string
+}](ctx context.Context, out io.Writer, res *Result, s searches[D], cases, transitions string) (D, error) {
+	var d, none D
+	var err error
+	if res.Cases > 0 {
+		if d, err = s.random(ctx, res); err != nil {
+			return none, res.cut(ctx, "random", err)
 		}
-		fmt.Fprintf(out, "depth %d: %d distinct states, %d transitions compared\n", opts.Depth, res.States, res.Transitions)
+		fmt.Fprintf(out, "random: %d %s compared\n", res.Sequences, cases)
 	}
-	if d == nil {
+	if d == none && res.Depth > 0 {
+		if d, err = s.exhaustive(ctx, res); err != nil {
+			return none, res.cut(ctx, "depth", err)
+		}
+		fmt.Fprintf(out, "depth %d: %d distinct states, %d %s compared\n", res.Depth, res.States, res.Transitions, transitions)
+	}
+	if d == none {
 		fmt.Fprintln(out, "no divergence")
-		return res, nil
+		return none, nil
 	}
-	d.ExplainedBy = s.classify(d)
-	if err := s.write(d); err != nil {
-		return res, err
+	if err := s.finish(d); err != nil {
+		return none, err
 	}
-	res.Divergence = d
 	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
-	return res, nil
+	return d, nil
+}
+
+// finish classifies d by the known variants and writes its trace.
+func (s *searcher) finish(d *Divergence) error {
+	d.ExplainedBy = s.classify(d)
+	return s.write(d)
 }
 
 // cut records that search stopped because ctx was cancelled or the

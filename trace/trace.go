@@ -238,7 +238,7 @@ func find(f *ast.File, loc []string, key bool) Pos {
 			node = n.Values[idx]
 			pos = start(node)
 		case *ast.MappingNode, *ast.MappingValueNode:
-			mv := entry(n, p)
+			mv := schemafile.Entry(n, p)
 			if mv == nil {
 				return pos
 			}
@@ -252,23 +252,6 @@ func find(f *ast.File, loc []string, key bool) Pos {
 		}
 	}
 	return pos
-}
-
-// entry finds the key/value pair named key in a mapping.
-func entry(n ast.Node, key string) *ast.MappingValueNode {
-	var values []*ast.MappingValueNode
-	switch m := n.(type) {
-	case *ast.MappingNode:
-		values = m.Values
-	case *ast.MappingValueNode:
-		values = []*ast.MappingValueNode{m}
-	}
-	for _, mv := range values {
-		if mv.Key != nil && strings.Trim(mv.Key.String(), `"'`) == key {
-			return mv
-		}
-	}
-	return nil
 }
 
 // start is where a node's text begins: a mapping starts at its first key.

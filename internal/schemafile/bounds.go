@@ -352,7 +352,7 @@ func CheckTree(file string, f *ast.File, lim inputlimit.Limits, recs Records) er
 // recordsNode is the sequence under key, through an anchor or alias if
 // need be.
 func recordsNode(body ast.Node, key string) *ast.SequenceNode {
-	mv := entry(body, key)
+	mv := Entry(body, key)
 	if mv == nil {
 		return nil
 	}
@@ -378,8 +378,9 @@ func recordsNode(body ast.Node, key string) *ast.SequenceNode {
 	}
 }
 
-// entry finds the key/value pair named key in a mapping.
-func entry(n ast.Node, key string) *ast.MappingValueNode {
+// Entry finds the key/value pair named key in a mapping (nil if it has
+// none): how the YAML formats find a field's position.
+func Entry(n ast.Node, key string) *ast.MappingValueNode {
 	var values []*ast.MappingValueNode
 	switch m := n.(type) {
 	case *ast.MappingNode:
