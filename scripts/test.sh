@@ -13,11 +13,25 @@ npm ci --prefix adapter/dsh --no-audit --no-fund
 # The real dsh agent loop with plan mode and its services, pinned likewise.
 step "npm ci: adapter/dsh-runtime"
 npm ci --prefix adapter/dsh-runtime --no-audit --no-fund
-step "go test ./..."
-go test ./...
-step "node --test adapter/dsh/test/"
-node --test adapter/dsh/test/
-step "node --test adapter/dsh-runtime/test/"
-node --test adapter/dsh-runtime/test/
+# The hosts' node tests mostly wait (timeouts, child processes), so they
+# run beside go test; their output is printed, and their failure fails the
+# command, once go test is done.
+step "go test ./..., with node --test adapter/dsh/test/ and adapter/dsh-runtime/test/ beside it"
+node_logs=$(mktemp -d)
+node --test adapter/dsh/test/ > "$node_logs/dsh" 2>&1 & node_dsh=$!
+node --test adapter/dsh-runtime/test/ > "$node_logs/dsh-runtime" 2>&1 & node_runtime=$!
+go_status=0
+go test ./... || go_status=$?
+node_status=0
+wait "$node_dsh" || node_status=$?
+echo "== node --test adapter/dsh/test/ (exit $node_status)"; cat "$node_logs/dsh"
+runtime_status=0
+wait "$node_runtime" || runtime_status=$?
+echo "== node --test adapter/dsh-runtime/test/ (exit $runtime_status)"; cat "$node_logs/dsh-runtime"
+rm -rf "$node_logs"
+if [ "$go_status" -ne 0 ] || [ "$node_status" -ne 0 ] || [ "$runtime_status" -ne 0 ]; then
+  echo "go test exit $go_status, node --test adapter/dsh/test/ exit $node_status, adapter/dsh-runtime/test/ exit $runtime_status"
+  exit 1
+fi
 step "scripts/conformance.sh"
 bash scripts/conformance.sh

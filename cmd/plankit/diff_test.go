@@ -137,6 +137,10 @@ func TestMutantsList(t *testing.T) {
 // mutants --matrix computes now, and every mutant is killed in every
 // column, lockstep naming its own clause.
 func TestMutantsDocIsFresh(t *testing.T) {
+	// The slowest test of the package, overlapped with TestSignals, which
+	// mostly waits on child processes. A parallel test must not run Main
+	// with an adapter: Main ends every adapter pool of the process.
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "mutants.md")
 	code, stdout, errs := run(t, "mutants", "--matrix", "--out", out)
 	if code != ExitPass {

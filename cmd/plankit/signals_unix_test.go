@@ -29,6 +29,9 @@ import (
 // and leaves no adapter process behind; adapter process groups end with
 // the adapter on a clean exit too.
 func TestSignals(t *testing.T) {
+	// Mostly waiting on child processes (it runs plankit as one): overlaps
+	// with TestMutantsDocIsFresh.
+	t.Parallel()
 	plankit := plankitBin(t)
 	fake := fakeAdapterBin(t)
 	trace := "../../examples/pend-mid-turn-later-turn.yaml"
