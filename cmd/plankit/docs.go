@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/examples/mistakes"
 	"github.com/plankit/plankit/internal/generated"
 	"github.com/plankit/plankit/internal/schemadoc"
+	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/trace"
@@ -56,8 +57,10 @@ func newDocsCmd() *cobra.Command {
 
 // generatedFiles is every generated file of the module under root, in a
 // fixed order: the CLI reference, the trace-format reference, the catalogs,
-// the conformance pages of the published package and runtime, the examples' golden
-// pictures, and the scripts that run the documentation's commands.
+// the conformance pages of the published package and runtime, the
+// generated regions of hand-written pages (generatedRegions), the
+// examples' golden pictures, and the scripts that run the documentation's
+// commands.
 func generatedFiles(root string) (generated.Set, error) {
 	set := generated.Set{Owned: []string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, Unmarked: examples.Owned}
 	docs, err := generatedDocs()
@@ -85,6 +88,11 @@ func generatedFiles(root string) (generated.Set, error) {
 		}
 		set.Files = append(set.Files, page)
 	}
+	regions, err := generatedRegions(root)
+	if err != nil {
+		return set, err
+	}
+	set.Files = append(set.Files, regions...)
 	corpus, err := mistakes.Page()
 	if err != nil {
 		return set, err
@@ -95,7 +103,7 @@ func generatedFiles(root string) (generated.Set, error) {
 		return set, err
 	}
 	set.Files = append(set.Files, pictures...)
-	scripts, err := docScripts(root)
+	scripts, err := docScripts(root, set.Files)
 	if err != nil {
 		return set, err
 	}
@@ -141,5 +149,26 @@ func generatedDocs() ([]generated.File, error) {
 		return nil, err
 	}
 	files = append(files, generated.File{Path: "docs/trace-format.md", Content: append([]byte(generated.MarkdownNote), page...)})
+	return files, nil
+}
+
+// generatedRegions are the tables and lists hand-written pages carry
+// between generated markers (generated.Region): the attribution table of
+// docs/lockstep.md, and the recipes of docs/architecture.md that the
+// evidence test (recipe.go) holds.
+func generatedRegions(root string) ([]generated.File, error) {
+	var files []generated.File
+	for _, r := range []struct {
+		path, name string
+		content    string
+	}{
+		{"docs/lockstep.md", "attribution-table", lockstep.TableMarkdown()},
+	} {
+		f, err := generated.Region(root, r.path, r.name, []byte(r.content))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
 	return files, nil
 }
