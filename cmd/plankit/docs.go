@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	dshconformance "github.com/plankit/plankit/adapter/dsh/conformance"
@@ -153,22 +154,28 @@ func generatedDocs() ([]generated.File, error) {
 }
 
 // generatedRegions are the tables and lists hand-written pages carry
-// between generated markers (generated.Region): the attribution table of
-// docs/lockstep.md, and the recipes of docs/architecture.md that the
-// evidence test (recipe.go) holds.
+// between generated markers (generated.Region): the recipes of
+// docs/architecture.md, which the evidence test holds (recipe.go), and the
+// attribution table of docs/lockstep.md.
 func generatedRegions(root string) ([]generated.File, error) {
 	var files []generated.File
-	for _, r := range []struct {
-		path, name string
-		content    string
+	for _, page := range []struct {
+		path    string
+		regions [][2]string // name, content
 	}{
-		{"docs/lockstep.md", "attribution-table", lockstep.TableMarkdown()},
+		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
+		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}}},
 	} {
-		f, err := generated.Region(root, r.path, r.name, []byte(r.content))
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page.path)))
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, f)
+		for _, r := range page.regions {
+			if data, err = generated.Region(page.path, data, r[0], []byte(r[1])); err != nil {
+				return nil, err
+			}
+		}
+		files = append(files, generated.File{Path: page.path, Content: data})
 	}
 	return files, nil
 }

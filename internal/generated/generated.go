@@ -173,21 +173,17 @@ func FirstDiff(a, b []byte) int {
 	return min(len(la), len(lb)) + 1
 }
 
-// Region returns the file at path (relative to root, slash form) with the
+// Region returns data, the content of the page at path, with the
 // generated region name replaced by content: the lines between the marker
-// comments <!-- generated:name --> and <!-- /generated:name -->, which
-// stay. The rest of the file is written by hand, so a page keeps its
-// prose while its tables come from the code. A missing or repeated
-// marker is an error naming the file.
-func Region(root, path, name string, content []byte) (File, error) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
-	if err != nil {
-		return File{}, err
-	}
+// comments RegionBegin(name) and RegionEnd(name), which stay. The rest of
+// the page is written by hand, so a page keeps its prose while its tables
+// and lists come from the code. A missing, repeated or reversed marker is
+// an error naming the page.
+func Region(path string, data []byte, name string, content []byte) ([]byte, error) {
 	begin, end := []byte(RegionBegin(name)+"\n"), []byte(RegionEnd(name)+"\n")
 	i, j := bytes.Index(data, begin), bytes.Index(data, end)
 	if i < 0 || j < i || bytes.Count(data, begin) != 1 || bytes.Count(data, end) != 1 {
-		return File{}, fmt.Errorf("%s: want one %s line, then one %s line, around the generated %s", path, RegionBegin(name), RegionEnd(name), name)
+		return nil, fmt.Errorf("%s: want one line %s, then one line %s, around the generated %s", path, RegionBegin(name), RegionEnd(name), name)
 	}
 	var b bytes.Buffer
 	b.Write(data[:i+len(begin)])
@@ -196,7 +192,7 @@ func Region(root, path, name string, content []byte) (File, error) {
 		b.WriteByte('\n')
 	}
 	b.Write(data[j:])
-	return File{Path: path, Content: b.Bytes()}, nil
+	return b.Bytes(), nil
 }
 
 // RegionBegin and RegionEnd are the marker lines of a generated region
