@@ -10,6 +10,7 @@ import (
 
 	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/catalog/coverage"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/spec"
 )
@@ -201,6 +202,11 @@ func missingMutants(recipeState) []string {
 	for _, m := range reference.Known() {
 		if _, ok := spec.Lookup(m.Clause); !ok || m.What == "" {
 			out = append(out, fmt.Sprintf("mutant %s: clause %q unknown or no description of what it breaks", m.Name, m.Clause))
+		}
+	}
+	for _, m := range loop.Mutants {
+		if _, ok := spec.Lookup(m.Clause); !ok || m.What == "" {
+			out = append(out, fmt.Sprintf("runtime mutant %s (loop/mutants.go): clause %q unknown or no description of what it breaks", m.Name, m.Clause))
 		}
 	}
 	return out
