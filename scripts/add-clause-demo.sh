@@ -8,7 +8,7 @@
 #   2. the hand-written files the clause took (at most six) and the files
 #      generation wrote;
 #   3. for each hand-written file, what the test names when that one is
-#      left out;
+#      left out, and when the mutant is declared without its evidence;
 #   4. the proofs the recipe names for the new mutant, run for it alone.
 # The tree it is run from is not touched. Usage: scripts/add-clause-demo.sh
 # [--keep] (keep the scratch copy and print where it is).
@@ -163,6 +163,18 @@ for f in "${hand[@]}"; do
 	recipe
 	git checkout -q HEAD -- "$f"
 done
+
+python3 - <<'PY'
+import re
+p = "reference/mutants.go"
+s = open(p).read()
+s = re.sub(r'(\{PlanModeNamesSource, spec\.LOG5, "[^"]*", )Evidence\{.*?\}\}', r'\1Evidence{}}', s, flags=re.S)
+open(p, "w").write(s)
+PY
+echo
+echo "== The mutant declared without its Evidence, the evidence test says:"
+recipe
+git checkout -q HEAD -- reference/mutants.go
 
 echo
 echo "== The proofs the recipe names, for plan-mode-names-source alone:"
