@@ -13,82 +13,6 @@ import (
 	"github.com/plankit/plankit/trace"
 )
 
-// logVisible lists the mutants whose deviation shows in a session log, the
-// fixture trace that makes it show, and the clause the finding names. The
-// clause is the mutant's own, except for fold-first: the plugin's fold is not
-// logged, but a wrong fold renders a request that disagrees with the log.
-var logVisible = []struct {
-	mutant reference.Mutant
-	trace  string
-	clause string
-}{
-	{reference.PlanModeExtraField, "narration.yaml", "LOG-1"},
-	{reference.DoubleAppend, "narration.yaml", "LOG-4"},
-	{reference.NarrateAlways, "narration.yaml", "STEP-6"},
-	{reference.NarrateTwice, "narration.yaml", "STEP-6"},
-	{reference.SectionWrongOrder, "narration.yaml", "CFG-2"},
-	{reference.SectionWhileInactive, "narration.yaml", "CFG-2"},
-	{reference.ToolHiddenInactive, "narration.yaml", "EXIT-1"},
-	{reference.FoldFirst, "narration.yaml", "CFG-2"},
-	{reference.AppendOnReject, "reject-abort.yaml", "STEP-3"},
-	{reference.AppendOnAbort, "reject-abort.yaml", "STEP-3"},
-	{reference.AppendBeforeDownstream, "reject-abort.yaml", "STEP-3"},
-	{reference.PlanWithoutHeading, "exit.yaml", "EXIT-3"},
-	{reference.PlanHeadingAnyLevel, "heading.yaml", "EXIT-3"},
-	{reference.ExitOutsidePlan, "exit.yaml", "EXIT-2"},
-	{reference.PlanMessageNotSteered, "command.yaml", "CMD-3"},
-	// A resumed process that ignores the log renders a request the log
-	// contradicts (its restart happens at a load).
-	{reference.ResumeIgnoresLog, "resume.yaml", "CFG-2"},
-	// A mid-turn selection committed at once lands after the turn's last
-	// step, where no pre-step runs: it was not kept pending (PEND-1).
-	{reference.QueuedCommitsNow, "queued.yaml", "PEND-1"},
-	// An approved exit appended during the exit tool's call lands inside
-	// the step, while that call waits for its result.
-	{reference.ApprovedExitAtOnce, "exit.yaml", "EXIT-5"},
-	// A notice repeated at a retry is a second notice for one change.
-	{reference.RetryRenarrates, "../../../examples/step-retry-notice-once.yaml", "STEP-6"},
-	// A plugin that ignores another writer's plan/mode renders a request
-	// the log contradicts.
-	{reference.OutsideWritesIgnored, "outside.yaml", "CFG-2"},
-}
-
-// logInvisible lists the mutants no log can show, and why.
-var logInvisible = map[reference.Mutant]string{
-	reference.PendingSurvivesRestart:    "a restart between turns is not logged; a later append reads as a later selection",
-	reference.NoopQueues:                "set outcomes are not logged",
-	reference.CancelKeepsPending:        "set calls are not logged; the kept selection's append reads as a new selection",
-	reference.IdleSetQueues:             "set calls are not logged; a queued idle selection's append reads as a mid-turn one",
-	reference.GetHidesPending:           "get is not logged",
-	reference.ListenerAppended:          "the listener order is not logged",
-	reference.RetryNotObserved:          "a selection appended at a later step reads as a later selection",
-	reference.FailedAppendBlocks:        "a failed append is not logged; the rejection reads as another listener's",
-	reference.ConfigUnknownKeyIgnored:   "the plugin config is not logged",
-	reference.ApproveWithFeedback:       "review answers are not logged",
-	reference.KeepPlanningKeepsExit:     "review answers are not logged; the kept exit's append reads as an approval's",
-	reference.ApprovalKeepsUserExit:     "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
-	reference.CommandUntrimmed:          "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
-	reference.RetryIgnoresFailedHeader:  "a retry's request is not logged apart from its header, so which header a notice was judged against does not show",
-	reference.ReviewReadsAnyQuestion:    "review replies are not logged",
-	reference.MultiSelectApproves:       "review replies are not logged",
-	reference.UnloadKeepsPending:        "an unload and a load are not logged; the restored selection's append reads as a new selection",
-	reference.ReplyAnnouncesEntering:    "the outcome a reply announces is not logged, only its wording, which checks never read",
-	reference.NarrateExit:               "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
-	reference.ExitGateReadsPending:      "a tool failure's wording is not fixed, so a refused call reads as any failed call",
-	reference.NoChannelApproves:         "the composed services are not logged",
-	reference.ReloadApproves:            "a reload is not logged",
-	reference.CommandWithoutService:     "the composed services are not logged",
-	reference.OffKeepsPending:           "set calls are not logged; the kept entry's append reads as a new selection",
-	reference.SelectionContinues:        "a step forced by a selection reads as an ordinary continuation step",
-	reference.ApproveWithoutReview:      "review questions are not logged; the approval reads as the user's",
-	reference.BarePlanToggles:           "the linter judges /plan arguments only for CMD-3 (a message is steered); a bare /plan leaving plan mode reads like a /plan off",
-	reference.PlanModeBlocksSteps:       "a rejected step reads as another listener's rejection",
-	reference.AssemblyToolsHiddenInPlan: "a log does not say which tools are the host's, and a host may change its own tools between requests, so a tool missing from a header reads as one the host did not offer",
-	reference.HostToolsReorderedInPlan:  "a host may change its own tools between requests, so a reordered catalog reads as the host's own change",
-	reference.HostToolsBlockedInPlan:    "a denied call's result reads as any failed tool call; the log does not say which tools are the host's",
-	reference.NoticeForcesStep:          "whether the runtime would have skipped the step is not logged; a step that carries only a notice reads as one the runtime sends anyway",
-}
-
 // simLog runs a trace against the reference (with mutants) and returns its
 // session logs as plankit sim --format jsonl writes them.
 func simLog(t *testing.T, path string, ms reference.Mutants) []byte {
@@ -113,44 +37,31 @@ func simLogWith(t *testing.T, path string, opts reference.Options) []byte {
 	return b.Bytes()
 }
 
+// TestEveryMutantIsClassified: each mutant's evidence says which log
+// shows it (and the clause of the finding), or why no log can.
 func TestEveryMutantIsClassified(t *testing.T) {
 	for _, m := range reference.Catalogue {
-		_, invisible := logInvisible[m.Name]
-		visible := slices.ContainsFunc(logVisible, func(v struct {
-			mutant reference.Mutant
-			trace  string
-			clause string
-		}) bool {
-			return v.mutant == m.Name
-		})
-		if visible == invisible {
-			t.Errorf("mutant %s (%s): list it in exactly one of logVisible and logInvisible", m.Name, m.Clause)
+		if (m.Log == "") == (m.LogHidden == "") {
+			t.Errorf("mutant %s (%s): its Evidence (reference/mutants.go) needs exactly one of Log (with LogClause) and LogHidden", m.Name, m.Clause)
+		}
+		if m.Log != "" && m.LogClause == "" {
+			t.Errorf("mutant %s: Evidence.Log without LogClause", m.Name)
 		}
 	}
 }
 
-// seenThroughAnotherClause lists the mutants whose broken clause is not
-// itself logged, so their symptom is a finding of the clause the log does
-// show: a wrong fold or an ignored log renders a request the log
-// contradicts (CFG-2); a selection committed mid-turn lands inside a step
-// (STEP-3).
-var seenThroughAnotherClause = map[reference.Mutant]bool{
-	reference.FoldFirst:            true,
-	reference.ResumeIgnoresLog:     true,
-	reference.QueuedCommitsNow:     true,
-	reference.OutsideWritesIgnored: true,
-}
-
+// TestMutantLogsHaveFindings: the log of each mutant's declared trace has
+// a finding of the declared clause.
 func TestMutantLogsHaveFindings(t *testing.T) {
-	for _, v := range logVisible {
-		t.Run(string(v.mutant), func(t *testing.T) {
-			path := filepath.Join("testdata/traces", v.trace)
-			r := lint.Bytes(path, simLog(t, path, reference.Mutants{v.mutant}), lint.Options{})
-			if !slices.Contains(r.Clauses(), v.clause) {
-				t.Fatalf("mutant %s: want a %s finding, got %v:\n%s", v.mutant, v.clause, r.Clauses(), text(r))
-			}
-			if info, _ := reference.LookupMutant(string(v.mutant)); info.Clause != v.clause && !seenThroughAnotherClause[v.mutant] {
-				t.Fatalf("mutant %s breaks %s, the table says %s", v.mutant, info.Clause, v.clause)
+	for _, m := range reference.Catalogue {
+		if m.Log == "" {
+			continue
+		}
+		t.Run(string(m.Name), func(t *testing.T) {
+			path := filepath.Join("..", filepath.FromSlash(m.Log))
+			r := lint.Bytes(path, simLog(t, path, reference.Mutants{m.Name}), lint.Options{})
+			if !slices.Contains(r.Clauses(), m.LogClause) {
+				t.Fatalf("mutant %s: want a %s finding, got %v:\n%s", m.Name, m.LogClause, r.Clauses(), text(r))
 			}
 		})
 	}

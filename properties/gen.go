@@ -17,8 +17,9 @@ type Kind = sim.Draw
 // Kinds is every generated action kind, from sim's action table.
 var Kinds = sim.Draws()
 
-// Weights bias the draw of kinds; a missing kind has weight 1, or 0 when
-// the kind is drawn only where weighted (Kind.Explicit).
+// Weights bias the draw of kinds; a missing kind has weight 1 when it is
+// drawn by default (Kind.Default), else 0: a kind added later is drawn only
+// where weighted, so it leaves every seeded sequence as it was.
 type Weights map[string]int
 
 // Draw picks a valid action from the weighted kinds.
@@ -45,10 +46,10 @@ func weight(w Weights, k Kind) int {
 	if v, ok := w[k.Name]; ok {
 		return v
 	}
-	if k.Explicit {
-		return 0
+	if k.Default {
+		return 1
 	}
-	return 1
+	return 0
 }
 
 // DrawSetup draws a run's configuration: which services are composed and

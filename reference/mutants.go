@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -495,67 +496,259 @@ const (
 	PlanHeadingAnyLevel       Mutant = "plan-heading-any-level"
 )
 
-// MutantInfo describes a mutant: the clause it breaks and how.
+// MutantInfo describes a mutant: the clause it breaks, how, and what
+// proves the checks catch it.
 type MutantInfo struct {
 	Name   Mutant
 	Clause string
 	What   string
+	Evidence
+}
+
+// Evidence is what proves a mutant is caught, declared beside its
+// catalogue entry so that a new mutant is complete in one place. Each
+// field is read by the test named; the evidence test of package main
+// (cmd/plankit, TestEveryClauseHasItsEvidence) reports every field a new
+// mutant still lacks. The scenarios and properties that kill a mutant are
+// not declared: the kill tests search them (features and properties
+// TestEveryMutantIsKilled).
+type Evidence struct {
+	// Example is the example trace (a file name under examples/) that the
+	// mutant fails (TestExamplesKillEveryMutant, package reference).
+	Example string
+	// Log is the trace (a path from the module root: a lint fixture under
+	// lint/testdata/traces/, or an example) whose session log, run against
+	// the mutant, has a lint finding of LogClause (TestMutantLogsHaveFindings,
+	// package lint). LogClause is the mutant's clause unless the broken
+	// clause is not itself logged and its symptom is another clause's (a
+	// wrong fold renders a request the log contradicts: CFG-2).
+	Log, LogClause string
+	// LogHidden says why no session log can show the mutant, when none
+	// can (then Log is empty).
+	LogHidden string
+	// Found is the observation kind (attribution.Obs…) of the first
+	// divergence lockstep finds against the mutant; the attribution table
+	// gives that observation the mutant's clause (TestMutantsAreFound,
+	// package lockstep).
+	Found string
+	// RuntimeHidden says why the runtime-level suite, which sees a runtime
+	// from outside, cannot kill the mutant; empty, it must
+	// (TestMutantsAreKilledAtRuntimeLevel, package loop/suite).
+	RuntimeHidden string
 }
 
 // Catalogue lists every mutant with its clause, in a fixed order.
 var Catalogue = []MutantInfo{
-	{PlanModeExtraField, spec.LOG1, "plan/mode data carries a field besides active"},
-	{FoldFirst, spec.LOG2, "the fold returns the first plan/mode value instead of the last"},
-	{PendingSurvivesRestart, spec.PEND8, "pending selections survive a process restart"},
-	{DoubleAppend, spec.LOG4, "a committed change appends plan/mode twice"},
-	{NoopQueues, spec.PEND3, "selecting the pending or logged state again during a turn returns queued"},
-	{CancelKeepsPending, spec.PEND5, "cancelled leaves the opposite selection pending"},
-	{IdleSetQueues, spec.PEND6, "a set with no open turn queues instead of committing"},
-	{GetHidesPending, spec.PEND7, "get never reports the pending selection"},
-	{ListenerAppended, spec.STEP1, "the pre-step listener is registered without prepend"},
-	{RetryNotObserved, spec.STEP2, "request-recovery retries do not apply pending selections"},
-	{AppendBeforeDownstream, spec.STEP3, "the selection is appended before the downstream decision"},
-	{AppendOnReject, spec.STEP3, "a rejected step still appends the selection"},
-	{AppendOnAbort, spec.STEP3, "an aborted step still appends the selection"},
-	{FailedAppendBlocks, spec.STEP5, "a failed append rejects the step"},
-	{NarrateAlways, spec.STEP6, "every user selection is narrated, whatever the last header showed"},
-	{NarrateTwice, spec.STEP6, "a narrated change gets two notices"},
-	{RetryIgnoresFailedHeader, spec.STEP6, "at a retry the notice is judged against the header before the failed request's, so a change the failed request showed is not narrated when the retry undoes it"},
-	{RetryRenarrates, spec.STEP6, "a retried step carries its notice again, so a change applied before a failed request is narrated twice"},
-	{ConfigUnknownKeyIgnored, spec.CFG1, "unknown config keys are silently ignored"},
-	{SectionWhileInactive, spec.CFG2, "the plan:policy section renders while plan mode is inactive"},
-	{SectionWrongOrder, spec.CFG2, "the plan:policy section renders at order 40"},
-	{ToolHiddenInactive, spec.EXIT1, "exit_plan_mode leaves the tool catalog while plan mode is inactive"},
-	{ExitOutsidePlan, spec.EXIT2, "exit_plan_mode runs outside plan mode"},
-	{ExitGateReadsPending, spec.EXIT2, "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state"},
-	{PlanWithoutHeading, spec.EXIT3, "a plan without a # heading is accepted"},
-	{NarrateExit, spec.EXIT5, "the exit tool's approved exit is narrated"},
-	{ApprovedExitAtOnce, spec.EXIT5, "an approved exit is appended at once, during the exit tool's call, instead of at the next accepted in-turn pre-step"},
-	{ApprovalKeepsUserExit, spec.EXIT5, "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated"},
-	{ApproveWithFeedback, spec.EXIT6, "an approval that carries feedback text counts as approval"},
-	{ReviewReadsAnyQuestion, spec.EXIT6, "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan"},
-	{MultiSelectApproves, spec.EXIT6, "a review answer that selects the approve option among others approves the plan"},
-	{KeepPlanningKeepsExit, spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step"},
-	{NoChannelApproves, spec.EXIT7, "with no user-questions channel the exit is approved"},
-	{ReloadApproves, spec.EXIT7, "a reload during the review does not fail the call"},
-	{CommandWithoutService, spec.CMD1, "/plan is registered even when the commands service is not composed"},
-	{PlanMessageNotSteered, spec.CMD3, "/plan <message> does not steer the message"},
-	{OffKeepsPending, spec.CMD4, "/plan off does not cancel a pending entry"},
-	{ResumeIgnoresLog, spec.LOG3, "a session opened on an existing log (resume, fork) starts inactive instead of folding it"},
-	{OutsideWritesIgnored, spec.LOG3, "a plan/mode another process appends to the live log does not change the state: the plugin folds only its own appends and the logs it is opened with"},
-	{UnloadKeepsPending, spec.PEND8, "pending selections survive an unload: a later load restores them instead of starting clean from the log"},
-	{SelectionContinues, spec.PEND2, "a committed selection steers the agent to continue, starting a turn"},
-	{QueuedCommitsNow, spec.PEND4, "a selection during an open turn is appended at once instead of queued"},
-	{ApproveWithoutReview, spec.EXIT4, "a valid plan is approved without being presented for review"},
-	{BarePlanToggles, spec.CMD2, "bare /plan toggles: it leaves plan mode when plan mode is on"},
-	{PlanModeBlocksSteps, spec.SVC3, "in plan mode the listener rejects steps instead of only guiding"},
-	{CommandUntrimmed, spec.CMD4, "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message"},
-	{AssemblyToolsHiddenInPlan, spec.EXIT1, "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's"},
-	{HostToolsReorderedInPlan, spec.EXIT1, "in plan mode the host's tools are reordered (reversed) in the request's catalog"},
-	{HostToolsBlockedInPlan, spec.SVC3, "in plan mode the plugin's tool gate denies every call of a host tool"},
-	{NoticeForcesStep, spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
-	{ReplyAnnouncesEntering, spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
-	{PlanHeadingAnyLevel, spec.EXIT3, "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading"},
+	{PlanModeExtraField, spec.LOG1, "plan/mode data carries a field besides active", Evidence{
+		Example: "cmd-not-composed.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG1,
+		Found: attribution.ObsPlanMode}},
+	{FoldFirst, spec.LOG2, "the fold returns the first plan/mode value instead of the last", Evidence{
+		Example: "cmd-plan-input-details.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2,
+		Found: attribution.ObsGet}},
+	{PendingSurvivesRestart, spec.PEND8, "pending selections survive a process restart", Evidence{
+		Example:   "pend-restart-loses-late-selection.yaml",
+		LogHidden: "a restart between turns is not logged; a later append reads as a later selection",
+		Found:     attribution.ObsGet}},
+	{DoubleAppend, spec.LOG4, "a committed change appends plan/mode twice", Evidence{
+		Example: "cmd-not-composed.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG4,
+		Found: attribution.ObsPlanMode}},
+	{NoopQueues, spec.PEND3, "selecting the pending or logged state again during a turn returns queued", Evidence{
+		Example:   "pend-cancel-before-boundary.yaml",
+		LogHidden: "set outcomes are not logged",
+		Found:     attribution.ObsOutcome}},
+	{CancelKeepsPending, spec.PEND5, "cancelled leaves the opposite selection pending", Evidence{
+		Example:   "pend-cancel-before-boundary.yaml",
+		LogHidden: "set calls are not logged; the kept selection's append reads as a new selection",
+		Found:     attribution.ObsGet}},
+	{IdleSetQueues, spec.PEND6, "a set with no open turn queues instead of committing", Evidence{
+		Example:   "pend-checkpointing-commits.yaml",
+		LogHidden: "set calls are not logged; a queued idle selection's append reads as a mid-turn one",
+		Found:     attribution.ObsOutcome}},
+	{GetHidesPending, spec.PEND7, "get never reports the pending selection", Evidence{
+		Example:   "pend-cancel-before-boundary.yaml",
+		LogHidden: "get is not logged",
+		Found:     attribution.ObsGet}},
+	{ListenerAppended, spec.STEP1, "the pre-step listener is registered without prepend", Evidence{
+		Example:   "step-listener-position.yaml",
+		LogHidden: "the listener order is not logged",
+		Found:     attribution.ObsEvents}},
+	{RetryNotObserved, spec.STEP2, "request-recovery retries do not apply pending selections", Evidence{
+		Example:   "step-retry-notice-once.yaml",
+		LogHidden: "a selection appended at a later step reads as a later selection",
+		Found:     attribution.ObsPlanMode}},
+	{AppendBeforeDownstream, spec.STEP3, "the selection is appended before the downstream decision", Evidence{
+		Example: "step-abort.yaml",
+		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3,
+		Found: attribution.ObsOrder}},
+	{AppendOnReject, spec.STEP3, "a rejected step still appends the selection", Evidence{
+		Example: "step-listener-position.yaml",
+		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3,
+		Found: attribution.ObsAttempts}},
+	{AppendOnAbort, spec.STEP3, "an aborted step still appends the selection", Evidence{
+		Example: "step-abort.yaml",
+		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3,
+		Found: attribution.ObsPlanMode}},
+	{FailedAppendBlocks, spec.STEP5, "a failed append rejects the step", Evidence{
+		Example:   "step-append-failure-recovery.yaml",
+		LogHidden: "a failed append is not logged; the rejection reads as another listener's",
+		Found:     attribution.ObsDecision}},
+	{NarrateAlways, spec.STEP6, "every user selection is narrated, whatever the last header showed", Evidence{
+		Example: "step-listener-position.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6,
+		Found: attribution.ObsInject}},
+	{NarrateTwice, spec.STEP6, "a narrated change gets two notices", Evidence{
+		Example: "step-append-failure-recovery.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6,
+		Found: attribution.ObsNotices}},
+	{RetryIgnoresFailedHeader, spec.STEP6, "at a retry the notice is judged against the header before the failed request's, so a change the failed request showed is not narrated when the retry undoes it", Evidence{
+		Example:   "step-retry-through-pre-step.yaml",
+		LogHidden: "a retry's request is not logged apart from its header, so which header a notice was judged against does not show",
+		Found:     attribution.ObsNotices}},
+	{RetryRenarrates, spec.STEP6, "a retried step carries its notice again, so a change applied before a failed request is narrated twice", Evidence{
+		Example: "step-retry-notice-once.yaml",
+		Log:     "examples/step-retry-notice-once.yaml", LogClause: spec.STEP6,
+		Found: attribution.ObsNotices}},
+	{ConfigUnknownKeyIgnored, spec.CFG1, "unknown config keys are silently ignored", Evidence{
+		Example:   "cfg-config-validation.yaml",
+		LogHidden: "the plugin config is not logged",
+		Found:     attribution.ObsLoadError}},
+	{SectionWhileInactive, spec.CFG2, "the plan:policy section renders while plan mode is inactive", Evidence{
+		Example: "cmd-plan-input-details.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2,
+		Found: attribution.ObsEvents}},
+	{SectionWrongOrder, spec.CFG2, "the plan:policy section renders at order 40", Evidence{
+		Example: "cfg-config-validation.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2,
+		Found: attribution.ObsEvents}},
+	{ToolHiddenInactive, spec.EXIT1, "exit_plan_mode leaves the tool catalog while plan mode is inactive", Evidence{
+		Example: "exit-approved-next-step-no-notice.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.EXIT1,
+		Found: attribution.ObsEvents}},
+	{ExitOutsidePlan, spec.EXIT2, "exit_plan_mode runs outside plan mode", Evidence{
+		Example: "exit-pending-selections.yaml",
+		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT2,
+		Found: attribution.ObsTool}},
+	{ExitGateReadsPending, spec.EXIT2, "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state", Evidence{
+		Example:   "exit-keep-planning-after-approval.yaml",
+		LogHidden: "a tool failure's wording is not fixed, so a refused call reads as any failed call",
+		Found:     attribution.ObsTool}},
+	{PlanWithoutHeading, spec.EXIT3, "a plan without a # heading is accepted", Evidence{
+		Example: "exit-preconditions.yaml",
+		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT3,
+		Found: attribution.ObsTool}},
+	{NarrateExit, spec.EXIT5, "the exit tool's approved exit is narrated", Evidence{
+		Example:   "exit-approved-next-step-no-notice.yaml",
+		LogHidden: "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
+		Found:     attribution.ObsNotices}},
+	{ApprovedExitAtOnce, spec.EXIT5, "an approved exit is appended at once, during the exit tool's call, instead of at the next accepted in-turn pre-step", Evidence{
+		Example: "exit-approved-next-step-no-notice.yaml",
+		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT5,
+		Found: attribution.ObsExitAppend}},
+	{ApprovalKeepsUserExit, spec.EXIT5, "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated", Evidence{
+		Example:   "exit-pending-selections.yaml",
+		LogHidden: "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
+		Found:     attribution.ObsGet}},
+	{ApproveWithFeedback, spec.EXIT6, "an approval that carries feedback text counts as approval", Evidence{
+		Example:   "exit-keep-planning-feedback.yaml",
+		LogHidden: "review answers are not logged",
+		Found:     attribution.ObsTool}},
+	{ReviewReadsAnyQuestion, spec.EXIT6, "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan", Evidence{
+		Example:   "exit-review-replies.yaml",
+		LogHidden: "review replies are not logged",
+		Found:     attribution.ObsTool}},
+	{MultiSelectApproves, spec.EXIT6, "a review answer that selects the approve option among others approves the plan", Evidence{
+		Example:   "exit-review-replies.yaml",
+		LogHidden: "review replies are not logged",
+		Found:     attribution.ObsTool}},
+	{KeepPlanningKeepsExit, spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step", Evidence{
+		Example:   "exit-keep-planning-after-approval.yaml",
+		LogHidden: "review answers are not logged; the kept exit's append reads as an approval's",
+		Found:     attribution.ObsGet}},
+	{NoChannelApproves, spec.EXIT7, "with no user-questions channel the exit is approved", Evidence{
+		Example:   "exit-no-channel-or-reload.yaml",
+		LogHidden: "the composed services are not logged",
+		Found:     attribution.ObsTool}},
+	{ReloadApproves, spec.EXIT7, "a reload during the review does not fail the call", Evidence{
+		Example:   "exit-no-channel-or-reload.yaml",
+		LogHidden: "a reload is not logged",
+		Found:     attribution.ObsTool}},
+	{CommandWithoutService, spec.CMD1, "/plan is registered even when the commands service is not composed", Evidence{
+		Example:   "cmd-not-composed.yaml",
+		LogHidden: "the composed services are not logged",
+		Found:     attribution.ObsCommand}},
+	{PlanMessageNotSteered, spec.CMD3, "/plan <message> does not steer the message", Evidence{
+		Example: "cmd-plan-input-details.yaml",
+		Log:     "lint/testdata/traces/command.yaml", LogClause: spec.CMD3,
+		Found: attribution.ObsSteer}},
+	{OffKeepsPending, spec.CMD4, "/plan off does not cancel a pending entry", Evidence{
+		Example:   "cmd-plan-off-cancels-entry.yaml",
+		LogHidden: "set calls are not logged; the kept entry's append reads as a new selection",
+		Found:     attribution.ObsGet}},
+	{ResumeIgnoresLog, spec.LOG3, "a session opened on an existing log (resume, fork) starts inactive instead of folding it", Evidence{
+		Example: "log-fork-and-compaction.yaml",
+		Log:     "lint/testdata/traces/resume.yaml", LogClause: spec.CFG2,
+		Found: attribution.ObsGet}},
+	{OutsideWritesIgnored, spec.LOG3, "a plan/mode another process appends to the live log does not change the state: the plugin folds only its own appends and the logs it is opened with", Evidence{
+		Example: "log-outside-writers.yaml",
+		Log:     "lint/testdata/traces/outside.yaml", LogClause: spec.CFG2,
+		Found: attribution.ObsGet}},
+	{UnloadKeepsPending, spec.PEND8, "pending selections survive an unload: a later load restores them instead of starting clean from the log", Evidence{
+		Example:   "svc-unload-and-load.yaml",
+		LogHidden: "an unload and a load are not logged; the restored selection's append reads as a new selection",
+		Found:     attribution.ObsGet}},
+	{SelectionContinues, spec.PEND2, "a committed selection steers the agent to continue, starting a turn", Evidence{
+		Example:   "pend-checkpointing-commits.yaml",
+		LogHidden: "a step forced by a selection reads as an ordinary continuation step",
+		Found:     attribution.ObsSteer}},
+	{QueuedCommitsNow, spec.PEND4, "a selection during an open turn is appended at once instead of queued", Evidence{
+		Example: "pend-cancel-before-boundary.yaml",
+		Log:     "lint/testdata/traces/queued.yaml", LogClause: spec.PEND1,
+		Found: attribution.ObsOutcome}},
+	{ApproveWithoutReview, spec.EXIT4, "a valid plan is approved without being presented for review", Evidence{
+		Example:   "exit-approved-next-step-no-notice.yaml",
+		LogHidden: "review questions are not logged; the approval reads as the user's",
+		Found:     attribution.ObsTool}},
+	{BarePlanToggles, spec.CMD2, "bare /plan toggles: it leaves plan mode when plan mode is on", Evidence{
+		Example:   "cmd-plan-message-steers.yaml",
+		LogHidden: "the linter judges /plan arguments only for CMD-3 (a message is steered); a bare /plan leaving plan mode reads like a /plan off",
+		Found:     attribution.ObsPlanMode}},
+	{PlanModeBlocksSteps, spec.SVC3, "in plan mode the listener rejects steps instead of only guiding", Evidence{
+		Example:   "svc-host-tools.yaml",
+		LogHidden: "a rejected step reads as another listener's rejection",
+		Found:     attribution.ObsDecision}},
+	{CommandUntrimmed, spec.CMD4, "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message", Evidence{
+		Example:   "cmd-plan-input-details.yaml",
+		LogHidden: "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
+		Found:     attribution.ObsCommand}},
+	{AssemblyToolsHiddenInPlan, spec.EXIT1, "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's", Evidence{
+		Example:       "svc-host-tools.yaml",
+		LogHidden:     "a log does not say which tools are the host's, and a host may change its own tools between requests, so a tool missing from a header reads as one the host did not offer",
+		Found:         attribution.ObsEvents,
+		RuntimeHidden: "a runtime registers its host tools in its own registry before plan mode loads (load.hostTools); the runtime protocol scripts no tool that another prompt-assembly listener adds after plan mode's, which is what this mutant hides (the plugin level scripts it: hostTools with assembly: true)"}},
+	{HostToolsReorderedInPlan, spec.EXIT1, "in plan mode the host's tools are reordered (reversed) in the request's catalog", Evidence{
+		Example:   "svc-host-tools.yaml",
+		LogHidden: "a host may change its own tools between requests, so a reordered catalog reads as the host's own change",
+		Found:     attribution.ObsEvents}},
+	{HostToolsBlockedInPlan, spec.SVC3, "in plan mode the plugin's tool gate denies every call of a host tool", Evidence{
+		Example:   "svc-host-tools.yaml",
+		LogHidden: "a denied call's result reads as any failed tool call; the log does not say which tools are the host's",
+		Found:     attribution.ObsTool}},
+	{NoticeForcesStep, spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step", Evidence{
+		Example:   "pend-empty-steps.yaml",
+		LogHidden: "whether the runtime would have skipped the step is not logged; a step that carries only a notice reads as one the runtime sends anyway",
+		Found:     attribution.ObsPlanMode}},
+	{ReplyAnnouncesEntering, spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off", Evidence{
+		Example:       "cmd-plan-input-details.yaml",
+		LogHidden:     "the outcome a reply announces is not logged, only its wording, which checks never read",
+		Found:         attribution.ObsCommand,
+		RuntimeHidden: "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked"}},
+	{PlanHeadingAnyLevel, spec.EXIT3, "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading", Evidence{
+		Example: "exit-preconditions.yaml",
+		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,
+		Found: attribution.ObsTool}},
 }
 
 // Variants reproduce deviations of published implementations that show
@@ -563,7 +756,7 @@ var Catalogue = []MutantInfo{
 // the Catalogue every suite must kill with the default choices. Lockstep
 // runs can assume them, like any mutant.
 var Variants = []VariantInfo{
-	{MutantInfo{CancelledNarrated, spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
+	{MutantInfo{CancelledNarrated, spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step", Evidence{Found: attribution.ObsNotices}},
 		map[string]string{spec.ChoiceCancelPending: spec.CancelPendingKeepEqual}},
 }
 

@@ -290,9 +290,14 @@ type World interface {
 type Draw struct {
 	Name string
 	Make func(w World, c Chooser) (Action, bool)
-	// Explicit: drawn only by generators that give it a weight (otherwise
-	// a kind without a weight is drawn with weight 1).
-	Explicit bool
+	// Default: drawn with weight 1 by generators that do not weight it.
+	// A draw that is not Default is drawn only by generators that weight
+	// it. Only the draws that were there when the seeded sequences were
+	// fixed are Default: since a generator draws a kind by summing the
+	// weights of every kind (properties.Draw), a new Default draw shifts
+	// every seeded sequence of every property and of lockstep, so a new
+	// draw leaves this false and is weighted where it is meant to be drawn.
+	Default bool
 }
 
 // MaxDrawnAgents bounds the agents generators create by forking.

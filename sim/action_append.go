@@ -44,7 +44,7 @@ var _ = declare(kind[AppendAction]{
 	},
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent", "type"], "description": "An outside writer appends an event to the agent's live log; the implementation sees it with its next request (LOG-3).", "properties": {"agent": {"$ref": "#/$defs/agent"}, "type": {"type": "string", "minLength": 1}, "data": {"description": "The event's data, as written (null when absent)."}}}`,
 	draws: []Draw{
-		{Name: "append", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+		{Name: "append", Make: func(w World, c Chooser) (Action, bool) {
 			a, ok := pickAgent(w, c, nil)
 			typ, data := spec.TypePlanMode, oneOf(c, "outside-data", drawnOutsideData...)
 			if c.Intn("outside-type", 4) == 0 {
@@ -52,7 +52,7 @@ var _ = declare(kind[AppendAction]{
 			}
 			return Action{Append: &AppendAction{Agent: a, Type: typ, Data: json.RawMessage(data)}}, ok
 		}},
-		{Name: "append-malformed", Explicit: true, Make: func(w World, c Chooser) (Action, bool) {
+		{Name: "append-malformed", Make: func(w World, c Chooser) (Action, bool) {
 			a, ok := pickAgent(w, c, nil)
 			data := oneOf(c, "malformed-data", drawnMalformedData...)
 			return Action{Append: &AppendAction{Agent: a, Type: spec.TypePlanMode, Data: json.RawMessage(data)}}, ok

@@ -25,7 +25,7 @@ var _ = declare(kind[CommandAction]{
 	agent_: func(c *CommandAction) string { return c.Agent },
 	apply_: func(r *Runtime, res *Result, c *CommandAction) error { return r.doCommand(res, c) },
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent", "input"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "input": {"type": "string", "pattern": "^/"}}}`,
-	draws: []Draw{{Name: "command", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "command", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, nil)
 		return Action{Command: &CommandAction{Agent: a, Input: oneOf(c, "input", CommandInputs...)}}, ok
 	}}},

@@ -11,7 +11,7 @@ var _ = declare(kind[AgentAction]{
 	agent_: func(c *AgentAction) string { return c.Agent },
 	apply_: func(r *Runtime, res *Result, c *AgentAction) error { return r.doCompact(res, c) },
 	schema: `{"$ref": "#/$defs/agentOnly"}`,
-	draws: []Draw{{Name: "compact", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "compact", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, nil)
 		return Action{Compact: &AgentAction{Agent: a}}, ok
 	}}},

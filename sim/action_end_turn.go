@@ -16,7 +16,7 @@ var _ = declare(kind[EndTurnAction]{
 	apply_: func(r *Runtime, res *Result, e *EndTurnAction) error { return r.doEndTurn(res, e) },
 	ready_: func(w World, e *EndTurnAction) bool { return w.Open(e.Agent) },
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "reason": {"type": "string"}}}`,
-	draws: []Draw{{Name: "end-turn", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "end-turn", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, w.Open)
 		return Action{EndTurn: &EndTurnAction{Agent: a}}, ok
 	}}},

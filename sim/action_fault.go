@@ -22,10 +22,10 @@ var _ = declare(kind[FaultAction]{
 	ready_: func(_ World, f *FaultAction) bool { return f.Appends >= 0 },
 	schema: `{"type": "object", "additionalProperties": false, "required": ["appends"], "properties": {"appends": {"type": "integer", "minimum": 0}}}`,
 	draws: []Draw{
-		{Name: "fault", Make: func(w World, c Chooser) (Action, bool) {
+		{Name: "fault", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 			return Action{Fault: &FaultAction{Appends: 1 + c.Intn("appends", 2)}}, true
 		}},
-		{Name: "fault-pending", Make: func(w World, c Chooser) (Action, bool) {
+		{Name: "fault-pending", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 			// A fault armed while a selection waits in an open turn: the next
 			// pre-step's append fails, so the following tool batch runs with
 			// the selection still pending (EXIT-2, EXIT-5, STEP-5).

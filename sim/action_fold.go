@@ -27,7 +27,7 @@ var _ = declare(kind[FoldAction]{
 	agent_: func(f *FoldAction) string { return f.Agent },
 	apply_: func(r *Runtime, res *Result, f *FoldAction) error { return r.doFold(res, f) },
 	schema: `{"type": "object", "additionalProperties": false, "properties": {"agent": {"$ref": "#/$defs/agent"}, "events": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"type": "string"}, "data": {}}}}, "end": {"type": "integer"}}}`,
-	draws: []Draw{{Name: "fold", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "fold", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		return drawFold(w, c), true
 	}}},
 })

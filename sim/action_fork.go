@@ -21,7 +21,7 @@ var _ = declare(kind[ForkAction]{
 	introduces_: func(f *ForkAction) string { return f.As },
 	ready_:      func(_ World, f *ForkAction) bool { return f.As != "" },
 	schema:      `{"type": "object", "additionalProperties": false, "required": ["agent", "as"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "as": {"$ref": "#/$defs/agent"}}}`,
-	draws: []Draw{{Name: "fork", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "fork", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		n := len(w.Agents())
 		if n >= MaxDrawnAgents {
 			return Action{}, false

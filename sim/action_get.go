@@ -12,7 +12,7 @@ var _ = declare(kind[AgentAction]{
 		return err
 	},
 	schema: `{"$ref": "#/$defs/agentOnly"}`,
-	draws: []Draw{{Name: "get", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "get", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, nil)
 		return Action{Get: &AgentAction{Agent: a}}, ok
 	}}},

@@ -11,7 +11,7 @@ var _ = declare(kind[AgentAction]{
 	apply_: func(r *Runtime, _ *Result, i *AgentAction) error { return r.doIdle(i) },
 	ready_: func(w World, i *AgentAction) bool { return !w.Open(i.Agent) },
 	schema: `{"$ref": "#/$defs/agentOnly"}`,
-	draws: []Draw{{Name: "idle", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "idle", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, func(n string) bool { return !w.Open(n) })
 		return Action{Idle: &AgentAction{Agent: a}}, ok
 	}}},

@@ -16,7 +16,7 @@ var _ = declare(kind[LoadAction]{
 	of:       func(a *Action) **LoadAction { return &a.Load },
 	apply_:   func(r *Runtime, res *Result, l *LoadAction) error { return r.doLoad(res, l) },
 	touches_: allAgents[LoadAction],
-	draws: []Draw{{Name: "load", Explicit: true, Make: func(w World, _ Chooser) (Action, bool) {
+	draws: []Draw{{Name: "load", Make: func(w World, _ Chooser) (Action, bool) {
 		// The plugin loaded again after an unload, as configured at start:
 		// it starts clean from the logs (PEND-8, SVC-2).
 		return Action{Load: &LoadAction{}}, !w.Plugin()

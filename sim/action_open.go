@@ -74,7 +74,7 @@ var _ = declare(kind[OpenAction]{
 	},
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent"], "description": "Start a new agent from a given log, as a host opens a recorded or resumed session; a turn the log leaves open ends interrupted (LOG-3).", "properties": {"agent": {"$ref": "#/$defs/agent"}, "log": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"type": "string", "minLength": 1}, "data": {}}}}}}`,
 	draws: []Draw{
-		{Name: "open", Explicit: true, Make: drawOpen(drawnLogs)},
-		{Name: "open-malformed", Explicit: true, Make: drawOpen(drawnMalformedLogs)},
+		{Name: "open", Make: drawOpen(drawnLogs)},
+		{Name: "open-malformed", Make: drawOpen(drawnMalformedLogs)},
 	},
 })

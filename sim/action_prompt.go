@@ -12,7 +12,7 @@ var _ = declare(kind[TextAction]{
 	apply_: func(r *Runtime, res *Result, t *TextAction) error { return r.doPrompt(res, t) },
 	ready_: func(w World, t *TextAction) bool { return !w.Open(t.Agent) },
 	schema: `{"$ref": "#/$defs/text"}`,
-	draws: []Draw{{Name: "prompt", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "prompt", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, func(n string) bool { return !w.Open(n) })
 		return Action{Prompt: &TextAction{Agent: a, Text: oneOf(c, "text", "Tidy the README.", "Plan the refactor.")}}, ok
 	}}},

@@ -10,7 +10,7 @@ var _ = declare(kind[struct{}]{
 	apply_:   func(r *Runtime, res *Result, _ *struct{}) error { return r.doReload(res) },
 	touches_: allAgents[struct{}],
 	schema:   `{"type": "object", "additionalProperties": false}`,
-	draws: []Draw{{Name: "reload", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "reload", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		return Action{Reload: &struct{}{}}, true
 	}}},
 })

@@ -12,7 +12,7 @@ var _ = declare(kind[struct{}]{
 	apply_:   func(r *Runtime, res *Result, _ *struct{}) error { return r.doRestart(res) },
 	touches_: allAgents[struct{}],
 	schema:   `{"type": "object", "additionalProperties": false}`,
-	draws: []Draw{{Name: "restart", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "restart", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		return Action{Restart: &struct{}{}}, true
 	}}},
 })

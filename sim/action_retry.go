@@ -13,7 +13,7 @@ var _ = declare(kind[StepAction]{
 	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, true) },
 	ready_: func(w World, s *StepAction) bool { return w.Open(s.Agent) && w.AwaitingRetry(s.Agent) },
 	schema: `{"$ref": "#/$defs/step"}`,
-	draws: []Draw{{Name: "retry", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "retry", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, w.AwaitingRetry)
 		if !ok {
 			return Action{}, false

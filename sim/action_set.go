@@ -15,7 +15,7 @@ var _ = declare(kind[SetAction]{
 	agent_: func(s *SetAction) string { return s.Agent },
 	apply_: func(r *Runtime, res *Result, s *SetAction) error { return r.doSet(res, s) },
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent", "active"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "active": {"type": "boolean"}}}`,
-	draws: []Draw{{Name: "set", Make: func(w World, c Chooser) (Action, bool) {
+	draws: []Draw{{Name: "set", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, nil)
 		return Action{Set: &SetAction{Agent: a, Active: c.Intn("active", 2) == 1}}, ok
 	}}},

@@ -122,8 +122,8 @@ var _ = declare(kind[StepAction]{
 	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
 	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{
-		{Name: "step", Make: drawStepOf(drawStep)},
-		{Name: "step-exit", Make: drawStepOf(func(w World, c Chooser) *StepAction {
+		{Name: "step", Default: true, Make: drawStepOf(drawStep)},
+		{Name: "step-exit", Default: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose model presents a complete plan, mostly approved:
 			// the exit tool's path through review to the silent exit.
 			r := Review{Answer: Approve}
@@ -139,7 +139,7 @@ var _ = declare(kind[StepAction]{
 			}
 			return &StepAction{Model: &Model{Calls: calls}}
 		})},
-		{Name: "step-reply", Explicit: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
+		{Name: "step-reply", Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose model presents a complete plan and whose review
 			// is one of the seam's replies or failures (ExtendedReviews),
 			// sometimes after an approval earlier in the same tool batch.
@@ -151,7 +151,7 @@ var _ = declare(kind[StepAction]{
 			calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r})
 			return &StepAction{Model: &Model{Calls: calls}}
 		})},
-		{Name: "step-host-tool", Explicit: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
+		{Name: "step-host-tool", Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose model calls the host's own tools, in plan mode
 			// or out of it (EXIT-1, SVC-3).
 			tools := w.HostTools()
@@ -164,7 +164,7 @@ var _ = declare(kind[StepAction]{
 			}
 			return &StepAction{Model: &Model{Calls: calls}}
 		})},
-		{Name: "step-empty", Explicit: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {
+		{Name: "step-empty", Make: drawStepOf(func(w World, c Chooser) *StepAction {
 			// A step whose messages the first scripted listener takes for
 			// itself, so the decision carries none: a runtime that skips
 			// such steps must not be made to run one by a notice (PEND-2).

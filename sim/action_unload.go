@@ -14,7 +14,7 @@ var _ = declare(kind[UnloadAction]{
 	apply_: func(r *Runtime, res *Result, _ *UnloadAction) error { return r.doUnload(res) },
 	ready_: func(w World, _ *UnloadAction) bool { return w.Plugin() },
 	schema: `{"type": "object", "additionalProperties": false, "description": "Dispose the plan-mode plugin without loading it again: its service, tool, section, command and listener go, with its pending selections; the logs stay. Until a load, restarts run without the plugin; a load composes it afresh from the logs (SVC-1, SVC-2, PEND-8)."}`,
-	draws: []Draw{{Name: "unload", Explicit: true, Make: func(w World, _ Chooser) (Action, bool) {
+	draws: []Draw{{Name: "unload", Make: func(w World, _ Chooser) (Action, bool) {
 		return Action{Unload: &UnloadAction{}}, w.Plugin()
 	}}},
 })

@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
+// The tables hold together; that they are SPEC.md's clauses, no more and
+// no fewer, in its order, the recipe of a clause checks against SPEC.md
+// itself (TestEveryClauseHasItsEvidence, cmd/plankit).
 func TestTablesAreConsistent(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Fatal(err)
-	}
-	if len(Clauses) != 36 {
-		t.Errorf("%d clauses, SPEC.md has 36 (LOG 4, PEND 8, STEP 7, CFG 2, EXIT 7, CMD 4, SVC 4)", len(Clauses))
 	}
 }
 

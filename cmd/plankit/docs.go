@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	dshconformance "github.com/plankit/plankit/adapter/dsh/conformance"
@@ -15,6 +16,7 @@ import (
 	"github.com/plankit/plankit/examples/mistakes"
 	"github.com/plankit/plankit/internal/generated"
 	"github.com/plankit/plankit/internal/schemadoc"
+	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/trace"
@@ -56,8 +58,10 @@ func newDocsCmd() *cobra.Command {
 
 // generatedFiles is every generated file of the module under root, in a
 // fixed order: the CLI reference, the trace-format reference, the catalogs,
-// the conformance pages of the published package and runtime, the examples' golden
-// pictures, and the scripts that run the documentation's commands.
+// the conformance pages of the published package and runtime, the
+// generated regions of hand-written pages (generatedRegions), the
+// examples' golden pictures, and the scripts that run the documentation's
+// commands.
 func generatedFiles(root string) (generated.Set, error) {
 	set := generated.Set{Owned: []string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, Unmarked: examples.Owned}
 	docs, err := generatedDocs()
@@ -85,6 +89,11 @@ func generatedFiles(root string) (generated.Set, error) {
 		}
 		set.Files = append(set.Files, page)
 	}
+	regions, err := generatedRegions(root)
+	if err != nil {
+		return set, err
+	}
+	set.Files = append(set.Files, regions...)
 	corpus, err := mistakes.Page()
 	if err != nil {
 		return set, err
@@ -95,7 +104,7 @@ func generatedFiles(root string) (generated.Set, error) {
 		return set, err
 	}
 	set.Files = append(set.Files, pictures...)
-	scripts, err := docScripts(root)
+	scripts, err := docScripts(root, set.Files)
 	if err != nil {
 		return set, err
 	}
@@ -141,5 +150,32 @@ func generatedDocs() ([]generated.File, error) {
 		return nil, err
 	}
 	files = append(files, generated.File{Path: "docs/trace-format.md", Content: append([]byte(generated.MarkdownNote), page...)})
+	return files, nil
+}
+
+// generatedRegions are the tables and lists hand-written pages carry
+// between generated markers (generated.Region): the recipes of
+// docs/architecture.md, which the evidence test holds (recipe.go), and the
+// attribution table of docs/lockstep.md.
+func generatedRegions(root string) ([]generated.File, error) {
+	var files []generated.File
+	for _, page := range []struct {
+		path    string
+		regions [][2]string // name, content
+	}{
+		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
+		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}}},
+	} {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page.path)))
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range page.regions {
+			if data, err = generated.Region(page.path, data, r[0], []byte(r[1])); err != nil {
+				return nil, err
+			}
+		}
+		files = append(files, generated.File{Path: page.path, Content: data})
+	}
 	return files, nil
 }

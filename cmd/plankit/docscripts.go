@@ -276,8 +276,11 @@ func docScript(name string, p page) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// docScripts renders the scripts of README.md and docs/*.md under root.
-func docScripts(root string) ([]generated.File, error) {
+// docScripts renders the scripts of README.md and docs/*.md under root,
+// reading a page that fresh (the files generated before) holds as it will
+// be written, so a generated region that moves lines moves them in the
+// script at once.
+func docScripts(root string, fresh []generated.File) ([]generated.File, error) {
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		return nil, err
@@ -286,15 +289,17 @@ func docScripts(root string) ([]generated.File, error) {
 	pages = append([]string{filepath.Join(root, "README.md")}, pages...)
 	var out []generated.File
 	for _, pg := range pages {
-		src, err := os.ReadFile(pg)
-		if err != nil {
-			return nil, err
-		}
 		rel, err := filepath.Rel(root, pg)
 		if err != nil {
 			return nil, err
 		}
 		name := filepath.ToSlash(rel)
+		var src []byte
+		if i := slices.IndexFunc(fresh, func(f generated.File) bool { return f.Path == name }); i >= 0 {
+			src = fresh[i].Content // a page with generated regions, as generation writes it
+		} else if src, err = os.ReadFile(pg); err != nil {
+			return nil, err
+		}
 		p, err := parsePage(name, src)
 		if err != nil {
 			return nil, err

@@ -172,3 +172,34 @@ func FirstDiff(a, b []byte) int {
 	}
 	return min(len(la), len(lb)) + 1
 }
+
+// Region returns data, the content of the page at path, with the
+// generated region name replaced by content: the lines between the marker
+// comments RegionBegin(name) and RegionEnd(name), which stay. The rest of
+// the page is written by hand, so a page keeps its prose while its tables
+// and lists come from the code. A missing, repeated or reversed marker is
+// an error naming the page.
+func Region(path string, data []byte, name string, content []byte) ([]byte, error) {
+	begin, end := []byte(RegionBegin(name)+"\n"), []byte(RegionEnd(name)+"\n")
+	i, j := bytes.Index(data, begin), bytes.Index(data, end)
+	if i < 0 || j < i || bytes.Count(data, begin) != 1 || bytes.Count(data, end) != 1 {
+		return nil, fmt.Errorf("%s: want one line %s, then one line %s, around the generated %s", path, RegionBegin(name), RegionEnd(name), name)
+	}
+	var b bytes.Buffer
+	b.Write(data[:i+len(begin)])
+	b.Write(content)
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	b.Write(data[j:])
+	return b.Bytes(), nil
+}
+
+// RegionBegin and RegionEnd are the marker lines of a generated region
+// (Region).
+func RegionBegin(name string) string {
+	return "<!-- generated:" + name + " (" + Regenerate + "; do not edit between the markers) -->"
+}
+
+// RegionEnd is the line that closes a generated region.
+func RegionEnd(name string) string { return "<!-- /generated:" + name + " -->" }

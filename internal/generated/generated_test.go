@@ -106,3 +106,25 @@ func TestFirstDiff(t *testing.T) {
 		}
 	}
 }
+
+// A region is replaced between its markers and the rest kept; a page
+// without the markers, or with them twice, is an error naming the page.
+func TestRegion(t *testing.T) {
+	page := "# Title\n\nprose\n" + RegionBegin("table") + "\nold\nrows\n" + RegionEnd("table") + "\nafter\n"
+	got, err := Region("p.md", []byte(page), "table", []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# Title\n\nprose\n" + RegionBegin("table") + "\nnew\n" + RegionEnd("table") + "\nafter\n"; string(got) != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for name, bad := range map[string]string{
+		"no markers": "# Title\n",
+		"twice":      page + page,
+		"reversed":   RegionEnd("table") + "\n" + RegionBegin("table") + "\n",
+	} {
+		if _, err := Region("p.md", []byte(bad), "table", nil); err == nil || !strings.Contains(err.Error(), "p.md") {
+			t.Errorf("%s: got %v, want an error naming p.md", name, err)
+		}
+	}
+}

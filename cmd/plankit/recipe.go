@@ -1,0 +1,325 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/plankit/plankit/attribution"
+	"github.com/plankit/plankit/catalog/coverage"
+	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/spec"
+)
+
+// The recipe for adding a clause is this list: the pieces a clause and its
+// mutants need, in the order a maintainer adds them, each with the file it
+// goes in and the test that proves it. TestEveryClauseHasItsEvidence runs
+// every step's check over every clause and mutant and reports every piece
+// that is missing, at once, in this order; the "Add a clause" and "Add a
+// mutant" sections of docs/architecture.md are generated from it.
+//
+// A clause's evidence is derived, never listed again: its scenarios and
+// runtime checks from their tags, its properties from the properties'
+// clauses, its mutants from the catalogue, what proves each mutant from
+// the mutant's own reference.Evidence, its lockstep row from the
+// attribution table.
+
+// recipeStep is one piece of the recipe.
+type recipeStep struct {
+	// file is where the piece goes (Markdown: code spans, "or").
+	file string
+	// add says what to add there.
+	add string
+	// proof names what holds the piece, beyond this recipe's check.
+	proof string
+	// mutant marks the steps of adding a mutant (to an existing clause).
+	mutant bool
+	// missing returns one line per clause or mutant that lacks the piece,
+	// saying which; nil for a step no static check can see (its proof
+	// holds it).
+	missing func(e recipeState) []string
+}
+
+// recipeState is what the recipe's checks read: the clause IDs SPEC.md
+// lists (nil when SPEC.md was not read) and the coverage of the clauses by
+// scenarios, properties and runtime checks; the catalogue, the attribution
+// table and the spec tables are read where they are declared.
+type recipeState struct {
+	root     string
+	specIDs  []string
+	coverage coverage.Matrix
+	// stale lists the generated files that differ from what generation
+	// writes.
+	stale []string
+}
+
+// unmutated are the clauses no mutant breaks yet, with why; the recipe
+// wants a mutant for every other clause, and says when one of these gets
+// one.
+var unmutated = map[string]string{
+	spec.PEND1: noMutantYet,
+	spec.STEP4: noMutantYet,
+	spec.STEP7: noMutantYet,
+	spec.SVC2:  noMutantYet,
+	spec.SVC4:  noMutantYet,
+}
+
+// noMutantYet is why a clause of unmutated has none: nobody has written
+// one, so the suites are not yet proven to bite on it.
+const noMutantYet = "no mutant written yet"
+
+// clauseRecipe is the recipe, in the order a maintainer adds the pieces.
+var clauseRecipe = []recipeStep{
+	{
+		file:    "spec/clauses.go",
+		add:     "the clause: its ID constant and its entry in `Clauses`, in SPEC.md order, with the suite version it enters (`Since`); raise `SuiteVersion`. A silent point that refines it names it in its choice's `Clauses` (`spec/choices.go`).",
+		proof:   "`go test ./spec ./catalog` (numbering, groups) and this recipe (the IDs and their order against SPEC.md)",
+		missing: missingSpecClauses,
+	},
+	{
+		file:  "`reference/controller.go` (or `reference/fold.go`, for the fold of the log)",
+		add:   "the behaviour, stated once and citing the clause, when the reference does not already do what the clause says; a new decision point is one field of `hooks` (`reference/hooks.go`) and one call here.",
+		proof: "`go test ./features` (the new scenarios pass against the reference)",
+	},
+	{
+		file:    "`features/GROUP.feature`",
+		add:     "a scenario tagged `@GROUP-N` with a stable `@id:`; new steps, if any, in `features/given.go`, `when.go` or `then.go`, each checking step with the observation it compares.",
+		proof:   "`plankit catalog coverage`",
+		missing: coverageMissing(coverage.NoScenario, coverage.Scenario),
+	},
+	{
+		file:    "`properties/catalog.go`",
+		add:     "a property citing the clause (a new one, or the clause added to the `Clauses` of one that states it); `properties/model.go` when the model must predict something new.",
+		proof:   "`plankit catalog coverage`",
+		missing: coverageMissing(coverage.NoProperty, coverage.Property),
+	},
+	{
+		file:    "`loop/suite/GROUP.feature` (or `loop/suite/gaps.go`)",
+		add:     "a runtime-level scenario tagged `@runtime @GROUP-N` — or, when a runtime cannot show the clause from outside, a gap for the whole clause saying why.",
+		proof:   "`plankit catalog coverage`",
+		missing: coverageMissing(coverage.NoRuntimeCheck, coverage.Runtime, coverage.WholeGapChecked),
+	},
+	{
+		file:    "`reference/mutants.go`",
+		add:     "a mutant that breaks the clause: its name constant, its `Catalogue` entry (clause, what it breaks) and its `mutations` entry — a `wire` (`reference/wire.go`) when it changes only what crosses the port, else `hooks` (`reference/hooks.go`): a `bend` at a named point or an `instead`. `reference/controller.go` never names a mutant.",
+		proof:   "`TestEveryMutantIsKilled` (features: a scenario tagged with the clause fails; properties: some property fails), `TestEveryMutantHasOneMutation`",
+		mutant:  true,
+		missing: missingMutants,
+	},
+	{
+		file:    "`reference/mutants.go`, the mutant's `Evidence`",
+		add:     "`Example`: an example trace (`examples/NAME.yaml`) the mutant fails — an existing one, or a new trace with its expectations (its timeline is generated).",
+		proof:   "`TestExamplesKillEveryMutant` (reference)",
+		mutant:  true,
+		missing: missingExamples,
+	},
+	{
+		file:    "`reference/mutants.go`, the mutant's `Evidence`",
+		add:     "`Log` and `LogClause`: a trace whose session log has a lint finding of that clause against the mutant (a fixture under `lint/testdata/traces/`, or an example) — or `LogHidden`: why no session log can show it. A new lint rule goes in `lint/check.go`, with its ID and clauses in `attribution.Checks`.",
+		proof:   "`TestMutantLogsHaveFindings`, `TestFaithfulLogsAreClean` (lint)",
+		mutant:  true,
+		missing: missingLogs,
+	},
+	{
+		file:    "`reference/mutants.go`, the mutant's `Evidence`",
+		add:     "`Found`: the observation kind (`attribution.Obs…`) of the first divergence lockstep finds against the mutant; `RuntimeHidden` only when a runtime cannot show the mutant from outside.",
+		proof:   "`TestMutantsAreFound` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (loop/suite)",
+		mutant:  true,
+		missing: missingFound,
+	},
+	{
+		file:    "`attribution/table.go`",
+		add:     "the clause in the row of that observation whose situation the mutant's divergence is in (or a new row, with its ID constant and the situation implemented in `lockstep`): a divergence names the clauses of its observation.",
+		proof:   "`TestMutantsAreFound` (lockstep)",
+		mutant:  true,
+		missing: missingRows,
+	},
+	{
+		file:    "generated files",
+		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant); `go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
+		proof:   "`TestGeneratedFilesAreFresh` (whose stale files this recipe names), `TestMutantsDocIsFresh`, `TestMutantsAreKilledAtRuntimeLevel`",
+		mutant:  true,
+		missing: func(e recipeState) []string { return e.stale },
+	},
+}
+
+// missingSpecClauses compares the declared clauses with SPEC.md's.
+func missingSpecClauses(e recipeState) []string {
+	if e.specIDs == nil {
+		return nil
+	}
+	var out []string
+	declared := spec.ClauseIDs()
+	for _, id := range e.specIDs {
+		if !slices.Contains(declared, id) {
+			out = append(out, id+" is in SPEC.md but not declared")
+		}
+	}
+	for _, id := range declared {
+		if !slices.Contains(e.specIDs, id) {
+			out = append(out, id+" is declared but SPEC.md has no such clause")
+		}
+	}
+	if out == nil && !slices.Equal(declared, e.specIDs) {
+		out = append(out, fmt.Sprintf("the clauses are not in SPEC.md's order: %v, SPEC.md %v", declared, e.specIDs))
+	}
+	return out
+}
+
+// coverageMissing returns the coverage problems of the kinds given: a
+// clause with no check of the column (the first kind), and the problems of
+// checks of that kind (citing an unknown clause, no ID, ...) or of the
+// other kinds named.
+func coverageMissing(none, checkKind string, others ...string) func(recipeState) []string {
+	return func(e recipeState) []string {
+		var out []string
+		for _, p := range e.coverage.Problems {
+			if p.Kind == none || p.CheckKind == checkKind || slices.Contains(others, p.Kind) {
+				out = append(out, p.String())
+			}
+		}
+		return out
+	}
+}
+
+// missingMutants names the clauses no mutant breaks, beyond unmutated.
+func missingMutants(recipeState) []string {
+	var out []string
+	for _, id := range spec.ClauseIDs() {
+		mutated := slices.ContainsFunc(reference.Catalogue, func(m reference.MutantInfo) bool { return m.Clause == id })
+		why, excused := unmutated[id]
+		switch {
+		case !mutated && !excused:
+			out = append(out, id+": no mutant breaks it")
+		case mutated && excused:
+			out = append(out, id+": a mutant breaks it now; drop it from unmutated (cmd/plankit/recipe.go: "+why+")")
+		}
+	}
+	for _, m := range reference.Known() {
+		if _, ok := spec.Lookup(m.Clause); !ok || m.What == "" {
+			out = append(out, fmt.Sprintf("mutant %s: clause %q unknown or no description of what it breaks", m.Name, m.Clause))
+		}
+	}
+	for _, m := range loop.Mutants {
+		if _, ok := spec.Lookup(m.Clause); !ok || m.What == "" {
+			out = append(out, fmt.Sprintf("runtime mutant %s (loop/mutants.go): clause %q unknown or no description of what it breaks", m.Name, m.Clause))
+		}
+	}
+	return out
+}
+
+// missingExamples names the mutants of the catalogue whose evidence names
+// no example trace, or one that does not exist.
+func missingExamples(e recipeState) []string {
+	var out []string
+	for _, m := range reference.Catalogue {
+		switch {
+		case m.Example == "":
+			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence.Example names no example trace that kills it", m.Name, m.Clause))
+		case !exists(e.root, filepath.Join("examples", m.Example)):
+			out = append(out, fmt.Sprintf("mutant %s: Evidence.Example: no examples/%s", m.Name, m.Example))
+		}
+	}
+	return out
+}
+
+// missingLogs names the mutants of the catalogue whose evidence does not
+// say which log shows them, or why none can.
+func missingLogs(e recipeState) []string {
+	var out []string
+	for _, m := range reference.Catalogue {
+		switch {
+		case (m.Log == "") == (m.LogHidden == ""):
+			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence needs Log and LogClause (the trace whose log shows it) or LogHidden (why no log can)", m.Name, m.Clause))
+		case m.Log != "" && !exists(e.root, m.Log):
+			out = append(out, fmt.Sprintf("mutant %s: Evidence.Log: no %s", m.Name, m.Log))
+		case m.Log != "":
+			if _, ok := spec.Lookup(m.LogClause); !ok {
+				out = append(out, fmt.Sprintf("mutant %s: Evidence.LogClause %q is no clause", m.Name, m.LogClause))
+			}
+		}
+	}
+	return out
+}
+
+// missingFound names the known mutants whose evidence names no
+// observation, or one the attribution table does not have.
+func missingFound(recipeState) []string {
+	var out []string
+	for _, m := range reference.Known() {
+		switch {
+		case m.Found == "":
+			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence.Found names no observation lockstep finds it by", m.Name, m.Clause))
+		case len(attribution.Of(m.Found)) == 0:
+			out = append(out, fmt.Sprintf("mutant %s: Evidence.Found %q is no observation of the attribution table", m.Name, m.Found))
+		}
+	}
+	return out
+}
+
+// missingRows names the mutants whose observation no row of the
+// attribution table gives the mutant's clause.
+func missingRows(recipeState) []string {
+	var out []string
+	for _, m := range reference.Known() {
+		if of := attribution.Of(m.Found); len(of) > 0 && !slices.Contains(of, m.Clause) {
+			out = append(out, fmt.Sprintf("mutant %s: no row of observation %q names %s (its rows name %s)", m.Name, m.Found, m.Clause, strings.Join(of, " ")))
+		}
+	}
+	return out
+}
+
+func exists(root, rel string) bool {
+	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+// specClauseLine is how SPEC.md lists a clause: "- **LOG-1** …".
+var specClauseLine = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
+
+// specClauseIDs returns the clause IDs SPEC.md lists, in order.
+func specClauseIDs(text []byte) []string {
+	var ids []string
+	for _, m := range specClauseLine.FindAllSubmatch(text, -1) {
+		ids = append(ids, string(m[1]))
+	}
+	return ids
+}
+
+// recipeMissing runs the recipe's checks in order and returns every
+// missing piece, each line prefixed with its step's number and file.
+func recipeMissing(e recipeState) []string {
+	var out []string
+	for i, s := range clauseRecipe {
+		if s.missing == nil {
+			continue
+		}
+		for _, line := range s.missing(e) {
+			out = append(out, fmt.Sprintf("%d. %s: %s", i+1, strings.ReplaceAll(s.file, "`", ""), line))
+		}
+	}
+	return out
+}
+
+// recipeMarkdown renders the recipe as the numbered list of
+// docs/architecture.md: every step for a clause, or only the mutant's.
+func recipeMarkdown(mutantOnly bool) string {
+	var b strings.Builder
+	n := 0
+	for _, s := range clauseRecipe {
+		if mutantOnly && !s.mutant {
+			continue
+		}
+		n++
+		file := s.file
+		if !strings.Contains(file, "`") && strings.Contains(file, "/") {
+			file = "`" + file + "`"
+		}
+		fmt.Fprintf(&b, "%d. %s: %s *Checked by* %s.\n", n, file, s.add, s.proof)
+	}
+	return b.String()
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Adds a clause (LOG-5) with one scenario and one mutant in a scratch copy
+# of the tree, following the recipe of docs/architecture.md ("Add a
+# clause"), and shows:
+#   1. what the evidence test (TestEveryClauseHasItsEvidence) names when
+#      SPEC.md has a clause the code does not know, then once the clause
+#      is declared: every missing piece at once, in the recipe's order;
+#   2. the hand-written files the clause took (at most six) and the files
+#      generation wrote;
+#   3. for each hand-written file, what the test names when that one is
+#      left out, and when the mutant is declared without its evidence;
+#   4. the proofs the recipe names for the new mutant, run for it alone.
+# The tree it is run from is not touched. Usage: scripts/add-clause-demo.sh
+# [--keep] (keep the scratch copy and print where it is).
+set -euo pipefail
+
+keep=false
+[[ "${1:-}" == --keep ]] && keep=true
+src=$(cd "$(dirname "$0")/.." && pwd)
+export GOFLAGS=-mod=mod
+
+spec=${PLANKIT_SPEC:-}
+if [[ -z "$spec" ]]; then
+	d=$src
+	while [[ "$d" != / ]]; do
+		if [[ -f "$(dirname "$d")/shared/SPEC.md" ]]; then spec=$(dirname "$d")/shared/SPEC.md; break; fi
+		d=$(dirname "$d")
+	done
+fi
+[[ -f "$spec" ]] || { echo "SPEC.md not found: set PLANKIT_SPEC" >&2; exit 2; }
+
+work=$(mktemp -d)
+$keep || trap 'rm -rf "$work"' EXIT
+tree=$work/tree
+mkdir -p "$tree"
+(cd "$src" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$tree"
+cd "$tree"
+git init -q && git add -A && git -c user.name=demo -c user.email=demo@example.invalid commit -q -m baseline
+
+# SPEC.md gains the clause (the specification is the oracle: it comes first).
+python3 - "$spec" "$work/SPEC.md" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+at = s.index("\n## PEND")
+s = s[:at] + "- **LOG-5** The data of a `plan/mode` event records no source: which selection, command or\n  tool produced the change is not logged.\n" + s[at:]
+open(sys.argv[2], "w").write(s)
+EOF
+export PLANKIT_SPEC=$work/SPEC.md
+
+recipe() {
+	local out
+	out=$(go test ./cmd/plankit -run 'TestEveryClauseHasItsEvidence$' -count=1 2>&1 || true)
+	if grep -q 'lacks, in the order' <<<"$out"; then
+		sed -n '/lacks, in the order/,$p' <<<"$out" | grep -v '^FAIL\|^--- \|^ok' || true
+	elif grep -q '^ok' <<<"$out"; then
+		echo "   nothing missing"
+	else
+		echo "   (the tree does not build; the first errors:)"
+		grep -v '^FAIL\|^#' <<<"$out" | head -3 | sed 's/^/   /'
+	fi
+}
+
+echo "== SPEC.md lists LOG-5; the tree does not know it yet. The evidence test says:"
+recipe
+
+# 1. spec/clauses.go: the clause.
+python3 - <<'EOF'
+p = "spec/clauses.go"
+s = open(p).read()
+s = s.replace('\tLOG4  = "LOG-4"\n', '\tLOG4  = "LOG-4"\n\tLOG5  = "LOG-5"\n', 1)
+at = s.index("\t{ID: LOG4,")
+at = s.index("\n", at) + 1
+s = s[:at] + '\t{ID: LOG5, Group: "LOG", Since: v1, Statement: "The data of a `plan/mode` event records no source: which selection, command or tool produced the change is not logged."},\n' + s[at:]
+open(p, "w").write(s)
+EOF
+gofmt -w spec/clauses.go
+echo
+echo "== LOG-5 declared in spec/clauses.go. The evidence test names every piece still missing, in order:"
+recipe
+
+# 2. features/log.feature: one scenario.
+python3 - <<'EOF'
+p = "features/log.feature"
+s = open(p).read()
+at = s.index("  @LOG-2 @id:log-fold")
+s = s[:at] + '''  @LOG-5 @id:log-event-data-names-no-source
+  Scenario: A committed selection's plan/mode data says nothing of where it came from
+    Given an agent with plan mode inactive
+    When the user selects plan mode
+    Then exactly one plan/mode event is appended, with data exactly {"active": true}
+
+''' + s[at:]
+open(p, "w").write(s)
+EOF
+# 3. properties/catalog.go: the model state machine states it too.
+python3 - <<'EOF'
+p = "properties/catalog.go"
+s = open(p).read()
+s = s.replace("Info{NameStateMachine, []string{spec.LOG1, spec.LOG2, spec.LOG3, spec.LOG4,", "Info{NameStateMachine, []string{spec.LOG1, spec.LOG2, spec.LOG3, spec.LOG4, spec.LOG5,", 1)
+open(p, "w").write(s)
+EOF
+# 4. loop/suite/log.feature: a runtime scenario.
+python3 - <<'EOF'
+p = "loop/suite/log.feature"
+s = open(p).read()
+at = s.index("  @LOG-3 @PEND-8 @id:rt-log-resume-from-log")
+s = s[:at] + '''  @LOG-5 @id:rt-log-data-names-no-source
+  Scenario: a selection's plan/mode event carries only the new state
+    When the user selects plan mode
+    Then the outcome is "committed"
+    And the step appends plan/mode true
+
+''' + s[at:]
+open(p, "w").write(s)
+EOF
+# 5. reference/mutants.go: the mutant, its mutation and its evidence.
+python3 - <<'EOF'
+p = "reference/mutants.go"
+s = open(p).read()
+s = s.replace("\tPlanModeExtraField: {hook: func(k *hooks) {", '''\tPlanModeNamesSource: {hook: func(k *hooks) {
+		k.data = then(k.data, func(active bool, _ json.RawMessage) json.RawMessage {
+			return sim.JSON(map[string]any{"active": active, "via": "set"})
+		})
+	}},
+\tPlanModeExtraField: {hook: func(k *hooks) {''', 1)
+s = s.replace('\tPlanHeadingAnyLevel       Mutant = "plan-heading-any-level"\n', '\tPlanHeadingAnyLevel       Mutant = "plan-heading-any-level"\n\tPlanModeNamesSource       Mutant = "plan-mode-names-source"\n', 1)
+at = s.index("var Catalogue = []MutantInfo{")
+at = s.index("\n}\n", at)
+s = s[:at] + '''
+	{PlanModeNamesSource, spec.LOG5, "plan/mode data records what produced the change (via: set)", Evidence{
+		Example: "cmd-not-composed.yaml",
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG1,
+		Found: attribution.ObsPlanMode}},''' + s[at:]
+open(p, "w").write(s)
+EOF
+gofmt -w reference/mutants.go
+# 6. attribution/table.go: the observation's row names the clause.
+python3 - <<'EOF'
+p = "attribution/table.go"
+s = open(p).read()
+s = s.replace('{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1"}}', '{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1", "LOG-5"}}', 1)
+open(p, "w").write(s)
+EOF
+
+mapfile -t hand < <(git diff --name-only)
+echo
+echo "== Hand-written files: ${#hand[@]}"
+printf '   %s\n' "${hand[@]}"
+go generate ./... >/dev/null
+echo "== Generated by go generate ./...:"
+git diff --name-only | grep -vxF -f <(printf '%s\n' "${hand[@]}") | sed 's/^/   /'
+echo
+echo "== Complete. The evidence test says:"
+out=$(recipe)
+echo "$out"
+[[ "$out" == "   nothing missing" ]] || exit 1
+
+git add -A && git -c user.name=demo -c user.email=demo@example.invalid commit -q -m LOG-5
+for f in "${hand[@]}"; do
+	git show HEAD~1:"$f" >"$f"
+	echo
+	echo "== Leaving out $f, the evidence test says:"
+	recipe
+	git checkout -q HEAD -- "$f"
+done
+
+python3 - <<'PY'
+import re
+p = "reference/mutants.go"
+s = open(p).read()
+s = re.sub(r'(\{PlanModeNamesSource, spec\.LOG5, "[^"]*", )Evidence\{.*?\}\}', r'\1Evidence{}}', s, flags=re.S)
+open(p, "w").write(s)
+PY
+echo
+echo "== The mutant declared without its Evidence, the evidence test says:"
+recipe
+git checkout -q HEAD -- reference/mutants.go
+
+echo
+echo "== The proofs the recipe names, for plan-mode-names-source alone:"
+proof() { go test "$@" -count=1 -v 2>&1 | grep -E '^ *(--- |ok|FAIL)' | sed 's/^/   /' || true; }
+proof ./reference -run 'TestExamplesKillEveryMutant$'
+proof ./lint -run 'TestMutantLogsHaveFindings/plan-mode-names-source$'
+proof ./lockstep -run 'TestMutantsAreFound/plan-mode-names-source$'
+proof ./properties -run 'TestEveryMutantIsKilled/plan-mode-names-source$'
+go build -o "$work/plankit" ./cmd/plankit
+for level in plugin runtime; do
+	code=0
+	"$work/plankit" check --level "$level" --mutant plan-mode-names-source --only features >"$work/check-$level.txt" 2>&1 || code=$?
+	echo "   plankit check --level $level --mutant plan-mode-names-source --only features: exit $code, $(grep -c '^FAIL' "$work/check-$level.txt" || true) failing scenarios; the first under LOG-5, else the first:"
+	{ grep -E '^FAIL.*LOG-5' "$work/check-$level.txt" || grep -E '^FAIL' "$work/check-$level.txt" || true; } | head -1 | cut -c1-160 | sed 's/^/     /'
+done
+$keep && echo "scratch copy kept: $tree"
+exit 0
