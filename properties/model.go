@@ -535,7 +535,7 @@ func (x *pred) appendPlan(a *agent, active bool) bool {
 	a.log = append(a.log, mevent{typ: spec.TypePlanMode, isPlan: true, plan: active})
 	a.logged = active
 	ap := x.of(a)
-	ap.Events = append(ap.Events, trace.EventExpect{Type: spec.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: active})})
+	ap.Events = append(ap.Events, trace.EventExpect{Type: spec.TypePlanMode, Data: sim.JSON(spec.PlanModeData{Active: active})})
 	ap.Plan = append(ap.Plan, active)
 	return true
 }
