@@ -51,14 +51,21 @@ type Deviations struct {
 	NoticeForcesStep bool
 }
 
-// Assumable lists the known deviations the model can predict: the name
-// (as plankit mutants lists it), its clause and what it does.
-var Assumable = []struct{ Name, Clause, What string }{
-	{"listener-appended", spec.STEP1, "the pre-step listener is registered without prepend"},
-	{"cancelled-selection-narrated", spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step"},
-	{"keep-planning-keeps-exit", spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force"},
-	{"plan-reply-announces-entering", spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off"},
-	{"notice-forces-step", spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step"},
+// Assumption is a known deviation the model can predict: its name (as
+// plankit mutants lists it), its clause, what it does, and the field of
+// Deviations that assumes it.
+type Assumption struct {
+	Name, Clause, What string
+	field              func(*Deviations) *bool
+}
+
+// Assumable lists the known deviations the model can predict.
+var Assumable = []Assumption{
+	{"listener-appended", spec.STEP1, "the pre-step listener is registered without prepend", func(d *Deviations) *bool { return &d.ListenerAppended }},
+	{"cancelled-selection-narrated", spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step", func(d *Deviations) *bool { return &d.CancelledNarrated }},
+	{"keep-planning-keeps-exit", spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force", func(d *Deviations) *bool { return &d.KeepPlanningKeepsExit }},
+	{"plan-reply-announces-entering", spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off", func(d *Deviations) *bool { return &d.ReplyAnnouncesEntering }},
+	{"notice-forces-step", spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step", func(d *Deviations) *bool { return &d.NoticeForcesStep }},
 }
 
 // AssumableNames are the names of Assumable, in order, for messages.
@@ -76,21 +83,12 @@ func ParseDeviations(names []string) (Deviations, error) {
 	var d Deviations
 	var unknown []string
 	for _, n := range names {
-		switch n {
-		case Assumable[0].Name:
-			d.ListenerAppended = true
-		case Assumable[1].Name:
-			d.CancelledNarrated = true
-		case Assumable[2].Name:
-			d.KeepPlanningKeepsExit = true
-		case Assumable[3].Name:
-			d.ReplyAnnouncesEntering = true
-		case Assumable[4].Name:
-			d.NoticeForcesStep = true
-		default:
-			if !slices.Contains(unknown, n) {
-				unknown = append(unknown, n)
-			}
+		i := slices.IndexFunc(Assumable, func(a Assumption) bool { return a.Name == n })
+		switch {
+		case i >= 0:
+			*Assumable[i].field(&d) = true
+		case !slices.Contains(unknown, n):
+			unknown = append(unknown, n)
 		}
 	}
 	if len(unknown) > 0 {
@@ -102,9 +100,9 @@ func ParseDeviations(names []string) (Deviations, error) {
 // Names lists the assumed deviations in Assumable order.
 func (d Deviations) Names() []string {
 	var out []string
-	for i, on := range []bool{d.ListenerAppended, d.CancelledNarrated, d.KeepPlanningKeepsExit, d.ReplyAnnouncesEntering, d.NoticeForcesStep} {
-		if on {
-			out = append(out, Assumable[i].Name)
+	for _, a := range Assumable {
+		if *a.field(&d) {
+			out = append(out, a.Name)
 		}
 	}
 	return out
