@@ -186,47 +186,6 @@ func deepest(ve *jsonschema.ValidationError) ([]string, string) {
 	return bestLoc, bestMsg
 }
 
-// ValidateRequest checks a request line against the strict schemas.
-func ValidateRequest(line []byte) error { return validateRequest(compiledSchemas, line) }
-
-// ValidateReply checks a reply line to a request of method against the
-// strict schemas.
-func ValidateReply(method string, line []byte) error {
-	return validateReply(compiledSchemas, method, line)
-}
-
-// ValidateRuntimeRequest checks a runtime-protocol request line against
-// the strict schemas.
-func ValidateRuntimeRequest(line []byte) error {
-	return validateRequest(compiledRuntimeSchemas, line)
-}
-
-// ValidateRuntimeReply checks a runtime-protocol reply line to a request
-// of method against the strict schemas.
-func ValidateRuntimeReply(method string, line []byte) error {
-	return validateReply(compiledRuntimeSchemas, method, line)
-}
-
-// validateRequest checks a request line against the strict schemas of a
-// protocol.
-func validateRequest(schemas protocolSchemas, line []byte) error {
-	s, _, err := schemas()
-	if err != nil {
-		return err
-	}
-	return checkRequest(s, line)
-}
-
-// validateReply checks a reply line to a request of method against the
-// strict schemas of a protocol.
-func validateReply(schemas protocolSchemas, method string, line []byte) error {
-	s, _, err := schemas()
-	if err != nil {
-		return err
-	}
-	return checkReply(s, method, line)
-}
-
 func checkRequest(s *schemaSet, line []byte) error {
 	if err := validate(s.request, line); err != nil {
 		return err
@@ -239,14 +198,6 @@ func checkRequest(s *schemaSet, line []byte) error {
 		return fmt.Errorf("params of %s: %w", req.Method, err)
 	}
 	return nil
-}
-
-func checkReply(s *schemaSet, method string, line []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
-	if err != nil {
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	return checkReplyValue(s, method, v)
 }
 
 // checkReplyValue checks a parsed reply line: the envelope, then the
