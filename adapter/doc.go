@@ -32,8 +32,9 @@
 //	defer pool.Close()
 //	run := trace.Execute(t, pool.Port())
 //
-// Every message has a JSON Schema (schema/*.json, embedded); with
-// Options.Validate every request and reply is checked against it.
+// Every message has a JSON Schema (schema/*.json, embedded by the leaf
+// package adapter/schema); with Options.Validate every request and reply
+// is checked against it.
 //
 // The server side is Serve: it answers the protocol on a reader and a
 // writer with any sim.Port, which is how `plankit serve` offers the

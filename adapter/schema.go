@@ -2,44 +2,30 @@ package adapter
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 
+	"github.com/plankit/plankit/adapter/schema"
 	"github.com/plankit/plankit/internal/third_party/jsonschema"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
 
-// Schemas holds the JSON Schema of every protocol message: request.json and
-// reply.json are the line envelopes, <method>.json holds $defs/params and
-// $defs/result of each method, common.json the shared types.
-//
-// The runtime protocol's schemas are in schema/runtime/, laid out the same
-// way.
-//
-//go:embed schema/*.json schema/runtime/*.json
-var Schemas embed.FS
-
-// SchemaBase is the $id prefix of the embedded plugin-protocol schemas.
-const SchemaBase = "https://plankit.github.io/schema/adapter/v1/"
-
-// RuntimeSchemaBase is the $id prefix of the runtime-protocol schemas.
-const RuntimeSchemaBase = "https://plankit.github.io/schema/runtime/v1/"
-
-// protocolDef is one protocol's schemas: where they are, their $id prefix,
-// its methods and the reply shapes quoted in errors.
+// protocolDef is one protocol's schemas: their folder in schema.FS (and
+// the folder named in errors), their $id prefix, its methods and the
+// reply shapes quoted in errors.
 type protocolDef struct {
-	dir, base string
-	methods   []string
-	shapes    map[string]string
+	dir, shown, base string
+	methods          []string
+	shapes           map[string]string
 }
 
 var (
-	pluginProtocol  = &protocolDef{dir: "schema", base: SchemaBase, methods: Methods, shapes: shapes}
-	runtimeProtocol = &protocolDef{dir: "schema/runtime", base: RuntimeSchemaBase, methods: RuntimeMethods, shapes: runtimeShapes}
+	pluginProtocol  = &protocolDef{dir: schema.PluginDir, shown: "schema", base: schema.PluginBase, methods: Methods, shapes: shapes}
+	runtimeProtocol = &protocolDef{dir: schema.RuntimeDir, shown: "schema/runtime", base: schema.RuntimeBase, methods: RuntimeMethods, shapes: runtimeShapes}
 )
 
 var printer = message.NewPrinter(language.English)
@@ -90,7 +76,7 @@ func (c *compiled) get(def *protocolDef) (strictSet, lenientSet *schemaSet, err 
 
 func compileSchemas(def *protocolDef, relax bool) (*schemaSet, error) {
 	c := jsonschema.NewCompiler()
-	entries, err := Schemas.ReadDir(def.dir)
+	entries, err := schema.FS.ReadDir(def.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -98,19 +84,19 @@ func compileSchemas(def *protocolDef, relax bool) (*schemaSet, error) {
 		if e.IsDir() {
 			continue
 		}
-		data, err := Schemas.ReadFile(def.dir + "/" + e.Name())
+		data, err := schema.FS.ReadFile(path.Join(def.dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", def.dir, e.Name(), err)
+			return nil, fmt.Errorf("%s/%s: %w", def.shown, e.Name(), err)
 		}
 		if relax {
 			doc = relaxed(doc)
 		}
 		if err := c.AddResource(def.base+e.Name(), doc); err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", def.dir, e.Name(), err)
+			return nil, fmt.Errorf("%s/%s: %w", def.shown, e.Name(), err)
 		}
 	}
 	s := &schemaSet{proto: def, params: map[string]*jsonschema.Schema{}, result: map[string]*jsonschema.Schema{}}
@@ -200,47 +186,6 @@ func deepest(ve *jsonschema.ValidationError) ([]string, string) {
 	return bestLoc, bestMsg
 }
 
-// ValidateRequest checks a request line against the strict schemas.
-func ValidateRequest(line []byte) error { return validateRequest(compiledSchemas, line) }
-
-// ValidateReply checks a reply line to a request of method against the
-// strict schemas.
-func ValidateReply(method string, line []byte) error {
-	return validateReply(compiledSchemas, method, line)
-}
-
-// ValidateRuntimeRequest checks a runtime-protocol request line against
-// the strict schemas.
-func ValidateRuntimeRequest(line []byte) error {
-	return validateRequest(compiledRuntimeSchemas, line)
-}
-
-// ValidateRuntimeReply checks a runtime-protocol reply line to a request
-// of method against the strict schemas.
-func ValidateRuntimeReply(method string, line []byte) error {
-	return validateReply(compiledRuntimeSchemas, method, line)
-}
-
-// validateRequest checks a request line against the strict schemas of a
-// protocol.
-func validateRequest(schemas protocolSchemas, line []byte) error {
-	s, _, err := schemas()
-	if err != nil {
-		return err
-	}
-	return checkRequest(s, line)
-}
-
-// validateReply checks a reply line to a request of method against the
-// strict schemas of a protocol.
-func validateReply(schemas protocolSchemas, method string, line []byte) error {
-	s, _, err := schemas()
-	if err != nil {
-		return err
-	}
-	return checkReply(s, method, line)
-}
-
 func checkRequest(s *schemaSet, line []byte) error {
 	if err := validate(s.request, line); err != nil {
 		return err
@@ -253,14 +198,6 @@ func checkRequest(s *schemaSet, line []byte) error {
 		return fmt.Errorf("params of %s: %w", req.Method, err)
 	}
 	return nil
-}
-
-func checkReply(s *schemaSet, method string, line []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
-	if err != nil {
-		return fmt.Errorf("not JSON: %v", err)
-	}
-	return checkReplyValue(s, method, v)
 }
 
 // checkReplyValue checks a parsed reply line: the envelope, then the

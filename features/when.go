@@ -172,7 +172,7 @@ func (w *world) fold(list, end string) error {
 		switch item {
 		case "":
 		case "active", "inactive":
-			specs = append(specs, sim.FoldEventSpec{Type: spec.TypePlanMode, Data: sim.JSON(sim.PlanModeData{Active: item == "active"})})
+			specs = append(specs, sim.FoldEventSpec{Type: spec.TypePlanMode, Data: sim.JSON(spec.PlanModeData{Active: item == "active"})})
 		default:
 			specs = append(specs, sim.FoldEventSpec{Type: item})
 		}

@@ -171,7 +171,7 @@ func (w *world) logFold(agent string) bool {
 	reading := w.rt.Identity().Choices[spec.ChoicePlanModeData]
 	for _, e := range w.rt.Log(agent) {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := sim.PlanModeRead(e, reading); ok {
+			if v, ok := spec.PlanModeRead(e.Data, reading); ok {
 				active = v
 			}
 		}

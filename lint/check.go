@@ -277,8 +277,8 @@ func (c *checker) stepDone() {
 func (c *checker) planMode(r row) {
 	s := c.s
 	e := sim.Event{Type: spec.TypePlanMode, Data: r.data}
-	exact := sim.PlanModeExact(e)
-	active, folds := sim.PlanModeRead(e, c.opts.PlanModeData)
+	exact := spec.PlanModeExact(e.Data)
+	active, folds := spec.PlanModeRead(e.Data, c.opts.PlanModeData)
 	if !exact {
 		how := "the fold ignores it"
 		if folds {

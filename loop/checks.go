@@ -41,7 +41,7 @@ func Fold(log []sim.Event, end int, reading string) bool {
 	active := false
 	for _, e := range log[:min(end, len(log))] {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := sim.PlanModeRead(e, reading); ok {
+			if v, ok := spec.PlanModeRead(e.Data, reading); ok {
 				active = v
 			}
 		}

@@ -146,7 +146,7 @@ func PlanModeEvents(d StepDone) []bool {
 	out := []bool{}
 	for _, e := range d.Obs.Events {
 		if e.Type == spec.TypePlanMode {
-			v, _ := sim.PlanModeOf(e)
+			v, _ := spec.PlanModeOf(e.Data)
 			out = append(out, v)
 		}
 	}
@@ -402,7 +402,7 @@ func sectionsRule(d StepDone, got, want []bool) string {
 		last, seen := false, false
 		for _, e := range d.Obs.Events {
 			if e.Seq < q.At && e.Type == spec.TypePlanMode {
-				if v, ok := sim.PlanModeOf(e); ok {
+				if v, ok := spec.PlanModeOf(e.Data); ok {
 					last, seen = v, true
 				}
 			}
@@ -479,7 +479,7 @@ func eventsOf(d StepDone, types []string) []string {
 		if slices.Contains(types, e.Type) {
 			name := e.Type
 			if e.Type == spec.TypePlanMode {
-				v, _ := sim.PlanModeOf(e)
+				v, _ := spec.PlanModeOf(e.Data)
 				name += " " + strconv.FormatBool(v)
 			}
 			got = append(got, name)

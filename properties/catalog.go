@@ -251,6 +251,14 @@ var props = []property{
 	},
 }
 
+// Lookup returns the property named name, and false when there is none.
+func Lookup(name string) (Info, bool) {
+	if p := lookup(name); p != nil {
+		return p.Info, true
+	}
+	return Info{}, false
+}
+
 // Catalog lists every property with its clauses, in a fixed order.
 func Catalog() []Info {
 	out := make([]Info, len(props))

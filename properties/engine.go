@@ -235,7 +235,7 @@ func (p *property) choicesOf(declared map[string]string) Choices {
 
 // full is the whole-model property with this run's assumptions.
 func (p *property) full() *property {
-	f := props[0]
+	f := *lookup(NameStateMachine)
 	f.assume = p.assume
 	return &f
 }

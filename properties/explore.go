@@ -140,7 +140,7 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("--assume: %w", err)
 	}
-	full := props[0].full()
+	full := lookup(NameStateMachine).full()
 	full.assume = dev
 	start, f, err := startSession(full, opts.NewPort, setup)
 	if err != nil {

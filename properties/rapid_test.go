@@ -94,7 +94,7 @@ func TestPropertiesRapid(t *testing.T) {
 func TestPropertiesRapidChoices(t *testing.T) {
 	alt := reference.AlternativeChoices()
 	newPort := reference.Factory(reference.Options{Choices: alt})
-	t.Run(NameStateMachine, rapid.MakeCheck(func(t *rapid.T) { machine(t, &props[0], newPort) }))
+	t.Run(NameStateMachine, rapid.MakeCheck(func(t *rapid.T) { machine(t, lookup(NameStateMachine), newPort) }))
 }
 
 // TestGenerateFindsMutant shows the generated model sequences catch a broken
@@ -103,7 +103,7 @@ func TestGenerateFindsMutant(t *testing.T) {
 	newPort := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.AppendOnReject}})
 	failed := false
 	for seed := int64(1); seed <= 20 && !failed; seed++ {
-		f, err := generate(&props[0], newPort, NewPRNG(seed, "mutant"), 40)
+		f, err := generate(lookup(NameStateMachine), newPort, NewPRNG(seed, "mutant"), 40)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -78,9 +78,9 @@ type Options struct {
 }
 
 // PRNG is a Chooser drawing from a seeded PCG generator. Run uses it
-// instead of rapid, whose engine needs a *testing.T for its deadline and
-// -rapid.* flags; the generators are the same, only the source of choices
-// differs.
+// instead of rapid's engine, whose flags, wall-clock bounds and fail files
+// do not fit a command (see the package comment); the generators are the
+// same, only the source of choices differs.
 type PRNG struct{ r *rand.Rand }
 
 // NewPRNG returns a chooser seeded from seed and a case label.

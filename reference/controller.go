@@ -123,7 +123,7 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 }
 
 func (c *Controller) append(h host, agent string, active bool) error {
-	data := c.hooks.data.at(active, sim.JSON(sim.PlanModeData{Active: active}))
+	data := c.hooks.data.at(active, sim.JSON(spec.PlanModeData{Active: active}))
 	err := h.Append(agent, spec.TypePlanMode, data)
 	return c.hooks.appended.at(appending{h, agent, data}, err)
 }

@@ -25,7 +25,7 @@ func fold(events []sim.Event, end int, reading string, folds bend[bool, bool]) b
 		if e.Type != spec.TypePlanMode {
 			continue
 		}
-		if v, ok := sim.PlanModeRead(e, reading); ok && folds.at(seen, true) {
+		if v, ok := spec.PlanModeRead(e.Data, reading); ok && folds.at(seen, true) {
 			active, seen = v, true
 		}
 	}
@@ -64,7 +64,7 @@ func (s *session) add(e sim.Event) {
 	s.events = append(s.events, e)
 	switch e.Type {
 	case spec.TypePlanMode:
-		if v, ok := sim.PlanModeRead(e, s.reading); ok && s.folds.at(s.seen, true) {
+		if v, ok := spec.PlanModeRead(e.Data, s.reading); ok && s.folds.at(s.seen, true) {
 			s.active, s.seen = v, true
 		}
 	case spec.TypeTurnStart:

@@ -146,7 +146,7 @@ func TestLOG1_PlanModeIsLogOnly(t *testing.T) {
 // end is clamped (choice fold-end=clamp).
 func TestLOG2_FoldLastValueOfPrefix(t *testing.T) {
 	ev := func(typ string, active bool) sim.Event {
-		return sim.Event{Type: typ, Data: sim.JSON(sim.PlanModeData{Active: active})}
+		return sim.Event{Type: typ, Data: sim.JSON(spec.PlanModeData{Active: active})}
 	}
 	events := []sim.Event{ev("turn/start", true), ev(spec.TypePlanMode, true), ev(spec.TypePlanMode, false), ev(spec.TypePlanMode, true)}
 	cases := []struct {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/plankit/plankit/adapter"
+	protocol "github.com/plankit/plankit/adapter/schema"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/loop"
@@ -46,12 +46,12 @@ type Error = schemafile.Error
 // it refers to.
 var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]schemafile.Resource, error) {
 	var rs []schemafile.Resource
-	err := fs.WalkDir(adapter.Schemas, "schema/runtime", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(protocol.FS, protocol.RuntimeDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := adapter.Schemas.ReadFile(path)
-		rs = append(rs, schemafile.Resource{ID: adapter.RuntimeSchemaBase + d.Name(), Data: data})
+		data, err := protocol.FS.ReadFile(path)
+		rs = append(rs, schemafile.Resource{ID: protocol.RuntimeBase + d.Name(), Data: data})
 		return err
 	})
 	return append(rs, schemafile.Resource{ID: SchemaID, Data: Schema}), err

@@ -1,5 +1,10 @@
 // Package sim is plankit's deterministic simulator of an agent runtime
-// around a plan-mode implementation. It has no plan-mode logic of its own.
+// around a plan-mode implementation. It decides nothing about plan mode:
+// every plan-mode decision is the implementation's, reached through Port.
+// It uses the specification's names (package spec) to draw actions and to
+// read results, and how a plan/mode event's data folds is spec's rule
+// (spec.PlanModeRead, LOG-1/LOG-2 under choice plan-mode-data), shared with
+// the reference, the model, lint and the runtime-level checks.
 //
 // It owns the durable session logs (append-only events in dsh's shape),
 // agents and their status, prompt admission, turns and steps, the

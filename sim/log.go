@@ -77,52 +77,6 @@ func MessageOf(data json.RawMessage) (Message, error) {
 	return Message{Role: d.Role, Text: text.String(), Source: d.Source}, nil
 }
 
-// PlanModeData is the data of a plan/mode event.
-type PlanModeData struct {
-	Active bool `json:"active"`
-}
-
-// PlanModeOf returns the active flag a plan/mode event folds to and
-// whether it folds at all, under the default reading of choice
-// plan-mode-data (fold-active): data that is a JSON object with a boolean
-// active folds to it, whatever other fields it has (LOG-2: "the active of
-// the last plan/mode").
-func PlanModeOf(e Event) (active bool, ok bool) {
-	return PlanModeRead(e, spec.PlanModeDataFoldActive)
-}
-
-// PlanModeRead is PlanModeOf under a value of choice plan-mode-data: with
-// exact, only data that is exactly {active: boolean} folds.
-func PlanModeRead(e Event, reading string) (active bool, ok bool) {
-	switch string(e.Data) { // the canonical forms, as logs hold them
-	case `{"active":true}`:
-		return true, true
-	case `{"active":false}`:
-		return false, true
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(e.Data, &raw); err != nil || raw == nil {
-		return false, false
-	}
-	if reading == spec.PlanModeDataExact && len(raw) != 1 {
-		return false, false
-	}
-	switch string(raw["active"]) {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
-	}
-	return false, false
-}
-
-// PlanModeExact reports whether a plan/mode event's data is exactly
-// {active: boolean}, the shape LOG-1 gives the events plan mode appends.
-func PlanModeExact(e Event) bool {
-	_, ok := PlanModeRead(e, spec.PlanModeDataExact)
-	return ok
-}
-
 // TurnEndReason is the reason kind of a turn/end event's data: its
 // reason's kind ({kind: …}), or the reason itself when it is a string; ""
 // when there is none.

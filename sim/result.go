@@ -116,7 +116,7 @@ func (r Result) PlanEvents(agent string) []bool {
 	out := []bool{}
 	for _, a := range r.Appended {
 		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
-			v, _ := PlanModeOf(a.Event)
+			v, _ := spec.PlanModeOf(a.Event.Data)
 			out = append(out, v)
 		}
 	}

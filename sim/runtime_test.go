@@ -267,21 +267,6 @@ func TestLogAndMessages(t *testing.T) {
 	if l.Since(5) != nil {
 		t.Fatal("since past the end")
 	}
-	for _, c := range []struct {
-		data      string
-		ok, exact bool
-	}{{`{"active":true}`, true, true}, {`{"active":1}`, false, false}, {`{}`, false, false}, {`{"active":true,"x":1}`, true, false}, {`[]`, false, false}, {`null`, false, false}} {
-		e := sim.Event{Type: spec.TypePlanMode, Data: json.RawMessage(c.data)}
-		if _, ok := sim.PlanModeOf(e); ok != c.ok {
-			t.Errorf("PlanModeOf(%s) ok=%v (choice plan-mode-data=fold-active)", c.data, ok)
-		}
-		if _, ok := sim.PlanModeRead(e, spec.PlanModeDataExact); ok != c.exact {
-			t.Errorf("PlanModeRead(%s, exact) ok=%v", c.data, ok)
-		}
-		if sim.PlanModeExact(e) != c.exact {
-			t.Errorf("PlanModeExact(%s) = %v", c.data, !c.exact)
-		}
-	}
 	m := sim.Message{Role: "user", Text: "hi", Source: sim.Source{Kind: "plugin", Plugin: "plan-mode"}}
 	back, err := sim.MessageOf(sim.MessageData(m))
 	if err != nil || back != m || !back.IsPlanNotice() {

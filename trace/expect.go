@@ -380,9 +380,9 @@ func planValues(r sim.Result, agent string) (values []bool, shown string) {
 	malformed := false
 	for _, a := range r.Appended {
 		if a.Agent == agent && a.Event.Type == spec.TypePlanMode {
-			v, _ := sim.PlanModeOf(a.Event)
+			v, _ := spec.PlanModeOf(a.Event.Data)
 			values, parts = append(values, v), append(parts, fmt.Sprint(v))
-			if !sim.PlanModeExact(a.Event) && a.ByPlugin { // an outside writer's data is its own (LOG-1 shapes what plan mode appends)
+			if !spec.PlanModeExact(a.Event.Data) && a.ByPlugin { // an outside writer's data is its own (LOG-1 shapes what plan mode appends)
 				parts[len(parts)-1], malformed = string(a.Event.Data), true
 			}
 		}

@@ -55,7 +55,7 @@ Exit codes: 0 conformant; 1 a check failed (or the manifest is out of date);
 was interrupted by SIGINT or SIGTERM (the reports say which).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.level.validate(cmd); err != nil {
+			if err := o.level.validate(); err != nil {
 				return err
 			}
 			return runCheck(cmd.Context(), o, cmd.OutOrStdout())

@@ -79,7 +79,7 @@ SIGTERM (the reports say which searches did not finish).`,
   plankit diff --level runtime --mutant notice-forces-step`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.level.validate(cmd); err != nil {
+			if err := o.level.validate(); err != nil {
 				return err
 			}
 			if o.level.runtime() && !cmd.Flags().Changed("depth") {

@@ -56,14 +56,15 @@ func newDocsCmd() *cobra.Command {
 	return cmd
 }
 
-// generatedFiles is every generated file of the module under root, in a
+// generatedFiles is the one list of the module's generated files under
+// root (internal/generated.Set): those `go generate ./...` writes, in a
 // fixed order: the CLI reference, the trace-format reference, the catalogs,
 // the conformance pages of the published package and runtime, the
 // generated regions of hand-written pages (generatedRegions), the
 // examples' golden pictures, and the scripts that run the documentation's
-// commands.
+// commands; and those other commands write (generatedElsewhere).
 func generatedFiles(root string) (generated.Set, error) {
-	set := generated.Set{Owned: []string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, Unmarked: examples.Owned}
+	set := generated.Set{Owned: []string{"docs/cli/*.md", docScriptDir + "/*.txtar"}, Unmarked: examples.Owned, Elsewhere: generatedElsewhere}
 	docs, err := generatedDocs()
 	if err != nil {
 		return set, err
@@ -110,6 +111,16 @@ func generatedFiles(root string) (generated.Set, error) {
 	}
 	set.Files = append(set.Files, scripts...)
 	return set, nil
+}
+
+// generatedElsewhere are the generated files `go generate ./...` does not
+// write: kill matrices too slow to run on every generate, and test
+// fixtures their test's -update flag rewrites.
+var generatedElsewhere = []generated.Elsewhere{
+	{Path: "docs/mutants.md", Command: "go run ./cmd/plankit mutants --matrix --out docs/mutants.md", Test: "cmd/plankit TestMutantsDocIsFresh"},
+	{Path: "docs/mutants-runtime.md", Command: "go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", Test: "loop/suite TestMutantsAreKilledAtRuntimeLevel"},
+	{Path: "adapter/dsh/conformance/testdata/page.golden.md", Command: "go test ./adapter/dsh/conformance -run TestRenderGolden -update", Test: "adapter/dsh/conformance TestRenderGolden"},
+	{Path: "cmd/plankit/testdata/snippets.txtar", Command: "go test ./cmd/plankit -run TestDocScriptOfAFixturePage -update", Test: "cmd/plankit TestDocScriptOfAFixturePage"},
 }
 
 // generatedDocs renders the reference pages under docs/: one page per

@@ -87,6 +87,31 @@ func TestArchitectureMapsTheImports(t *testing.T) {
 			t.Errorf("docs/architecture.md: the dependency table lists %s, which has no Go files", pkg)
 		}
 	}
+	// The conformance library (imported by a Go implementer's tests) and
+	// the runtime trace reader need the protocols' schemas, never the
+	// process driver, whose init recognises the guard's re-executed mode.
+	for _, pkg := range []string{"conformance", "rtrace"} {
+		if reaches(actual, pkg, "adapter") {
+			t.Errorf("%s links the adapter process driver (package adapter); it needs only adapter/schema", pkg)
+		}
+	}
+}
+
+// reaches reports whether from imports to, directly or through others.
+func reaches(imports map[string][]string, from, to string) bool {
+	seen := map[string]bool{}
+	var walk func(p string) bool
+	walk = func(p string) bool {
+		if p == to {
+			return true
+		}
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		return slices.ContainsFunc(imports[p], walk)
+	}
+	return walk(from)
 }
 
 // dependencyTable reads the code block after "Dependencies point one way":

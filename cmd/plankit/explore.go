@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/plankit/plankit/properties"
@@ -10,19 +12,26 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newExploreCmd() *cobra.Command {
-	var (
-		depth   int
-		out     string
-		retries string
-		// hostTools and emptySteps widen the setup and the alphabet.
-		hostTools  bool
-		emptySteps string
-		impl       implFlags
-		level      levelFlags
-		assume     []string
-		expect     string
-	)
+// exploreOptions are the flags of plankit explore, and which of them were
+// given.
+type exploreOptions struct {
+	depth   int
+	out     string
+	retries string
+	// hostTools and emptySteps widen the setup and the alphabet.
+	hostTools  bool
+	emptySteps string
+	impl       implFlags
+	level      levelFlags
+	assume     []string
+	expect     string
+	// depthSet and retriesSet: --depth and --retries were given.
+	depthSet, retriesSet bool
+}
+
+func newExploreCmd() *cobra.Command { return exploreCmd(&exploreOptions{}) }
+
+func exploreCmd(o *exploreOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explore",
 		Short: "Check every action sequence up to a depth against the model",
@@ -57,98 +66,106 @@ replays it) and named by the clauses of the observation that diverged.`,
   plankit explore --depth 4 --mutant append-on-abort --out counterexamples`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if depth < 1 {
-				return usageErr("--depth must be at least 1, not %d", depth)
-			}
-			if err := level.validate(cmd); err != nil {
-				return err
-			}
-			m, err := readExpect(expect)
-			if err != nil {
-				return err
-			}
-			assumed, err := modelAssumptions(assume, m, level.runtime())
-			if err != nil {
-				return err
-			}
-			// --out is checked before anything runs, at either level.
-			if err := outputDir("--out", out); err != nil {
-				return err
-			}
-			if level.runtime() {
-				if !cmd.Flags().Changed("depth") {
-					depth = runtimeExploreDepth
-				}
-				return exploreRuntime(cmd, &impl, &level, depth, out)
-			}
-			if retries != sim.RetriesPreStep && retries != sim.RetriesSameStep {
-				return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, retries)
-			}
-			if err := impl.checkJobs(); err != nil {
-				return err
-			}
-			newPort, err := impl.factory()
-			if err != nil {
-				return err
-			}
-			if emptySteps != sim.EmptyStepsRun && emptySteps != sim.EmptyStepsSkip {
-				return usageErr("--empty-steps must be %s or %s, not %q", sim.EmptyStepsRun, sim.EmptyStepsSkip, emptySteps)
-			}
-			setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: retries, HostTools: hostTools}
-			if emptySteps == sim.EmptyStepsSkip {
-				setup.EmptySteps = emptySteps
-			}
-			res, err := properties.Explore(cmd.Context(), properties.ExploreOptions{NewPort: newPort, Depth: depth, Setup: &setup, Jobs: impl.jobs, Assume: assumed})
-			if ie := interruption(cmd.Context()); ie != nil {
-				// No verdict: the depth was not explored to the end.
-				return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, depth)
-			}
-			if err != nil {
-				var ie *sim.ImplError
-				if errors.As(err, &ie) {
-					return withCode(ExitImpl, err)
-				}
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if len(assumed) > 0 {
-				fmt.Fprintf(w, "assuming %s\n", strings.Join(assumed, ", "))
-			}
-			fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d transitions checked (%d-action alphabet, %d actions run)\n",
-				res.Depth, res.States, res.Transitions, res.Alphabet, res.Actions)
-			if res.Violation == nil {
-				fmt.Fprintln(w, "no violation")
-				return nil
-			}
-			info := properties.Info{Name: fmt.Sprintf("explore-depth%d", depth), Clauses: properties.Catalog()[0].Clauses,
-				Doc: "bounded exhaustive exploration against the model"}
-			path, reproduced, err := properties.WriteCounterexample(out, info, 0, 0, res.Violation, newPort)
-			if err != nil {
-				return usageErr("writing the counterexample: %v", err)
-			}
-			fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
-			if cl, obs, err := attributeInLockstep(assumed)(newPort, res.Violation.Setup, res.Violation.Actions[:min(res.Violation.Index+1, len(res.Violation.Actions))]); err == nil && len(cl) > 0 {
-				// The clauses of the observation that diverged (lockstep's
-				// table), not the whole model's.
-				fmt.Fprintf(w, "clauses: %s (first differing observation: %s)\n", strings.Join(cl, " "), obs)
-			}
-			if !reproduced {
-				fmt.Fprintln(w, "note: the trace replays the sequence, but its expectation cannot express this failure")
-			}
-			return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with %s %s", len(res.Violation.Actions), replayCommand(&impl, &level), path))
+			o.depthSet, o.retriesSet = cmd.Flags().Changed("depth"), cmd.Flags().Changed("retries")
+			return runExplore(cmd.Context(), o, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().IntVar(&depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
-	cmd.Flags().StringVar(&out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
-	cmd.Flags().StringVar(&retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
-	cmd.Flags().BoolVar(&hostTools, "host-tools", false, "the host registers tools of its own (read, write, and search added at assembly) and the alphabet calls them (needs the adapter capability hostTools)")
-	cmd.Flags().StringVar(&emptySteps, "empty-steps", sim.EmptyStepsRun, "what the runtime does with an accepted step that carries no messages: run, or skip (the alphabet then has such a step; needs the adapter capability emptySteps)")
-	cmd.Flags().StringArrayVar(&assume, "assume", nil, "a known deviation the model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+")")
-	cmd.Flags().StringVar(&expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions (its other entries are not used)")
-	impl.register(cmd)
-	impl.registerJobs(cmd)
-	level.register(cmd)
+	cmd.Flags().IntVar(&o.depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
+	cmd.Flags().StringVar(&o.out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
+	cmd.Flags().StringVar(&o.retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
+	cmd.Flags().BoolVar(&o.hostTools, "host-tools", false, "the host registers tools of its own (read, write, and search added at assembly) and the alphabet calls them (needs the adapter capability hostTools)")
+	cmd.Flags().StringVar(&o.emptySteps, "empty-steps", sim.EmptyStepsRun, "what the runtime does with an accepted step that carries no messages: run, or skip (the alphabet then has such a step; needs the adapter capability emptySteps)")
+	cmd.Flags().StringArrayVar(&o.assume, "assume", nil, "a known deviation the model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+")")
+	cmd.Flags().StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions (its other entries are not used)")
+	o.impl.register(cmd)
+	o.impl.registerJobs(cmd)
+	o.level.register(cmd)
 	return cmd
+}
+
+// runExplore is plankit explore: it checks the flags, explores and writes
+// to w what it found.
+func runExplore(ctx context.Context, o *exploreOptions, w io.Writer) error {
+	if o.depth < 1 {
+		return usageErr("--depth must be at least 1, not %d", o.depth)
+	}
+	if err := o.level.validate(); err != nil {
+		return err
+	}
+	m, err := readExpect(o.expect)
+	if err != nil {
+		return err
+	}
+	assumed, err := modelAssumptions(o.assume, m, o.level.runtime())
+	if err != nil {
+		return err
+	}
+	// --out is checked before anything runs, at either level.
+	if err := outputDir("--out", o.out); err != nil {
+		return err
+	}
+	if o.level.runtime() {
+		depth := o.depth
+		if !o.depthSet {
+			depth = runtimeExploreDepth
+		}
+		return exploreRuntime(ctx, w, &o.impl, &o.level, depth, o.out, o.retriesSet)
+	}
+	if o.retries != sim.RetriesPreStep && o.retries != sim.RetriesSameStep {
+		return usageErr("--retries must be %s or %s, not %q", sim.RetriesPreStep, sim.RetriesSameStep, o.retries)
+	}
+	if err := o.impl.checkJobs(); err != nil {
+		return err
+	}
+	newPort, err := o.impl.factory()
+	if err != nil {
+		return err
+	}
+	if o.emptySteps != sim.EmptyStepsRun && o.emptySteps != sim.EmptyStepsSkip {
+		return usageErr("--empty-steps must be %s or %s, not %q", sim.EmptyStepsRun, sim.EmptyStepsSkip, o.emptySteps)
+	}
+	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: o.retries, HostTools: o.hostTools}
+	if o.emptySteps == sim.EmptyStepsSkip {
+		setup.EmptySteps = o.emptySteps
+	}
+	res, err := properties.Explore(ctx, properties.ExploreOptions{NewPort: newPort, Depth: o.depth, Setup: &setup, Jobs: o.impl.jobs, Assume: assumed})
+	if ie := interruption(ctx); ie != nil {
+		// No verdict: the depth was not explored to the end.
+		return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, o.depth)
+	}
+	if err != nil {
+		var ie *sim.ImplError
+		if errors.As(err, &ie) {
+			return withCode(ExitImpl, err)
+		}
+		return err
+	}
+	if len(assumed) > 0 {
+		fmt.Fprintf(w, "assuming %s\n", strings.Join(assumed, ", "))
+	}
+	fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d transitions checked (%d-action alphabet, %d actions run)\n",
+		res.Depth, res.States, res.Transitions, res.Alphabet, res.Actions)
+	if res.Violation == nil {
+		fmt.Fprintln(w, "no violation")
+		return nil
+	}
+	model, _ := properties.Lookup(properties.NameStateMachine)
+	info := properties.Info{Name: fmt.Sprintf("explore-depth%d", o.depth), Clauses: model.Clauses,
+		Doc: "bounded exhaustive exploration against the model"}
+	path, reproduced, err := properties.WriteCounterexample(o.out, info, 0, 0, res.Violation, newPort)
+	if err != nil {
+		return usageErr("writing the counterexample: %v", err)
+	}
+	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
+	if cl, obs, err := attributeInLockstep(assumed)(newPort, res.Violation.Setup, res.Violation.Actions[:min(res.Violation.Index+1, len(res.Violation.Actions))]); err == nil && len(cl) > 0 {
+		// The clauses of the observation that diverged (lockstep's
+		// table), not the whole model's.
+		fmt.Fprintf(w, "clauses: %s (first differing observation: %s)\n", strings.Join(cl, " "), obs)
+	}
+	if !reproduced {
+		fmt.Fprintln(w, "note: the trace replays the sequence, but its expectation cannot express this failure")
+	}
+	return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with %s %s", len(res.Violation.Actions), replayCommand(&o.impl, &o.level), path))
 }
 
 // runtimeExploreDepth is explore --level runtime's default depth: every

@@ -16,6 +16,7 @@ import (
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Levels of checking: the plan-mode plugin inside plankit's loop, or a
@@ -30,21 +31,24 @@ const (
 type levelFlags struct {
 	level string
 	retry string
+	// flags are the command's, which validate asks what was given.
+	flags *pflag.FlagSet
 }
 
 func (l *levelFlags) register(cmd *cobra.Command) {
+	l.flags = cmd.Flags()
 	cmd.Flags().StringVar(&l.level, "level", levelPlugin, "what is checked: plugin (a plan-mode plugin in plankit's loop, through the adapter protocol) or runtime (a whole runtime with its loop, through the runtime protocol)")
 	cmd.Flags().StringVar(&l.retry, "retry", loop.RetryPreStep, "with --level runtime and no --adapter: how the built-in runtime's request recovery retries: pre-step (the specification), same-step (the shipped dsh loop) or none")
 }
 
-func (l *levelFlags) validate(cmd *cobra.Command) error {
+func (l *levelFlags) validate() error {
 	switch l.level {
 	case levelPlugin:
-		if cmd.Flags().Changed("retry") {
+		if l.flags.Changed("retry") {
 			return usageErr("--retry picks the built-in runtime's behaviour; it needs --level runtime")
 		}
 	case levelRuntime:
-		if cmd.Flags().Changed("restarts") {
+		if l.flags.Changed("restarts") {
 			return usageErr("--restarts picks how a plugin adapter is restarted within a check; at --level runtime every restart is a new process (docs/runtime-protocol.md)")
 		}
 	default:
@@ -186,9 +190,10 @@ func errString(err error) string {
 	return err.Error()
 }
 
-// exploreRuntime is plankit explore --level runtime.
-func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, depth int, out string) error {
-	if cmd.Flags().Changed("retries") {
+// exploreRuntime is plankit explore --level runtime; retriesSet says
+// whether the plugin level's --retries was given.
+func exploreRuntime(ctx context.Context, w io.Writer, impl *implFlags, level *levelFlags, depth int, out string, retriesSet bool) error {
+	if retriesSet {
 		return usageErr("--retries is the plugin level's; at --level runtime use --retry")
 	}
 	if err := impl.checkJobs(); err != nil {
@@ -204,9 +209,8 @@ func exploreRuntime(cmd *cobra.Command, impl *implFlags, level *levelFlags, dept
 	// Every script of the runtime alphabet up to the depth, each compared
 	// step by step with the model: the built-in runtime around the
 	// reference (lockstep at runtime level, no random scripts).
-	w := cmd.OutOrStdout()
-	res, err := lockstep.RunRuntime(cmd.Context(), lockstep.RuntimeOptions{NewImpl: newRuntime, Depth: depth, Out: out, Output: w, Jobs: impl.jobs})
-	if ie := interruption(cmd.Context()); ie != nil {
+	res, err := lockstep.RunRuntime(ctx, lockstep.RuntimeOptions{NewImpl: newRuntime, Depth: depth, Out: out, Output: w, Jobs: impl.jobs})
+	if ie := interruption(ctx); ie != nil {
 		states := 0
 		if res != nil {
 			states = res.States

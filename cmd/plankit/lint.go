@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/plankit/plankit/internal/inputlimit"
@@ -12,12 +13,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newLintCmd() *cobra.Command {
-	var (
-		format  string
-		choices []string
-		limits  inputFlags
-	)
+// lintOptions are the flags and arguments of plankit lint.
+type lintOptions struct {
+	format  string
+	choices []string
+	limits  inputFlags
+	logs    []string // the logs, in argument order; "-" is standard input
+}
+
+func newLintCmd() *cobra.Command { return lintCmd(&lintOptions{}) }
+
+func lintCmd(o *lintOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint LOG.jsonl...",
 		Short: "Check recorded session logs for the log-level rules of plan mode",
@@ -53,84 +59,91 @@ named).`,
   plankit lint --format json session.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return usageErr("unknown --format %q (one of text, json)", format)
-			}
-			if err := limits.validate(); err != nil {
-				return err
-			}
-			opts := lint.Options{Limits: limits.Limits}
-			for _, c := range choices {
-				name, value, _ := strings.Cut(c, "=")
-				switch name {
-				case spec.ChoiceSectionSource:
-					opts.SectionSource = value
-				case spec.ChoicePlanModeData:
-					opts.PlanModeData = value
-				default:
-					return usageErr("--choice %q: lint reads only %s=log|pending and %s=fold-active|exact", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData)
-				}
-			}
-			if err := opts.Validate(); err != nil {
-				return usageErr("--choice %v", err)
-			}
-			// Each log's report is written as soon as it is linted and not
-			// kept: memory is one report's (bounded by lint.DefaultMaxEntries),
-			// however many logs.
-			out := lint.NewStream(cmd.OutOrStdout(), format)
-			var cut error
-			for i, path := range args {
-				if ie := interruption(cmd.Context()); ie != nil {
-					cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), safetext.Line(path))
-					break
-				}
-				var r *lint.Report
-				if path == "-" {
-					// Standard input may stay open: an interruption must not
-					// wait for it.
-					got := make(chan *lint.Report, 1)
-					go func() { got <- lint.Reader("-", cmd.InOrStdin(), opts) }()
-					select {
-					case r = <-got:
-					case <-cmd.Context().Done():
-					}
-					if r == nil {
-						if ie := interruption(cmd.Context()); ie != nil {
-							cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(args)-i, len(args), path)
-						} else {
-							cut = withCode(ExitInterrupted, context.Cause(cmd.Context()))
-						}
-						break
-					}
-				} else {
-					r = lint.File(path, opts)
-				}
-				if err := out.Write(r); err != nil {
-					return err
-				}
-			}
-			if err := out.Close(); err != nil {
-				return err
-			}
-			if cut != nil {
-				return cut
-			}
-			switch code := out.Code(); code {
-			case lint.ExitInput:
-				return withCode(ExitUsage, fmt.Errorf("some input could not be read (see the error lines)"))
-			case lint.ExitFindings:
-				n := out.Count(lint.LevelFinding)
-				noun := "findings"
-				if n == 1 {
-					noun = "finding"
-				}
-				return withCode(ExitFail, fmt.Errorf("%d %s", n, noun))
-			}
-			return nil
+			o.logs = args
+			return runLint(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
-	cmd.Flags().StringArrayVar(&choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
-	limits.register(cmd, inputlimit.Log, "log", boundBytes|boundLine|boundEvents)
+	cmd.Flags().StringVarP(&o.format, "format", "f", "text", "output format: text or json")
+	cmd.Flags().StringArrayVar(&o.choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
+	o.limits.register(cmd, inputlimit.Log, "log", boundBytes|boundLine|boundEvents)
 	return cmd
+}
+
+// runLint is plankit lint: it lints each log in order (stdin for "-") and
+// writes each report to stdout as soon as it is made.
+func runLint(ctx context.Context, o *lintOptions, stdin io.Reader, stdout io.Writer) error {
+	if o.format != "text" && o.format != "json" {
+		return usageErr("unknown --format %q (one of text, json)", o.format)
+	}
+	if err := o.limits.validate(); err != nil {
+		return err
+	}
+	opts := lint.Options{Limits: o.limits.Limits}
+	for _, c := range o.choices {
+		name, value, _ := strings.Cut(c, "=")
+		switch name {
+		case spec.ChoiceSectionSource:
+			opts.SectionSource = value
+		case spec.ChoicePlanModeData:
+			opts.PlanModeData = value
+		default:
+			return usageErr("--choice %q: lint reads only %s=log|pending and %s=fold-active|exact", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData)
+		}
+	}
+	if err := opts.Validate(); err != nil {
+		return usageErr("--choice %v", err)
+	}
+	// Each log's report is written as soon as it is linted and not
+	// kept: memory is one report's (bounded by lint.DefaultMaxEntries),
+	// however many logs.
+	out := lint.NewStream(stdout, o.format)
+	var cut error
+	for i, path := range o.logs {
+		if ie := interruption(ctx); ie != nil {
+			cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(o.logs)-i, len(o.logs), safetext.Line(path))
+			break
+		}
+		var r *lint.Report
+		if path == "-" {
+			// Standard input may stay open: an interruption must not
+			// wait for it.
+			got := make(chan *lint.Report, 1)
+			go func() { got <- lint.Reader("-", stdin, opts) }()
+			select {
+			case r = <-got:
+			case <-ctx.Done():
+			}
+			if r == nil {
+				if ie := interruption(ctx); ie != nil {
+					cut = interrupted(ie, "%d of %d logs not linted (from %s)", len(o.logs)-i, len(o.logs), path)
+				} else {
+					cut = withCode(ExitInterrupted, context.Cause(ctx))
+				}
+				break
+			}
+		} else {
+			r = lint.File(path, opts)
+		}
+		if err := out.Write(r); err != nil {
+			return err
+		}
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	if cut != nil {
+		return cut
+	}
+	switch code := out.Code(); code {
+	case lint.ExitInput:
+		return withCode(ExitUsage, fmt.Errorf("some input could not be read (see the error lines)"))
+	case lint.ExitFindings:
+		n := out.Count(lint.LevelFinding)
+		noun := "findings"
+		if n == 1 {
+			noun = "finding"
+		}
+		return withCode(ExitFail, fmt.Errorf("%d %s", n, noun))
+	}
+	return nil
 }

@@ -93,7 +93,7 @@ var clauseRecipe = []recipeStep{
 	},
 	{
 		file:    "`properties/catalog.go`",
-		add:     "a property citing the clause (a new one, or the clause added to the `Clauses` of one that states it); `properties/model.go` when the model must predict something new.",
+		add:     "a property citing the clause (a new one, or the clause added to the `Clauses` of one that states it); `properties/predict*.go` (and `modelled` in `properties/model.go`) when the model must predict something new.",
 		proof:   "`plankit catalog coverage`",
 		missing: coverageMissing(coverage.NoProperty, coverage.Property),
 	},

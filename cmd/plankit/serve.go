@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/loop"
@@ -10,13 +11,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newServeCmd() *cobra.Command {
-	var (
-		mutant   string
-		choices  []string
-		validate bool
-		level    levelFlags
-	)
+// serveOptions are the flags of plankit serve.
+type serveOptions struct {
+	mutant   string
+	choices  []string
+	validate bool
+	level    levelFlags
+}
+
+func newServeCmd() *cobra.Command { return serveCmd(&serveOptions{}) }
+
+func serveCmd(o *serveOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the reference implementation over the adapter protocol on stdin/stdout",
@@ -42,61 +47,68 @@ the reference) over the runtime protocol (docs/runtime-protocol.md).`,
 		Example: `  plankit sim --adapter "plankit serve --mutant fold-first" examples/*.yaml`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := level.validate(cmd); err != nil {
-				return err
-			}
-			own, mutant, err := loopMutant(&level, mutant)
-			if err != nil {
-				return err
-			}
-			opts := reference.Options{}
-			if mutant != "" {
-				m, err := reference.LookupMutant(mutant)
-				if err != nil {
-					return usageErr("%v", err)
-				}
-				opts.Mutants = reference.Mutants{m.Name}
-			}
-			if len(choices) > 0 {
-				ch, err := parseChoiceFlags(choices)
-				if err != nil {
-					return err
-				}
-				opts.Choices = ch
-			}
-			serve := func() error {
-				caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true, HostTools: true, EmptySteps: true}
-				return adapter.Serve(cmd.InOrStdin(), cmd.OutOrStdout(), reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: validate})
-			}
-			if level.runtime() {
-				b, err := loop.NewBuiltinWith(reference.NewPort(opts), loop.BuiltinOptions{Retry: level.retry, Mutants: own})
-				if err != nil {
-					return usageErr("--retry: %v", err)
-				}
-				serve = func() error { return adapter.ServeRuntime(cmd.InOrStdin(), cmd.OutOrStdout(), b, validate) }
-			}
-			served := make(chan error, 1)
-			go func() { served <- serve() }()
-			select {
-			case err = <-served:
-			case <-cmd.Context().Done():
-				// Interrupted (the driving plankit ends its adapters'
-				// process groups with SIGTERM): stop at once, at either
-				// level.
-				if ie := interruption(cmd.Context()); ie != nil {
-					return interrupted(ie, "")
-				}
-				return withCode(ExitImpl, context.Cause(cmd.Context()))
-			}
-			if errors.Is(err, adapter.ErrBadRequest) {
-				return withCode(ExitUsage, err) // the peer broke the protocol
-			}
-			return withCode(ExitImpl, err) // the server could not run (its output failed)
+			return runServe(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md), or with --level runtime one of the built-in runtime's loop (docs/mutants-runtime.md)")
-	cmd.Flags().StringArrayVar(&choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
-	level.register(cmd)
-	cmd.Flags().BoolVar(&validate, "validate-protocol", false, "answer requests that fail the protocol's JSON Schemas with an error reply")
+	cmd.Flags().StringVar(&o.mutant, "mutant", "", "serve a named mutant of the reference (see docs/mutants.md), or with --level runtime one of the built-in runtime's loop (docs/mutants-runtime.md)")
+	cmd.Flags().StringArrayVar(&o.choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
+	o.level.register(cmd)
+	cmd.Flags().BoolVar(&o.validate, "validate-protocol", false, "answer requests that fail the protocol's JSON Schemas with an error reply")
 	return cmd
+}
+
+// runServe is plankit serve: it answers the protocol's requests read from
+// stdin on stdout until a stop request, the end of stdin or an
+// interruption.
+func runServe(ctx context.Context, o *serveOptions, stdin io.Reader, stdout io.Writer) error {
+	if err := o.level.validate(); err != nil {
+		return err
+	}
+	own, mutant, err := loopMutant(&o.level, o.mutant)
+	if err != nil {
+		return err
+	}
+	opts := reference.Options{}
+	if mutant != "" {
+		m, err := reference.LookupMutant(mutant)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		opts.Mutants = reference.Mutants{m.Name}
+	}
+	if len(o.choices) > 0 {
+		ch, err := parseChoiceFlags(o.choices)
+		if err != nil {
+			return err
+		}
+		opts.Choices = ch
+	}
+	serve := func() error {
+		caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true, HostTools: true, EmptySteps: true}
+		return adapter.Serve(stdin, stdout, reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: o.validate})
+	}
+	if o.level.runtime() {
+		b, err := loop.NewBuiltinWith(reference.NewPort(opts), loop.BuiltinOptions{Retry: o.level.retry, Mutants: own})
+		if err != nil {
+			return usageErr("--retry: %v", err)
+		}
+		serve = func() error { return adapter.ServeRuntime(stdin, stdout, b, o.validate) }
+	}
+	served := make(chan error, 1)
+	go func() { served <- serve() }()
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		// Interrupted (the driving plankit ends its adapters'
+		// process groups with SIGTERM): stop at once, at either
+		// level.
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "")
+		}
+		return withCode(ExitImpl, context.Cause(ctx))
+	}
+	if errors.Is(err, adapter.ErrBadRequest) {
+		return withCode(ExitUsage, err) // the peer broke the protocol
+	}
+	return withCode(ExitImpl, err) // the server could not run (its output failed)
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/plankit/plankit/internal/inputlimit"
@@ -14,13 +16,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newSimCmd() *cobra.Command {
-	var (
-		format string
-		impl   implFlags
-		level  levelFlags
-		limits inputFlags
-	)
+// simOptions are the flags and arguments of plankit sim, and which flags
+// were given.
+type simOptions struct {
+	format string
+	impl   implFlags
+	level  levelFlags
+	limits inputFlags
+	traces []string // the trace files, in argument order
+	// transcriptSet: the runtime level's transcript bound was given.
+	transcriptSet bool
+}
+
+func newSimCmd() *cobra.Command { return simCmd(&simOptions{}) }
+
+func simCmd(o *simOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sim TRACE...",
 		Short: "Simulate trace files and check their expectations",
@@ -46,76 +56,83 @@ lint); --format is text or json.`,
   plankit sim --format jsonl examples/*.yaml`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := level.validate(cmd); err != nil {
-				return err
-			}
-			if level.runtime() {
-				newRuntime, err := runtimeFactory(&impl, &level)
-				if err != nil {
-					return err
-				}
-				if err := limits.validate(); err != nil {
-					return err
-				}
-				return simRuntime(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args, format, limits.Limits, newRuntime)
-			}
-			if cmd.Flags().Changed(inputlimit.FlagTranscript[2:]) {
-				return usageErr("%s bounds a runtime trace's run; it needs --level runtime", inputlimit.FlagTranscript)
-			}
-			newPort, err := impl.factory()
-			if err != nil {
-				return err
-			}
-			if !validFormat(format) {
-				return usageErr("unknown --format %q (one of %s)", format, strings.Join(render.Formats, ", "))
-			}
-			if err := limits.validate(); err != nil {
-				return err
-			}
-			code := ExitPass
-			var firstErr error
-			ctx := cmd.Context()
-			for i, path := range args {
-				if ie := interruption(ctx); ie != nil {
-					return interrupted(ie, "%d of %d traces not run (from %s)", len(args)-i, len(args), safetext.Line(path))
-				}
-				t, err := trace.ReadFileWithLimits(path, limits.Limits)
-				if err != nil {
-					// Report it and go on: the other traces still run, and
-					// the worst exit code wins.
-					// The error names the file escaped (schemafile.Error).
-					fmt.Fprintf(cmd.ErrOrStderr(), "plankit: %s\n", safetext.Text(err.Error()))
-					if ExitUsage > code {
-						code, firstErr = ExitUsage, withCode(ExitUsage, errors.New(""))
-					}
-					continue
-				}
-				run := trace.Execute(t, newPort())
-				var out bytes.Buffer
-				if err := render.Write(&out, format, run); err != nil {
-					return err
-				}
-				cmd.OutOrStdout().Write(out.Bytes())
-				if ie := interruption(ctx); ie != nil && run.Err != nil {
-					// The interruption ended the adapter mid-trace.
-					return interrupted(ie, "%s was cut short; %d of %d traces not finished", safetext.Line(path), len(args)-i, len(args))
-				}
-				c, err := runCode(run)
-				if c > code {
-					code, firstErr = c, err
-				}
-			}
-			if code != ExitPass {
-				return withCode(code, firstErr)
-			}
-			return nil
+			o.traces, o.transcriptSet = args, cmd.Flags().Changed(inputlimit.FlagTranscript[2:])
+			return runSim(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
-	impl.register(cmd)
-	level.register(cmd)
-	limits.register(cmd, inputlimit.Trace, "trace", boundBytes|boundDepth|boundNodes|boundActions|boundTranscript)
+	cmd.Flags().StringVarP(&o.format, "format", "f", "text", "output format: "+strings.Join(render.Formats, ", "))
+	o.impl.register(cmd)
+	o.level.register(cmd)
+	o.limits.register(cmd, inputlimit.Trace, "trace", boundBytes|boundDepth|boundNodes|boundActions|boundTranscript)
 	return cmd
+}
+
+// runSim is plankit sim: it runs each trace in order, prints its timeline
+// to stdout and each unreadable trace's error to stderr, and returns the
+// worst outcome.
+func runSim(ctx context.Context, o *simOptions, stdout, stderr io.Writer) error {
+	if err := o.level.validate(); err != nil {
+		return err
+	}
+	if o.level.runtime() {
+		newRuntime, err := runtimeFactory(&o.impl, &o.level)
+		if err != nil {
+			return err
+		}
+		if err := o.limits.validate(); err != nil {
+			return err
+		}
+		return simRuntime(ctx, stdout, stderr, o.traces, o.format, o.limits.Limits, newRuntime)
+	}
+	if o.transcriptSet {
+		return usageErr("%s bounds a runtime trace's run; it needs --level runtime", inputlimit.FlagTranscript)
+	}
+	newPort, err := o.impl.factory()
+	if err != nil {
+		return err
+	}
+	if !validFormat(o.format) {
+		return usageErr("unknown --format %q (one of %s)", o.format, strings.Join(render.Formats, ", "))
+	}
+	if err := o.limits.validate(); err != nil {
+		return err
+	}
+	code := ExitPass
+	var firstErr error
+	for i, path := range o.traces {
+		if ie := interruption(ctx); ie != nil {
+			return interrupted(ie, "%d of %d traces not run (from %s)", len(o.traces)-i, len(o.traces), safetext.Line(path))
+		}
+		t, err := trace.ReadFileWithLimits(path, o.limits.Limits)
+		if err != nil {
+			// Report it and go on: the other traces still run, and
+			// the worst exit code wins.
+			// The error names the file escaped (schemafile.Error).
+			fmt.Fprintf(stderr, "plankit: %s\n", safetext.Text(err.Error()))
+			if ExitUsage > code {
+				code, firstErr = ExitUsage, withCode(ExitUsage, errors.New(""))
+			}
+			continue
+		}
+		run := trace.Execute(t, newPort())
+		var out bytes.Buffer
+		if err := render.Write(&out, o.format, run); err != nil {
+			return err
+		}
+		stdout.Write(out.Bytes())
+		if ie := interruption(ctx); ie != nil && run.Err != nil {
+			// The interruption ended the adapter mid-trace.
+			return interrupted(ie, "%s was cut short; %d of %d traces not finished", safetext.Line(path), len(o.traces)-i, len(o.traces))
+		}
+		c, err := runCode(run)
+		if c > code {
+			code, firstErr = c, err
+		}
+	}
+	if code != ExitPass {
+		return withCode(code, firstErr)
+	}
+	return nil
 }
 
 func validFormat(f string) bool {
