@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
@@ -311,7 +312,7 @@ func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFai
 	defer impSess.Close()
 	if refSess.Loaded() != impSess.Loaded() {
 		rr, ir := refSess.Record().Load, impSess.Record().Load
-		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: []string{spec.CFG1}}
+		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: rows(attribution.RowRtLoadConfig)}
 		return &rtFailure{trace: played, diff: d}, "", nil
 	}
 	if !refSess.Loaded() {
@@ -345,11 +346,11 @@ func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFai
 			if !errors.As(ierr, &in) {
 				return nil, "", implErr(ierr)
 			}
-			cl := []string{spec.STEP7}
+			cl := rows(attribution.RowRtErrorRefused)
 			if cx.last == "set" || cx.last == "command" {
 				// a selection left the runtime somewhere the reference
 				// is not (a turn it started)
-				cl = []string{spec.PEND2, spec.STEP7}
+				cl = rows(attribution.RowRtErrorRefusedAfterSelection)
 			}
 			d := &Diff{Observation: RtError, Agent: st.Agent(), Reference: "the step runs", Implementation: "refused: " + in.Msg, Clauses: cl}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
@@ -380,7 +381,7 @@ func probeState(ref, imp *loop.Session, agent string, d *Diff) {
 	}
 	r, i := ref.Last().Get, imp.Last().Get
 	if r != nil && i != nil && r.Active != i.Active {
-		d.Clauses = append([]string{spec.LOG3, spec.LOG2}, d.Clauses...)
+		d.Clauses = merge(rows(attribution.RowRtProbe), d.Clauses)
 	}
 }
 
