@@ -9,29 +9,34 @@ import (
 	"github.com/plankit/plankit/sim"
 )
 
-// TestOwedNoticeAcrossReloadOrRestartIsASilentPoint replays the two shrunk
+// TestOwedNoticeAcrossReloadOrRestartIsASilentPoint replays the shrunk
 // traces where independent runtimes narrated an idle selection's owed
 // notice after a reload (the Python example) and after a restart (the dsh
-// loop) against the built-in runtime keeping its inbox there: the
+// loop), and where the dsh loop dropped it with the messages of a step a
+// host listener rejected, against the built-in runtime keeping (or
+// dropping) its inbox there: the
 // comparison with the default reading alone diverges as the traces record,
 // and with the silent point's readings it passes. (That narrating twice or
 // narrating changes nobody owed still diverges under STEP-6 is
 // TestRuntimeLockstepPassesEitherReadingOfTheOwedNotice.)
 func TestOwedNoticeAcrossReloadOrRestartIsASilentPoint(t *testing.T) {
-	impl := func(atRestart, atLoad bool, mutants ...reference.Mutant) func() loop.Runtime {
+	impl := func(atRestart, atLoad, dropped bool, mutants ...reference.Mutant) func() loop.Runtime {
 		newPort := reference.Factory(reference.Options{Mutants: mutants})
 		return func() loop.Runtime {
 			b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
 			b.KeepInboxAtRestart, b.KeepInboxAtLoad = atRestart, atLoad
+			b.DropClaimedAtReject = dropped
 			return b
 		}
 	}
 	for _, c := range []struct {
-		file              string
-		atRestart, atLoad bool
+		file                       string
+		atRestart, atLoad, dropped bool
 	}{
-		{"testdata/python-runtime-notice-after-reload.yaml", false, true},
-		{"testdata/dsh-runtime-notice-after-restart.yaml", true, false},
+		{"testdata/python-runtime-notice-after-reload.yaml", false, true, false},
+		{"testdata/dsh-runtime-notice-after-restart.yaml", true, false, false},
+		// seed 1, case 31 of diff --level runtime against the dsh runtime
+		{"testdata/dsh-runtime-notice-lost-at-rejected-step.yaml", false, false, true},
 	} {
 		tr, err := rtrace.ReadFile(c.file)
 		if err != nil {
@@ -58,10 +63,10 @@ func TestOwedNoticeAcrossReloadOrRestartIsASilentPoint(t *testing.T) {
 			}
 			return f
 		}
-		if f := compare(impl(c.atRestart, c.atLoad), false); f == nil || f.diff.Observation != RtNotices {
+		if f := compare(impl(c.atRestart, c.atLoad, c.dropped), false); f == nil || f.diff.Observation != RtNotices {
 			t.Fatalf("%s: with the default reading alone, want the notices divergence the trace records, got %+v", c.file, f)
 		}
-		if f := compare(impl(c.atRestart, c.atLoad), true); f != nil {
+		if f := compare(impl(c.atRestart, c.atLoad, c.dropped), true); f != nil {
 			t.Fatalf("%s: the notice kept is a reading of a silent point, got %s", c.file, f.diff)
 		}
 	}

@@ -168,12 +168,27 @@ func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, e
 }
 
 // inboxKept is where the reference side's loop keeps its inbox: across a
-// restart, across a load after an unload.
-type inboxKept struct{ restart, load bool }
+// restart, across a load after an unload, and (unless dropped) the
+// messages a rejected or aborted step claimed.
+type inboxKept struct{ restart, load, droppedAtReject bool }
 
 // otherInboxReadings are the readings of the owed notice's silent point
-// besides the default (the inbox emptied at both).
-var otherInboxReadings = []inboxKept{{true, true}, {true, false}, {false, true}}
+// besides the default (the inbox emptied at a restart and a load, a
+// rejected step's messages kept for a later step): every other
+// combination.
+var otherInboxReadings = func() []inboxKept {
+	var out []inboxKept
+	for _, restart := range []bool{false, true} {
+		for _, load := range []bool{false, true} {
+			for _, dropped := range []bool{false, true} {
+				if k := (inboxKept{restart, load, dropped}); k != (inboxKept{}) {
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	return out
+}()
 
 // runtimeReference is RuntimeReference whose loop keeps its inbox as keep
 // says.
@@ -209,6 +224,7 @@ func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func()
 		b, _ := loop.NewBuiltin(newPort(), retry)
 		b.Assembly, b.Headers = assembly, headers
 		b.KeepInboxAtRestart, b.KeepInboxAtLoad = keep.restart, keep.load
+		b.DropClaimedAtReject = keep.droppedAtReject
 		return b
 	}, nil
 }

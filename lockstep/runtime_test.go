@@ -128,13 +128,15 @@ func TestRuntimeExplorationFindsAForcedStep(t *testing.T) {
 }
 
 // keptInbox is the built-in runtime around the reference (with mutants)
-// whose loop keeps its inbox across a restart and a load after an unload:
-// the other reading of where an idle selection's owed notice waits.
+// whose loop keeps its inbox across a restart and a load after an unload,
+// and drops the messages a rejected step claimed: the other readings of
+// where an idle selection's owed notice waits.
 func keptInbox(mutants ...reference.Mutant) func() loop.Runtime {
 	newPort := reference.Factory(reference.Options{Mutants: mutants})
 	return func() loop.Runtime {
 		b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
 		b.KeepInboxAtRestart, b.KeepInboxAtLoad = true, true
+		b.DropClaimedAtReject = true
 		return b
 	}
 }

@@ -69,6 +69,11 @@ type Builtin struct {
 	// notice waits is a silent point (docs/spec-choices.md). Set them
 	// before Load.
 	KeepInboxAtRestart, KeepInboxAtLoad bool
+	// DropClaimedAtReject drops the messages a rejected or aborted step
+	// claimed (an idle selection's notice among them), as the shipped dsh
+	// loop does, instead of keeping them for a later step: the same silent
+	// point. Set it before Load.
+	DropClaimedAtReject bool
 	// inbox is what Stop kept of the inbox, by agent, for Open.
 	inbox map[string][]sim.Message
 }
@@ -166,7 +171,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad, Headers: b.Headers}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad, DropClaimedAtReject: b.DropClaimedAtReject, Headers: b.Headers}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}

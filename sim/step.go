@@ -249,8 +249,11 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		return nil
 	}
 	if dec.Kind != Enter || d.aborted {
-		// Claimed messages go back to the queue for a later step.
-		a.queue = append(claimed, a.queue...)
+		// Claimed messages go back to the queue for a later step,
+		// unless the loop drops a rejected step's messages.
+		if !r.opts.DropClaimedAtReject {
+			a.queue = append(claimed, a.queue...)
+		}
 		reason := "blocked"
 		if d.aborted {
 			reason = "aborted"
