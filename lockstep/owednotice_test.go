@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/plankit/plankit/loop"
@@ -106,5 +107,51 @@ func TestHeaderOnChangeIsTheLoopsNotOnlyTheComparisons(t *testing.T) {
 	}
 	if f != nil {
 		t.Fatalf("a loop logging headers on change, compared assuming it: %s", f.diff)
+	}
+}
+
+// startFails is a runtime whose Start fails: it cannot be run.
+type startFails struct{ loop.Runtime }
+
+func (startFails) Start() (loop.Identity, error) {
+	return loop.Identity{}, errors.New("the runtime did not start")
+}
+
+// TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence: a script
+// that diverges under the default reading is played again under the silent
+// point's other readings; when the runtime under test cannot be run there,
+// the search reports that error (exit 3), not the default reading's
+// divergence, which a reading might have explained.
+func TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence(t *testing.T) {
+	tr, err := rtrace.ReadFile("testdata/dsh-runtime-notice-after-restart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newPort := reference.Factory(reference.Options{})
+	calls := 0
+	newImpl := func() loop.Runtime {
+		calls++
+		b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep)
+		b.KeepInboxAtRestart = true
+		if calls == 3 {
+			// the first replay under another reading
+			return startFails{b}
+		}
+		return b
+	}
+	rt := newImpl()
+	id, err := rt.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Stop()
+	s, err := newRtSearcher(RuntimeOptions{NewImpl: newImpl}, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := s.run(*tr)
+	var ie *sim.ImplError
+	if !errors.As(err, &ie) || f != nil {
+		t.Fatalf("want the implementation error, got divergence %+v, error %v", f, err)
 	}
 }

@@ -100,10 +100,15 @@ type RuntimeDivergence struct {
 	// Path is the written trace file.
 	Path                                string
 	Stated, Reproduced, PassesReference bool
+	// Recurs: the shrunk script played again diverges again. When it does
+	// not, the runtime under test did not do the same on the same script
+	// (or could not be run the first time): the divergence is neither
+	// stated nor classified.
+	Recurs bool
 }
 
 // New reports whether no known variant explains the divergence.
-func (d *RuntimeDivergence) New() bool { return len(d.ExplainedBy) == 0 }
+func (d *RuntimeDivergence) New() bool { return d.Recurs && len(d.ExplainedBy) == 0 }
 
 // StepName is the diverging step's name.
 func (d *RuntimeDivergence) StepName() string {
@@ -115,7 +120,11 @@ func (d *RuntimeDivergence) StepName() string {
 
 // Summary is the divergence in one line.
 func (d *RuntimeDivergence) Summary() string {
-	return fmt.Sprintf("%s, step %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Trace.Steps), d.StepName(), d.Diff.String(), classText(d.ExplainedBy), d.Path)
+	class := classText(d.ExplainedBy)
+	if !d.Recurs {
+		class = "did not recur when played again"
+	}
+	return fmt.Sprintf("%s, step %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Trace.Steps), d.StepName(), d.Diff.String(), class, d.Path)
 }
 
 func classText(sets [][]string) string {
@@ -302,7 +311,13 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	// reading. The readings differ only there, so every other divergence
 	// remains.
 	for _, kept := range s.newRefKept {
-		if g, sig2, err := s.runWith(kept, t); err == nil && g == nil {
+		g, sig2, err := s.runWith(kept, t)
+		if err != nil {
+			// the runtime could not be run under this reading: not a
+			// divergence (the script never ran there), an error
+			return nil, "", err
+		}
+		if g == nil {
 			return nil, sig2, nil
 		}
 	}
@@ -650,6 +665,10 @@ func (s *rtSearcher) write(d *RuntimeDivergence) error {
 	t := d.Trace
 	t.Steps = append([]loop.Step{}, t.Steps...)
 	note := " No runtime trace expectation can state this observation; the trace replays the script."
+	d.Recurs = f != nil
+	if f == nil {
+		note = " Played again, the shrunk script agrees with the reference side: the runtime did not do the same on the same script; the trace replays it."
+	}
 	if f != nil && len(f.ref) > 0 && len(t.Steps) > 0 {
 		if x, ok := expectOf(f.diff, f.ref[len(f.ref)-1]); ok {
 			st := t.Steps[len(t.Steps)-1]
