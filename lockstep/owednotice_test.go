@@ -8,6 +8,7 @@ import (
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // TestOwedNoticeAcrossReloadOrRestartIsASilentPoint replays the shrunk
@@ -153,5 +154,43 @@ func TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence(t *testing.T)
 	var ie *sim.ImplError
 	if !errors.As(err, &ie) || f != nil {
 		t.Fatalf("want the implementation error, got divergence %+v, error %v", f, err)
+	}
+}
+
+// TestAssemblyBeforePreStepRunsListenersAfterTheAssembly replays the shrunk
+// dsh trace (diff --level runtime, seed 1, case 59) where a host listener
+// registered before plan mode selects plan mode at the first dispatch. A
+// loop that assembles the prompt before it dispatches agent/pre-step (the
+// assumed variant assembly-before-pre-step) runs that listener's code after
+// the assembly: the step's request carries no plan:policy, and the next
+// step's changed header is logged. The reference side ran the listener's
+// code before the assembly.
+func TestAssemblyBeforePreStepRunsListenersAfterTheAssembly(t *testing.T) {
+	tr, err := rtrace.ReadFile("testdata/dsh-runtime-listener-selection-after-assembly.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Steps[0].Expect = nil
+	id := loop.Identity{Choices: map[string]string{spec.ChoiceSectionSource: spec.SectionSourcePending}, Capabilities: loop.Capabilities{Retry: loop.RetrySameStep}}
+	newRef, err := RuntimeReference(id, []string{"assembly-before-pre-step", "header-on-change", "listener-appended"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loop.Run(newRef(), *tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rec.Steps[0]
+	if got := loop.Sections(d); len(got) != 2 || got[0] || !got[1] {
+		t.Fatalf("plan:policy per request: got %v, want [false true] (the first request was assembled before the listener's selection)", got)
+	}
+	headers := 0
+	for _, e := range d.Obs.Events {
+		if e.Type == spec.TypeRequestHeader {
+			headers++
+		}
+	}
+	if headers != 2 {
+		t.Fatalf("request/header events: got %d, want 2 (the second request's header changed)", headers)
 	}
 }

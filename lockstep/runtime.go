@@ -321,6 +321,19 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 			return nil, sig2, nil
 		}
 	}
+	// The divergence is reported on the script the default reading played
+	// (f.trace leaves out the steps its reference side refused); a reading
+	// that agrees with the runtime on that script explains it, as it would
+	// when the written trace is played again.
+	for _, kept := range s.newRefKept {
+		g, _, err := s.runWith(kept, f.trace)
+		if err != nil {
+			return nil, "", err
+		}
+		if g == nil {
+			return nil, "", nil
+		}
+	}
 	return f, sig, nil
 }
 

@@ -29,11 +29,14 @@ const maxSteps = 256
 // the downstream listeners' decision first (they are side-effect free but
 // for the abort signal).
 type Builtin struct {
-	port    sim.Port
-	retry   string
-	mutants mutantSet
-	id      sim.Identity
-	rt      *sim.Runtime
+	// listening is the code of the host listeners of the dispatch being
+	// played, run when the dispatch reaches them (b.listener).
+	listening map[string][]HostAction
+	port      sim.Port
+	retry     string
+	mutants   mutantSet
+	id        sim.Identity
+	rt        *sim.Runtime
 	// pending observation of the turn being played.
 	obs     *Observation
 	script  *Script
@@ -182,7 +185,7 @@ func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 		opts.Listeners = append(opts.Listeners, sim.ListenerSpec{Name: l.Name, Registered: l.Position})
 	}
 	b.mutants.simOptions(&opts)
-	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone}
+	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone, Listener: b.listener}
 	opts.NoStepEvents = b.variant == VariantNoStepEvents
 	b.loads++
 	rt, res, err := sim.New(b.port, opts)
@@ -312,6 +315,16 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 					continue
 				}
 				step.Listeners[p.Listener] = p.Behaviour
+				if b.Assembly == sim.AssemblyBefore {
+					// a loop that assembles the prompt before it
+					// dispatches agent/pre-step runs a listener's code
+					// after the assembly: in the dispatch (b.listener)
+					if b.listening == nil {
+						b.listening = map[string][]HostAction{}
+					}
+					b.listening[p.Listener] = p.During
+					continue
+				}
 				if err := b.host(agent, p.During); err != nil {
 					return *obs, err
 				}
@@ -477,6 +490,17 @@ func (b *Builtin) toolDone(agent string, call int, out sim.ToolOutcome) error {
 }
 
 // host runs host actions inside a turn and records their results.
+// listener runs, when the dispatch reaches a host listener, the code the
+// script gives it for this dispatch (Assembly AssemblyBefore only).
+func (b *Builtin) listener(agent, name string) error {
+	during, ok := b.listening[name]
+	if !ok {
+		return nil
+	}
+	delete(b.listening, name)
+	return b.host(agent, during)
+}
+
 func (b *Builtin) host(agent string, actions []HostAction) error {
 	for _, h := range actions {
 		r, err := b.hostAction(agent, h)

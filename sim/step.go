@@ -114,6 +114,12 @@ func (d *dispatch) run(i int) Decision {
 	if l.plugin {
 		return d.plugin(i)
 	}
+	if h := d.r.opts.Hooks; h != nil && h.Listener != nil && i < len(d.links)-1 {
+		if err := h.Listener(d.a.name, l.name); err != nil {
+			d.err = err
+			return Decision{Kind: Reject}
+		}
+	}
 	switch l.behaviour {
 	case Reject:
 		return Decision{Kind: Reject}
