@@ -1,6 +1,8 @@
 package attribution
 
 import (
+	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"io/fs"
@@ -72,5 +74,73 @@ func TestNoClauseLiteralOutsideSpecAndTable(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("only %d Go files checked: the walk did not reach the module", checked)
+	}
+}
+
+// clauseConst is an identifier of package spec's clause constants (LOG1,
+// STEP7, ...).
+var clauseConst = regexp.MustCompile(`^(LOG|PEND|STEP|CFG|EXIT|CMD|SVC)[0-9]+$`)
+
+// TestLockstepNamesClausesOnlyThroughTheTable holds the one attribution for
+// both lockstep levels: no function of package lockstep names a clause with
+// spec's constants (spec.STEP7), so every divergence, plugin or runtime
+// level, takes its clauses from rows of Table picked by ID. Declarations
+// (a runtime variant's clause, like a mutant's) are tags, not attributions.
+// Every row of the table is picked somewhere.
+func TestLockstepNamesClausesOnlyThroughTheTable(t *testing.T) {
+	files, err := filepath.Glob("../lockstep/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	fset := token.NewFileSet()
+	checked := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		src.Write(b)
+		checked++
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "spec" && clauseConst.MatchString(sel.Sel.Name) {
+					t.Errorf("%s: %s names spec.%s: pick a row of attribution.Table by ID", fset.Position(sel.Pos()), fn.Name.Name, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d files of package lockstep checked", checked)
+	}
+	consts, err := parser.ParseFile(token.NewFileSet(), "table.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, decl := range consts.Decls {
+		g, ok := decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			for _, name := range spec.(*ast.ValueSpec).Names {
+				if strings.HasPrefix(name.Name, "RowRt") && !strings.Contains(src.String(), "attribution."+name.Name) {
+					t.Errorf("row %s is never picked by package lockstep", name.Name)
+				}
+			}
+		}
 	}
 }

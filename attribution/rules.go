@@ -99,6 +99,11 @@ const (
 	ExpToolsOffered       = "expect/tool-offered"
 	ExpPresented          = "expect/plan-presented"
 	ExpNoChannel          = "expect/no-channel"
+	// ExpNotBlocked: what a trace scripts did not happen because a step was
+	// rejected that no host listener of the script rejects.
+	ExpNotBlocked = "expect/step-not-blocked"
+	// ExpHostToolRuns: a call of a host tool, and the host code it runs.
+	ExpHostToolRuns = "expect/host-tool-runs"
 )
 
 // Checks is the table of rules, in the order their IDs are declared.
@@ -173,6 +178,8 @@ var Checks = []Check{
 	{ExpToolsOffered, []string{"EXIT-1"}, "exit_plan_mode is offered whether or not plan mode is active"},
 	{ExpPresented, []string{"EXIT-4"}, "exit_plan_mode presents the plan for review through the user-questions seam"},
 	{ExpNoChannel, []string{"EXIT-7"}, "with no interaction channel the exit tool fails"},
+	{ExpHostToolRuns, []string{"SVC-3"}, "a call of a tool of the host's own runs as the host runs it, in plan mode or not: plan mode only guides"},
+	{ExpNotBlocked, []string{"SVC-3", "STEP-5"}, "plan mode never rejects a step: it only guides (SVC-3), and a failed append does not block the turn (STEP-5); a step the script's host listeners accept is not blocked"},
 }
 
 // CheckOf returns the rule with the given ID.

@@ -62,6 +62,8 @@ const (
 	RtEvents    = "runtime appended events"
 	RtRequest   = "runtime request"
 	RtGet       = "runtime get"
+	// RtAny marks rows that qualify the row of any runtime observation.
+	RtAny = "runtime (any)"
 )
 
 // Rule is one line of the attribution table: its ID, an observation kind,
@@ -152,6 +154,71 @@ const (
 	RowReply                   = "reply"
 )
 
+// The runtime level's rows (package lockstep's rtobserve.go picks them).
+const (
+	RowRtLoadConfig                 = "rt-load-config"
+	RowRtOutside                    = "rt-outside-writer"
+	RowRtReloaded                   = "rt-reloaded"
+	RowRtErrorStep                  = "rt-error-step"
+	RowRtErrorRefusedAfterSelection = "rt-error-refused-after-selection"
+	RowRtErrorRefused               = "rt-error-refused"
+	RowRtOutcomeError               = "rt-outcome-error"
+	RowRtProbe                      = "rt-outcome-probe"
+	RowRtAfterApproval              = "rt-outcome-after-approval"
+	RowRtOutcomeNoop                = "rt-outcome-noop"
+	RowRtOutcomeQueued              = "rt-outcome-queued"
+	RowRtOutcomeCancelledInTurn     = "rt-outcome-cancelled-in-turn"
+	RowRtOutcomeCommitted           = "rt-outcome-committed"
+	RowRtAfterCancellation          = "rt-outcome-after-cancellation"
+	RowRtAfterOff                   = "rt-outcome-after-off"
+	RowRtCommandRegistered          = "rt-command-registered"
+	RowRtPlanData                   = "rt-plan-mode-data"
+	RowRtPlanRepeated               = "rt-plan-mode-repeated"
+	RowRtPlanCommand                = "rt-plan-mode-command"
+	RowRtPlanOutside                = "rt-plan-mode-outside"
+	RowRtPlanLoad                   = "rt-plan-mode-load"
+	RowRtPlanKeptPlanning           = "rt-plan-mode-kept-planning"
+	RowRtPlanApproved               = "rt-plan-mode-approved"
+	RowRtPlanRetry                  = "rt-plan-mode-retry"
+	RowRtPlanRejected               = "rt-plan-mode-rejected"
+	RowRtPlanTaken                  = "rt-plan-mode-taken"
+	RowRtPlanFault                  = "rt-plan-mode-fault"
+	RowRtPlanStep                   = "rt-plan-mode-step"
+	RowRtPlanOther                  = "rt-plan-mode-other"
+	RowRtSkipped                    = "rt-skipped"
+	RowRtNoticesApproved            = "rt-notices-approved"
+	RowRtNoticesGuard               = "rt-notices-guard"
+	RowRtNoticesListener            = "rt-notices-listener"
+	RowRtNotices                    = "rt-notices"
+	RowRtStateApproved              = "rt-state-approved"
+	RowRtStateReloaded              = "rt-state-reloaded"
+	RowRtState                      = "rt-state"
+	RowRtToolHost                   = "rt-tool-host"
+	RowRtToolOutside                = "rt-tool-outside"
+	RowRtToolHeading                = "rt-tool-heading"
+	RowRtToolRefused                = "rt-tool-refused"
+	RowRtToolSeamFails              = "rt-tool-seam-fails"
+	RowRtToolPresented              = "rt-tool-presented"
+	RowRtToolApproved               = "rt-tool-approved"
+	RowRtToolKeepPlanning           = "rt-tool-keep-planning"
+	RowRtRequestFault               = "rt-request-fault"
+	RowRtRequestPlanMode            = "rt-request-plan-mode"
+	RowRtRequestCount               = "rt-request-count"
+	RowRtEventsOrder                = "rt-events-order"
+	RowRtEventsCommand              = "rt-events-command"
+	RowRtEventsHeader               = "rt-events-header"
+	RowRtEventsSelection            = "rt-events-selection"
+	RowRtEventsOther                = "rt-events-other"
+	RowRtRequestSections            = "rt-request-sections"
+	RowRtRequestTools               = "rt-request-tools"
+	RowRtRequestNotices             = "rt-request-notices"
+	RowRtRequestMessages            = "rt-request-messages"
+	RowRtGetLoad                    = "rt-get-load"
+	RowRtGetHidden                  = "rt-get-hidden"
+	RowRtGetTurn                    = "rt-get-turn"
+	RowRtGetOther                   = "rt-get-other"
+)
+
 // Table is the declared attribution table, in the order lockstep consults
 // it (package lockstep implements the situations); docs/lockstep.md prints
 // it. Scenarios name the observation a failing step checks and take the
@@ -233,43 +300,70 @@ var Table = []Rule{
 	{RowReply, ObsReply, "a /plan reply announces another selection outcome than the one its selection had (scenarios)", []string{"SVC-1"}},
 	// The runtime level (plankit diff --level runtime): what a whole
 	// runtime shows of a step, compared with the built-in runtime around the
-	// reference, in the order lockstep compares it. A clause list is
-	// prefixed with LOG-3 when an outside writer's plan/mode is in the log,
-	// and LOG-3 LOG-2 PEND-8 when plan mode was loaded again from the log.
-	{"rt-load-error-1", RtLoadError, "the config is accepted or refused differently", []string{"CFG-1"}},
-	{"rt-error-1", RtError, "a reload reports an error or not", []string{"EXIT-7", "PEND-8"}},
-	{"rt-outcome-1", RtOutcome, "a set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
-	{"rt-outcome-2", RtOutcome, "set's outcome (a step's, or a host action's in a turn, in the order they happened), by the reference's: noop, queued, cancelled in a turn, otherwise; then PEND-5 after an earlier cancellation, PEND-5 CMD-4 after an earlier /plan off; LOG-3 LOG-2 first when get after the step shows another active state (a probe)", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6", "CMD-4", "LOG-3", "LOG-2"}},
-	{"rt-command-1", RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds)", []string{"CMD-1"}},
-	{"rt-command-2", RtCommand, "the command's result kind", []string{"CMD-2", "CMD-3", "CMD-4"}},
-	{"rt-error-2", RtError, "the runtime refused a step the reference ran after a selection (a set or /plan step): a turn the selection started", []string{"PEND-2", "STEP-7"}},
-	{"rt-error-3", RtError, "the runtime refused a step the reference ran", []string{"STEP-7"}},
-	{"rt-plan-mode-1", RtPlanMode, "same values, different data", []string{"LOG-1"}},
-	{"rt-plan-mode-2", RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
-	{"rt-plan-mode-3", RtPlanMode, "a set step: by the reference's outcome", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6"}},
-	{"rt-plan-mode-4", RtPlanMode, "a /plan command: another state than it selects, else as set (then the command's clause)", []string{"PEND-6", "CMD-2", "CMD-3", "CMD-4"}},
-	{"rt-plan-mode-5", RtPlanMode, "an outside writer's append", []string{"LOG-3"}},
-	{"rt-plan-mode-6", RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
-	{"rt-plan-mode-7", RtPlanMode, "a turn: after keep planning followed an approval or a review the seam replied to, an approved exit, a failed request's retry, a host listener's reject or abort, its taking the messages, an armed fault (each that the script has), then an accepted step", []string{"EXIT-6", "EXIT-5", "STEP-2", "STEP-3", "PEND-2", "STEP-5", "PEND-1", "STEP-1"}},
-	{"rt-skipped-1", RtSkipped, "a step whose messages a host listener took: the runtime sent more requests than the reference", []string{"PEND-2"}},
-	{"rt-notices-1", RtNotices, "the step approved an exit (EXIT-5), a host listener registered before plan mode acted (STEP-1), one rejected, aborted or took the messages (STEP-3); then", []string{"EXIT-5", "STEP-1", "STEP-3", "STEP-6"}},
-	{"rt-active-1", RtActive, "get's active (before the tool results it decides), after a load from the log", []string{"LOG-3", "LOG-2"}},
-	{"rt-active-2", RtActive, "get's active", []string{"LOG-3"}},
-	{"rt-tool-1", RtTool, "a call of a tool of the host's own", []string{"SVC-3"}},
-	{"rt-tool-2", RtTool, "the exit tool (compared with the host actions' results, in the order they happened): outside plan mode (the fold where its request was sent), a plan without a # heading, refused unpresented, no user-questions channel or a reload or a failing seam, presented or not, an approval without feedback, otherwise", []string{"EXIT-2", "EXIT-3", "EXIT-7", "EXIT-4", "EXIT-5", "EXIT-6"}},
-	{"rt-events-1", RtEvents, "plan mode's events (plan/mode, request/header, notices; the runtime's own are not compared) in another order", []string{"STEP-1", "STEP-7"}},
-	{"rt-events-2", RtEvents, "a /plan command's events (then the loop)", []string{"CMD-2", "CMD-3", "CMD-4", "STEP-7"}},
-	{"rt-events-3", RtEvents, "a request/header on one side only", []string{"STEP-6", "STEP-7"}},
-	{"rt-events-4", RtEvents, "a set, get or outside write appends more than the reference", []string{"PEND-2"}},
-	{"rt-events-5", RtEvents, "anything else", []string{"STEP-7"}},
-	{"rt-request-1", RtRequest, "a request sent, or a host action run, on one side only (compared before the events): the command's clause, an armed fault, plan mode in force (it only guides), then the loop or a step a selection started", []string{"CMD-2", "CMD-3", "CMD-4", "STEP-5", "SVC-3", "STEP-7", "PEND-2"}},
-	{"rt-request-2", RtRequest, "sections (name, order, text)", []string{"CFG-2", "STEP-7"}},
-	{"rt-request-3", RtRequest, "tool catalog", []string{"EXIT-1"}},
-	{"rt-request-4", RtRequest, "messages: the notices they carry, else the rest", []string{"STEP-6", "STEP-7"}},
-	{"rt-get-1", RtGet, "pending after a restart, reload or unload", []string{"PEND-8"}},
-	{"rt-get-2", RtGet, "pending hidden where the reference shows it", []string{"PEND-7"}},
-	{"rt-get-3", RtGet, "pending after a set (by its outcome), a /plan command, a turn", []string{"PEND-3", "PEND-4", "PEND-5", "PEND-6", "CMD-2", "CMD-3", "CMD-4", "STEP-3", "PEND-1", "EXIT-6"}},
-	{"rt-get-4", RtGet, "anything else", []string{"PEND-7"}},
+	// reference, in the order lockstep compares it. A diff takes the rows
+	// its situation picks, in table order; a row marked prefixed is
+	// preceded by rt-outside-writer and rt-reloaded when they apply.
+	{RowRtLoadConfig, RtLoadError, "the config is accepted or refused differently", []string{"CFG-1"}},
+	{RowRtOutside, RtAny, "prefixed (where a row says so) when an outside writer's plan/mode is in the log: the state must follow it", []string{"LOG-3"}},
+	{RowRtReloaded, RtAny, "prefixed (where a row says so) when plan mode was loaded again from the log (a restart, a reload, an unload then either)", []string{"LOG-3", "LOG-2", "PEND-8"}},
+	{RowRtErrorStep, RtError, "a step (a reload during a review, a restart) reports an error on one side only", []string{"EXIT-7", "PEND-8"}},
+	{RowRtErrorRefusedAfterSelection, RtError, "the runtime refused a step the reference ran, right after a selection (a set or /plan step): a turn the selection started", []string{"PEND-2", "STEP-7"}},
+	{RowRtErrorRefused, RtError, "the runtime refused a step the reference ran", []string{"STEP-7"}},
+	{RowRtOutcomeError, RtOutcome, "a set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
+	{RowRtProbe, RtOutcome, "get after the step (a probe) shows another active state too: the state is not the fold of the log (before the outcome's rows)", []string{"LOG-3", "LOG-2"}},
+	{RowRtAfterApproval, RtOutcome, "an approval's exit is pending (approved in the step before, or earlier in this one): it decides what a set meets (before the outcome's row)", []string{"EXIT-5"}},
+	{RowRtOutcomeNoop, RtOutcome, "set's outcome (a step's, or a host action's in a turn, in the order they happened; also a set step's plan/mode and the pending a set leaves), by the reference's: noop", []string{"PEND-3"}},
+	{RowRtOutcomeQueued, RtOutcome, "the reference's outcome queued", []string{"PEND-4"}},
+	{RowRtOutcomeCancelledInTurn, RtOutcome, "the reference's outcome cancelled, by a host action in a turn", []string{"PEND-5"}},
+	{RowRtOutcomeCommitted, RtOutcome, "the reference's outcome committed, or cancelled between turns", []string{"PEND-6"}},
+	{RowRtAfterCancellation, RtOutcome, "after the outcome's row, when a set was cancelled earlier: that cancellation decides what is pending now", []string{"PEND-5"}},
+	{RowRtAfterOff, RtOutcome, "after the outcome's row, when /plan off was typed earlier: it cancels a pending entry as a set does", []string{"PEND-5", "CMD-4"}},
+	{RowRtCommandRegistered, RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds); then the command's clause (bare /plan CMD-2, /plan <message> CMD-3, /plan off CMD-4), which alone names a differing result kind otherwise (prefixed)", []string{"CMD-1"}},
+	{RowRtPlanData, RtPlanMode, "same values, different data", []string{"LOG-1"}},
+	{RowRtPlanRepeated, RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
+	{RowRtPlanCommand, RtPlanMode, "a /plan command that appends the state it selects: as an idle set, then the command's clause (only the command's clause when it appends another state) (prefixed); a set step takes its outcome's rows", []string{"PEND-6"}},
+	{RowRtPlanOutside, RtPlanMode, "an outside writer's append", []string{"LOG-3"}},
+	{RowRtPlanLoad, RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
+	{RowRtPlanKeptPlanning, RtPlanMode, "a turn (each row its script has, in this order, then rt-plan-mode-step; prefixed): keep planning followed an approval, or a review the seam replied to", []string{"EXIT-6"}},
+	{RowRtPlanApproved, RtPlanMode, "a turn: an approved exit", []string{"EXIT-5"}},
+	{RowRtPlanRetry, RtPlanMode, "a turn: a failed request's retry", []string{"STEP-2"}},
+	{RowRtPlanRejected, RtPlanMode, "a turn: a host listener rejects or aborts a step", []string{"STEP-3"}},
+	{RowRtPlanTaken, RtPlanMode, "a turn: a host listener takes a step's messages", []string{"PEND-2"}},
+	{RowRtPlanFault, RtPlanMode, "a turn: an append fault is armed", []string{"STEP-5"}},
+	{RowRtPlanStep, RtPlanMode, "a turn: its accepted steps", []string{"PEND-1", "STEP-1"}},
+	{RowRtPlanOther, RtPlanMode, "anything else (prefixed)", []string{"LOG-4"}},
+	{RowRtSkipped, RtSkipped, "a step whose messages a host listener took: the runtime sent more requests than the reference", []string{"PEND-2"}},
+	{RowRtNoticesApproved, RtNotices, "the step approved an exit (each row the step has, in this order, then rt-notices; prefixed)", []string{"EXIT-5"}},
+	{RowRtNoticesGuard, RtNotices, "a host listener registered before plan mode acts in the step", []string{"STEP-1"}},
+	{RowRtNoticesListener, RtNotices, "a host listener rejects, aborts or takes the messages", []string{"STEP-3"}},
+	{RowRtNotices, RtNotices, "the notices a step logs", []string{"STEP-6"}},
+	{RowRtStateApproved, RtActive, "get's active (before the tool results it decides; also get's active after the step, and a host action's get): after an exit approved in the step or the one before (then the next row)", []string{"EXIT-5"}},
+	{RowRtStateReloaded, RtActive, "after a load from the log", []string{"LOG-3", "LOG-2"}},
+	{RowRtState, RtActive, "otherwise", []string{"LOG-3"}},
+	{RowRtToolHost, RtTool, "a call of a tool of the host's own (tool results are compared with the host actions' results, in the order they happened; prefixed)", []string{"SVC-3"}},
+	{RowRtToolOutside, RtTool, "the exit tool outside plan mode (the fold where its request was sent)", []string{"EXIT-2"}},
+	{RowRtToolHeading, RtTool, "the plan does not open with a level-1 # heading", []string{"EXIT-3"}},
+	{RowRtToolRefused, RtTool, "the reference presented the plan, the runtime refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
+	{RowRtToolSeamFails, RtTool, "no user-questions channel, a reload during the review, or a failing seam", []string{"EXIT-7"}},
+	{RowRtToolPresented, RtTool, "presented for review or not", []string{"EXIT-4", "EXIT-7"}},
+	{RowRtToolApproved, RtTool, "an approval without feedback", []string{"EXIT-5"}},
+	{RowRtToolKeepPlanning, RtTool, "otherwise (keep planning, a dismissal, an approval with feedback)", []string{"EXIT-6"}},
+	{RowRtRequestFault, RtRequest, "a request sent, or a host action run, on one side only (compared before the events; also a host action that ran on one side only, as a step error): the command's clause, then each row that applies, in this order: an armed fault", []string{"STEP-5"}},
+	{RowRtRequestPlanMode, RtRequest, "plan mode in force in a request the reference sent (it only guides)", []string{"SVC-3"}},
+	{RowRtRequestCount, RtRequest, "then: the loop, or a step a selection started", []string{"STEP-7", "PEND-2"}},
+	{RowRtEventsOrder, RtEvents, "plan mode's events (plan/mode, request/header, notices; the runtime's own are not compared) in another order", []string{"STEP-1", "STEP-7"}},
+	{RowRtEventsCommand, RtEvents, "a /plan command's events: the command's clause, then", []string{"STEP-7"}},
+	{RowRtEventsHeader, RtEvents, "a request/header on one side only", []string{"STEP-6", "STEP-7"}},
+	{RowRtEventsSelection, RtEvents, "a set, get or outside write appends more than the reference", []string{"PEND-2"}},
+	{RowRtEventsOther, RtEvents, "anything else", []string{"STEP-7"}},
+	{RowRtRequestSections, RtRequest, "each request as sent: sections (name, order, text)", []string{"CFG-2", "STEP-7"}},
+	{RowRtRequestTools, RtRequest, "tool catalog", []string{"EXIT-1"}},
+	{RowRtRequestNotices, RtRequest, "messages: the notices they carry", []string{"STEP-6", "STEP-7"}},
+	{RowRtRequestMessages, RtRequest, "messages: the rest", []string{"STEP-7"}},
+	{RowRtGetLoad, RtGet, "pending after a restart, reload or unload (an active state that differs: rt-state rows)", []string{"PEND-8"}},
+	{RowRtGetHidden, RtGet, "pending hidden where the reference shows it", []string{"PEND-7"}},
+	{RowRtGetTurn, RtGet, "pending after a turn (after a set: its outcome's rows; after a /plan command: the command's clause)", []string{"STEP-3", "PEND-1", "EXIT-6"}},
+	{RowRtGetOther, RtGet, "anything else", []string{"PEND-7"}},
 }
 
 // Clauses is every clause an observation can name, in table order.

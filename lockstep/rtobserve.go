@@ -85,14 +85,14 @@ func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
 	}
 	for _, r := range ref.Obs.Results {
 		cx.cancelled = cx.cancelled || r.Set != nil && r.Set.Outcome == spec.Cancelled
-		if r.Command != nil && spec.ParseCommand(hostInput(st, r.ID)).Clause() == spec.CMD4 {
+		if r.Command != nil && typesOff(hostInput(st, r.ID)) {
 			cx.offTyped = true
 		}
 	}
 	if ref.Set != nil && ref.Set.Outcome == spec.Cancelled {
 		cx.cancelled = true
 	}
-	if st.Command != nil && spec.ParseCommand(st.Command.Input).Clause() == spec.CMD4 {
+	if st.Command != nil && typesOff(st.Command.Input) {
 		cx.offTyped = true
 	}
 	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
@@ -121,11 +121,11 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		return &Diff{Observation: obs, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: clauses}
 	}
 	if (ref.Error != "") != (imp.Error != "") {
-		return d(RtError, ref.Error != "", imp.Error != "", []string{spec.EXIT7, spec.PEND8})
+		return d(RtError, ref.Error != "", imp.Error != "", rows(attribution.RowRtErrorStep))
 	}
 	if r, i := ref.Set, imp.Set; r != nil && i != nil {
 		if (r.Error != "") != (i.Error != "") {
-			return d(RtOutcome, r.Error != "", i.Error != "", []string{spec.PEND6, spec.STEP5})
+			return d(RtOutcome, r.Error != "", i.Error != "", rows(attribution.RowRtOutcomeError))
 		}
 		if r.Outcome != i.Outcome {
 			return d(RtOutcome, r.Outcome, i.Outcome, outcomeClauses(cx, r.Outcome, false))
@@ -144,7 +144,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		if rr.Set != nil && rr.Set.Outcome == spec.Cancelled {
 			here.cancelled = true
 		}
-		if rr.Command != nil && spec.ParseCommand(hostInput(st, rr.ID)).Clause() == spec.CMD4 {
+		if rr.Command != nil && typesOff(hostInput(st, rr.ID)) {
 			here.offTyped = true
 		}
 		if rr.Tool != nil && rr.Tool.OK && rr.Tool.Name == spec.ExitTool {
@@ -158,7 +158,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 				missing = rr.ID
 			}
 		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
-			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", []string{spec.PEND6, spec.STEP5})
+			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", rows(attribution.RowRtOutcomeError))
 		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
 			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil))
 		case rr.Command != nil && ir.Command != nil && rr.Command.Kind != ir.Command.Kind:
@@ -172,20 +172,20 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 	}
 	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
 		if len(r) == len(i) && !plainPlanData(imp) {
-			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), []string{spec.LOG1})
+			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), rows(attribution.RowRtPlanData))
 		}
 		return d(RtPlanMode, r, i, planModeClauses(cx, refRec, ref, r, i))
 	}
 	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r < i && dropsMessages(st) {
-		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), []string{spec.PEND2})
+		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), rows(attribution.RowRtSkipped))
 	}
 	if r, i := loop.Notices(ref), loop.Notices(imp); r != i {
-		var cl []string
+		var ids []string
 		if approved(ref) {
-			cl = append(cl, spec.EXIT5)
+			ids = append(ids, attribution.RowRtNoticesApproved)
 		}
-		cl = append(cl, listenerClauses(st)...)
-		return d(RtNotices, r, i, cx.prefix(append(cl, spec.STEP6)))
+		ids = append(ids, listenerRows(st)...)
+		return d(RtNotices, r, i, cx.prefix(rows(append(ids, attribution.RowRtNotices)...)))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
 		return d(RtActive, r, i, cx.stateClauses(approved(ref)))
@@ -233,18 +233,33 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 func (cx rtSituation) prefix(cl []string) []string {
 	var pre []string
 	if cx.outside {
-		pre = append(pre, spec.LOG3)
+		pre = append(pre, attribution.RowRtOutside)
 	}
 	if cx.reloaded {
-		pre = append(pre, spec.LOG3, spec.LOG2, spec.PEND8)
+		pre = append(pre, attribution.RowRtReloaded)
 	}
-	out := slices.Clone(pre)
-	for _, c := range cl {
+	return merge(rows(pre...), cl)
+}
+
+// rows is the clauses of the table's rows with those IDs, in order, each
+// clause once.
+func rows(ids ...string) []string {
+	var out []string
+	for _, id := range ids {
+		out = merge(out, attribution.Row(id))
+	}
+	return out
+}
+
+// merge appends to a the clauses of b it does not hold yet.
+func merge(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, c := range b {
 		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
-	return slices.Compact(out)
+	return out
 }
 
 // stateClauses name a state in force that differs: after an approved
@@ -252,63 +267,60 @@ func (cx rtSituation) prefix(cl []string) []string {
 // approval leaves pending (EXIT-5); the fold of the log (LOG-2, after a
 // load from the log), the state being the fold (LOG-3).
 func (cx rtSituation) stateClauses(approvedNow bool) []string {
-	var cl []string
+	var ids []string
 	if approvedNow || cx.lastApproved {
-		cl = append(cl, spec.EXIT5)
+		ids = append(ids, attribution.RowRtStateApproved)
 	}
 	if cx.reloaded {
-		return append(cl, spec.LOG3, spec.LOG2)
+		return rows(append(ids, attribution.RowRtStateReloaded)...)
 	}
-	return append(cl, spec.LOG3)
+	return rows(append(ids, attribution.RowRtState)...)
 }
 
 // pendingClauses name a pending selection get shows differently.
 func (cx rtSituation) pendingClauses(r, i *sim.GetReply) []string {
 	switch {
 	case cx.last == "restart" || cx.last == "reload" || cx.last == "unload":
-		return []string{spec.PEND8}
+		return rows(attribution.RowRtGetLoad)
 	case r.Pending != nil && i.Pending == nil:
-		return []string{spec.PEND7}
+		return rows(attribution.RowRtGetHidden)
 	case cx.last == "set":
 		return outcomeClauses(cx, cx.lastOutcome, false)
 	case cx.last == "command":
 		return commandResultClauses(cx.lastInput, "", "")
 	case cx.last == "turn":
-		return []string{spec.STEP3, spec.PEND1, spec.EXIT6}
+		return rows(attribution.RowRtGetTurn)
 	}
-	return []string{spec.PEND7}
+	return rows(attribution.RowRtGetOther)
 }
 
 // outcomeClauses name a set outcome by the reference's: noop PEND-3,
 // queued PEND-4, cancelled in an open turn PEND-5, otherwise PEND-6.
 func outcomeClauses(cx rtSituation, outcome string, inTurn bool) []string {
-	var cl []string
-	switch outcome {
-	case spec.Noop:
-		cl = []string{spec.PEND3}
-	case spec.Queued:
-		cl = []string{spec.PEND4}
-	case spec.Cancelled:
-		cl = []string{spec.PEND6}
-		if inTurn {
-			cl = []string{spec.PEND5}
-		}
+	var ids []string
+	if cx.lastApproved {
+		// an approval's exit is pending: it decides what a set meets
+		ids = append(ids, attribution.RowRtAfterApproval)
+	}
+	switch {
+	case outcome == spec.Noop:
+		ids = append(ids, attribution.RowRtOutcomeNoop)
+	case outcome == spec.Queued:
+		ids = append(ids, attribution.RowRtOutcomeQueued)
+	case outcome == spec.Cancelled && inTurn:
+		ids = append(ids, attribution.RowRtOutcomeCancelledInTurn)
 	default:
-		cl = []string{spec.PEND6}
+		ids = append(ids, attribution.RowRtOutcomeCommitted)
 	}
 	if cx.cancelled {
 		// an earlier cancellation decides what is pending now
-		cl = append(cl, spec.PEND5)
+		ids = append(ids, attribution.RowRtAfterCancellation)
 	}
 	if cx.offTyped {
 		// /plan off cancels a pending entry as a set does
-		cl = append(cl, spec.PEND5, spec.CMD4)
+		ids = append(ids, attribution.RowRtAfterOff)
 	}
-	if cx.lastApproved {
-		// an approval's exit is pending: it decides what a set meets
-		cl = append([]string{spec.EXIT5}, cl...)
-	}
-	return cx.prefix(cl)
+	return cx.prefix(rows(ids...))
 }
 
 // commandResultClauses name a command's differing result: registered or
@@ -317,9 +329,15 @@ func commandResultClauses(input, r, i string) []string {
 	if r == "unknown" || i == "unknown" || r == "error" && i == "success" && spec.ParseCommand(input).IsPlan() {
 		// /plan known on one side only (not registered without the
 		// commands service)
-		return []string{spec.CMD1, spec.ParseCommand(input).Clause()}
+		return append(rows(attribution.RowRtCommandRegistered), spec.ParseCommand(input).Clause())
 	}
 	return []string{spec.ParseCommand(input).Clause()}
+}
+
+// typesOff reports whether input is /plan off.
+func typesOff(input string) bool {
+	c := spec.ParseCommand(input)
+	return c.IsPlan() && !c.Active()
 }
 
 func hostInput(st loop.Step, id string) string {
@@ -380,27 +398,23 @@ func dropsMessages(st loop.Step) bool {
 	return false
 }
 
-// listenerClauses name where plan mode's listener sits when the step's
+// listenerRows name where plan mode's listener sits when the step's
 // script has host listeners act: STEP-1 when one registered before plan
 // mode acts (plan mode's must wrap it), STEP-3 when one rejects, aborts or
 // takes the messages (plan mode appends only after the chain accepts).
-func listenerClauses(st loop.Step) []string {
+func listenerRows(st loop.Step) []string {
 	sc := st.ScriptOf()
 	if sc == nil {
 		return nil
 	}
-	var cl []string
-	for _, p := range sc.PreSteps {
-		if p.Listener == "guard" && !slices.Contains(cl, spec.STEP1) {
-			cl = append(cl, spec.STEP1)
-		}
+	var ids []string
+	if slices.ContainsFunc(sc.PreSteps, func(p loop.PreStep) bool { return p.Listener == "guard" }) {
+		ids = append(ids, attribution.RowRtNoticesGuard)
 	}
-	for _, p := range sc.PreSteps {
-		if p.Behaviour != sim.Accept && !slices.Contains(cl, spec.STEP3) {
-			cl = append(cl, spec.STEP3)
-		}
+	if slices.ContainsFunc(sc.PreSteps, func(p loop.PreStep) bool { return p.Behaviour != sim.Accept }) {
+		ids = append(ids, attribution.RowRtNoticesListener)
 	}
-	return cl
+	return ids
 }
 
 // approved reports whether an exit was approved in the step.
@@ -419,7 +433,7 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 	st := ref.Step
 	for k := 1; k < len(i); k++ {
 		if i[k] == i[k-1] && (k >= len(r) || r[k] != r[k-1]) {
-			return []string{spec.LOG4}
+			return rows(attribution.RowRtPlanRepeated)
 		}
 	}
 	switch {
@@ -435,17 +449,17 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 		if cmd.IsPlan() && len(i) > 0 && i[0] != cmd.Active() {
 			return cx.prefix(cl)
 		}
-		return cx.prefix(append([]string{spec.PEND6}, cl...))
+		return cx.prefix(append(rows(attribution.RowRtPlanCommand), cl...))
 	case st.Append != nil:
-		return []string{spec.LOG3}
+		return rows(attribution.RowRtPlanOutside)
 	case st.Restart != nil, st.Reload != nil, st.Unload != nil, st.Open != nil:
-		return []string{spec.PEND8, spec.LOG3}
+		return rows(attribution.RowRtPlanLoad)
 	}
 	sc := st.ScriptOf()
 	if sc == nil {
-		return cx.prefix([]string{spec.LOG4})
+		return cx.prefix(rows(attribution.RowRtPlanOther))
 	}
-	var cl []string
+	var ids []string
 	failed, rejected, dropped, fault := false, false, false, cx.faults
 	for _, resp := range sc.Responses {
 		failed = failed || resp.Fail
@@ -465,26 +479,23 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 			fault = fault || h.Fault != nil
 		}
 	}
-	if keptPlanning(ref) || repliedReview(sc) {
-		cl = append(cl, spec.EXIT6)
+	for _, r := range []struct {
+		applies bool
+		id      string
+	}{
+		{keptPlanning(ref) || repliedReview(sc), attribution.RowRtPlanKeptPlanning},
+		{approved(ref), attribution.RowRtPlanApproved},
+		{failed, attribution.RowRtPlanRetry},
+		{rejected, attribution.RowRtPlanRejected},
+		{dropped, attribution.RowRtPlanTaken},
+		{fault, attribution.RowRtPlanFault},
+		{true, attribution.RowRtPlanStep},
+	} {
+		if r.applies {
+			ids = append(ids, r.id)
+		}
 	}
-	if approved(ref) {
-		cl = append(cl, spec.EXIT5)
-	}
-	if failed {
-		cl = append(cl, spec.STEP2)
-	}
-	if rejected {
-		cl = append(cl, spec.STEP3)
-	}
-	if dropped {
-		cl = append(cl, spec.PEND2)
-	}
-	if fault {
-		cl = append(cl, spec.STEP5)
-	}
-	cl = append(cl, spec.PEND1, spec.STEP1)
-	return cx.prefix(cl)
+	return cx.prefix(rows(ids...))
 }
 
 // repliedReview reports whether a call's review in the script is the
@@ -573,15 +584,15 @@ func requestClauses(cx rtSituation, ref loop.StepDone) []string {
 		cl = append(cl, commandResultClauses(c.Input, "", "")...)
 	}
 	if cx.faults || scriptFaults(ref.Step) {
-		cl = append(cl, spec.STEP5)
+		cl = append(cl, rows(attribution.RowRtRequestFault)...)
 	}
 	for _, q := range ref.Obs.Requests {
 		if s, ok := q.Section(spec.SectionName); ok && s.Text != "" {
-			cl = append(cl, spec.SVC3)
+			cl = append(cl, rows(attribution.RowRtRequestPlanMode)...)
 			break
 		}
 	}
-	return append(cl, spec.STEP7, spec.PEND2)
+	return merge(cl, rows(attribution.RowRtRequestCount))
 }
 
 // scriptFaults reports whether the step's script arms an append fault.
@@ -640,26 +651,26 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 		review = *call.Review
 	}
 	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
-	var cl []string
+	var row string
 	switch {
 	case call.Name != "" && call.Name != spec.ExitTool:
-		cl = []string{spec.SVC3}
+		row = attribution.RowRtToolHost
 	case !active:
-		cl = []string{spec.EXIT2}
+		row = attribution.RowRtToolOutside
 	case !spec.PlanOpensWithLevel1Heading(args.Plan):
-		cl = []string{spec.EXIT3}
+		row = attribution.RowRtToolHeading
 	case asked && r[k].Asked && !i[k].OK:
-		cl = []string{spec.EXIT2, spec.EXIT3}
+		row = attribution.RowRtToolRefused
 	case review.Reload || review.Fail != "" || cx.noQuestions:
-		cl = []string{spec.EXIT7}
+		row = attribution.RowRtToolSeamFails
 	case asked:
-		cl = []string{spec.EXIT4, spec.EXIT7}
+		row = attribution.RowRtToolPresented
 	case review.Answer == sim.Approve && review.Feedback == "":
-		cl = []string{spec.EXIT5}
+		row = attribution.RowRtToolApproved
 	default:
-		cl = []string{spec.EXIT6}
+		row = attribution.RowRtToolKeepPlanning
 	}
-	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(cl)}
+	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(rows(row))}
 }
 
 // eventView is the events a step appended as compared: plan mode's events
@@ -756,16 +767,16 @@ func eventClauses(st loop.Step, r, i []string) []string {
 	sorted := func(xs []string) []string { c := slices.Clone(xs); slices.Sort(c); return c }
 	switch {
 	case slices.Equal(sorted(r), sorted(i)):
-		return []string{spec.STEP1, spec.STEP7}
+		return rows(attribution.RowRtEventsOrder)
 	case st.Command != nil:
 		// what the command did (a /plan <message> starts a turn)
-		return append(commandResultClauses(st.Command.Input, "", ""), spec.STEP7)
+		return merge(commandResultClauses(st.Command.Input, "", ""), rows(attribution.RowRtEventsCommand))
 	case isHeader(r) != isHeader(i):
-		return []string{spec.STEP6, spec.STEP7}
+		return rows(attribution.RowRtEventsHeader)
 	case (st.Set != nil || st.Get != nil || st.Append != nil) && len(i) > len(r):
-		return []string{spec.PEND2}
+		return rows(attribution.RowRtEventsSelection)
 	}
-	return []string{spec.STEP7}
+	return rows(attribution.RowRtEventsOther)
 }
 
 // compareRequestsRt compares each request as sent: sections (name, order,
@@ -782,13 +793,13 @@ func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
 		a.Messages, b.Messages = messageView(a.Messages), messageView(b.Messages)
 		switch {
 		case show(a.Sections) != show(b.Sections):
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: []string{spec.CFG2, spec.STEP7}}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: rows(attribution.RowRtRequestSections)}
 		case show(a.Tools) != show(b.Tools):
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: []string{spec.EXIT1}}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: rows(attribution.RowRtRequestTools)}
 		case show(a.Messages) != show(b.Messages):
-			cl := []string{spec.STEP7}
+			cl := rows(attribution.RowRtRequestMessages)
 			if notices(a) != notices(b) {
-				cl = []string{spec.STEP6, spec.STEP7}
+				cl = rows(attribution.RowRtRequestNotices)
 			}
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d messages %s", k+1, show(a.Messages)), Implementation: fmt.Sprintf("request %d messages %s", k+1, show(b.Messages)), Clauses: cl}
 		}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
@@ -99,10 +100,15 @@ type RuntimeDivergence struct {
 	// Path is the written trace file.
 	Path                                string
 	Stated, Reproduced, PassesReference bool
+	// Recurs: the shrunk script played again diverges again. When it does
+	// not, the runtime under test did not do the same on the same script
+	// (or could not be run the first time): the divergence is neither
+	// stated nor classified.
+	Recurs bool
 }
 
 // New reports whether no known variant explains the divergence.
-func (d *RuntimeDivergence) New() bool { return len(d.ExplainedBy) == 0 }
+func (d *RuntimeDivergence) New() bool { return d.Recurs && len(d.ExplainedBy) == 0 }
 
 // StepName is the diverging step's name.
 func (d *RuntimeDivergence) StepName() string {
@@ -114,7 +120,11 @@ func (d *RuntimeDivergence) StepName() string {
 
 // Summary is the divergence in one line.
 func (d *RuntimeDivergence) Summary() string {
-	return fmt.Sprintf("%s, step %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Trace.Steps), d.StepName(), d.Diff.String(), classText(d.ExplainedBy), d.Path)
+	class := classText(d.ExplainedBy)
+	if !d.Recurs {
+		class = "did not recur when played again"
+	}
+	return fmt.Sprintf("%s, step %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Trace.Steps), d.StepName(), d.Diff.String(), class, d.Path)
 }
 
 func classText(sets [][]string) string {
@@ -167,12 +177,27 @@ func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, e
 }
 
 // inboxKept is where the reference side's loop keeps its inbox: across a
-// restart, across a load after an unload.
-type inboxKept struct{ restart, load bool }
+// restart, across a load after an unload, and (unless dropped) the
+// messages a rejected or aborted step claimed.
+type inboxKept struct{ restart, load, droppedAtReject bool }
 
 // otherInboxReadings are the readings of the owed notice's silent point
-// besides the default (the inbox emptied at both).
-var otherInboxReadings = []inboxKept{{true, true}, {true, false}, {false, true}}
+// besides the default (the inbox emptied at a restart and a load, a
+// rejected step's messages kept for a later step): every other
+// combination.
+var otherInboxReadings = func() []inboxKept {
+	var out []inboxKept
+	for _, restart := range []bool{false, true} {
+		for _, load := range []bool{false, true} {
+			for _, dropped := range []bool{false, true} {
+				if k := (inboxKept{restart, load, dropped}); k != (inboxKept{}) {
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	return out
+}()
 
 // runtimeReference is RuntimeReference whose loop keeps its inbox as keep
 // says.
@@ -208,6 +233,7 @@ func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func()
 		b, _ := loop.NewBuiltin(newPort(), retry)
 		b.Assembly, b.Headers = assembly, headers
 		b.KeepInboxAtRestart, b.KeepInboxAtLoad = keep.restart, keep.load
+		b.DropClaimedAtReject = keep.droppedAtReject
 		return b
 	}, nil
 }
@@ -285,8 +311,27 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	// reading. The readings differ only there, so every other divergence
 	// remains.
 	for _, kept := range s.newRefKept {
-		if g, sig2, err := s.runWith(kept, t); err == nil && g == nil {
+		g, sig2, err := s.runWith(kept, t)
+		if err != nil {
+			// the runtime could not be run under this reading: not a
+			// divergence (the script never ran there), an error
+			return nil, "", err
+		}
+		if g == nil {
 			return nil, sig2, nil
+		}
+	}
+	// The divergence is reported on the script the default reading played
+	// (f.trace leaves out the steps its reference side refused); a reading
+	// that agrees with the runtime on that script explains it, as it would
+	// when the written trace is played again.
+	for _, kept := range s.newRefKept {
+		g, _, err := s.runWith(kept, f.trace)
+		if err != nil {
+			return nil, "", err
+		}
+		if g == nil {
+			return nil, "", nil
 		}
 	}
 	return f, sig, nil
@@ -311,7 +356,7 @@ func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFai
 	defer impSess.Close()
 	if refSess.Loaded() != impSess.Loaded() {
 		rr, ir := refSess.Record().Load, impSess.Record().Load
-		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: []string{spec.CFG1}}
+		d := &Diff{Observation: RtLoadError, Reference: show(rr.Error != ""), Implementation: show(ir.Error != ""), Clauses: rows(attribution.RowRtLoadConfig)}
 		return &rtFailure{trace: played, diff: d}, "", nil
 	}
 	if !refSess.Loaded() {
@@ -345,11 +390,11 @@ func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFai
 			if !errors.As(ierr, &in) {
 				return nil, "", implErr(ierr)
 			}
-			cl := []string{spec.STEP7}
+			cl := rows(attribution.RowRtErrorRefused)
 			if cx.last == "set" || cx.last == "command" {
 				// a selection left the runtime somewhere the reference
 				// is not (a turn it started)
-				cl = []string{spec.PEND2, spec.STEP7}
+				cl = rows(attribution.RowRtErrorRefusedAfterSelection)
 			}
 			d := &Diff{Observation: RtError, Agent: st.Agent(), Reference: "the step runs", Implementation: "refused: " + in.Msg, Clauses: cl}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
@@ -380,7 +425,7 @@ func probeState(ref, imp *loop.Session, agent string, d *Diff) {
 	}
 	r, i := ref.Last().Get, imp.Last().Get
 	if r != nil && i != nil && r.Active != i.Active {
-		d.Clauses = append([]string{spec.LOG3, spec.LOG2}, d.Clauses...)
+		d.Clauses = merge(rows(attribution.RowRtProbe), d.Clauses)
 	}
 }
 
@@ -633,6 +678,10 @@ func (s *rtSearcher) write(d *RuntimeDivergence) error {
 	t := d.Trace
 	t.Steps = append([]loop.Step{}, t.Steps...)
 	note := " No runtime trace expectation can state this observation; the trace replays the script."
+	d.Recurs = f != nil
+	if f == nil {
+		note = " Played again, the shrunk script agrees with the reference side: the runtime did not do the same on the same script; the trace replays it."
+	}
 	if f != nil && len(f.ref) > 0 && len(t.Steps) > 0 {
 		if x, ok := expectOf(f.diff, f.ref[len(f.ref)-1]); ok {
 			st := t.Steps[len(t.Steps)-1]

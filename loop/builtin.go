@@ -29,11 +29,14 @@ const maxSteps = 256
 // the downstream listeners' decision first (they are side-effect free but
 // for the abort signal).
 type Builtin struct {
-	port    sim.Port
-	retry   string
-	mutants mutantSet
-	id      sim.Identity
-	rt      *sim.Runtime
+	// listening is the code of the host listeners of the dispatch being
+	// played, run when the dispatch reaches them (b.listener).
+	listening map[string][]HostAction
+	port      sim.Port
+	retry     string
+	mutants   mutantSet
+	id        sim.Identity
+	rt        *sim.Runtime
 	// pending observation of the turn being played.
 	obs     *Observation
 	script  *Script
@@ -69,6 +72,11 @@ type Builtin struct {
 	// notice waits is a silent point (docs/spec-choices.md). Set them
 	// before Load.
 	KeepInboxAtRestart, KeepInboxAtLoad bool
+	// DropClaimedAtReject drops the messages a rejected or aborted step
+	// claimed (an idle selection's notice among them), as the shipped dsh
+	// loop does, instead of keeping them for a later step: the same silent
+	// point. Set it before Load.
+	DropClaimedAtReject bool
 	// inbox is what Stop kept of the inbox, by agent, for Open.
 	inbox map[string][]sim.Message
 }
@@ -166,7 +174,7 @@ func (b *Builtin) Start() (Identity, error) {
 func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 	// Like the shipped dsh loop, the built-in runtime skips an accepted
 	// step that has nothing to send (capability emptySteps).
-	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad, Headers: b.Headers}
+	opts := sim.Options{Config: req.Config, Services: req.Services, Retries: sim.RetriesPreStep, EmptySteps: sim.EmptyStepsSkip, Assembly: b.Assembly, KeepInboxAtLoad: b.KeepInboxAtLoad, DropClaimedAtReject: b.DropClaimedAtReject, Headers: b.Headers}
 	if b.retry == RetrySameStep {
 		opts.Retries = sim.RetriesSameStep
 	}
@@ -177,7 +185,7 @@ func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 		opts.Listeners = append(opts.Listeners, sim.ListenerSpec{Name: l.Name, Registered: l.Position})
 	}
 	b.mutants.simOptions(&opts)
-	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone}
+	opts.Hooks = &sim.Hooks{Requested: b.requested, HostTool: b.hostTool, ToolDone: b.toolDone, Listener: b.listener}
 	opts.NoStepEvents = b.variant == VariantNoStepEvents
 	b.loads++
 	rt, res, err := sim.New(b.port, opts)
@@ -307,6 +315,16 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 					continue
 				}
 				step.Listeners[p.Listener] = p.Behaviour
+				if b.Assembly == sim.AssemblyBefore {
+					// a loop that assembles the prompt before it
+					// dispatches agent/pre-step runs a listener's code
+					// after the assembly: in the dispatch (b.listener)
+					if b.listening == nil {
+						b.listening = map[string][]HostAction{}
+					}
+					b.listening[p.Listener] = p.During
+					continue
+				}
 				if err := b.host(agent, p.During); err != nil {
 					return *obs, err
 				}
@@ -472,6 +490,17 @@ func (b *Builtin) toolDone(agent string, call int, out sim.ToolOutcome) error {
 }
 
 // host runs host actions inside a turn and records their results.
+// listener runs, when the dispatch reaches a host listener, the code the
+// script gives it for this dispatch (Assembly AssemblyBefore only).
+func (b *Builtin) listener(agent, name string) error {
+	during, ok := b.listening[name]
+	if !ok {
+		return nil
+	}
+	delete(b.listening, name)
+	return b.host(agent, during)
+}
+
 func (b *Builtin) host(agent string, actions []HostAction) error {
 	for _, h := range actions {
 		r, err := b.hostAction(agent, h)

@@ -167,6 +167,17 @@ func Notices(d StepDone) int {
 	return n
 }
 
+// blockedByPlanMode reports whether the step's turn ended blocked, a step
+// rejected by the agent/pre-step chain, while no host listener of the
+// step's script rejects: plan mode's listener rejected it.
+func blockedByPlanMode(d StepDone) bool {
+	if TurnEnd(d) != "blocked" {
+		return false
+	}
+	sc := d.Step.ScriptOf()
+	return sc == nil || !slices.ContainsFunc(sc.PreSteps, func(p PreStep) bool { return p.Behaviour == sim.Reject })
+}
+
 // TurnEnd is the reason kind of the last turn/end a step logged, or "".
 func TurnEnd(d StepDone) string {
 	reason := ""
@@ -259,7 +270,16 @@ func (x Expect) Check(d StepDone) []Finding {
 	// rule of attribution.Checks or an observation kind, which reports
 	// narrow to clauses (attribution.Attribute); the finding is listed
 	// under the expectation's own clause.
+	// A step the agent/pre-step chain rejected though no host listener of
+	// its script rejects was rejected by plan mode's listener, which never
+	// does (attribution.ExpNotBlocked): that decision is the step's first
+	// observation, so whatever the trace wanted of the step and did not get
+	// is named by it (unless the trace wants the turn blocked).
+	blocked := blockedByPlanMode(d) && x.TurnEnd != "blocked"
 	fail := func(rule, format string, args ...any) {
+		if blocked {
+			rule = attribution.ExpNotBlocked
+		}
 		out = append(out, Finding{Clause: clause, Rule: rule, Agent: d.Step.Agent(), Message: fmt.Sprintf(format, args...)})
 	}
 	if x.PlanMode != nil {
@@ -459,6 +479,9 @@ func resultRule(d StepDone, id, got, want string) string {
 			// The plan was never presented: approved without review, or
 			// failed without asking (no seam). One cause, the review seam.
 			return attribution.ExpPresented
+		case r.Tool != nil && r.Tool.Name != spec.ExitTool:
+			// a call of a tool of the host's own: plan mode only guides
+			return attribution.ExpHostToolRuns
 		case r.Tool != nil:
 			return attribution.ObsTool
 		case r.Get != nil:
@@ -466,6 +489,20 @@ func resultRule(d StepDone, id, got, want string) string {
 				return attribution.ExpPendingHidden
 			}
 			return attribution.ObsGet
+		}
+	}
+	// Host code that did not run inside a call of a host tool that failed:
+	// the call's failure is what diverged.
+	if sc := d.Step.ScriptOf(); sc != nil {
+		for _, resp := range sc.Responses {
+			for _, c := range resp.Calls {
+				if c.Name == spec.ExitTool || !slices.ContainsFunc(c.During, func(h HostAction) bool { return h.ID == id }) {
+					continue
+				}
+				if Result(d, c.ID) == "failed" {
+					return attribution.ExpHostToolRuns
+				}
+			}
 		}
 	}
 	return attribution.ObsEvents

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/plankit/plankit/sim"
-	"github.com/plankit/plankit/spec"
 )
 
 // Runtime is an agent runtime with plan mode, under test. Every method is
@@ -298,10 +297,8 @@ type Message struct {
 	Source *sim.Source `json:"source,omitempty"`
 }
 
-// IsPlanNotice reports whether m is a plan-mode notice.
-func (m Message) IsPlanNotice() bool {
-	return m.Source != nil && m.Source.Kind == "plugin" && m.Source.Plugin == spec.PluginName
-}
+// IsPlanNotice reports whether m is a plan-mode notice (sim.Source's test).
+func (m Message) IsPlanNotice() bool { return m.Source != nil && m.Source.IsPlanNotice() }
 
 // Section returns the named section of the request.
 func (q ModelRequest) Section(name string) (Section, bool) {

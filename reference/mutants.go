@@ -141,13 +141,23 @@ var mutations = map[Mutant]mutation{
 	AppendBeforeDownstream: {hook: func(k *hooks) {
 		k.beforeNext = first(k.beforeNext, func(a stepAt) (sim.Decision, bool) {
 			p, has := a.pending()
-			if !has || p.active == a.c.sessions[a.agent].active {
+			s := a.c.sessions[a.agent]
+			if !has || p.active == s.active {
 				return sim.Decision{}, false
 			}
-			if a.c.append(a.h, a.agent, p.active) == nil {
+			// Only the order is wrong: a selection appended here is
+			// narrated as the faithful listener narrates it, when the
+			// downstream decision accepts (the mutant breaks STEP-3 alone).
+			notice, narrate := a.c.narration(s, p.active)
+			appended := a.c.append(a.h, a.agent, p.active) == nil
+			if appended {
 				delete(a.c.pending, a.agent)
 			}
-			return a.h.Next(), true
+			d := a.h.Next()
+			if appended && narrate && p.narrate && d.Kind == sim.Enter {
+				d.Messages = append(d.Messages, notice)
+			}
+			return d, true
 		})
 	}},
 	AppendOnReject: {hook: func(k *hooks) {

@@ -23,6 +23,10 @@ type Hooks struct {
 	HostTool func(agent string, call int) error
 	// ToolDone runs after the call-th tool call of the step finished.
 	ToolDone func(agent string, call int, out ToolOutcome) error
+	// Listener runs when the agent/pre-step chain reaches the host
+	// listener name, before it acts: host code inside the dispatch, after
+	// the prompt was assembled when Assembly is AssemblyBefore.
+	Listener func(agent, name string) error
 }
 
 // Open introduces a new agent whose durable log starts as events, as a

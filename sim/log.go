@@ -34,8 +34,13 @@ type Message struct {
 
 // IsPlanNotice reports whether m is a plan-mode notice: a plugin-sourced
 // user message from the plan-mode plugin.
-func (m Message) IsPlanNotice() bool {
-	return m.Source.Kind == "plugin" && m.Source.Plugin == spec.PluginName
+func (m Message) IsPlanNotice() bool { return m.Source.IsPlanNotice() }
+
+// IsPlanNotice reports whether a message of this source is a plan-mode
+// notice: sourced by the plan-mode plugin. Both levels' messages (this
+// package's and package loop's) ask it, so the test is written once.
+func (s Source) IsPlanNotice() bool {
+	return s.Kind == "plugin" && s.Plugin == spec.PluginName
 }
 
 // UserMessage is a message from the user.

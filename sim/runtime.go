@@ -53,6 +53,11 @@ type Options struct {
 	// across a load after an unload. Where a notice waits is a silent
 	// point (docs/spec-choices.md); the default empties the inbox there.
 	KeepInboxAtLoad bool
+	// DropClaimedAtReject drops the messages a rejected or aborted step
+	// claimed from the inbox (a between-turns selection's notice among
+	// them), as the shipped dsh loop does; the default puts them back for
+	// a later step. The same silent point: where a recorded notice waits.
+	DropClaimedAtReject bool
 	// Listeners are the other agent/pre-step listeners of the runtime.
 	Listeners []ListenerSpec
 	// Agents are created at start, in order.

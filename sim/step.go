@@ -114,6 +114,12 @@ func (d *dispatch) run(i int) Decision {
 	if l.plugin {
 		return d.plugin(i)
 	}
+	if h := d.r.opts.Hooks; h != nil && h.Listener != nil && i < len(d.links)-1 {
+		if err := h.Listener(d.a.name, l.name); err != nil {
+			d.err = err
+			return Decision{Kind: Reject}
+		}
+	}
 	switch l.behaviour {
 	case Reject:
 		return Decision{Kind: Reject}
@@ -249,8 +255,11 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 		return nil
 	}
 	if dec.Kind != Enter || d.aborted {
-		// Claimed messages go back to the queue for a later step.
-		a.queue = append(claimed, a.queue...)
+		// Claimed messages go back to the queue for a later step,
+		// unless the loop drops a rejected step's messages.
+		if !r.opts.DropClaimedAtReject {
+			a.queue = append(claimed, a.queue...)
+		}
 		reason := "blocked"
 		if d.aborted {
 			reason = "aborted"

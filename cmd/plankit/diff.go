@@ -215,8 +215,14 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "\nfirst divergence at step %d of %d (%s)\n", d.Index+1, len(d.Trace.Steps), d.StepName())
 		fmt.Fprintf(stdout, "  observation: %s\n  clauses:     %s\n  reference:      %s\n  implementation: %s\n",
 			d.Observation, strings.Join(d.Clauses, " "), d.Reference, d.Implementation)
-		fmt.Fprintf(stdout, "  class:       %s\n  trace:       %s\n", classLine(d.ExplainedBy), d.Path)
+		class := classLine(d.ExplainedBy)
+		if !d.Recurs {
+			class = "not classified: played again, the shrunk script agrees with the reference side"
+		}
+		fmt.Fprintf(stdout, "  class:       %s\n  trace:       %s\n", class, d.Path)
 		switch {
+		case !d.Recurs:
+			fmt.Fprintln(stdout, "  note: the runtime did not do the same on the same script (or could not be run the first time); the trace replays it")
 		case !d.Stated:
 			fmt.Fprintln(stdout, "  note: no runtime trace expectation can state this observation; the trace replays the script")
 		case !d.Reproduced:

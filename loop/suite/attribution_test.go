@@ -32,6 +32,12 @@ func TestRuntimeMistakesAreNamedByTheirClause(t *testing.T) {
 		{reference.NoticeForcesStep, []string{"PEND-2"}},
 		// a plan approved without being presented: the review seam
 		{reference.ApproveWithoutReview, []string{"EXIT-4"}},
+		// plan mode's listener rejecting steps: whatever the blocked step
+		// did not do is named by the rejection, not by the scenario's tag
+		{reference.PlanModeBlocksSteps, []string{"SVC-3"}},
+		{reference.FailedAppendBlocks, []string{"STEP-5"}},
+		// a host tool denied in plan mode, and the host code it would run
+		{reference.HostToolsBlockedInPlan, []string{"SVC-3"}},
 	} {
 		t.Run(string(c.mutant), func(t *testing.T) {
 			res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetryPreStep, c.mutant)})

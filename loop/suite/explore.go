@@ -126,10 +126,10 @@ func Explore(ctx context.Context, o ExploreOptions) (ExploreResult, error) {
 // WideAlphabet is the runtime alphabet plankit diff --level runtime and
 // explore --level runtime combine, with the setup its steps need: the
 // steps of Alphabet, then a get, /plan and /plan <message>, an outside
-// writer's plan/mode, a fault, a reload, an unload, a review kept
-// planning, a turn a host listener registered before plan mode rejects and
-// one whose messages a host listener takes (an empty step), as far as caps
-// allows.
+// writer's plan/mode, a fault, a reload, an unload, an approval then a
+// review kept planning in one tool batch, a turn a host listener
+// registered before plan mode rejects and one whose messages a host
+// listener takes (an empty step), as far as caps allows.
 func WideAlphabet(caps loop.Capabilities) (loop.Trace, []loop.Step) {
 	base := loop.Trace{Config: json.RawMessage(`{"section":"Plan first."}`),
 		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions}}
@@ -163,8 +163,12 @@ func WideAlphabet(caps loop.Capabilities) (loop.Trace, []loop.Step) {
 		out = append(out, loop.Step{Unload: &struct{}{}})
 	}
 	if caps.UserQuestions {
-		keep := loop.Call{ID: "k", Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan\n1. edit"}`), Review: &sim.Review{Answer: sim.KeepPlanning}}
-		out = append(out, turn("Keep planning.", nil, loop.Response{Calls: []loop.Call{keep}}, done))
+		// an approval, then keep planning in the same tool batch: the
+		// second review withdraws the exit the first left pending (EXIT-6)
+		plan := json.RawMessage(`{"plan":"# Plan\n1. edit"}`)
+		approve := loop.Call{ID: "a", Name: spec.ExitTool, Args: plan, Review: &sim.Review{Answer: sim.Approve}}
+		keep := loop.Call{ID: "k", Name: spec.ExitTool, Args: plan, Review: &sim.Review{Answer: sim.KeepPlanning}}
+		out = append(out, turn("Keep planning.", nil, loop.Response{Calls: []loop.Call{approve, keep}}, done))
 	}
 	if caps.HostListeners {
 		out = append(out, turn("Rejected.", []loop.PreStep{{Dispatch: 1, Listener: "guard", Behaviour: sim.Reject}}, done))

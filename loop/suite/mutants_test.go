@@ -140,6 +140,12 @@ runtime: a mutant is killed when a scenario fails. Run one by hand with
 
 %d mutants (%d of plan mode, %d variants of plan mode, %d of the loop): %s; %d are not observable from outside a runtime, for the reason given in their row.
 
+`+"`plankit diff --level runtime`"+` against the built-in runtime with a plan-mode mutant
+of the catalogue finds each one killed here under the mutant's own clause
+(lockstep's TestRuntimeLockstepNamesEachMutantUnderItsClause, within a budget across
+seeds); it cannot find the ones not observable here either, for the same reason
+(catalog coverage lists them as runtime gaps of their clause).
+
 | mutant | kind | clause | deviation | killed by | scenarios |
 |---|---|---|---|---|---|
 %s
