@@ -2,12 +2,13 @@
 # Writes the pair of reports that docs/ci-gate.md and compare's tests show
 # `plankit compare` on: the published report of @deepseek-ai/dsh-plan-mode
 # (docs/conformance/dsh-plan-mode-0.1.0-rc.8.json, copied as it is) and the
-# report of the same run (same flags, seed, checks and manifest as
-# scripts/conformance.sh) against a mutated copy of the package, whose set()
-# answers "queued" where the logged state already matches the selection
-# (PEND-5, SVC-4: "cancelled"). Run it again when the published report is
-# refreshed; it needs node and the adapter's node_modules (npm ci in
-# adapter/dsh).
+# report of the same run (same seed and manifest, 25 cases per property, as
+# the report was published when the pair was written; CI now publishes it
+# at 10) against a mutated copy of the package, whose set() answers
+# "queued" where the logged state already matches the selection (PEND-5,
+# SVC-4: "cancelled"). The pair is a fixture: compare's test holds what
+# compare says of it, so a new pair means new expectations there. It needs
+# node and the adapter's node_modules (npm ci in adapter/dsh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)

@@ -63,7 +63,7 @@ var PluginSubject = Subject{
 	PagePath:        "docs/conformance/dsh-plan-mode-0.1.0-rc.8.md",
 	AdapterCommand:  "node adapter/dsh/host.mjs",
 	Install:         "npm ci --prefix adapter/dsh",
-	CheckFlags:      "--checks 25",
+	CheckFlags:      "--checks 10",
 	Counterexamples: "plankit-counterexamples/dsh",
 	What:            "through the host in `adapter/dsh/host.mjs`, which runs the real package inside a real `@deepseek-ai/cordis` Context",
 	ChoicesVerified: "each is verified by running the package (`adapter/dsh/test/choices.test.mjs`)",
