@@ -55,6 +55,12 @@ func TestRuntimeDriverFailures(t *testing.T) {
 	if !errors.As(err, &re) || re.Kind != adapter.KindException || !strings.Contains(err.Error(), "TypeError: agent.steer is not a function") {
 		t.Errorf("exception: %v", err)
 	}
+	// A runtime that declares commandOutcomes (the built-in runtime does)
+	// says what every successful command reply announces (minor 5).
+	_, err = loop.Run(runtimePool(t, "unannounced", "command").Runtime(), cmd)
+	if !errors.As(err, &re) || re.Kind != adapter.KindProtocol || !strings.Contains(err.Error(), "without saying which outcome it announces") {
+		t.Errorf("unannounced: %v", err)
+	}
 	_, err = loop.Run(runtimePool(t, "gap", "turn").Runtime(), oneTurn)
 	var oe *loop.ObservationError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "has seq 1") {

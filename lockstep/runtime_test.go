@@ -44,7 +44,6 @@ func TestRuntimeLockstepFindsNothingInTheBuiltinRuntime(t *testing.T) {
 // so.
 var misnamed = map[reference.Mutant]string{
 	reference.AssemblyToolsHiddenInPlan: "the runtime protocol scripts no tool another assembly listener adds",
-	reference.ReplyAnnouncesEntering:    "the runtime protocol reports a command's kind and text, and the text's wording is not compared",
 }
 
 // TestMisnamedAreRuntimeGaps: every mutant the runtime lockstep is let off

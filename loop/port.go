@@ -71,6 +71,10 @@ type Capabilities struct {
 	// Unload (minor 3): the unload method disposes plan mode without
 	// loading it again.
 	Unload bool `json:"unload,omitempty"`
+	// CommandOutcomes (minor 5): every successful command result says
+	// which selection outcome its reply announces (CommandResult.Outcome),
+	// as the plugin protocol's capability of the same name.
+	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -105,6 +109,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.EmptySteps
 	case "unload":
 		return c.Unload
+	case "commandOutcomes":
+		return c.CommandOutcomes
 	}
 	return false
 }
@@ -331,6 +337,11 @@ type SetResult struct {
 type CommandResult struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`
+	// Outcome (minor 5, capability commandOutcomes) is the selection
+	// outcome the reply announces to the user (committed, queued,
+	// cancelled or noop): what its text means, whatever its wording. Empty
+	// for an error, or when the runtime does not report it.
+	Outcome string `json:"outcome,omitempty"`
 	// Exception (minor 4): the error is an exception thrown inside the
 	// command's handler that the host caught — an implementation error,
 	// never a clause's deviation.

@@ -95,6 +95,9 @@ func (t Trace) Needs() []string {
 		if n := kindOf(&s).needs(&s); n != "" {
 			need[n] = true
 		}
+		if s.Expect != nil && s.Expect.Announces != "" {
+			need["commandOutcomes"] = true
+		}
 		script(s.ScriptOf())
 	}
 	out := make([]string, 0, len(need))

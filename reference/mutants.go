@@ -751,10 +751,9 @@ var Catalogue = []MutantInfo{
 		LogHidden: "whether the runtime would have skipped the step is not logged; a step that carries only a notice reads as one the runtime sends anyway",
 		Found:     attribution.ObsPlanMode}},
 	{ReplyAnnouncesEntering, spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off", Evidence{
-		Example:       "cmd-plan-input-details.yaml",
-		LogHidden:     "the outcome a reply announces is not logged, only its wording, which checks never read",
-		Found:         attribution.ObsCommand,
-		RuntimeHidden: "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked"}},
+		Example:   "cmd-plan-input-details.yaml",
+		LogHidden: "the outcome a reply announces is not logged, only its wording, which checks never read",
+		Found:     attribution.ObsCommand}},
 	{PlanHeadingAnyLevel, spec.EXIT3, "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading", Evidence{
 		Example: "exit-preconditions.yaml",
 		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,

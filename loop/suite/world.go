@@ -247,6 +247,18 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 	sc.Step(`^the command reports "(success|error)"$`, func(kind string) error {
 		return w.expect(loop.Expect{Command: kind})
 	})
+	sc.Step(`^the reply announces "(committed|queued|cancelled|noop)"$`, func(outcome string) error {
+		if w.session == nil {
+			return errors.New("no step ran yet")
+		}
+		if !w.session.Record().Identity.Capabilities.CommandOutcomes {
+			// a runtime that does not say what its replies announce
+			// (minor 5) has the check skipped, never failed
+			w.unsupported = "what a reply announces needs the capability commandOutcomes, which the runtime does not declare"
+			return godog.ErrSkip
+		}
+		return w.expect(loop.Expect{Announces: outcome})
+	})
 }
 
 func boolp(b bool) *bool { return &b }
