@@ -14,8 +14,9 @@ import (
 // RuntimeProtocolMinor is the minor version of runtime protocol 1 this
 // package speaks: 2 added review replies (numbered as the plugin
 // protocol's), 3 the unload method, 4 the components a runtime lists at
-// start and the exceptions its replies report.
-const RuntimeProtocolMinor = 4
+// start and the exceptions its replies report, 5 the selection outcome a
+// command result announces (capability commandOutcomes).
+const RuntimeProtocolMinor = 5
 
 // RuntimeLevel is the level a runtime-protocol start carries both ways.
 const RuntimeLevel = "runtime"
