@@ -15,7 +15,8 @@ import (
 // package speaks: 2 added review replies (numbered as the plugin
 // protocol's), 3 the unload method, 4 the components a runtime lists at
 // start and the exceptions its replies report, 5 the selection outcome a
-// command result announces (capability commandOutcomes).
+// command result announces (capability commandOutcomes) and host tools a
+// later prompt-assembly listener adds (capability assemblyTools).
 const RuntimeProtocolMinor = 5
 
 // RuntimeLevel is the level a runtime-protocol start carries both ways.
@@ -133,6 +134,10 @@ func (r *RuntimePort) Stop() error { return r.port.Stop() }
 
 // Load implements loop.Runtime.
 func (r *RuntimePort) Load(req loop.LoadRequest) (loop.LoadReply, error) {
+	if slices.ContainsFunc(req.HostTools, func(h loop.HostTool) bool { return h.Assembly }) && !r.start.Capabilities.AssemblyTools {
+		// an older minor version: the load is not sent
+		return loop.LoadReply{}, &UnsupportedError{Method: RuntimeLoad, Message: "the runtime does not declare the assemblyTools capability"}
+	}
 	if len(req.Config) == 0 {
 		req.Config = json.RawMessage("null")
 	}

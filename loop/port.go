@@ -75,6 +75,11 @@ type Capabilities struct {
 	// which selection outcome its reply announces (CommandResult.Outcome),
 	// as the plugin protocol's capability of the same name.
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// AssemblyTools (minor 5): load.hostTools may name tools that another
+	// prompt-assembly listener, registered after plan mode's, adds to
+	// every request (HostTool.Assembly), as the plugin protocol's hostTools
+	// with assembly: true.
+	AssemblyTools bool `json:"assemblyTools,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -111,6 +116,8 @@ func (c Capabilities) Has(name string) bool {
 		return c.Unload
 	case "commandOutcomes":
 		return c.CommandOutcomes
+	case "assemblyTools":
+		return c.AssemblyTools
 	}
 	return false
 }
@@ -130,6 +137,10 @@ type Identity struct {
 // HostTool is a tool of the host's own the model may call.
 type HostTool struct {
 	Name string `json:"name"`
+	// Assembly: the tool is not registered with the host's tools before
+	// plan mode loads; another prompt-assembly listener, registered after
+	// plan mode's, adds it to every request (capability assemblyTools).
+	Assembly bool `json:"assembly,omitempty"`
 }
 
 // Listener is a host agent/pre-step listener registered before or after

@@ -47,6 +47,9 @@ func (t Trace) Needs() []string {
 	if len(t.HostTools) > 0 {
 		need["hostTools"] = true
 	}
+	if slices.ContainsFunc(t.HostTools, func(h HostTool) bool { return h.Assembly }) {
+		need["assemblyTools"] = true
+	}
 	if len(t.Listeners) > 0 {
 		need["hostListeners"] = true
 	}

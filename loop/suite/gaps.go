@@ -26,8 +26,6 @@ var Gaps = []Gap{
 		"protocol v1 host listeners accept, reject, abort or take the step's messages; they add none (the position shows when one takes the notice: rt-step-listener-wraps-host-listeners)"},
 	{spec.STEP4, "a selection made between prompt admission and turn/start",
 		"the protocol's turn admits the prompt and runs the turn in one request; host code runs inside the turn or between turns (rt-log-plan-mode-after-turn-start checks a selection just after admission)"},
-	{spec.EXIT1, "tools another prompt-assembly listener adds after plan mode's",
-		"a runtime registers its host tools before plan mode loads; the protocol scripts no assembly listener (the plugin level does: mutant assembly-tools-hidden-in-plan)"},
 	{spec.SVC3, "sandbox mode and approval policy never reading or writing plan state",
 		"protocol v1 scripts no sandbox or approval policy; the runtime level checks that plan mode never blocks steps or host tools (rt-exit-host-tools-in-plan-mode)"},
 	{spec.SVC4, "the catalog generated from source, verified fresh and byte-identical in every language version of the page",

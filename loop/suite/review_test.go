@@ -46,6 +46,16 @@ func TestCommandOutcomesSkippedWithoutTheCapability(t *testing.T) {
 	}
 }
 
+// A runtime that does not declare assemblyTools (minor 4 or older) gets
+// the scenario with a tool a later prompt-assembly listener adds skipped,
+// naming the capability, and every other scenario run.
+func TestAssemblyToolsSkippedWithoutTheCapability(t *testing.T) {
+	assembly := func(id string) bool { return id == "rt-exit-assembly-tools-in-plan-mode" }
+	if skipped := skippedWithout(t, func(c *loop.Capabilities) { c.AssemblyTools = false }, "assemblyTools", assembly); skipped != 1 {
+		t.Errorf("%d assembly-tool scenarios skipped, want 1", skipped)
+	}
+}
+
 // skippedWithout runs the suite against the built-in runtime with one
 // capability withdrawn, requires the scenarios needing it skipped with a
 // message naming it and every other scenario passed, and returns how many

@@ -9,7 +9,8 @@
 // observed events skip a seq), unsupported, exception (the command's
 // reply says its handler threw, as a host that catches it does),
 // unannounced (the command succeeds without the outcome its reply
-// announces, though the runtime declares commandOutcomes), setsid
+// announces, though the runtime declares commandOutcomes), noassembly
+// (its start declares no assemblyTools, as an older minor version), setsid
 // (starts a background child, "fakeruntime child", that sleeps in a
 // session of its own holding the runtime's stdout and stderr, and serves
 // on; unix only). When $FAKEADAPTER_PIDS names a file, the runtime
@@ -89,6 +90,12 @@ func main() {
 		reply, stop, err := srv.Handle(sc.Bytes())
 		if err != nil {
 			panic(err)
+		}
+		if seen >= nth && req.Method == method && mode == "noassembly" {
+			var r map[string]any
+			_ = json.Unmarshal(reply, &r)
+			delete(r["result"].(map[string]any)["capabilities"].(map[string]any), "assemblyTools")
+			reply, _ = json.Marshal(r)
 		}
 		if seen >= nth && req.Method == method && mode == "gap" {
 			var r struct {
