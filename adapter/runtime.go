@@ -3,16 +3,21 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // RuntimeProtocolMinor is the minor version of runtime protocol 1 this
 // package speaks: 2 added review replies (numbered as the plugin
 // protocol's), 3 the unload method, 4 the components a runtime lists at
-// start and the exceptions its replies report.
-const RuntimeProtocolMinor = 4
+// start and the exceptions its replies report, 5 the selection outcome a
+// command result announces (capability commandOutcomes) and host tools a
+// later prompt-assembly listener adds (capability assemblyTools).
+const RuntimeProtocolMinor = 5
 
 // RuntimeLevel is the level a runtime-protocol start carries both ways.
 const RuntimeLevel = "runtime"
@@ -49,7 +54,7 @@ var runtimeShapes = map[string]string{
 	RuntimeTurn:    `{` + observationShape + `}`,
 	RuntimeSet:     `{"outcome"?: "committed"|"queued"|"cancelled"|"noop", "error"?: string, ` + observationShape + `}`,
 	RuntimeGet:     `{"active": bool, "pending"?: bool}`,
-	RuntimeCommand: `{"kind": "success"|"error", "text": string, ` + observationShape + `}`,
+	RuntimeCommand: `{"kind": "success"|"error", "text": string, "outcome"?: "committed"|"queued"|"cancelled"|"noop", ` + observationShape + `}`,
 	RuntimeAppend:  `{` + observationShape + `}`,
 	RuntimeFault:   `{}`,
 	RuntimeReload:  `{"error"?: string, ` + observationShape + `}`,
@@ -129,6 +134,10 @@ func (r *RuntimePort) Stop() error { return r.port.Stop() }
 
 // Load implements loop.Runtime.
 func (r *RuntimePort) Load(req loop.LoadRequest) (loop.LoadReply, error) {
+	if slices.ContainsFunc(req.HostTools, func(h loop.HostTool) bool { return h.Assembly }) && !r.start.Capabilities.AssemblyTools {
+		// an older minor version: the load is not sent
+		return loop.LoadReply{}, &UnsupportedError{Method: RuntimeLoad, Message: "the runtime does not declare the assemblyTools capability"}
+	}
 	if len(req.Config) == 0 {
 		req.Config = json.RawMessage("null")
 	}
@@ -147,6 +156,9 @@ func (r *RuntimePort) Turn(req loop.TurnRequest) (loop.Observation, error) {
 	if err == nil {
 		err = r.exception(RuntimeTurn, nil, obs)
 	}
+	if err == nil {
+		err = r.announced(RuntimeTurn, nil, obs)
+	}
 	return obs, err
 }
 
@@ -155,6 +167,9 @@ func (r *RuntimePort) Set(req loop.SetRequest) (loop.SetReply, error) {
 	reply, err := request[loop.SetReply](r.port, RuntimeSet, req)
 	if err == nil {
 		err = r.exception(RuntimeSet, nil, reply.Observation)
+	}
+	if err == nil {
+		err = r.announced(RuntimeSet, nil, reply.Observation)
 	}
 	return reply, err
 }
@@ -189,6 +204,43 @@ func (r *RuntimePort) exception(method string, cmd *loop.CommandResult, obs loop
 		Detail: "the runtime caught an exception inside the implementation's handler: " + text}
 }
 
+// announced holds the command results of a reply (the command's own and
+// its host actions') to the runtime's declaration (minor 5): one that
+// declares commandOutcomes gives a known outcome with every success and
+// none with an error; one that does not gives none. A result that breaks
+// it is a protocol error. Nil when all hold.
+func (r *RuntimePort) announced(method string, cmd *loop.CommandResult, obs loop.Observation) error {
+	check := func(c *loop.CommandResult, what string) string {
+		switch {
+		case c == nil:
+			return ""
+		case c.Outcome != "" && !slices.Contains(spec.Outcomes, c.Outcome):
+			return fmt.Sprintf("%s announces outcome %q, which is none of %s", what, c.Outcome, strings.Join(spec.Outcomes, ", "))
+		case !r.start.Capabilities.CommandOutcomes && c.Outcome != "":
+			return fmt.Sprintf("%s announces outcome %q, though the runtime does not declare the commandOutcomes capability", what, c.Outcome)
+		case r.start.Capabilities.CommandOutcomes && c.Kind == "success" && c.Outcome == "":
+			return what + " succeeded without saying which outcome it announces, though the runtime declares the commandOutcomes capability"
+		case c.Kind != "success" && c.Outcome != "":
+			return fmt.Sprintf("%s failed (%s) yet announces outcome %q", what, c.Kind, c.Outcome)
+		}
+		return ""
+	}
+	detail := check(cmd, "the command")
+	for _, res := range obs.Results {
+		if detail == "" {
+			detail = check(res.Command, "host action "+res.ID+"'s command")
+		}
+	}
+	if detail == "" {
+		return nil
+	}
+	seq := 0
+	if r.port.proc != nil {
+		seq = r.port.proc.seq
+	}
+	return &RequestError{Method: method, Seq: seq, Kind: KindProtocol, Detail: detail}
+}
+
 // Get implements loop.Runtime.
 func (r *RuntimePort) Get(req loop.AgentRequest) (sim.GetReply, error) {
 	return request[sim.GetReply](r.port, RuntimeGet, req)
@@ -199,6 +251,9 @@ func (r *RuntimePort) Command(req loop.CommandRequest) (loop.CommandReply, error
 	reply, err := request[loop.CommandReply](r.port, RuntimeCommand, req)
 	if err == nil {
 		err = r.exception(RuntimeCommand, &reply.CommandResult, reply.Observation)
+	}
+	if err == nil {
+		err = r.announced(RuntimeCommand, &reply.CommandResult, reply.Observation)
 	}
 	return reply, err
 }

@@ -55,6 +55,24 @@ func TestRuntimeDriverFailures(t *testing.T) {
 	if !errors.As(err, &re) || re.Kind != adapter.KindException || !strings.Contains(err.Error(), "TypeError: agent.steer is not a function") {
 		t.Errorf("exception: %v", err)
 	}
+	// A runtime that declares commandOutcomes (the built-in runtime does)
+	// says what every successful command reply announces (minor 5).
+	_, err = loop.Run(runtimePool(t, "unannounced", "command").Runtime(), cmd)
+	if !errors.As(err, &re) || re.Kind != adapter.KindProtocol || !strings.Contains(err.Error(), "without saying which outcome it announces") {
+		t.Errorf("unannounced: %v", err)
+	}
+	// A runtime that does not declare assemblyTools (an older minor
+	// version) is not sent a load with a tool a later prompt-assembly
+	// listener adds: it is unsupported, so the check is skipped.
+	rt := runtimePool(t, "noassembly", "start").Runtime()
+	if _, err := rt.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = rt.Load(loop.LoadRequest{HostTools: []loop.HostTool{{Name: "search", Assembly: true}}})
+	if !loop.IsSkip(err) || !strings.Contains(err.Error(), "assemblyTools") {
+		t.Errorf("noassembly: %v, want a skip naming assemblyTools", err)
+	}
+	_ = rt.Stop()
 	_, err = loop.Run(runtimePool(t, "gap", "turn").Runtime(), oneTurn)
 	var oe *loop.ObservationError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "has seq 1") {

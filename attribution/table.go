@@ -172,6 +172,7 @@ const (
 	RowRtAfterCancellation          = "rt-outcome-after-cancellation"
 	RowRtAfterOff                   = "rt-outcome-after-off"
 	RowRtCommandRegistered          = "rt-command-registered"
+	RowRtReplyOutcome               = "rt-reply-outcome"
 	RowRtPlanData                   = "rt-plan-mode-data"
 	RowRtPlanRepeated               = "rt-plan-mode-repeated"
 	RowRtPlanCommand                = "rt-plan-mode-command"
@@ -319,6 +320,7 @@ var Table = []Rule{
 	{RowRtAfterCancellation, RtOutcome, "after the outcome's row, when a set was cancelled earlier: that cancellation decides what is pending now", []string{"PEND-5"}},
 	{RowRtAfterOff, RtOutcome, "after the outcome's row, when /plan off was typed earlier: it cancels a pending entry as a set does", []string{"PEND-5", "CMD-4"}},
 	{RowRtCommandRegistered, RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds); then the command's clause (bare /plan CMD-2, /plan <message> CMD-3, /plan off CMD-4), which alone names a differing result kind otherwise (prefixed)", []string{"CMD-1"}},
+	{RowRtReplyOutcome, RtCommand, "everything else the step shows is the same, but a command result (the step's, then its host actions' in the order they happened) announces another selection outcome (both sides report outcomes: capability commandOutcomes): the outcomes, then the command's clause (prefixed)", []string{"SVC-1"}},
 	{RowRtPlanData, RtPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RowRtPlanRepeated, RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
 	{RowRtPlanCommand, RtPlanMode, "a /plan command that appends the state it selects: as an idle set, then the command's clause (only the command's clause when it appends another state) (prefixed); a set step takes its outcome's rows", []string{"PEND-6"}},

@@ -224,7 +224,29 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 			return d(RtGet, rr.Get, ir.Get, cl)
 		}
 	}
+	// what the replies announce, last: everything else the step shows is
+	// the same (a runtime that does not report outcomes gives none, and
+	// is not compared)
+	if r, i := ref.Command, imp.Command; announcesOther(r, i) {
+		return d(RtCommand, announces+r.Outcome, announces+i.Outcome, cx.prefix(merge(rows(attribution.RowRtReplyOutcome), commandResultClauses(st.Command.Input, "", ""))))
+	}
+	for _, rr := range ref.Obs.Results {
+		if ir := resultByID(imp, rr.ID); ir != nil && announcesOther(rr.Command, ir.Command) {
+			return d(RtCommand, announces+rr.Command.Outcome, announces+ir.Command.Outcome, cx.prefix(merge(rows(attribution.RowRtReplyOutcome), commandResultClauses(hostInput(st, rr.ID), "", ""))))
+		}
+	}
 	return nil
+}
+
+// announces begins what a command result announces, as a divergence
+// shows it.
+const announces = "announces "
+
+// announcesOther reports whether two results of the same command, both of
+// the same kind and both saying which selection outcome they announce
+// (capability commandOutcomes), announce different ones.
+func announcesOther(r, i *loop.CommandResult) bool {
+	return r != nil && i != nil && r.Kind == i.Kind && r.Outcome != "" && i.Outcome != "" && r.Outcome != i.Outcome
 }
 
 // prefix puts LOG-3 first when an outside writer's plan/mode is in the log
@@ -850,7 +872,15 @@ func expectOf(d *Diff, ref loop.StepDone) (loop.Expect, bool) {
 	case RtCommand:
 		if ref.Command != nil {
 			x.Command = ref.Command.Kind
+			if d.Reference == show(announces+ref.Command.Outcome) {
+				// what the reply announces (capability commandOutcomes)
+				x.Announces = ref.Command.Outcome
+			}
 			return x, true
+		}
+		if strings.HasPrefix(d.Reference, show(announces)[:len(announces)+1]) {
+			// a host action's announced outcome: no expectation states it
+			return x, false
 		}
 		x.Results = results(ref)
 		return x, len(x.Results) > 0

@@ -9,7 +9,6 @@ import (
 
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/loop"
-	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/reference"
 )
 
@@ -35,38 +34,11 @@ func TestRuntimeLockstepFindsNothingInTheBuiltinRuntime(t *testing.T) {
 	}
 }
 
-// misnamed are the mutants the runtime lockstep does not find under their
-// own clause within the test's budget (60 scripts of 12 steps and depth 2,
-// seeds 1 to 3), with why. Each is a part of its clause a runtime cannot
-// show through the runtime protocol: suite.Gaps lists it under the clause
-// and names the mutant, and docs/mutants-runtime.md gives the reason in
-// the mutant's row. A mutant leaving this list is progress: the test says
-// so.
-var misnamed = map[reference.Mutant]string{
-	reference.AssemblyToolsHiddenInPlan: "the runtime protocol scripts no tool another assembly listener adds",
-	reference.ReplyAnnouncesEntering:    "the runtime protocol reports a command's kind and text, and the text's wording is not compared",
-}
-
-// TestMisnamedAreRuntimeGaps: every mutant the runtime lockstep is let off
-// is a gap of the runtime protocol under the mutant's clause, declared in
-// suite.Gaps, not a naming the table gets wrong.
-func TestMisnamedAreRuntimeGaps(t *testing.T) {
-	for m := range misnamed {
-		mi, err := reference.LookupMutant(string(m))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.ContainsFunc(suite.Gaps, func(g suite.Gap) bool {
-			return g.Clause == mi.Clause && strings.Contains(g.Why, string(m))
-		}) {
-			t.Errorf("%s (%s) is let off the runtime lockstep but suite.Gaps names no %s gap for it", m, mi.Clause, mi.Clause)
-		}
-	}
-}
-
 // TestRuntimeLockstepNamesEachMutantUnderItsClause searches each mutant
 // put in the built-in runtime, within a budget across seeds, and wants a
-// divergence named under the mutant's clause (misnamed lists the gaps).
+// divergence named under the mutant's clause: every one, since the
+// runtime protocol's minor 5 shows what a /plan reply announces (SVC-1)
+// and tools a later prompt-assembly listener adds (EXIT-1).
 func TestRuntimeLockstepNamesEachMutantUnderItsClause(t *testing.T) {
 	for _, mi := range reference.Catalogue {
 		t.Run(string(mi.Name), func(t *testing.T) {
@@ -78,17 +50,12 @@ func TestRuntimeLockstepNamesEachMutantUnderItsClause(t *testing.T) {
 				}
 				if d := res.Runtime; d != nil {
 					if slices.Contains(d.Clauses, mi.Clause) {
-						if why, ok := misnamed[mi.Name]; ok {
-							t.Logf("%s is now named under %s; drop it from misnamed (%s)", mi.Name, mi.Clause, why)
-						}
 						return
 					}
 					got = append(got, d.Diff.String())
 				}
 			}
-			if _, ok := misnamed[mi.Name]; !ok {
-				t.Errorf("%s (%s): not found under its clause: %v", mi.Name, mi.Clause, got)
-			}
+			t.Errorf("%s (%s): not found under its clause: %v", mi.Name, mi.Clause, got)
 		})
 	}
 }

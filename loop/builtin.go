@@ -166,7 +166,7 @@ func (b *Builtin) Start() (Identity, error) {
 		Components: []sim.Component{{Name: "plankit-builtin", Version: BuiltinVersion}, {Name: id.Name, Version: id.Version}},
 		Capabilities: Capabilities{Retry: b.retry, Commands: true, UserQuestions: true, HostTools: true, HostListeners: true,
 			DuringStream: true, OutsideAppend: true, FailAppend: true, Resume: true, Reload: true, Reuse: true,
-			ReviewReplies: id.ReviewReplies, EmptySteps: true, Unload: true},
+			ReviewReplies: id.ReviewReplies, EmptySteps: true, Unload: true, CommandOutcomes: id.CommandOutcomes, AssemblyTools: true},
 	}, nil
 }
 
@@ -179,7 +179,11 @@ func (b *Builtin) Load(req LoadRequest) (LoadReply, error) {
 		opts.Retries = sim.RetriesSameStep
 	}
 	for _, t := range req.HostTools {
-		opts.HostTools = append(opts.HostTools, t.Name)
+		if t.Assembly {
+			opts.AssemblyTools = append(opts.AssemblyTools, t.Name)
+		} else {
+			opts.HostTools = append(opts.HostTools, t.Name)
+		}
 	}
 	for _, l := range req.Listeners {
 		opts.Listeners = append(opts.Listeners, sim.ListenerSpec{Name: l.Name, Registered: l.Position})
@@ -594,7 +598,7 @@ func (b *Builtin) command(agent, input string) (CommandResult, error) {
 	if err != nil {
 		return CommandResult{}, err
 	}
-	return CommandResult{Kind: res.Command.Kind, Text: res.Command.Text}, nil
+	return CommandResult{Kind: res.Command.Kind, Text: res.Command.Text, Outcome: res.Command.Outcome}, nil
 }
 
 // Command implements Runtime.

@@ -50,12 +50,16 @@ func Fold(log []sim.Event, end int, reading string) bool {
 }
 
 // hostToolsIn says how the catalog fails to carry the host's tools, in
-// the host's order (plan mode never hides or reorders them: EXIT-1,
-// SVC-3), or "" when it carries them. The runtime may have tools of its
-// own around them.
+// the host's order — those registered before plan mode loads, then those
+// a later prompt-assembly listener adds (plan mode never hides or reorders
+// them: EXIT-1, SVC-3) — or "" when it carries them. The runtime may have
+// tools of its own around them.
 func hostToolsIn(host []HostTool, catalog []string) string {
 	at := 0
-	for _, h := range host {
+	ordered := slices.Concat(
+		slices.DeleteFunc(slices.Clone(host), func(h HostTool) bool { return h.Assembly }),
+		slices.DeleteFunc(slices.Clone(host), func(h HostTool) bool { return !h.Assembly }))
+	for _, h := range ordered {
 		i := slices.Index(catalog, h.Name)
 		switch {
 		case i < 0:

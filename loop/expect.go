@@ -44,6 +44,9 @@ type Expect struct {
 	Carries map[string]string `json:"carries,omitempty"`
 	// Command is the kind the step's command reported.
 	Command string `json:"command,omitempty"`
+	// Announces is the selection outcome the step's command result
+	// announces (capability commandOutcomes).
+	Announces string `json:"announces,omitempty"`
 }
 
 // EventsExpect is the step's events of the given types, in log order, by
@@ -108,6 +111,7 @@ func (x Expect) over(base *Expect) Expect {
 	out.Asked = append(slices.Clip(out.Asked), x.Asked...)
 	addEntries(&out.Carries, x.Carries)
 	replace(&out.Command, x.Command)
+	replace(&out.Announces, x.Announces)
 	return out
 }
 
@@ -405,6 +409,13 @@ func (x Expect) Check(d StepDone) []Finding {
 			}
 		}
 		fail(attribution.ObsCommand, "command reported: got %s, want %s", got, x.Command)
+	}
+	if x.Announces != "" && (d.Command == nil || d.Command.Outcome != x.Announces) {
+		got := "(no command)"
+		if d.Command != nil {
+			got = orNone(d.Command.Outcome)
+		}
+		fail(attribution.ObsReply, "command reply announces: got %s, want %s", got, x.Announces)
 	}
 	return out
 }

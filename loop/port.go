@@ -71,6 +71,15 @@ type Capabilities struct {
 	// Unload (minor 3): the unload method disposes plan mode without
 	// loading it again.
 	Unload bool `json:"unload,omitempty"`
+	// CommandOutcomes (minor 5): every successful command result says
+	// which selection outcome its reply announces (CommandResult.Outcome),
+	// as the plugin protocol's capability of the same name.
+	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
+	// AssemblyTools (minor 5): load.hostTools may name tools that another
+	// prompt-assembly listener, registered after plan mode's, adds to
+	// every request (HostTool.Assembly), as the plugin protocol's hostTools
+	// with assembly: true.
+	AssemblyTools bool `json:"assemblyTools,omitempty"`
 }
 
 // Has reports whether the capability of that name (as in the protocol) is
@@ -105,6 +114,10 @@ func (c Capabilities) Has(name string) bool {
 		return c.EmptySteps
 	case "unload":
 		return c.Unload
+	case "commandOutcomes":
+		return c.CommandOutcomes
+	case "assemblyTools":
+		return c.AssemblyTools
 	}
 	return false
 }
@@ -124,6 +137,10 @@ type Identity struct {
 // HostTool is a tool of the host's own the model may call.
 type HostTool struct {
 	Name string `json:"name"`
+	// Assembly: the tool is not registered with the host's tools before
+	// plan mode loads; another prompt-assembly listener, registered after
+	// plan mode's, adds it to every request (capability assemblyTools).
+	Assembly bool `json:"assembly,omitempty"`
 }
 
 // Listener is a host agent/pre-step listener registered before or after
@@ -331,6 +348,11 @@ type SetResult struct {
 type CommandResult struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`
+	// Outcome (minor 5, capability commandOutcomes) is the selection
+	// outcome the reply announces to the user (committed, queued,
+	// cancelled or noop): what its text means, whatever its wording. Empty
+	// for an error, or when the runtime does not report it.
+	Outcome string `json:"outcome,omitempty"`
 	// Exception (minor 4): the error is an exception thrown inside the
 	// command's handler that the host caught — an implementation error,
 	// never a clause's deviation.

@@ -47,6 +47,9 @@ func (t Trace) Needs() []string {
 	if len(t.HostTools) > 0 {
 		need["hostTools"] = true
 	}
+	if slices.ContainsFunc(t.HostTools, func(h HostTool) bool { return h.Assembly }) {
+		need["assemblyTools"] = true
+	}
 	if len(t.Listeners) > 0 {
 		need["hostListeners"] = true
 	}
@@ -94,6 +97,9 @@ func (t Trace) Needs() []string {
 	for _, s := range t.Steps {
 		if n := kindOf(&s).needs(&s); n != "" {
 			need[n] = true
+		}
+		if s.Expect != nil && s.Expect.Announces != "" {
+			need["commandOutcomes"] = true
 		}
 		script(s.ScriptOf())
 	}

@@ -59,10 +59,16 @@ func TestNeedsByStepKind(t *testing.T) {
 		{Step{Open: &OpenStep{Agent: "b"}}, []string{}},
 		{Step{Open: &OpenStep{Agent: "b", Log: []sim.EventSpec{{Type: "x"}}}}, []string{"resume"}},
 		{Step{Unload: &struct{}{}}, []string{"unload"}},
+		{Step{Command: &CommandRequest{}, Expect: &Expect{Announces: "noop"}}, []string{"commandOutcomes", "commands"}},
 	} {
 		if got := (Trace{Steps: []Step{c.step}}).Needs(); !slices.Equal(got, c.want) {
 			t.Errorf("%s needs %v, want %v", c.step.Name(), got, c.want)
 		}
+	}
+	// host tools another prompt-assembly listener adds (minor 5)
+	tools := Trace{HostTools: []HostTool{{Name: "read_file"}, {Name: "search", Assembly: true}}}
+	if got, want := tools.Needs(), []string{"assemblyTools", "hostTools"}; !slices.Equal(got, want) {
+		t.Errorf("assembly tools need %v, want %v", got, want)
 	}
 }
 

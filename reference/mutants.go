@@ -734,10 +734,9 @@ var Catalogue = []MutantInfo{
 		LogHidden: "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
 		Found:     attribution.ObsCommand}},
 	{AssemblyToolsHiddenInPlan, spec.EXIT1, "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's", Evidence{
-		Example:       "svc-host-tools.yaml",
-		LogHidden:     "a log does not say which tools are the host's, and a host may change its own tools between requests, so a tool missing from a header reads as one the host did not offer",
-		Found:         attribution.ObsEvents,
-		RuntimeHidden: "a runtime registers its host tools in its own registry before plan mode loads (load.hostTools); the runtime protocol scripts no tool that another prompt-assembly listener adds after plan mode's, which is what this mutant hides (the plugin level scripts it: hostTools with assembly: true)"}},
+		Example:   "svc-host-tools.yaml",
+		LogHidden: "a log does not say which tools are the host's, and a host may change its own tools between requests, so a tool missing from a header reads as one the host did not offer",
+		Found:     attribution.ObsEvents}},
 	{HostToolsReorderedInPlan, spec.EXIT1, "in plan mode the host's tools are reordered (reversed) in the request's catalog", Evidence{
 		Example:   "svc-host-tools.yaml",
 		LogHidden: "a host may change its own tools between requests, so a reordered catalog reads as the host's own change",
@@ -751,10 +750,9 @@ var Catalogue = []MutantInfo{
 		LogHidden: "whether the runtime would have skipped the step is not logged; a step that carries only a notice reads as one the runtime sends anyway",
 		Found:     attribution.ObsPlanMode}},
 	{ReplyAnnouncesEntering, spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off", Evidence{
-		Example:       "cmd-plan-input-details.yaml",
-		LogHidden:     "the outcome a reply announces is not logged, only its wording, which checks never read",
-		Found:         attribution.ObsCommand,
-		RuntimeHidden: "runtime protocol v1 reports a command's success and text, not the selection outcome its reply announces, and the wording is never checked"}},
+		Example:   "cmd-plan-input-details.yaml",
+		LogHidden: "the outcome a reply announces is not logged, only its wording, which checks never read",
+		Found:     attribution.ObsCommand}},
 	{PlanHeadingAnyLevel, spec.EXIT3, "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading", Evidence{
 		Example: "exit-preconditions.yaml",
 		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,

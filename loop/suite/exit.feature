@@ -29,6 +29,20 @@ Feature: EXIT at runtime level — exit_plan_mode called by the model
     And every request of the step offers exit_plan_mode
     And the requests show plan:policy as on, on
 
+  @EXIT-1 @SVC-3 @id:rt-exit-assembly-tools-in-plan-mode
+  Scenario: a tool another prompt-assembly listener adds after plan mode's stays in the catalog and runs while plan mode is on (capability assemblyTools)
+    Given a host tool "search" added by a prompt-assembly listener after plan mode's
+    When the user selects plan mode
+    And the user sends "Plan the change." and the turn plays:
+      """
+      responses:
+        - calls: [{id: s1, name: search, args: {query: TODO}}]
+        - text: Planned.
+      """
+    Then result "s1" is "ok"
+    And every request of the step offers exit_plan_mode
+    And the requests show plan:policy as on, on
+
   @EXIT-2 @id:rt-exit-outside-plan-mode
   Scenario: exit_plan_mode fails outside plan mode and changes nothing
     When the user sends "Edit the code." and the turn plays:

@@ -123,6 +123,12 @@ func Explore(ctx context.Context, o ExploreOptions) (ExploreResult, error) {
 	return res, nil
 }
 
+// AssemblyTool is the host tool the wide scripts have another
+// prompt-assembly listener, registered after plan mode's, add to every
+// request (capability assemblyTools): plan mode must leave it in the
+// catalog, in plan mode or out of it (EXIT-1).
+var AssemblyTool = loop.HostTool{Name: "search", Assembly: true}
+
 // WideAlphabet is the runtime alphabet plankit diff --level runtime and
 // explore --level runtime combine, with the setup its steps need: the
 // steps of Alphabet, then a get, /plan and /plan <message>, an outside
@@ -135,6 +141,9 @@ func WideAlphabet(caps loop.Capabilities) (loop.Trace, []loop.Step) {
 		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions}}
 	if caps.HostTools {
 		base.HostTools = []loop.HostTool{{Name: "read_file"}}
+	}
+	if caps.HostTools && caps.AssemblyTools {
+		base.HostTools = append(base.HostTools, AssemblyTool)
 	}
 	if caps.HostListeners {
 		base.Listeners = []loop.Listener{{Name: "gate", Position: "after"}, {Name: "guard", Position: "before"}}

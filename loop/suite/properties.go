@@ -415,6 +415,10 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop
 		// a second host tool, so their order in the catalog shows (EXIT-1)
 		t.HostTools = append(t.HostTools, loop.HostTool{Name: "write_file"})
 	}
+	if caps.HostTools && caps.AssemblyTools && wide {
+		// one another prompt-assembly listener adds after plan mode's
+		t.HostTools = append(t.HostTools, AssemblyTool)
+	}
 	ids := 0
 	next := func(prefix string) string { ids++; return fmt.Sprintf("%s%d", prefix, ids) }
 	hostAction := func() loop.HostAction {

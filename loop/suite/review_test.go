@@ -26,10 +26,33 @@ func TestReviewRepliesSkippedWithoutTheCapability(t *testing.T) {
 // the scenarios that unload plan mode skipped, naming the capability, and
 // every other scenario run.
 func TestUnloadSkippedWithoutTheCapability(t *testing.T) {
-	// every SVC scenario but the catalog's signatures unloads plan mode
-	unloads := func(id string) bool { return strings.HasPrefix(id, "rt-svc-") && id != "rt-svc-catalog-signatures" }
+	// every SVC scenario but the catalog's signatures and what a reply
+	// announces unloads plan mode
+	unloads := func(id string) bool {
+		return strings.HasPrefix(id, "rt-svc-") && id != "rt-svc-catalog-signatures" && id != "rt-svc-reply-announces-outcome"
+	}
 	if skipped := skippedWithout(t, func(c *loop.Capabilities) { c.Unload = false }, "unload", unloads); skipped != 5 {
 		t.Errorf("%d unload scenarios skipped, want all 5", skipped)
+	}
+}
+
+// A runtime that does not declare commandOutcomes (minor 4 or older) gets
+// the scenario of what a /plan reply announces skipped, naming the
+// capability, and every other scenario run.
+func TestCommandOutcomesSkippedWithoutTheCapability(t *testing.T) {
+	announces := func(id string) bool { return id == "rt-svc-reply-announces-outcome" }
+	if skipped := skippedWithout(t, func(c *loop.Capabilities) { c.CommandOutcomes = false }, "commandOutcomes", announces); skipped != 1 {
+		t.Errorf("%d announcement scenarios skipped, want 1", skipped)
+	}
+}
+
+// A runtime that does not declare assemblyTools (minor 4 or older) gets
+// the scenario with a tool a later prompt-assembly listener adds skipped,
+// naming the capability, and every other scenario run.
+func TestAssemblyToolsSkippedWithoutTheCapability(t *testing.T) {
+	assembly := func(id string) bool { return id == "rt-exit-assembly-tools-in-plan-mode" }
+	if skipped := skippedWithout(t, func(c *loop.Capabilities) { c.AssemblyTools = false }, "assemblyTools", assembly); skipped != 1 {
+		t.Errorf("%d assembly-tool scenarios skipped, want 1", skipped)
 	}
 }
 

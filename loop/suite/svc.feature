@@ -5,6 +5,18 @@ Feature: SVC at runtime level — plan mode is an optional package the runtime c
     Given a runtime with plan mode configured with section "Plan first."
     And a host tool "read_file"
 
+  @SVC-1 @CMD-2 @CMD-4 @id:rt-svc-reply-announces-outcome
+  Scenario: each /plan reply announces the outcome its selection had, whatever its wording (capability commandOutcomes)
+    When the user types "/plan"
+    Then the command reports "success"
+    And the reply announces "committed"
+    When the user types "/plan"
+    Then the reply announces "noop"
+    When the user types "/plan off"
+    Then the reply announces "committed"
+    When the user types "/plan off"
+    Then the reply announces "noop"
+
   @SVC-2 @PEND-8 @id:rt-svc-unload-takes-everything
   Scenario: after an unload no plan/mode, section, tool or notice exists, and the pending selection is gone
     When the user selects plan mode

@@ -117,6 +117,9 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 	sc.Step(`^the commands service is not composed$`, func() { w.trace.Services.Commands = false })
 	sc.Step(`^the user-questions service is not composed$`, func() { w.trace.Services.UserQuestions = false })
 	sc.Step(`^a host tool "([^"]*)"$`, func(n string) { w.trace.HostTools = append(w.trace.HostTools, loop.HostTool{Name: n}) })
+	sc.Step(`^a host tool "([^"]*)" added by a prompt-assembly listener after plan mode's$`, func(n string) {
+		w.trace.HostTools = append(w.trace.HostTools, loop.HostTool{Name: n, Assembly: true})
+	})
 	sc.Step(`^a host pre-step listener "([^"]*)" registered (before|after) plan mode$`, func(n, pos string) {
 		w.trace.Listeners = append(w.trace.Listeners, loop.Listener{Name: n, Position: pos})
 	})
@@ -246,6 +249,18 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^the command reports "(success|error)"$`, func(kind string) error {
 		return w.expect(loop.Expect{Command: kind})
+	})
+	sc.Step(`^the reply announces "(committed|queued|cancelled|noop)"$`, func(outcome string) error {
+		if w.session == nil {
+			return errors.New("no step ran yet")
+		}
+		if !w.session.Record().Identity.Capabilities.CommandOutcomes {
+			// a runtime that does not say what its replies announce
+			// (minor 5) has the check skipped, never failed
+			w.unsupported = "what a reply announces needs the capability commandOutcomes, which the runtime does not declare"
+			return godog.ErrSkip
+		}
+		return w.expect(loop.Expect{Announces: outcome})
 	})
 }
 

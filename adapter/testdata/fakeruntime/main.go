@@ -7,7 +7,10 @@
 //
 // Modes: ok, crash (exits with a message on stderr), hang, gap (the
 // observed events skip a seq), unsupported, exception (the command's
-// reply says its handler threw, as a host that catches it does), setsid
+// reply says its handler threw, as a host that catches it does),
+// unannounced (the command succeeds without the outcome its reply
+// announces, though the runtime declares commandOutcomes), noassembly
+// (its start declares no assemblyTools, as an older minor version), setsid
 // (starts a background child, "fakeruntime child", that sleeps in a
 // session of its own holding the runtime's stdout and stderr, and serves
 // on; unix only). When $FAKEADAPTER_PIDS names a file, the runtime
@@ -79,11 +82,20 @@ func main() {
 			case "exception":
 				fmt.Printf(`{"seq":%d,"result":{"kind":"error","text":"TypeError: agent.steer is not a function","exception":true}}`+"\n", req.Seq)
 				continue
+			case "unannounced":
+				fmt.Printf(`{"seq":%d,"result":{"kind":"success","text":"Plan mode on."}}`+"\n", req.Seq)
+				continue
 			}
 		}
 		reply, stop, err := srv.Handle(sc.Bytes())
 		if err != nil {
 			panic(err)
+		}
+		if seen >= nth && req.Method == method && mode == "noassembly" {
+			var r map[string]any
+			_ = json.Unmarshal(reply, &r)
+			delete(r["result"].(map[string]any)["capabilities"].(map[string]any), "assemblyTools")
+			reply, _ = json.Marshal(r)
 		}
 		if seen >= nth && req.Method == method && mode == "gap" {
 			var r struct {
