@@ -1,10 +1,12 @@
 package conformance
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -32,6 +34,60 @@ func TestExtraFieldFoldPassesByDefault(t *testing.T) {
 		}
 		if status[c.passes] != report.Passed || status["outside-writers-LOG-1-LOG-3"] != report.Passed || status[c.skipped] != report.Skipped {
 			t.Errorf("choices %+v: %s %s, outside-writers %s, %s %s", c.choices, c.passes, status[c.passes], status["outside-writers-LOG-1-LOG-3"], c.skipped, status[c.skipped])
+		}
+	}
+}
+
+// declaring is an implementation that declares a value of a choice other
+// than the one its behaviour follows.
+type declaring struct {
+	sim.Port
+	choice, value string
+}
+
+func (p declaring) Start() (sim.Identity, error) {
+	id, err := p.Port.Start()
+	id.Choices = maps.Clone(id.Choices)
+	id.Choices[p.choice] = p.value
+	return id, err
+}
+
+// A plugin whose fold leaves the state at a plan/mode with no boolean
+// active (keep) or reads the truthiness of its active (truthy, the
+// published package) passes when it declares nothing about it (choice
+// plan-mode-malformed=either: not judged); declaring a value judges it,
+// so a plugin declaring the reading it does not follow fails.
+func TestMalformedPlanModeIsNotJudgedByDefault(t *testing.T) {
+	const (
+		keepCase   = "log-outside-malformed-plan-mode/no-active"
+		truthyCase = "log-outside-malformed-plan-mode-truthy/no-active"
+		outside    = "outside-writers-LOG-1-LOG-3"
+	)
+	for _, c := range []struct {
+		behaves, declares string
+		want              map[string]string // case ID -> status
+	}{
+		{spec.PlanModeMalformedKeep, spec.PlanModeMalformedEither, map[string]string{keepCase: report.Skipped, truthyCase: report.Skipped, outside: report.Passed}},
+		{spec.PlanModeMalformedTruthy, spec.PlanModeMalformedEither, map[string]string{keepCase: report.Skipped, truthyCase: report.Skipped, outside: report.Passed}},
+		{spec.PlanModeMalformedKeep, spec.PlanModeMalformedKeep, map[string]string{keepCase: report.Passed, truthyCase: report.Skipped, outside: report.Passed}},
+		{spec.PlanModeMalformedTruthy, spec.PlanModeMalformedTruthy, map[string]string{keepCase: report.Skipped, truthyCase: report.Passed, outside: report.Passed}},
+		{spec.PlanModeMalformedTruthy, spec.PlanModeMalformedKeep, map[string]string{keepCase: report.Failed, truthyCase: report.Skipped}},
+		{spec.PlanModeMalformedKeep, spec.PlanModeMalformedTruthy, map[string]string{keepCase: report.Skipped, truthyCase: report.Failed}},
+	} {
+		newRef := reference.Factory(reference.Options{Choices: reference.Choices{PlanModeMalformed: c.behaves}})
+		newPort := func() sim.Port { return declaring{newRef(), spec.ChoicePlanModeMalformed, c.declares} }
+		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 30})
+		status := map[string]string{}
+		for _, k := range rep.Cases {
+			status[k.ID] = k.Status
+		}
+		for id, want := range c.want {
+			if status[id] != want {
+				t.Errorf("behaves %s, declares %s: %s %s, want %s", c.behaves, c.declares, id, status[id], want)
+			}
+		}
+		if pass := c.want[keepCase] != report.Failed && c.want[truthyCase] != report.Failed; pass != (rep.Verdict == report.VerdictPass) {
+			t.Errorf("behaves %s, declares %s: verdict %s, failing %v", c.behaves, c.declares, rep.Verdict, failing(rep))
 		}
 	}
 }

@@ -188,8 +188,8 @@ Feature: LOG — logged state and recovery
     Then get reports active with no pending selection
     And the log folds to active
 
-  @LOG-1 @LOG-2 @LOG-3 @id:log-outside-malformed-plan-mode
-  Scenario Outline: plan/mode data that is not exactly {active: boolean} changes nothing [<case>]
+  @LOG-1 @LOG-2 @LOG-3 @choice:plan-mode-malformed=keep @id:log-outside-malformed-plan-mode
+  Scenario Outline: plan/mode data with no boolean active changes nothing [<case>]
     Given an agent with plan mode <state>
     When another process appends plan/mode with the data <data>
     Then get reports <state> with no pending selection
@@ -203,6 +203,23 @@ Feature: LOG — logged state and recovery
       | string-value   | active   | {"active": "no"}              |
       | no-active      | active   | {}                            |
       | string-true    | inactive | {"active": "yes"}             |
+
+  @LOG-1 @LOG-2 @LOG-3 @choice:plan-mode-malformed=truthy @id:log-outside-malformed-plan-mode-truthy
+  Scenario Outline: plan/mode data with no boolean active folds to the truthiness of its active [<case>]
+    Given an agent with plan mode <state>
+    When another process appends plan/mode with the data <data>
+    Then get reports <after> with no pending selection
+    And the log folds to <after>
+    When the user prompts "Go on."
+    Then the next accepted step appends no plan/mode event
+    And the request shows plan mode <after>
+
+    Examples:
+      | case           | state    | after    | data                          |
+      | string-value   | inactive | active   | {"active": "no"}              |
+      | no-active      | active   | inactive | {}                            |
+      | empty-string   | active   | inactive | {"active": ""}                |
+      | string-true    | inactive | active   | {"active": "yes"}             |
 
   @LOG-1 @LOG-2 @LOG-3 @choice:plan-mode-data=fold-active @id:log-outside-extra-field-folds-active
   Scenario: Another writer's plan/mode with a boolean active and another field is folded by its active
@@ -235,7 +252,7 @@ Feature: LOG — logged state and recovery
     Then get of "resumed" reports active with no pending selection
     And the log of "resumed" folds to active
 
-  @LOG-1 @LOG-3 @id:log-open-ignores-malformed
+  @LOG-1 @LOG-3 @choice:plan-mode-malformed=keep @id:log-open-ignores-malformed
   Scenario: An agent opened from a log keeps the last well-formed plan/mode
     Given plan mode is loaded
     When an agent "resumed" is opened from the log:
@@ -243,6 +260,16 @@ Feature: LOG — logged state and recovery
       | plan/mode | {"active": true}  |
       | plan/mode | {"active": "off"} |
     Then get of "resumed" reports active with no pending selection
+
+  @LOG-1 @LOG-3 @choice:plan-mode-malformed=truthy @id:log-open-folds-malformed-truthy
+  Scenario: An agent opened from a log folds a plan/mode with no boolean active by its truthiness
+    Given plan mode is loaded
+    When an agent "resumed" is opened from the log:
+      | type      | data              |
+      | plan/mode | {"active": true}  |
+      | plan/mode | {}                |
+    Then get of "resumed" reports inactive with no pending selection
+    And the log of "resumed" folds to inactive
 
   @LOG-3 @id:log-open-empty-log
   Scenario: An agent opened from an empty log starts inactive

@@ -164,14 +164,14 @@ func (w *world) planEvents(agent string) []sim.Event {
 }
 
 // logFold is the host's own fold of an agent's log: the active of the last
-// plan/mode event the implementation's reading folds (choice
-// plan-mode-data), false when none.
+// plan/mode event the implementation's reading folds (choices
+// plan-mode-data and plan-mode-malformed), false when none.
 func (w *world) logFold(agent string) bool {
 	active := false
-	reading := w.rt.Identity().Choices[spec.ChoicePlanModeData]
+	reading := spec.PlanModeReadingOf(w.rt.Identity().Choices)
 	for _, e := range w.rt.Log(agent) {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := spec.PlanModeRead(e.Data, reading); ok {
+			if v, ok := reading.Read(e.Data); ok {
 				active = v
 			}
 		}

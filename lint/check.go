@@ -74,6 +74,11 @@ type session struct {
 	// malformed: a plan/mode the fold ignores came since the last header; a
 	// notice may narrate it, so notices are not judged until the next header.
 	malformed bool
+	// unknown: under plan-mode-malformed=either (not judged) a plan/mode
+	// with no boolean active came and no plan/mode with one since, so the
+	// state in force is not known: nothing is inferred from it until a
+	// header's section shows it or a plan/mode sets it.
+	unknown bool
 	// steer is the message a /plan <message> command must steer into the
 	// next request (CMD-3), and the command's line.
 	steer     string
@@ -90,8 +95,9 @@ type call struct {
 	name string
 	args string
 	// active is the state when the model made the call: what the exit
-	// tool's gate reads (a change appended during the call is not).
-	active bool
+	// tool's gate reads (a change appended during the call is not);
+	// unknown says it is not known (see session.unknown).
+	active, unknown bool
 }
 
 type checker struct {
@@ -215,7 +221,7 @@ func (c *checker) event(r row) {
 			Arguments string `json:"arguments"`
 		}
 		if json.Unmarshal(r.data, &d) == nil && d.CallID != "" {
-			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments, active: s.active}
+			s.calls[d.CallID] = call{name: d.Name, args: d.Arguments, active: s.active, unknown: s.unknown}
 			s.wait(d.CallID, d.Name)
 		}
 	case spec.TypeToolResult:
@@ -278,10 +284,15 @@ func (c *checker) planMode(r row) {
 	s := c.s
 	e := sim.Event{Type: spec.TypePlanMode, Data: r.data}
 	exact := spec.PlanModeExact(e.Data)
-	active, folds := spec.PlanModeRead(e.Data, c.opts.PlanModeData)
+	reading := spec.PlanModeReading{Data: c.opts.PlanModeData, Malformed: c.opts.PlanModeMalformed}
+	active, folds := reading.Read(e.Data)
+	notJudged := !folds && !spec.HasBooleanActive(e.Data) && c.opts.malformedNotJudged()
 	if !exact {
 		how := "the fold ignores it"
-		if folds {
+		switch {
+		case notJudged:
+			how = "what the fold makes of it is not judged: choice plan-mode-malformed"
+		case folds:
 			how = "the fold reads its active"
 		}
 		c.findf(r.line, attribution.LintPlanModeShape, "plan/mode data must be exactly {active: boolean}, got %s (%s)", compact(r.data), how)
@@ -303,10 +314,15 @@ func (c *checker) planMode(r row) {
 	if !folds {
 		s.malformed = true
 		// The fold ignores a malformed plan/mode (LOG-2 as the reference
-		// folds), so it neither changes the state nor repeats it.
+		// folds), so it neither changes the state nor repeats it; under
+		// plan-mode-malformed=either the state is not known from here.
+		s.unknown = s.unknown || notJudged
 		return
 	}
-	if active == s.active {
+	if s.unknown {
+		s.unknown = false // this plan/mode sets the state, whatever it was
+		s.changes = append(s.changes, change{line: r.line, to: active, eligible: s.header != nil && *s.header != active})
+	} else if active == s.active {
 		was := "the fold is already"
 		if !s.seenPlan {
 			was = "with no plan/mode before it the fold is"
@@ -353,6 +369,12 @@ func (c *checker) header(r row) {
 			}
 		}
 		listed := hasTools && containsTool(tools, spec.ExitTool)
+		if s.unknown && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending {
+			// The state not known (plan-mode-malformed=either) is the one
+			// the section shows.
+			msg = strings.Replace(msg, "plan mode "+onOff(v), "plan mode "+onOff(found), 1)
+			v, s.active, s.unknown = found, found, false
+		}
 		if found {
 			msg += "; plan:policy rendered"
 			if policy.Order != spec.SectionOrder {
@@ -363,7 +385,7 @@ func (c *checker) header(r row) {
 		}
 		// Without the section and the tool the plugin is not composed
 		// (SVC-2, or a config that failed to load): nothing to compare.
-		if found != v && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending {
+		if found != v && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending && !s.unknown {
 			switch {
 			case applied != 0 && found == !v:
 				c.findf(r.line, attribution.LintHeaderBeforeApply, "the request header shows plan mode %s, the state before the plan/mode at line %d: the step's request must be derived after the append", onOff(!v), applied)
@@ -376,7 +398,7 @@ func (c *checker) header(r row) {
 	}
 	if hasTools {
 		listed := containsTool(tools, spec.ExitTool)
-		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v {
+		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v && !s.unknown {
 			c.findf(r.line, attribution.LintCatalogFlips, "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
 		}
 		s.prevTools = &[2]bool{listed, v}
@@ -389,7 +411,7 @@ func (c *checker) header(r row) {
 	s.header = &v
 	s.headerLine = r.line
 	s.changes = nil
-	s.malformed = false
+	s.malformed = s.unknown // notices are not judged while the state is not known
 }
 
 func whenListed(listed, v, prev bool) bool {
@@ -484,7 +506,7 @@ func (c *checker) assistantCalls(r row) {
 	}
 	for _, p := range d.Message.Content {
 		if p.Type == "tool-call" && p.ID != "" {
-			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments, active: c.s.active}
+			c.s.calls[p.ID] = call{name: p.Name, args: p.Arguments, active: c.s.active, unknown: c.s.unknown}
 			c.s.wait(p.ID, p.Name)
 		}
 	}
@@ -520,7 +542,7 @@ func (c *checker) toolResult(r row) {
 	if !ok || cl.name != spec.ExitTool || failed {
 		return
 	}
-	if !cl.active {
+	if !cl.active && !cl.unknown {
 		c.findf(r.line, attribution.LintExitOutsidePlan, "exit_plan_mode succeeded for a call the model made while the log said plan mode is inactive: outside plan mode it fails")
 		return
 	}

@@ -38,6 +38,13 @@ type Options struct {
 	// it whatever other fields its data has) or "exact" (only data that is
 	// exactly {active: boolean} folds).
 	PlanModeData string
+	// PlanModeMalformed is the implementation's plan-mode-malformed
+	// choice: "either" (default: what a plan/mode with no boolean active
+	// does is not judged, so nothing is inferred from the state after one
+	// until a header or a plan/mode shows it), "keep" (it changes
+	// nothing) or "truthy" (the state becomes the truthiness of its
+	// active).
+	PlanModeMalformed string
 	// SentAfter, when not nil, are the lines after which a request was
 	// seen sent (a runtime-level check observes them; a recording alone
 	// does not). The rules then judge whether a step sent its request by
@@ -51,6 +58,12 @@ type Options struct {
 	// MaxEntries is how many entries a report keeps (0: DefaultMaxEntries);
 	// the others are counted in Report.Omitted.
 	MaxEntries int
+}
+
+// malformedNotJudged reports whether what a plan/mode with no boolean
+// active does is not judged (plan-mode-malformed=either, the default).
+func (o Options) malformedNotJudged() bool {
+	return o.PlanModeMalformed == "" || o.PlanModeMalformed == spec.PlanModeMalformedEither
 }
 
 func (o Options) maxEntries() int {
@@ -69,7 +82,7 @@ func (o Options) limits() inputlimit.Limits {
 
 // Validate reports an unknown option value.
 func (o Options) Validate() error {
-	for _, o := range []struct{ name, v string }{{spec.ChoiceSectionSource, o.SectionSource}, {spec.ChoicePlanModeData, o.PlanModeData}} {
+	for _, o := range []struct{ name, v string }{{spec.ChoiceSectionSource, o.SectionSource}, {spec.ChoicePlanModeData, o.PlanModeData}, {spec.ChoicePlanModeMalformed, o.PlanModeMalformed}} {
 		ch, _ := spec.LookupChoice(o.name)
 		if v := o.v; v != "" && !ch.Accepts(v) {
 			return fmt.Errorf("%s %q: want %s", ch.Name, v, strings.Join(ch.ValueNames(), " or "))

@@ -229,10 +229,10 @@ var props = []property{
 	},
 	{
 		Info: Info{NameOutside, []string{spec.LOG1, spec.LOG2, spec.LOG3, spec.STEP6},
-			"Other processes append to live logs (plan/mode with either value, data that is not exactly {active: boolean}, other events) and agents start from given logs; after every action the state in force is the fold of the log at once — get(), the next request's section, the exit tool's gate, set's outcome — malformed plan/mode data changes nothing, and everything else equals the model's prediction."},
+			"Other processes append to live logs (plan/mode with either value, data that is not exactly {active: boolean}, other events) and agents start from given logs; after every action the state in force is the fold of the log at once — get(), the next request's section, the exit tool's gate, set's outcome — plan/mode data is read as the declared choices plan-mode-data and plan-mode-malformed say (data with no boolean active is drawn only where the implementation declares plan-mode-malformed), and everything else equals the model's prediction."},
 		weights: Weights{"append": 5, "append-malformed": 2, "open": 2, "open-malformed": 1, "set": 4, "command": 2, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "get": 2, "retry": 3, "fold": 0},
 		expect:  fullExpect,
-		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoicePlanModeData, spec.ChoicePlanModeMalformed},
 	},
 	{
 		Info: Info{NameLifecycle, []string{spec.SVC1, spec.SVC2, spec.PEND8},

@@ -20,6 +20,7 @@ type Choices struct {
 	IdleAppendFailure string // error | pending
 	EmptyStep         string // keep-pending | inject
 	PlanModeData      string // fold-active | exact
+	PlanModeMalformed string // either | keep | truthy
 	// Assume is the known deviations the model predicts instead of
 	// SPEC.md (none by default).
 	Assume Deviations
@@ -124,5 +125,6 @@ func ChoicesOf(declared map[string]string) Choices {
 		IdleAppendFailure: pick(spec.ChoiceIdleAppendFailure, spec.IdleAppendFailureError),
 		EmptyStep:         pick(spec.ChoiceEmptyStep, spec.EmptyStepKeepPending),
 		PlanModeData:      pick(spec.ChoicePlanModeData, spec.PlanModeDataFoldActive),
+		PlanModeMalformed: pick(spec.ChoicePlanModeMalformed, spec.PlanModeMalformedEither),
 	}
 }

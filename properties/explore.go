@@ -97,7 +97,9 @@ func Alphabet() []sim.Action {
 		// Outside writers (LOG-3): plan/mode appended by another process,
 		// and an agent started from a given log. (Data that is not exactly
 		// {active: boolean} is the scenarios' and the outside-writers
-		// property's: it changes nothing, so it opens no state to explore.)
+		// property's, the data with no boolean active only where the
+		// implementation declares choice plan-mode-malformed; the alphabet
+		// stays small.)
 		{Append: &sim.AppendAction{Agent: "main", Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}},
 		{Open: &sim.OpenAction{Agent: "opened", Log: []sim.EventSpec{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}}}},
 		// The plugin unloaded and loaded again (SVC-2, PEND-8).

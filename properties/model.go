@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
 )
 
 // qmsg is a message waiting in an agent's runtime queue: a user message or
@@ -197,6 +198,14 @@ func (m *Model) Plugin() bool { return !m.unloaded && !m.Setup.NoPlugin }
 
 // Pending reports whether a selection waits for the agent.
 func (m *Model) Pending(name string) bool { a := m.agent(name); return a != nil && a.pending != nil }
+
+// MalformedPlanMode reports whether outside writers may append plan/mode
+// data with no boolean active (sim.World): only where the implementation
+// declares what its fold does with it (choice plan-mode-malformed not
+// either).
+func (m *Model) MalformedPlanMode() bool {
+	return m.Choices.PlanModeMalformed != spec.PlanModeMalformedEither && m.Choices.PlanModeMalformed != ""
+}
 
 // HostTools names the host's own tools of the run (sim.World).
 func (m *Model) HostTools() []string {

@@ -9,11 +9,18 @@ import (
 )
 
 // planData is the value of plan/mode data, and false when the fold does
-// not read it: data with no boolean active, or (choice plan-mode-data=exact)
-// data that is not exactly {active: boolean}. Such an event does not change
-// the state.
+// not read it: data with no boolean active (unless choice
+// plan-mode-malformed=truthy), or (choice plan-mode-data=exact) data that
+// is not exactly {active: boolean}. Such an event does not change the
+// state. Under plan-mode-malformed=either no such data is drawn.
 func (x *pred) planData(data json.RawMessage) (active, ok bool) {
-	return planValue(data, x.m.Choices.PlanModeData == spec.PlanModeDataExact)
+	if v, ok := planValue(data, x.m.Choices.PlanModeData == spec.PlanModeDataExact); ok {
+		return v, true
+	}
+	if _, boolean := planValue(data, false); boolean || x.m.Choices.PlanModeMalformed != spec.PlanModeMalformedTruthy {
+		return false, false
+	}
+	return truthy(data), true
 }
 
 // planValue reads plan/mode data: its boolean active, and false when it
@@ -30,6 +37,27 @@ func planValue(data json.RawMessage, exact bool) (active, ok bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// truthy is JavaScript's truthiness of data.active
+// (plan-mode-malformed=truthy): off when data is no object or active is
+// missing, null, false, 0 or "", on for any other value.
+func truthy(data json.RawMessage) bool {
+	var d map[string]any
+	if json.Unmarshal(data, &d) != nil {
+		return false
+	}
+	switch v := d["active"].(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case float64:
+		return v != 0
+	case string:
+		return v != ""
+	}
+	return true
 }
 
 // outside is an outside writer's append (LOG-3): the state in force is the

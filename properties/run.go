@@ -484,6 +484,7 @@ func choicesOf(p *property, declared map[string]string) []string {
 		spec.ChoiceFoldEnd: all.FoldEnd, spec.ChoiceCancelPending: all.CancelPending,
 		spec.ChoiceSectionSource: all.SectionSource, spec.ChoiceReloadPending: all.ReloadPending,
 		spec.ChoiceIdleAppendFailure: all.IdleAppendFailure,
+		spec.ChoicePlanModeData:      all.PlanModeData, spec.ChoicePlanModeMalformed: all.PlanModeMalformed,
 	}
 	var out []string
 	for _, name := range p.choices {

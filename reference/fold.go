@@ -10,22 +10,23 @@ import (
 // [0, len(events)] (choice fold-end=clamp): beyond the log folds the whole
 // log, negative folds nothing. A plan/mode's data is read as choice
 // plan-mode-data=fold-active reads it: a boolean active folds, whatever
-// other fields the data has.
+// other fields the data has; data with no boolean active changes nothing
+// (plan-mode-malformed=keep, as the reference reads its default either).
 func FoldPlanMode(events []sim.Event, end int) bool {
-	return fold(events, end, spec.PlanModeDataFoldActive, nil)
+	return fold(events, end, spec.PlanModeReading{}, nil)
 }
 
 // fold is FoldPlanMode with the folds hook: whether a plan/mode event
 // replaces the folded value, given whether one was folded before (every
 // one does: the last wins).
-func fold(events []sim.Event, end int, reading string, folds bend[bool, bool]) bool {
+func fold(events []sim.Event, end int, reading spec.PlanModeReading, folds bend[bool, bool]) bool {
 	end = min(max(end, 0), len(events))
 	active, seen := false, false
 	for _, e := range events[:end] {
 		if e.Type != spec.TypePlanMode {
 			continue
 		}
-		if v, ok := spec.PlanModeRead(e.Data, reading); ok && folds.at(seen, true) {
+		if v, ok := reading.Read(e.Data); ok && folds.at(seen, true) {
 			active, seen = v, true
 		}
 	}
@@ -56,15 +57,16 @@ type session struct {
 	// folds is the fold's hook (see fold); seen says a plan/mode was folded.
 	folds bend[bool, bool]
 	seen  bool
-	// reading is the declared value of choice plan-mode-data.
-	reading string
+	// reading is the declared values of choices plan-mode-data and
+	// plan-mode-malformed.
+	reading spec.PlanModeReading
 }
 
 func (s *session) add(e sim.Event) {
 	s.events = append(s.events, e)
 	switch e.Type {
 	case spec.TypePlanMode:
-		if v, ok := spec.PlanModeRead(e.Data, s.reading); ok && s.folds.at(s.seen, true) {
+		if v, ok := s.reading.Read(e.Data); ok && s.folds.at(s.seen, true) {
 			s.active, s.seen = v, true
 		}
 	case spec.TypeTurnStart:

@@ -23,6 +23,7 @@ type Choices struct {
 	PlanHeading       string // spec.ChoicePlanHeading
 	EmptyStep         string // spec.ChoiceEmptyStep
 	PlanModeData      string // spec.ChoicePlanModeData
+	PlanModeMalformed string // spec.ChoicePlanModeMalformed
 }
 
 // fields maps each choice name to the field holding the pick.
@@ -36,7 +37,13 @@ func (c *Choices) fields() map[string]*string {
 		spec.ChoicePlanHeading:       &c.PlanHeading,
 		spec.ChoiceEmptyStep:         &c.EmptyStep,
 		spec.ChoicePlanModeData:      &c.PlanModeData,
+		spec.ChoicePlanModeMalformed: &c.PlanModeMalformed,
 	}
+}
+
+// reading is how the fold reads plan/mode data under these choices.
+func (c Choices) reading() spec.PlanModeReading {
+	return spec.PlanModeReading{Data: c.PlanModeData, Malformed: c.PlanModeMalformed}
 }
 
 func (c Choices) withDefaults() Choices {
@@ -172,7 +179,7 @@ func (p *plugin) Open(req sim.OpenRequest) error {
 	if p.ctl == nil {
 		return errNotStarted
 	}
-	s := &session{folds: p.hooks.folds, reading: p.opts.Choices.PlanModeData}
+	s := &session{folds: p.hooks.folds, reading: p.opts.Choices.reading()}
 	for _, e := range req.Events {
 		s.add(e)
 	}
@@ -360,7 +367,7 @@ func (p *plugin) Fold(req sim.FoldRequest) (sim.FoldReply, error) {
 			end = SliceEnd(end, len(req.Events))
 		}
 	}
-	return sim.FoldReply{Active: fold(req.Events, end, p.opts.Choices.PlanModeData, p.hooks.folds)}, nil
+	return sim.FoldReply{Active: fold(req.Events, end, p.opts.Choices.reading(), p.hooks.folds)}, nil
 }
 
 // Reload implements sim.Port.

@@ -283,6 +283,11 @@ type World interface {
 	// HostTools names the host's own tools the model may call (none when
 	// the host has none).
 	HostTools() []string
+	// MalformedPlanMode reports whether outside writers may append
+	// plan/mode data with no boolean active: only where the
+	// implementation declares what its fold does with it (choice
+	// plan-mode-malformed); such data is not judged otherwise.
+	MalformedPlanMode() bool
 }
 
 // Draw is one way generators draw an action: the name their weights refer

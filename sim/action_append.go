@@ -24,8 +24,10 @@ type AppendAction struct {
 var drawnOutsideData = []string{`{"active":true}`, `{"active":false}`}
 
 // drawnMalformedData are plan/mode data that are not exactly {active:
-// boolean} (LOG-1), which the fold ignores.
-var drawnMalformedData = []string{`{"active":"yes"}`, `{"active":"no"}`, `{"active":true,"by":"ui"}`, `{}`}
+// boolean} (LOG-1): the first has a boolean active and another field
+// (choice plan-mode-data), the others have no boolean active (choice
+// plan-mode-malformed), drawn only where World.MalformedPlanMode.
+var drawnMalformedData = []string{`{"active":true,"by":"ui"}`, `{"active":"yes"}`, `{"active":"no"}`, `{}`}
 
 var _ = declare(kind[AppendAction]{
 	name:   "append",
@@ -54,7 +56,10 @@ var _ = declare(kind[AppendAction]{
 		}},
 		{Name: "append-malformed", Make: func(w World, c Chooser) (Action, bool) {
 			a, ok := pickAgent(w, c, nil)
-			data := oneOf(c, "malformed-data", drawnMalformedData...)
+			data := drawnMalformedData[0]
+			if w.MalformedPlanMode() {
+				data = oneOf(c, "malformed-data", drawnMalformedData...)
+			}
 			return Action{Append: &AppendAction{Agent: a, Type: spec.TypePlanMode, Data: json.RawMessage(data)}}, ok
 		}},
 	},

@@ -34,7 +34,8 @@ var drawnLogs = [][]EventSpec{
 	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}, {Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":false}`)}},
 }
 
-// drawnMalformedLogs end with plan/mode data the fold ignores (LOG-1).
+// drawnMalformedLogs end with plan/mode data with no boolean active
+// (LOG-1), drawn only where World.MalformedPlanMode.
 var drawnMalformedLogs = [][]EventSpec{
 	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}, {Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":"no"}`)}},
 	{{Type: spec.TypePlanMode, Data: json.RawMessage(`{}`)}},
@@ -75,6 +76,11 @@ var _ = declare(kind[OpenAction]{
 	schema: `{"type": "object", "additionalProperties": false, "required": ["agent"], "description": "Start a new agent from a given log, as a host opens a recorded or resumed session; a turn the log leaves open ends interrupted (LOG-3).", "properties": {"agent": {"$ref": "#/$defs/agent"}, "log": {"type": "array", "items": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"type": "string", "minLength": 1}, "data": {}}}}}}`,
 	draws: []Draw{
 		{Name: "open", Make: drawOpen(drawnLogs)},
-		{Name: "open-malformed", Make: drawOpen(drawnMalformedLogs)},
+		{Name: "open-malformed", Make: func(w World, c Chooser) (Action, bool) {
+			if !w.MalformedPlanMode() {
+				return Action{}, false
+			}
+			return drawOpen(drawnMalformedLogs)(w, c)
+		}},
 	},
 })

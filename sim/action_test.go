@@ -93,6 +93,7 @@ func (w fakeWorld) LogLen(string) int           { return 3 }
 func (w fakeWorld) Plugin() bool                { return w.plugin }
 func (w fakeWorld) Listeners() []string         { return []string{"audit"} }
 func (w fakeWorld) HostTools() []string         { return []string{"read"} }
+func (w fakeWorld) MalformedPlanMode() bool     { return true }
 
 // counter is a Chooser that walks through choices deterministically.
 type counter struct{ n int }

@@ -50,6 +50,7 @@ const (
 	ChoicePlanHeading       = "plan-heading"
 	ChoiceEmptyStep         = "empty-step"
 	ChoicePlanModeData      = "plan-mode-data"
+	ChoicePlanModeMalformed = "plan-mode-malformed"
 )
 
 // Choice values, named <Choice><Value>.
@@ -70,6 +71,9 @@ const (
 	EmptyStepInject          = "inject"
 	PlanModeDataFoldActive   = "fold-active"
 	PlanModeDataExact        = "exact"
+	PlanModeMalformedEither  = "either"
+	PlanModeMalformedKeep    = "keep"
+	PlanModeMalformedTruthy  = "truthy"
 )
 
 // Choices is the table of silent-point choices.
@@ -105,6 +109,11 @@ var Choices = []Choice{
 	{ChoicePlanModeData, "What the fold reads from a `plan/mode` event (another writer's) whose data has a boolean `active` and other fields besides.", []Value{
 		{PlanModeDataFoldActive, "The fold takes its boolean `active` whatever other fields the data has (LOG-2: \"the `active` of the last `plan/mode`\")."},
 		{PlanModeDataExact, "Only data that is exactly `{active: boolean}` folds; an event with other fields changes nothing."},
+	}, []string{"LOG-1", "LOG-2", "LOG-3"}},
+	{ChoicePlanModeMalformed, "What the fold does with a `plan/mode` event (another writer's) whose data has no boolean `active`: `{}`, `{active: \"yes\"}`, `null`.", []Value{
+		{PlanModeMalformedEither, "Not judged: no check fails an implementation for what such an event does to the state, and the generators do not draw such data (the reference behaves as `keep`)."},
+		{PlanModeMalformedKeep, "The event changes nothing: the state stays the `active` of the last `plan/mode` whose data has a boolean `active`."},
+		{PlanModeMalformedTruthy, "The state becomes the truthiness of `data.active`, as JavaScript reads it: missing, `null`, `false`, `0` and `\"\"` (and data that is not an object) are off, a non-empty string, a non-zero number, an object or an array is on (the published package)."},
 	}, []string{"LOG-1", "LOG-2", "LOG-3"}},
 }
 

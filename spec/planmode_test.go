@@ -25,3 +25,37 @@ func TestPlanModeRead(t *testing.T) {
 		}
 	}
 }
+
+// Data with no boolean active folds only under plan-mode-malformed=truthy,
+// to the truthiness of its active; either and keep leave the state.
+func TestPlanModeReadingMalformed(t *testing.T) {
+	for _, c := range []struct {
+		data              string
+		truthy, malformed bool
+	}{
+		{`{"active":"yes"}`, true, true}, {`{"active":"no"}`, true, true}, {`{"active":""}`, false, true},
+		{`{}`, false, true}, {`null`, false, true}, {`{"active":0}`, false, true}, {`{"active":2}`, true, true},
+		{`{"active":null}`, false, true}, {`{"active":[]}`, true, true}, {`"x"`, false, true},
+		{`{"active":true}`, true, false}, {`{"active":false,"by":"ui"}`, false, false},
+	} {
+		data := json.RawMessage(c.data)
+		for _, malformed := range []string{"", PlanModeMalformedEither, PlanModeMalformedKeep} {
+			v, ok := PlanModeReading{Malformed: malformed}.Read(data)
+			if w, wok := PlanModeOf(data); ok != wok || v != w {
+				t.Errorf("%s under plan-mode-malformed=%q: %v,%v, want %v,%v", c.data, malformed, v, ok, w, wok)
+			}
+		}
+		v, ok := PlanModeReading{Malformed: PlanModeMalformedTruthy}.Read(data)
+		if !ok || v != c.truthy {
+			t.Errorf("%s under truthy: %v,%v, want %v,true", c.data, v, ok, c.truthy)
+		}
+		if HasBooleanActive(data) == c.malformed {
+			t.Errorf("HasBooleanActive(%s) = %v", c.data, !c.malformed)
+		}
+	}
+	// plan-mode-data=exact's extra-field data has a boolean active: not
+	// malformed, so truthy does not fold it either.
+	if _, ok := (PlanModeReading{Data: PlanModeDataExact, Malformed: PlanModeMalformedTruthy}).Read(json.RawMessage(`{"active":true,"by":"ui"}`)); ok {
+		t.Error("exact+truthy folds extra-field data")
+	}
+}

@@ -48,6 +48,11 @@ append failed: pass --choice section-source=pending to lint its logs. A
 plan/mode whose data has a boolean active and other fields besides is folded
 by its active (plan-mode-data=fold-active); pass --choice plan-mode-data=exact
 for an implementation that folds only data that is exactly {active: boolean}.
+What the fold does with a plan/mode whose data has no boolean active is not
+judged by default (plan-mode-malformed=either): the data is reported under
+LOG-1, and nothing is inferred from the state after it until a request header
+shows the state or a plan/mode sets it; pass --choice plan-mode-malformed=keep
+or =truthy to lint by that reading.
 
 Exit 0 when clean, 1 when a rule is broken, 2 when some input could not be
 read (a missing file, a malformed line, a broken seq, invalid UTF-8, or an input
@@ -64,7 +69,7 @@ named).`,
 		},
 	}
 	cmd.Flags().StringVarP(&o.format, "format", "f", "text", "output format: text or json")
-	cmd.Flags().StringArrayVar(&o.choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection)")
+	cmd.Flags().StringArrayVar(&o.choices, "choice", nil, "the implementation's choice section-source=log|pending (a header's plan:policy may then show an unlogged selection), plan-mode-data=fold-active|exact or plan-mode-malformed=either|keep|truthy")
 	o.limits.register(cmd, inputlimit.Log, "log", boundBytes|boundLine|boundEvents)
 	return cmd
 }
@@ -86,8 +91,10 @@ func runLint(ctx context.Context, o *lintOptions, stdin io.Reader, stdout io.Wri
 			opts.SectionSource = value
 		case spec.ChoicePlanModeData:
 			opts.PlanModeData = value
+		case spec.ChoicePlanModeMalformed:
+			opts.PlanModeMalformed = value
 		default:
-			return usageErr("--choice %q: lint reads only %s=log|pending and %s=fold-active|exact", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData)
+			return usageErr("--choice %q: lint reads only %s=log|pending, %s=fold-active|exact and %s=either|keep|truthy", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData, spec.ChoicePlanModeMalformed)
 		}
 	}
 	if err := opts.Validate(); err != nil {

@@ -81,7 +81,7 @@ Feature: LOG at runtime level — what the runtime logs, and where
     Then the outcome is "committed"
     And the step appends plan/mode true
 
-  @LOG-1 @LOG-3 @id:rt-log-open-ignores-malformed-plan-mode
+  @LOG-1 @LOG-3 @choice:plan-mode-malformed=keep @id:rt-log-open-ignores-malformed-plan-mode
   Scenario Outline: an outside writer's malformed plan/mode in an opened log leaves plan mode on [<name>]
     When the host opens the agent "resumed" from the log:
       """
@@ -110,7 +110,7 @@ Feature: LOG at runtime level — what the runtime logs, and where
     Then the requests show plan:policy as off
     And the step appends plan/mode nothing
 
-  @LOG-1 @LOG-3 @id:rt-log-open-malformed-only
+  @LOG-1 @LOG-3 @choice:plan-mode-malformed=keep @id:rt-log-open-malformed-only
   Scenario Outline: an opened log whose only plan/mode is malformed leaves plan mode off [<name>]
     When the host opens the agent "resumed" from the log:
       """

@@ -12,11 +12,15 @@ import (
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/rtrace"
+	"github.com/plankit/plankit/spec"
 )
 
+// The runtime declares plan-mode-malformed=keep, the reading it follows,
+// so the scenarios holding that reading run too (by default they are
+// skipped: TestMalformedPlanModeNotJudgedByDefault).
 func builtin(retry string, mutants ...reference.Mutant) func() loop.Runtime {
 	return func() loop.Runtime {
-		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants}), retry)
+		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants, Choices: reference.Choices{PlanModeMalformed: spec.PlanModeMalformedKeep}}), retry)
 		if err != nil {
 			panic(err)
 		}
@@ -59,6 +63,32 @@ func TestTheBuiltinRuntimePassesTheSuite(t *testing.T) {
 	}
 	if len(res.Cases) < 30 {
 		t.Errorf("only %d scenarios", len(res.Cases))
+	}
+}
+
+// By default (plan-mode-malformed=either) what a runtime's fold does with
+// a plan/mode whose data has no boolean active is not judged: the
+// scenarios holding the keep reading are skipped naming the choice, and
+// the built-in runtime passes every other scenario.
+func TestMalformedPlanModeNotJudgedByDefault(t *testing.T) {
+	res := runSuite(t, suite.Options{NewRuntime: func() loop.Runtime {
+		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}})
+	skipped := 0
+	for _, c := range res.Cases {
+		switch {
+		case c.Status == report.Skipped && strings.Contains(c.Message, "plan-mode-malformed=keep; the implementation declares plan-mode-malformed=either"):
+			skipped++
+		case c.Status != report.Passed:
+			t.Errorf("%s: %s: %s", c.ID, c.Status, c.Message)
+		}
+	}
+	if skipped != 4 {
+		t.Errorf("%d scenarios skipped for plan-mode-malformed, want the 4 that open a log with such data", skipped)
 	}
 }
 

@@ -102,3 +102,18 @@ test('plan-mode-data=fold-active: a boolean active folds whatever other fields t
   assert.deepEqual(await c.call('fold', { events: [{ seq: 0, type: 'plan/mode', data: { active: true, by: 'ui' } }] }), { active: true })
   await c.stop()
 })
+
+test('plan-mode-malformed=truthy: data with no boolean active folds to the truthiness of its active', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['plan-mode-malformed'], 'truthy')
+  const on = { seq: 0, type: 'plan/mode', data: { active: true } }
+  const off = { seq: 0, type: 'plan/mode', data: { active: false } }
+  for (const [before, data, want] of [[off, { active: 'yes' }, true], [off, { active: 'no' }, true], [on, {}, false], [on, { active: '' }, false], [on, { active: 0 }, false]]) {
+    const events = [before, { seq: 1, type: 'plan/mode', data }]
+    assert.deepEqual(await c.call('fold', { events }), { active: want }, JSON.stringify(data))
+  }
+  // The state in force is the same fold: an agent opened from such a log.
+  await c.loadMain({}, { section: 'S' }, [off, { seq: 1, type: 'plan/mode', data: { active: 'no' } }])
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true })
+  await c.stop()
+})
