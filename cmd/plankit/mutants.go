@@ -7,11 +7,14 @@ import (
 	"github.com/plankit/plankit/loop"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
@@ -45,7 +48,7 @@ docs/mutants-runtime.md).
 With --matrix it runs the kill matrix: each mutant against the Gherkin
 scenarios, the properties (seed 7, 100 checks, the first
 that kills it in catalog order) and lockstep (plankit diff,
-seed 1, 1000 sequences), and prints which checks fail and the clauses of
+seed 1, 3000 sequences), and prints which checks fail and the clauses of
 lockstep's first divergence. --out writes it as the Markdown page
 docs/mutants.md. Exit 1 when some mutant survives a column or lockstep names
 another clause than the mutant's own.`,
@@ -132,54 +135,82 @@ func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	var rows []matrixRow
-	for _, m := range lockstep.Known() {
-		opts := reference.Options{Mutants: reference.Mutants{m.Name}}
-		row := matrixRow{info: m}
-		if ch, ok := variantChoices(m.Name); ok {
-			if opts.Choices, err = reference.ParseChoices(ch); err != nil {
-				return nil, err
-			}
-			for k, v := range ch {
-				row.choices = append(row.choices, k+"="+v)
-			}
-			slices.Sort(row.choices)
+	known := lockstep.Known()
+	rows := make([]matrixRow, len(known))
+	errs := make([]error, len(known))
+	// Mutants are independent: two at a time, each with its own directory
+	// for counterexamples, the rows and the progress lines in catalog order.
+	err = workers.Run(ctx, 2, len(known), func(i int) {
+		dir := filepath.Join(tmp, strconv.Itoa(i))
+		if errs[i] = os.Mkdir(dir, 0o700); errs[i] == nil {
+			rows[i], errs[i] = matrixRowOf(ctx, known[i], dir)
 		}
-		newPort := reference.Factory(opts)
-		fres, err := features.Run(ctx, features.Options{NewPort: newPort})
-		if err == nil {
-			err = fres.Impl
+	}, func(i int) bool {
+		if errs[i] != nil {
+			return false
 		}
-		if err != nil {
-			return nil, fmt.Errorf("scenarios against %s: %w", m.Name, err)
-		}
-		own, other := features.Kills(fres.Cases, m.Clause)
-		row.own, row.other = own, len(other)
-		// Properties run one at a time in catalog order, stopping at the
-		// first that kills the mutant, as TestEveryMutantIsKilled does.
-		for _, info := range properties.Catalog() {
-			cases, err := properties.Run(ctx, properties.Options{NewPort: newPort, Seed: matrixPropertySeed, Checks: matrixPropertyChecks, Only: []string{info.Name}, CounterexampleDir: tmp})
-			if err != nil {
-				return nil, fmt.Errorf("properties against %s: %w", m.Name, err)
-			}
-			if cases[0].Status == report.Failed {
-				row.props = append(row.props, cases[0].ID)
-				break
-			}
-		}
-		res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Seed: matrixLockstepSeed, Cases: matrixLockstepCases, Out: tmp})
-		if err != nil {
-			return nil, fmt.Errorf("lockstep against %s: %w", m.Name, err)
-		}
-		row.diff = res.Divergence
-		rows = append(rows, row)
+		row := rows[i]
 		found := "not found"
 		if row.diff != nil {
 			found = strings.Join(row.diff.Clauses, " ")
 		}
-		fmt.Fprintf(progress, "%-28s %-7s scenarios %d, properties %d, lockstep %s\n", m.Name, m.Clause, len(row.own), len(row.props), found)
+		fmt.Fprintf(progress, "%-28s %-7s scenarios %d, properties %d, lockstep %s\n", row.info.Name, row.info.Clause, len(row.own), len(row.props), found)
+		return true
+	})
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	return rows, nil
+}
+
+// matrixRowOf runs the scenarios, the properties and lockstep against one
+// mutant, writing counterexamples under dir.
+func matrixRowOf(ctx context.Context, m reference.MutantInfo, dir string) (matrixRow, error) {
+	opts := reference.Options{Mutants: reference.Mutants{m.Name}}
+	row := matrixRow{info: m}
+	if ch, ok := variantChoices(m.Name); ok {
+		var err error
+		if opts.Choices, err = reference.ParseChoices(ch); err != nil {
+			return row, err
+		}
+		for k, v := range ch {
+			row.choices = append(row.choices, k+"="+v)
+		}
+		slices.Sort(row.choices)
+	}
+	newPort := reference.Factory(opts)
+	fres, err := features.Run(ctx, features.Options{NewPort: newPort})
+	if err == nil {
+		err = fres.Impl
+	}
+	if err != nil {
+		return row, fmt.Errorf("scenarios against %s: %w", m.Name, err)
+	}
+	own, other := features.Kills(fres.Cases, m.Clause)
+	row.own, row.other = own, len(other)
+	// Properties run one at a time in catalog order, stopping at the
+	// first that kills the mutant.
+	for _, info := range properties.Catalog() {
+		cases, err := properties.Run(ctx, properties.Options{NewPort: newPort, Seed: matrixPropertySeed, Checks: matrixPropertyChecks, Only: []string{info.Name}, CounterexampleDir: dir})
+		if err != nil {
+			return row, fmt.Errorf("properties against %s: %w", m.Name, err)
+		}
+		if cases[0].Status == report.Failed {
+			row.props = append(row.props, cases[0].ID)
+			break
+		}
+	}
+	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Seed: matrixLockstepSeed, Cases: matrixLockstepCases, Out: dir})
+	if err != nil {
+		return row, fmt.Errorf("lockstep against %s: %w", m.Name, err)
+	}
+	row.diff = res.Divergence
+	return row, nil
 }
 
 func countOwn(rows []matrixRow) int {
