@@ -35,13 +35,14 @@ func (f Finding) String() string {
 }
 
 // Fold is foldPlanMode(log[0:end)): the active of the last plan/mode event
-// whose data the reading (the declared value of choice plan-mode-data,
-// "" for the default) folds, false when there is none.
-func Fold(log []sim.Event, end int, reading string) bool {
+// whose data the reading (the declared values of choices plan-mode-data
+// and plan-mode-malformed, spec.PlanModeReadingOf) folds, false when there
+// is none.
+func Fold(log []sim.Event, end int, reading spec.PlanModeReading) bool {
 	active := false
 	for _, e := range log[:min(end, len(log))] {
 		if e.Type == spec.TypePlanMode {
-			if v, ok := spec.PlanModeRead(e.Data, reading); ok {
+			if v, ok := reading.Read(e.Data); ok {
 				active = v
 			}
 		}
@@ -99,7 +100,7 @@ func Invariants(t Trace, rec Record) []Finding {
 	}
 	section, haveSection := configSection(t.loadRequest().Config)
 	sectionFromLog := rec.Identity.Choices[spec.ChoiceSectionSource] != "pending"
-	reading := rec.Identity.Choices[spec.ChoicePlanModeData]
+	reading := spec.PlanModeReadingOf(rec.Identity.Choices)
 	requests := map[string][]ModelRequest{}
 	// unloadedAt: for each agent's request, whether plan mode was unloaded
 	// when it was sent (from an unload step to the next reload or restart).
@@ -415,7 +416,7 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[str
 	for _, q := range sent {
 		after = append(after, q.At+1)
 	}
-	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: choices[spec.ChoiceSectionSource], PlanModeData: choices[spec.ChoicePlanModeData], SentAfter: after})
+	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: choices[spec.ChoiceSectionSource], PlanModeData: choices[spec.ChoicePlanModeData], PlanModeMalformed: choices[spec.ChoicePlanModeMalformed], SentAfter: after})
 	var out []Finding
 	for _, e := range rep.Entries {
 		switch e.Level {
