@@ -9,55 +9,13 @@ import (
 )
 
 // planData is the value of plan/mode data, and false when the fold does
-// not read it: data with no boolean active (unless choice
-// plan-mode-malformed=truthy), or (choice plan-mode-data=exact) data that
-// is not exactly {active: boolean}. Such an event does not change the
-// state. Under plan-mode-malformed=either no such data is drawn.
+// not read it under the declared choices (spec.PlanModeReading: data with
+// no boolean active unless plan-mode-malformed=truthy; with
+// plan-mode-data=exact, data that is not exactly {active: boolean}). Such an
+// event does not change the state. Under plan-mode-malformed=either no such
+// data is drawn.
 func (x *pred) planData(data json.RawMessage) (active, ok bool) {
-	if v, ok := planValue(data, x.m.Choices.PlanModeData == spec.PlanModeDataExact); ok {
-		return v, true
-	}
-	if _, boolean := planValue(data, false); boolean || x.m.Choices.PlanModeMalformed != spec.PlanModeMalformedTruthy {
-		return false, false
-	}
-	return truthy(data), true
-}
-
-// planValue reads plan/mode data: its boolean active, and false when it
-// has none or (exact) has other fields besides.
-func planValue(data json.RawMessage, exact bool) (active, ok bool) {
-	var d map[string]json.RawMessage
-	if json.Unmarshal(data, &d) != nil || d == nil || exact && len(d) != 1 {
-		return false, false
-	}
-	switch string(d["active"]) {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
-	}
-	return false, false
-}
-
-// truthy is JavaScript's truthiness of data.active
-// (plan-mode-malformed=truthy): off when data is no object or active is
-// missing, null, false, 0 or "", on for any other value.
-func truthy(data json.RawMessage) bool {
-	var d map[string]any
-	if json.Unmarshal(data, &d) != nil {
-		return false
-	}
-	switch v := d["active"].(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case float64:
-		return v != 0
-	case string:
-		return v != ""
-	}
-	return true
+	return spec.PlanModeReading{Data: x.m.Choices.PlanModeData, Malformed: x.m.Choices.PlanModeMalformed}.Read(data)
 }
 
 // outside is an outside writer's append (LOG-3): the state in force is the
@@ -72,8 +30,8 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 		if ok {
 			a.logged = v
 		}
-		written, _ := planValue(data, false) // the value as written, whatever the fold reads
-		ap.Plan = append(ap.Plan, written)   // data with no boolean active reads as false; appended checks it as written
+		written, _ := spec.PlanModeRead(data, spec.PlanModeDataFoldActive) // the value as written, whatever the fold reads
+		ap.Plan = append(ap.Plan, written)                                 // data with no boolean active reads as false; appended checks it as written
 	}
 	a.log = append(a.log, me)
 	ap.Events = append(ap.Events, trace.EventExpect{Type: typ, Data: data})
