@@ -599,23 +599,7 @@ func (s *rtSearcher) classify(d *RuntimeDivergence) [][]string {
 		all := append(slices.Clone(s.opts.Assume), set...)
 		return err == nil && replayRuntime(newRef, f.trace, f.imp, slices.Contains(all, "header-on-change"))
 	}
-	var out [][]string
-	for _, a := range candidates {
-		if explains(a) {
-			out = append(out, []string{a})
-		}
-	}
-	if len(out) > 0 {
-		return out
-	}
-	for i, a := range candidates {
-		for _, b := range candidates[i+1:] {
-			if explains(a, b) {
-				out = append(out, []string{a, b})
-			}
-		}
-	}
-	return out
+	return smallestExplaining(candidates, explains)
 }
 
 // appliesTo says whether a variant can show under the declared choices.

@@ -493,6 +493,13 @@ func (s *searcher) classify(d *Divergence) [][]string {
 		newRef, err := ReferenceFor(s.choices, append(slices.Clone(s.opts.Assume), set...))
 		return err == nil && replayRef(newRef, d.Setup, d.Actions, f.imp)
 	}
+	return smallestExplaining(candidates, explains)
+}
+
+// smallestExplaining returns the smallest sets of candidate variants that
+// explain a divergence: every single one that does, else every pair; none
+// when no single variant or pair does. Both levels classify with it.
+func smallestExplaining(candidates []string, explains func(set ...string) bool) [][]string {
 	var out [][]string
 	for _, a := range candidates {
 		if explains(a) {
