@@ -254,26 +254,15 @@ func find(f *ast.File, loc []string, key bool) Pos {
 	return pos
 }
 
-// start is where a node's text begins: a mapping starts at its first key.
+// start is where a node's text begins (schemafile.StartPos).
 func start(n ast.Node) Pos {
-	switch m := n.(type) {
-	case *ast.MappingNode:
-		if len(m.Values) > 0 && m.Values[0].Key != nil && !m.IsFlowStyle {
-			return tokenPos(m.Values[0].Key.GetToken())
-		}
-	case *ast.MappingValueNode:
-		if m.Key != nil {
-			return tokenPos(m.Key.GetToken())
-		}
-	}
-	return tokenPos(n.GetToken())
+	line, col := schemafile.StartPos(n)
+	return Pos{Line: line, Column: col}
 }
 
 func tokenPos(tk *token.Token) Pos {
-	if tk == nil || tk.Position == nil {
-		return Pos{}
-	}
-	return Pos{Line: tk.Position.Line, Column: tk.Position.Column}
+	line, col := schemafile.TokenPos(tk)
+	return Pos{Line: line, Column: col}
 }
 
 // check validates what the schema cannot: one action per entry and agents

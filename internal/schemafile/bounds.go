@@ -329,7 +329,7 @@ func CheckTree(file string, f *ast.File, lim inputlimit.Limits, recs Records) er
 	m := &measure{max: lim, anchors: map[string]anchorSize{}}
 	m.walk(f.Docs[0], 0)
 	if m.over != "" {
-		line, col := tokenPos(m.at.GetToken())
+		line, col := TokenPos(m.at.GetToken())
 		switch m.over {
 		case "depth":
 			return &Error{File: file, Line: line, Column: col, Msg: inputlimit.Exceeded("levels of nesting", int64(lim.Depth), inputlimit.FlagDepth)}
@@ -343,7 +343,7 @@ func CheckTree(file string, f *ast.File, lim inputlimit.Limits, recs Records) er
 		return nil
 	}
 	if s := recordsNode(f.Docs[0].Body, recs.Key); s != nil && len(s.Values) > lim.Records {
-		line, col := startPos(s.Values[lim.Records])
+		line, col := StartPos(s.Values[lim.Records])
 		return &Error{File: file, Line: line, Column: col, Field: recs.Key, Msg: inputlimit.Exceeded(recs.What, int64(lim.Records), inputlimit.FlagActions)}
 	}
 	return nil
@@ -396,22 +396,24 @@ func Entry(n ast.Node, key string) *ast.MappingValueNode {
 	return nil
 }
 
-// startPos is where a node's text begins: a mapping starts at its first key.
-func startPos(n ast.Node) (line, col int) {
+// StartPos is where a node's text begins: a mapping starts at its first
+// key.
+func StartPos(n ast.Node) (line, col int) {
 	switch m := n.(type) {
 	case *ast.MappingNode:
 		if len(m.Values) > 0 && m.Values[0].Key != nil && !m.IsFlowStyle {
-			return tokenPos(m.Values[0].Key.GetToken())
+			return TokenPos(m.Values[0].Key.GetToken())
 		}
 	case *ast.MappingValueNode:
 		if m.Key != nil {
-			return tokenPos(m.Key.GetToken())
+			return TokenPos(m.Key.GetToken())
 		}
 	}
-	return tokenPos(n.GetToken())
+	return TokenPos(n.GetToken())
 }
 
-func tokenPos(tk *token.Token) (line, col int) {
+// TokenPos is where a token begins; 0, 0 when it has no position.
+func TokenPos(tk *token.Token) (line, col int) {
 	if tk == nil || tk.Position == nil {
 		return 0, 0
 	}
