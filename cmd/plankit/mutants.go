@@ -138,9 +138,10 @@ func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
 	known := lockstep.Known()
 	rows := make([]matrixRow, len(known))
 	errs := make([]error, len(known))
-	// Mutants are independent: two at a time, each with its own directory
-	// for counterexamples, the rows and the progress lines in catalog order.
-	err = workers.Run(ctx, 2, len(known), func(i int) {
+	// Mutants are independent: one per CPU, each with its own directory for
+	// counterexamples, the rows and the progress lines in catalog order
+	// whatever the number of workers.
+	err = workers.Run(ctx, workers.Default(), len(known), func(i int) {
 		dir := filepath.Join(tmp, strconv.Itoa(i))
 		if errs[i] = os.Mkdir(dir, 0o700); errs[i] == nil {
 			rows[i], errs[i] = matrixRowOf(ctx, known[i], dir)
