@@ -137,7 +137,7 @@ func (w *world) stepSkipped() error {
 
 func (w *world) noticeInjected() error {
 	for _, e := range w.last.Effects {
-		if e.Agent == mainAgent && e.Effect.Kind == sim.EffectInject && e.Effect.Message != nil && e.Effect.Message.Source.Plugin == spec.PluginName {
+		if e.Agent == mainAgent && e.Effect.Kind == sim.EffectInject && e.Effect.Message != nil && e.Effect.Message.IsPlanNotice() {
 			return nil
 		}
 	}

@@ -95,16 +95,16 @@ func (w *world) setErrors() error {
 	return w.expect(trace.Expect{Error: ptr(true)})
 }
 
-func (w *world) noPlanEvent() error { return w.expect(trace.Expect{Plan: []bool{}}) }
+func (w *world) noPlanEvent() error { return w.expect(trace.Expect{PlanMode: []bool{}}) }
 
 // planAppended expects exactly one plan/mode event, its data exactly
 // {"active": s}.
 func (w *world) planAppended(s string) error {
-	return w.expect(trace.Expect{Plan: []bool{s == "active"}})
+	return w.expect(trace.Expect{PlanMode: []bool{s == "active"}})
 }
 
 func (w *world) planBeforeHeader(s string) error {
-	return w.expect(trace.Expect{Plan: []bool{s == "active"}, Order: []string{spec.TypePlanMode, spec.TypeRequestHeader}})
+	return w.expect(trace.Expect{PlanMode: []bool{s == "active"}, Order: []string{spec.TypePlanMode, spec.TypeRequestHeader}})
 }
 
 func (w *world) planData(v string) error { return w.planAppended(state(v == "true")) }
@@ -114,7 +114,7 @@ func (w *world) nextStepAppends(s string) error {
 		return err
 	}
 	x := requestShows(s, w.section)
-	x.Plan, x.Order = []bool{s == "active"}, []string{spec.TypePlanMode, spec.TypeRequestHeader}
+	x.PlanMode, x.Order = []bool{s == "active"}, []string{spec.TypePlanMode, spec.TypeRequestHeader}
 	return w.expect(x)
 }
 
@@ -122,7 +122,7 @@ func (w *world) nextStepAppendsNothing() error {
 	if err := w.step("accepted"); err != nil {
 		return err
 	}
-	return w.expect(trace.Expect{Decision: sim.Accept, Requests: ptr(1), Plan: []bool{}})
+	return w.expect(trace.Expect{Decision: sim.Accept, Requests: ptr(1), PlanMode: []bool{}})
 }
 
 func (w *world) getNone(s string) error { return w.getOfNone(mainAgent, s) }

@@ -574,7 +574,7 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 	if show(rv) == show(iv) {
 		return mk(attribution.Row(attribution.RowPlanData), trace.Expect{Agent: a, Appended: appended(ref, a)})
 	}
-	x := trace.Expect{Agent: a, Plan: append([]bool{}, rv...)}
+	x := trace.Expect{Agent: a, PlanMode: append([]bool{}, rv...)}
 	if len(iv) > len(rv) && show(slices.Compact(slices.Clone(iv))) == show(slices.Compact(slices.Clone(rv))) {
 		return mk(attribution.Row(attribution.RowPlanRepeated), x)
 	}

@@ -40,7 +40,7 @@ func tour() loop.Trace {
 			{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Plan it.", Script: loop.Script{Responses: []loop.Response{
 				{Calls: []loop.Call{{ID: "c1", Name: "exit_plan_mode", Args: json.RawMessage(`{"plan":"# Plan\n1. a"}`), Review: &sim.Review{Answer: "approve"}}}},
 				{Text: "Doing it."},
-			}}}, Expect: &loop.Expect{Results: map[string]string{"c1": "ok"}, PlanMode: []bool{false}, Notices: intp(0), Sections: []bool{true, false}}},
+			}}}, Expect: &loop.Expect{Results: map[string]string{"c1": "ok"}, PlanMode: []bool{false}, Notices: intp(0), Section: []bool{true, false}}},
 			{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Read.", Script: loop.Script{Responses: []loop.Response{
 				{During: []loop.HostAction{set("s1", true)}, Calls: []loop.Call{{ID: "r1", Name: "read_file", Args: json.RawMessage(`{}`), During: []loop.HostAction{set("s2", false)}}}},
 				{Calls: []loop.Call{{ID: "r2", Name: "read_file", Args: json.RawMessage(`{}`), During: []loop.HostAction{set("s3", true)}}}},

@@ -27,7 +27,7 @@ type Expect struct {
 	NoPending bool              `json:"noPending,omitempty"`
 	Results   map[string]string `json:"results,omitempty"`
 	TurnEnd   string            `json:"turnEnd,omitempty"`
-	Sections  []bool            `json:"sections,omitempty"`
+	Section   []bool            `json:"section,omitempty"`
 	Requests  *int              `json:"requests,omitempty"`
 	// Events are the step's events of some types, in log order.
 	Events *EventsExpect `json:"events,omitempty"`
@@ -63,7 +63,7 @@ type RequestSection struct {
 	Text    string `json:"text"`
 }
 
-// MarshalJSON keeps an empty PlanMode or Sections list: "appends nothing"
+// MarshalJSON keeps an empty PlanMode or Section list: "appends nothing"
 // is an expectation, and omitempty would drop it from a written trace, so
 // the replay would no longer check it. A nil list (no expectation) is
 // still left out.
@@ -72,13 +72,13 @@ func (x Expect) MarshalJSON() ([]byte, error) {
 	out := struct {
 		plain
 		PlanMode *[]bool `json:"planMode,omitempty"`
-		Sections *[]bool `json:"sections,omitempty"`
+		Section  *[]bool `json:"section,omitempty"`
 	}{plain: plain(x)}
 	if x.PlanMode != nil {
 		out.PlanMode = &x.PlanMode
 	}
-	if x.Sections != nil {
-		out.Sections = &x.Sections
+	if x.Section != nil {
+		out.Section = &x.Section
 	}
 	return json.Marshal(out)
 }
@@ -102,7 +102,7 @@ func (x Expect) over(base *Expect) Expect {
 	}
 	addEntries(&out.Results, x.Results)
 	replace(&out.TurnEnd, x.TurnEnd)
-	replaceList(&out.Sections, x.Sections)
+	replaceList(&out.Section, x.Section)
 	replace(&out.Requests, x.Requests)
 	replace(&out.Events, x.Events)
 	out.SectionText = append(slices.Clip(out.SectionText), x.SectionText...)
@@ -335,9 +335,9 @@ func (x Expect) Check(d StepDone) []Finding {
 			fail(attribution.ObsEvents, "turn ended %q, want %q", orNone(got), x.TurnEnd)
 		}
 	}
-	if x.Sections != nil {
-		if got := Sections(d); !slices.Equal(got, x.Sections) {
-			fail(sectionsRule(d, got, x.Sections), "plan:policy rendered per request: got %v, want %v", got, x.Sections)
+	if x.Section != nil {
+		if got := Sections(d); !slices.Equal(got, x.Section) {
+			fail(sectionsRule(d, got, x.Section), "plan:policy rendered per request: got %v, want %v", got, x.Section)
 		}
 	}
 	if x.Requests != nil && len(d.Obs.Requests) != *x.Requests {

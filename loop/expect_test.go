@@ -17,7 +17,7 @@ func TestExpectKeepsEmptyListsWhenWritten(t *testing.T) {
 		in   loop.Expect
 		want string
 	}{
-		{loop.Expect{PlanMode: []bool{}, Sections: []bool{}}, `{"planMode":[],"sections":[]}`},
+		{loop.Expect{PlanMode: []bool{}, Section: []bool{}}, `{"planMode":[],"section":[]}`},
 		{loop.Expect{PlanMode: []bool{true}}, `{"planMode":[true]}`},
 		{loop.Expect{Clause: "EXIT-6"}, `{"clause":"EXIT-6"}`},
 	} {

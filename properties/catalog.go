@@ -93,7 +93,7 @@ var props = []property{
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
-				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
+				x := trace.Expect{Agent: ap.Agent, PlanMode: ap.Plan}
 				if act.Step != nil || act.Retry != nil {
 					x.Appended = append([]trace.EventExpect{}, ap.Events...)
 					x.Decision = p.Decision
@@ -112,7 +112,7 @@ var props = []property{
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			out := stateExpects(p, true, true)
 			for i := range out {
-				out[i].Plan = p.Agents[i].Plan
+				out[i].PlanMode = p.Agents[i].Plan
 			}
 			if len(out) > 0 && act.Set != nil {
 				out[0].Outcome = p.Outcome
@@ -210,7 +210,7 @@ var props = []property{
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
-				x := trace.Expect{Agent: ap.Agent, Plan: ap.Plan}
+				x := trace.Expect{Agent: ap.Agent, PlanMode: ap.Plan}
 				if ap.Agent == act.Agent() && (act.Step != nil || act.Retry != nil) {
 					x.Decision = p.Decision
 				}
@@ -309,7 +309,7 @@ func fullExpect(act sim.Action, p Prediction) []trace.Expect {
 		x := trace.Expect{
 			Agent:    ap.Agent,
 			State:    &trace.StateExpect{Active: ptr(ap.State.Active), Pending: pendingJSON(ap.State.Pending)},
-			Plan:     ap.Plan,
+			PlanMode: ap.Plan,
 			Appended: append([]trace.EventExpect{}, ap.Events...),
 			Notices:  &n,
 			Section:  ap.Request,

@@ -57,7 +57,7 @@ func checkWithoutPackage(c Chooser, steps int) (*Failure, error) {
 			act = sim.Action{Compact: &sim.AgentAction{Agent: agent}}
 		}
 		x.Agent = agent
-		x.Plan = []bool{}
+		x.PlanMode = []bool{}
 		actions = append(actions, act)
 		res, err := rt.Do(act)
 		if err != nil {

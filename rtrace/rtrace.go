@@ -55,7 +55,7 @@ var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]sc
 		return err
 	})
 	return append(rs, schemafile.Resource{ID: SchemaID, Data: Schema}), err
-})
+}).WithRenamed(schemafile.Renamed{Parent: "expect", Old: "sections", New: "section"})
 
 // ReadFile reads and parses a runtime trace file within the default
 // bounds (inputlimit.Trace, the same as a trace's).

@@ -26,7 +26,7 @@ steps:
         responses:
           - calls: [{id: c1, name: exit_plan_mode, args: {plan: "# Plan"}, review: {answer: approve}}]
           - text: Doing it.
-    expect: {results: {c1: ok}, planMode: [false], sections: [true, false]}
+    expect: {results: {c1: ok}, planMode: [false], section: [true, false]}
   - get: {agent: main}
     expect: {active: false, noPending: true}
   - open: {agent: resumed, log: [{type: plan/mode, data: {active: "no"}}]}
@@ -34,7 +34,7 @@ steps:
     expect: {active: false}
   - unload: {}
   - turn: {agent: resumed, prompt: Go., script: {}}
-    expect: {sections: [false]}
+    expect: {section: [false]}
 `
 
 func TestParseAndMarshalRoundTrip(t *testing.T) {

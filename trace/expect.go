@@ -18,7 +18,7 @@ type Expect struct {
 	Outcome  string        `json:"outcome,omitempty"`
 	Error    *bool         `json:"error,omitempty"`
 	State    *StateExpect  `json:"state,omitempty"`
-	Plan     []bool        `json:"plan,omitempty"`
+	PlanMode []bool        `json:"planMode,omitempty"`
 	Appended []EventExpect `json:"appended,omitempty"`
 	// Started is whether the action started a turn or a step.
 	Started *bool `json:"started,omitempty"`
@@ -184,10 +184,10 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 			}
 		}
 	}
-	if x.Plan != nil {
+	if x.PlanMode != nil {
 		got, shown := planValues(r, agent)
-		if fmt.Sprint(got) != fmt.Sprint(x.Plan) || shown != "" {
-			fail("plan", x.Plan, cmp.Or(shown, show(got)))
+		if fmt.Sprint(got) != fmt.Sprint(x.PlanMode) || shown != "" {
+			fail("planMode", x.PlanMode, cmp.Or(shown, show(got)))
 		}
 	}
 	if x.Appended != nil {
@@ -599,8 +599,8 @@ func (x Expect) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	var extra []string
-	if x.Plan != nil && len(x.Plan) == 0 {
-		extra = append(extra, `"plan":[]`)
+	if x.PlanMode != nil && len(x.PlanMode) == 0 {
+		extra = append(extra, `"planMode":[]`)
 	}
 	if x.Appended != nil && len(x.Appended) == 0 {
 		extra = append(extra, `"appended":[]`)

@@ -75,18 +75,18 @@ func TestSectionTextOfARequestWithoutTheSection(t *testing.T) {
 func TestPlanDataMustBeExactlyActive(t *testing.T) {
 	r := stepResult()
 	r.Appended[1].Event.Data = json.RawMessage(`{"active":false,"extra":1}`)
-	want := []string{`plan: expected [false], got [{"active":false,"extra":1}]`}
-	if got := (&Expect{Plan: []bool{false}}).Check("main", r); !slices.Equal(got, want) {
+	want := []string{`planMode: expected [false], got [{"active":false,"extra":1}]`}
+	if got := (&Expect{PlanMode: []bool{false}}).Check("main", r); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	r.Appended[1].Event.Data = json.RawMessage(`{"active":false}`)
-	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
+	if got := (&Expect{PlanMode: []bool{false}}).Check("main", r); got != nil {
 		t.Errorf("exact data: got %q", got)
 	}
 	// An outside writer's malformed data is not the implementation's: it
 	// reads as the value it folds to (none, so false) and passes.
 	r.Appended[1].Event.Data, r.Appended[1].ByPlugin = json.RawMessage(`{"active":false,"extra":1}`), false
-	if got := (&Expect{Plan: []bool{false}}).Check("main", r); got != nil {
+	if got := (&Expect{PlanMode: []bool{false}}).Check("main", r); got != nil {
 		t.Errorf("an outside writer's malformed data: got %q", got)
 	}
 }

@@ -122,7 +122,7 @@ type Error = schemafile.Error
 
 var schema = schemafile.NewSchema("trace schema", "trace.json", func() ([]schemafile.Resource, error) {
 	return []schemafile.Resource{{ID: "trace.json", Data: Schema}}, nil
-})
+}).WithRenamed(schemafile.Renamed{Parent: "expect", Old: "plan", New: "planMode"})
 
 // ReadFile reads and parses a trace file within the default bounds
 // (inputlimit.Trace).

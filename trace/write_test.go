@@ -23,11 +23,11 @@ func TestMarshalRoundTrips(t *testing.T) {
 
 func TestMarshalKeepsEmptyExpectations(t *testing.T) {
 	in := &Trace{Name: "empty lists", Script: []Entry{
-		{Action: sim.Action{Prompt: &sim.TextAction{Agent: "main", Text: "hi"}}, Expect: &Expect{Plan: []bool{}, Appended: []EventExpect{}, Tools: []string{}}},
+		{Action: sim.Action{Prompt: &sim.TextAction{Agent: "main", Text: "hi"}}, Expect: &Expect{PlanMode: []bool{}, Appended: []EventExpect{}, Tools: []string{}}},
 	}}
 	out, b := roundTrip(t, in)
 	x := out.Script[0].Expect
-	if x == nil || x.Plan == nil || x.Appended == nil || x.Tools == nil {
+	if x == nil || x.PlanMode == nil || x.Appended == nil || x.Tools == nil {
 		t.Fatalf("empty expectations were dropped:\n%s", b)
 	}
 }

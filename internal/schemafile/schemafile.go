@@ -70,6 +70,21 @@ type Resource struct {
 type Schema struct {
 	name     string
 	compiled func() (*jsonschema.Schema, error)
+	renamed  []Renamed
+}
+
+// Renamed is a key a format used to spell differently: an unknown field
+// Old inside an object under the key Parent is reported with its new name,
+// so a file written for the older spelling gets the fix, not only a
+// refusal.
+type Renamed struct {
+	Parent, Old, New string
+}
+
+// WithRenamed returns the schema reporting the given renamed keys.
+func (s *Schema) WithRenamed(r ...Renamed) *Schema {
+	s.renamed = append(s.renamed, r...)
+	return s
 }
 
 // NewSchema is the schema root among the documents resources returns (root
@@ -114,7 +129,8 @@ func (s *Schema) Check(file string, js []byte, locate func(loc []string, msg, ex
 	if err := sch.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return locate(deepest(ve))
+			loc, msg, extra := deepest(ve)
+			return locate(loc, s.hint(loc, msg, extra), extra)
 		}
 		return &Error{File: file, Msg: err.Error()}
 	}
@@ -122,6 +138,19 @@ func (s *Schema) Check(file string, js []byte, locate func(loc []string, msg, ex
 }
 
 var printer = message.NewPrinter(language.English)
+
+// hint adds the new name of an unknown field the format renamed.
+func (s *Schema) hint(loc []string, msg, extra string) string {
+	if extra == "" || len(loc) == 0 {
+		return msg
+	}
+	for _, r := range s.renamed {
+		if r.Parent == loc[len(loc)-1] && r.Old == extra {
+			return fmt.Sprintf("%s: the key is now %q", msg, r.New)
+		}
+	}
+	return msg
+}
 
 // deepest picks the schema error at the deepest instance location: the
 // most specific complaint. The validator collects causes in map order, so

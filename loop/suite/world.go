@@ -201,7 +201,7 @@ func (w *world) Register(sc *godog.ScenarioContext) {
 		for _, v := range strings.Split(list, ", ") {
 			want = append(want, v == "on")
 		}
-		return w.expect(loop.Expect{Sections: want})
+		return w.expect(loop.Expect{Section: want})
 	})
 	sc.Step(`^the step sends (\d+) requests?$`, func(n int) error { return w.expect(loop.Expect{Requests: &n}) })
 	// SPEC.md's glossary: the request header is the request/header event
