@@ -95,30 +95,8 @@ func Page(root string) (generated.File, error) { return PageOf(root, PluginSubje
 // PageOf renders the conformance page of sub from the committed inputs
 // under root (the module root).
 func PageOf(root string, sub Subject) (generated.File, error) {
-	in := Inputs{Subject: sub, RunPath: sub.ReportPath, DeviationsPath: sub.DeviationsPath, Adapter: sub.AdapterCommand, Output: sub.PagePath}
-	at := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
-	data, err := os.ReadFile(at(sub.ReportPath))
+	in, err := inputsOf(root, sub)
 	if err != nil {
-		return generated.File{}, err
-	}
-	if err := json.Unmarshal(data, &in.Run); err != nil {
-		return generated.File{}, fmt.Errorf("%s: not a plankit JSON report: %w", sub.ReportPath, err)
-	}
-	if in.Notes, err = readNotes(at(sub.DeviationsPath), sub.Belongs); err != nil {
-		return generated.File{}, err
-	}
-	if sub.ChoicesPath != "" {
-		other, err := readNotes(at(sub.ChoicesPath), false)
-		if err != nil {
-			return generated.File{}, err
-		}
-		in.Notes.Choices = other.Choices
-	}
-	manifest, err := os.ReadFile(at(sub.ManifestPath))
-	if err != nil {
-		return generated.File{}, fmt.Errorf("expected-failure manifest: %w", err)
-	}
-	if in.Manifest, err = report.ParseManifest(sub.ManifestPath, manifest); err != nil {
 		return generated.File{}, err
 	}
 	page, err := render(in)
@@ -126,4 +104,36 @@ func PageOf(root string, sub Subject) (generated.File, error) {
 		return generated.File{}, err
 	}
 	return generated.File{Path: sub.PagePath, Content: page}, nil
+}
+
+// inputsOf reads sub's committed inputs under root: its report, its
+// deviations and choices, and its manifest.
+func inputsOf(root string, sub Subject) (Inputs, error) {
+	in := Inputs{Subject: sub, RunPath: sub.ReportPath, DeviationsPath: sub.DeviationsPath, Adapter: sub.AdapterCommand, Output: sub.PagePath}
+	at := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+	data, err := os.ReadFile(at(sub.ReportPath))
+	if err != nil {
+		return Inputs{}, err
+	}
+	if err := json.Unmarshal(data, &in.Run); err != nil {
+		return Inputs{}, fmt.Errorf("%s: not a plankit JSON report: %w", sub.ReportPath, err)
+	}
+	if in.Notes, err = readNotes(at(sub.DeviationsPath), sub.Belongs); err != nil {
+		return Inputs{}, err
+	}
+	if sub.ChoicesPath != "" {
+		other, err := readNotes(at(sub.ChoicesPath), false)
+		if err != nil {
+			return Inputs{}, err
+		}
+		in.Notes.Choices = other.Choices
+	}
+	manifest, err := os.ReadFile(at(sub.ManifestPath))
+	if err != nil {
+		return Inputs{}, fmt.Errorf("expected-failure manifest: %w", err)
+	}
+	if in.Manifest, err = report.ParseManifest(sub.ManifestPath, manifest); err != nil {
+		return Inputs{}, err
+	}
+	return in, nil
 }

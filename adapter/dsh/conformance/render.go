@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/plankit/plankit/internal/generated"
@@ -137,18 +138,7 @@ func render(in Inputs) ([]byte, error) {
 	}
 	p(") %s. Refresh it with:\n\n", in.Subject.What)
 	p("```sh\n%s\n", in.Subject.Install)
-	manifestFlag := ""
-	if in.Manifest != nil {
-		manifestFlag = " --expect " + in.Manifest.Path
-	}
-	flags := ""
-	if in.Subject.Level != "" {
-		flags += " --level " + in.Subject.Level
-	}
-	if in.Subject.CheckFlags != "" {
-		flags += " " + in.Subject.CheckFlags
-	}
-	p("go run ./cmd/plankit check%s --adapter %q%s --counterexamples %s --json %s\n", flags, in.Adapter, manifestFlag, in.Subject.Counterexamples, in.RunPath)
+	p("go run ./cmd/plankit check %s\n", shellLine(in.refreshArgs()))
 	p("%s\n```\n\n", generated.Regenerate)
 	if len(run.Assume) > 0 {
 		p("The properties ran with the package's known deviations assumed (%s: the manifest's `assume:` lines), so their model predicts those and they check everything else; the scenarios are not affected and list their failures in the manifest ([docs/lockstep.md](../lockstep.md#assumptions-in-check-and-explore)).\n\n", "`"+strings.Join(run.Assume, "`, `")+"`")
@@ -331,4 +321,34 @@ func cell(text string) string {
 func relative(out, path string) string {
 	depth := strings.Count(strings.Trim(out, "/"), "/")
 	return strings.Repeat("../", depth) + path
+}
+
+// refreshArgs are the arguments after "check" of the command that refreshes
+// the report: the subject's level and check flags, the adapter, the
+// manifest, the counterexamples and the report. scripts/conformance.sh runs
+// the same check (a test holds it).
+func (in Inputs) refreshArgs() []string {
+	var args []string
+	if in.Subject.Level != "" {
+		args = append(args, "--level", in.Subject.Level)
+	}
+	args = append(args, strings.Fields(in.Subject.CheckFlags)...)
+	args = append(args, "--adapter", in.Adapter)
+	if in.Manifest != nil {
+		args = append(args, "--expect", in.Manifest.Path)
+	}
+	return append(args, "--counterexamples", in.Subject.Counterexamples, "--json", in.RunPath)
+}
+
+// shellLine writes args as a shell command line, quoting the words that
+// hold a space.
+func shellLine(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if strings.ContainsAny(a, " \t") {
+			out[i] = strconv.Quote(a)
+		}
+	}
+	return strings.Join(out, " ")
 }
