@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,4 +228,32 @@ func fakeRuntimeBin(t testing.TB) string {
 // fakeAdapterBin is the adapter whose misbehaviours the tests choose.
 func fakeAdapterBin(t testing.TB) string {
 	return builds.Program(t, "../../adapter/testdata/fakeadapter")
+}
+
+// TestInvocationsRunningAtOnceKeepTheirAdapters: each invocation of Main
+// ends only its own adapter processes, so two running at once in one
+// process (as parallel tests do) both finish: the second's end does not
+// take the first's adapter away mid-run.
+func TestInvocationsRunningAtOnceKeepTheirAdapters(t *testing.T) {
+	serve := plankitBin(t) + " serve"
+	long, short := "../../examples/pend-mid-turn-later-turn.yaml", "../../examples/svc-unload.yaml"
+	codes := make(chan string, 8)
+	for i := range 8 {
+		go func() {
+			trace := long
+			if i%2 == 1 {
+				trace = short
+			}
+			code, out, errs := run(t, "sim", "--adapter", serve, trace)
+			codes <- fmt.Sprintf("%d %s%s", code, out, errs)
+		}()
+	}
+	for range 8 {
+		if got := <-codes; !strings.HasPrefix(got, "0 ") {
+			t.Errorf("an invocation running beside others: exit %s", got)
+		}
+	}
+	if s := poolsOf(context.Background()); s == poolsOf(context.Background()) {
+		t.Errorf("a command run outside Main shares a pool set")
+	}
 }

@@ -107,9 +107,11 @@ func TestRuntimeExploreFindsAForcedStep(t *testing.T) {
 func TestRuntimeDiffInterruptedThroughAdapter(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	pools := &poolSet{}
+	ctx = withPools(ctx, pools)
 	defer pools.closeAll()
 	js := filepath.Join(t.TempDir(), "report.json")
-	out := &interruptOnce{at: "lockstep (runtime):", cancel: cancel}
+	out := &interruptOnce{at: "lockstep (runtime):", cancel: cancel, pools: pools}
 	cmd := newDiffCmd()
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	cmd.SetContext(ctx)

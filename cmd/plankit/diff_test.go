@@ -138,8 +138,7 @@ func TestMutantsList(t *testing.T) {
 // column, lockstep naming its own clause.
 func TestMutantsDocIsFresh(t *testing.T) {
 	// The slowest test of the package, overlapped with TestSignals, which
-	// mostly waits on child processes. A parallel test must not run Main
-	// with an adapter: Main ends every adapter pool of the process.
+	// mostly waits on child processes.
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "mutants.md")
 	code, stdout, errs := run(t, "mutants", "--matrix", "--out", out)
@@ -203,6 +202,7 @@ type interruptOnce struct {
 	bytes.Buffer
 	at     string
 	cancel context.CancelCauseFunc
+	pools  *poolSet
 	done   bool
 }
 
@@ -213,7 +213,7 @@ func (w *interruptOnce) Write(p []byte) (int, error) {
 		go func() {
 			time.Sleep(300 * time.Millisecond) // requests are in flight by then
 			w.cancel(&interruptError{sig: syscall.SIGTERM})
-			pools.abortAll()
+			w.pools.abortAll()
 		}()
 	}
 	return n, err
@@ -225,9 +225,11 @@ func (w *interruptOnce) Write(p []byte) (int, error) {
 func TestDiffInterruptedThroughAdapter(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	pools := &poolSet{}
+	ctx = withPools(ctx, pools)
 	defer pools.closeAll()
 	js := filepath.Join(t.TempDir(), "report.json")
-	out := &interruptOnce{at: "lockstep:", cancel: cancel}
+	out := &interruptOnce{at: "lockstep:", cancel: cancel, pools: pools}
 	cmd := newDiffCmd()
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	cmd.SetContext(ctx)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -37,9 +38,13 @@ type implFlags struct {
 
 	// pool runs the adapter's processes once factory made it.
 	pool *adapter.Pool
+	// cmd is the command the flags belong to: its context carries the
+	// invocation's pools (poolsOf).
+	cmd *cobra.Command
 }
 
 func (f *implFlags) register(cmd *cobra.Command) {
+	f.cmd = cmd
 	cmd.Flags().StringVar(&f.mutant, "mutant", "", "run against a named mutant of the reference (see docs/mutants.md)")
 	cmd.Flags().StringArrayVar(&f.choices, "choice", nil, "reference choice for a silent point of the spec, name=value (repeatable)")
 	cmd.Flags().StringVar(&f.adapter, "adapter", "", "run against an implementation behind an adapter process: its command line, split like a shell's (see docs/adapter-protocol.md)")
@@ -148,7 +153,7 @@ func (f *implFlags) startPool(what, serve string, newPool func(adapter.Options) 
 	if err != nil {
 		return nil, usageErr("--adapter: %v", err)
 	}
-	pools.add(pool)
+	poolsOf(f.cmd.Context()).add(pool)
 	return pool, nil
 }
 
@@ -230,13 +235,33 @@ func (f *implFlags) restartReport(runtime bool) *report.Restarts {
 	return &report.Restarts{Policy: string(mode), Real: n.Real, Reset: n.Reset}
 }
 
-// pools are the adapter pools of this invocation; Main ends their
-// processes when the command returns, whatever path it took.
-var pools poolSet
-
+// poolSet holds the adapter pools of one invocation of Main, which ends
+// their processes when the command returns, whatever path it took. Each
+// invocation has its own (carried by the command's context), so
+// invocations running at once in one process (tests) do not end each
+// other's adapters.
 type poolSet struct {
 	mu   sync.Mutex
 	list []*adapter.Pool
+}
+
+type poolsKey struct{}
+
+// withPools is ctx carrying the invocation's pools.
+func withPools(ctx context.Context, s *poolSet) context.Context {
+	return context.WithValue(ctx, poolsKey{}, s)
+}
+
+// poolsOf is the invocation's pools that ctx carries. A command run
+// outside Main (without them) gets a set of its own that nothing ends,
+// so callers always list a pool somewhere.
+func poolsOf(ctx context.Context) *poolSet {
+	if ctx != nil {
+		if s, ok := ctx.Value(poolsKey{}).(*poolSet); ok {
+			return s
+		}
+	}
+	return &poolSet{}
 }
 
 func (s *poolSet) add(p *adapter.Pool) {

@@ -66,8 +66,9 @@ func interrupted(ie *interruptError, format string, args ...any) error {
 }
 
 // catchSignals returns the context commands run under and a function
-// that stops catching signals, waiting for adapters being ended.
-func catchSignals(stderr io.Writer) (context.Context, func()) {
+// that stops catching signals, waiting for adapters being ended; a signal
+// ends the pools' processes.
+func catchSignals(stderr io.Writer, pools *poolSet) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, interruptSignals...)

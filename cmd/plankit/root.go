@@ -14,7 +14,9 @@ import (
 // under a context that SIGINT and SIGTERM cancel (interrupt.go); the
 // adapter processes it started are ended however it returns.
 func Main(args []string, stdout, stderr io.Writer) int {
-	ctx, stopSignals := catchSignals(stderr)
+	pools := &poolSet{}
+	ctx, stopSignals := catchSignals(stderr, pools)
+	ctx = withPools(ctx, pools)
 	defer pools.closeAll() // a panic too
 	root := newRootCmd()
 	root.SetArgs(args)
