@@ -21,10 +21,12 @@ type Expect struct {
 	Notices  *int   `json:"notices,omitempty"`
 	Outcome  string `json:"outcome,omitempty"`
 	Error    *bool  `json:"error,omitempty"`
-	Active   *bool  `json:"active,omitempty"`
-	Pending  *bool  `json:"pending,omitempty"`
-	// NoPending: get shows nothing pending.
-	NoPending bool              `json:"noPending,omitempty"`
+	// Active, Pending and NoPending (nothing pending) are what a get step
+	// returned, written state: {active, pending: true|false|none} as in a
+	// plugin-level trace (MarshalJSON, UnmarshalJSON).
+	Active    *bool             `json:"-"`
+	Pending   *bool             `json:"-"`
+	NoPending bool              `json:"-"`
 	Results   map[string]string `json:"results,omitempty"`
 	TurnEnd   string            `json:"turnEnd,omitempty"`
 	Section   []bool            `json:"section,omitempty"`
@@ -71,9 +73,10 @@ func (x Expect) MarshalJSON() ([]byte, error) {
 	type plain Expect
 	out := struct {
 		plain
-		PlanMode *[]bool `json:"planMode,omitempty"`
-		Section  *[]bool `json:"section,omitempty"`
-	}{plain: plain(x)}
+		PlanMode *[]bool    `json:"planMode,omitempty"`
+		Section  *[]bool    `json:"section,omitempty"`
+		State    *stateJSON `json:"state,omitempty"`
+	}{plain: plain(x), State: x.state()}
 	if x.PlanMode != nil {
 		out.PlanMode = &x.PlanMode
 	}
@@ -81,6 +84,57 @@ func (x Expect) MarshalJSON() ([]byte, error) {
 		out.Section = &x.Section
 	}
 	return json.Marshal(out)
+}
+
+// stateJSON is a get step's result as a trace writes it, the shape of a
+// plugin-level trace's state: pending is true, false or "none".
+type stateJSON struct {
+	Active  *bool           `json:"active,omitempty"`
+	Pending json.RawMessage `json:"pending,omitempty"`
+}
+
+// state is x's get expectation as written, nil when it has none.
+func (x Expect) state() *stateJSON {
+	if x.Active == nil && x.Pending == nil && !x.NoPending {
+		return nil
+	}
+	st := &stateJSON{Active: x.Active}
+	if x.Pending != nil || x.NoPending {
+		st.Pending = json.RawMessage(strconv.Quote(pendingText(x.Pending)))
+		if x.Pending != nil {
+			st.Pending = json.RawMessage(pendingText(x.Pending))
+		}
+	}
+	return st
+}
+
+// UnmarshalJSON reads state: {active, pending} into Active, Pending and
+// NoPending.
+func (x *Expect) UnmarshalJSON(b []byte) error {
+	type plain Expect
+	var in struct {
+		plain
+		State *stateJSON `json:"state"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*x = Expect(in.plain)
+	if in.State == nil {
+		return nil
+	}
+	x.Active = in.State.Active
+	switch p := string(in.State.Pending); p {
+	case "":
+	case `"none"`:
+		x.NoPending = true
+	case "true", "false":
+		v := p == "true"
+		x.Pending = &v
+	default:
+		return fmt.Errorf("state.pending: %s is not true, false or \"none\"", p)
+	}
+	return nil
 }
 
 // over returns x with the members it does not set taken from base; the

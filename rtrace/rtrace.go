@@ -55,7 +55,12 @@ var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]sc
 		return err
 	})
 	return append(rs, schemafile.Resource{ID: SchemaID, Data: Schema}), err
-}).WithRenamed(schemafile.Renamed{Parent: "expect", Old: "sections", New: "section"})
+}).WithRenamed(
+	schemafile.Renamed{Parent: "expect", Old: "sections", New: "section"},
+	schemafile.Renamed{Parent: "expect", Old: "active", New: "state: {active: …}"},
+	schemafile.Renamed{Parent: "expect", Old: "pending", New: "state: {pending: …}"},
+	schemafile.Renamed{Parent: "expect", Old: "noPending", New: "state: {pending: none}"},
+)
 
 // ReadFile reads and parses a runtime trace file within the default
 // bounds (inputlimit.Trace, the same as a trace's).
@@ -99,7 +104,7 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*loop.Tra
 	}
 	if err := schema.Check(file, js, func(loc []string, msg, extra string) error {
 		if extra != "" {
-			loc = append(loc, extra)
+			return locatedAt(file, f, append(loc, extra), true, msg)
 		}
 		return located(file, f, loc, msg)
 	}); err != nil {
@@ -146,29 +151,12 @@ func Marshal(t loop.Trace) ([]byte, error) {
 // located positions a complaint at the YAML node of loc (or its nearest
 // ancestor that exists).
 func located(file string, f *ast.File, loc []string, msg string) error {
-	e := &Error{File: file, Field: schemafile.FieldPath(loc), Msg: msg}
-	for n := len(loc); n >= 0; n-- {
-		var b strings.Builder
-		b.WriteString("$")
-		for _, p := range loc[:n] {
-			if _, err := strconv.Atoi(p); err == nil {
-				fmt.Fprintf(&b, "[%s]", p)
-			} else {
-				fmt.Fprintf(&b, ".%s", p)
-			}
-		}
-		path, err := yaml.PathString(b.String())
-		if err != nil {
-			continue
-		}
-		node, err := path.FilterFile(f)
-		if err != nil || node == nil {
-			continue
-		}
-		if tk := node.GetToken(); tk != nil && tk.Position != nil {
-			e.Line, e.Column = tk.Position.Line, tk.Position.Column
-			return e
-		}
-	}
-	return e
+	return locatedAt(file, f, loc, false, msg)
+}
+
+// locatedAt is located, at the key of loc's last field when key is set
+// (an unknown field: the key is what is wrong).
+func locatedAt(file string, f *ast.File, loc []string, key bool, msg string) error {
+	line, col := schemafile.Position(f, loc, key)
+	return &Error{File: file, Line: line, Column: col, Field: schemafile.FieldPath(loc), Msg: msg}
 }

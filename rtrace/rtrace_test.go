@@ -28,10 +28,10 @@ steps:
           - text: Doing it.
     expect: {results: {c1: ok}, planMode: [false], section: [true, false]}
   - get: {agent: main}
-    expect: {active: false, noPending: true}
+    expect: {state: {active: false, pending: none}}
   - open: {agent: resumed, log: [{type: plan/mode, data: {active: "no"}}]}
   - get: {agent: resumed}
-    expect: {active: false}
+    expect: {state: {active: false}}
   - unload: {}
   - turn: {agent: resumed, prompt: Go., script: {}}
     expect: {section: [false]}
@@ -44,6 +44,12 @@ func TestParseAndMarshalRoundTrip(t *testing.T) {
 	}
 	if len(tr.Steps) != 7 || tr.Steps[3].Open == nil || len(tr.Steps[3].Open.Log) != 1 || tr.Steps[5].Unload == nil || tr.Steps[1].Turn == nil || len(tr.Steps[1].Turn.Script.Responses) != 2 {
 		t.Fatalf("parsed %+v", tr)
+	}
+	if x := tr.Steps[2].Expect; x == nil || x.Active == nil || *x.Active || x.Pending != nil || !x.NoPending {
+		t.Fatalf("state: {active: false, pending: none} read as %+v", x)
+	}
+	if x := tr.Steps[4].Expect; x == nil || x.Active == nil || *x.Active || x.Pending != nil || x.NoPending {
+		t.Fatalf("state: {active: false} read as %+v", x)
 	}
 	out, err := rtrace.Marshal(*tr)
 	if err != nil {
@@ -61,14 +67,16 @@ func TestParseAndMarshalRoundTrip(t *testing.T) {
 
 func TestErrorsNameFileLineAndField(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
-		{"unknown member", "level: runtime\nsteps:\n  - turn: {agent: main, prompt: x, script: {responses: [{txt: a}]}}\n", `bad.yaml:3:63: steps[0].turn.script.responses[0].txt: unknown field "txt"`},
+		{"unknown member", "level: runtime\nsteps:\n  - turn: {agent: main, prompt: x, script: {responses: [{txt: a}]}}\n", `bad.yaml:3:58: steps[0].turn.script.responses[0].txt: unknown field "txt"`},
 		{"wrong type", "level: runtime\nsteps:\n  - get: {agent: 3}\n", "bad.yaml:3:18: steps[0].get.agent: got number, want string"},
 		{"two actions", "level: runtime\nsteps:\n  - {get: {agent: main}, set: {agent: main, active: true}}\n", "exactly one of"},
 		{"unknown agent", "level: runtime\nsteps:\n  - get: {agent: bob}\n", `unknown agent "bob"`},
 		{"agent opened twice", "level: runtime\nsteps:\n  - open: {agent: main}\n", `bad.yaml:3:19: steps[0].open.agent: agent "main" is already open`},
 		{"opened agent addressed before it opens", "level: runtime\nsteps:\n  - get: {agent: b}\n  - open: {agent: b}\n", `unknown agent "b"`},
 		{"open log event without type", "level: runtime\nsteps:\n  - open: {agent: b, log: [{data: {}}]}\n", "type"},
-		{"no level", "steps: []\n", "bad.yaml:1:6: missing property 'level'"},
+		{"no level", "steps: []\n", "bad.yaml:1:1: missing property 'level'"},
+		{"pending neither boolean nor none", "level: runtime\nsteps:\n  - get: {agent: main}\n    expect: {state: {pending: maybe}}\n", "steps[0].expect.state.pending"},
+		{"an old key with its new spelling", "level: runtime\nsteps:\n  - get: {agent: main}\n    expect: {noPending: true}\n", `bad.yaml:4:14: steps[0].expect.noPending: unknown field "noPending": now written state: {pending: none}`},
 		{"yaml", "level: runtime\nsteps: [\n", "YAML"},
 	} {
 		_, err := rtrace.Parse("bad.yaml", []byte(c.src))

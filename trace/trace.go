@@ -20,7 +20,6 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/token"
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/schemafile"
 	"github.com/plankit/plankit/sim"
@@ -222,46 +221,7 @@ func locate(file string, f *ast.File, loc []string, msg string) *Error {
 func position(f *ast.File, loc []string) Pos { return find(f, loc, false) }
 
 func find(f *ast.File, loc []string, key bool) Pos {
-	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
-		return Pos{}
-	}
-	node := f.Docs[0].Body
-	pos := start(node)
-	for i, p := range loc {
-		last := i == len(loc)-1
-		switch n := node.(type) {
-		case *ast.SequenceNode:
-			idx, err := strconv.Atoi(p)
-			if err != nil || idx < 0 || idx >= len(n.Values) {
-				return pos
-			}
-			node = n.Values[idx]
-			pos = start(node)
-		case *ast.MappingNode, *ast.MappingValueNode:
-			mv := schemafile.Entry(n, p)
-			if mv == nil {
-				return pos
-			}
-			node = mv.Value
-			pos = tokenPos(mv.Value.GetToken())
-			if last && key {
-				pos = tokenPos(mv.Key.GetToken())
-			}
-		default:
-			return pos
-		}
-	}
-	return pos
-}
-
-// start is where a node's text begins (schemafile.StartPos).
-func start(n ast.Node) Pos {
-	line, col := schemafile.StartPos(n)
-	return Pos{Line: line, Column: col}
-}
-
-func tokenPos(tk *token.Token) Pos {
-	line, col := schemafile.TokenPos(tk)
+	line, col := schemafile.Position(f, loc, key)
 	return Pos{Line: line, Column: col}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -498,4 +499,42 @@ func writeJSON(b *bytes.Buffer, v any) error {
 	}
 	b.Write(out)
 	return nil
+}
+
+// Position is where the field at loc (keys and sequence indexes from the
+// document's root) is written in f: its value's first token, or with key
+// its key's (for an unknown field, the key is what is wrong). A loc that
+// runs past the document gives the position of the deepest node found.
+// Both YAML formats' errors are placed by it.
+func Position(f *ast.File, loc []string, key bool) (line, col int) {
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return 0, 0
+	}
+	node := f.Docs[0].Body
+	line, col = StartPos(node)
+	for i, p := range loc {
+		last := i == len(loc)-1
+		switch n := node.(type) {
+		case *ast.SequenceNode:
+			idx, err := strconv.Atoi(p)
+			if err != nil || idx < 0 || idx >= len(n.Values) {
+				return line, col
+			}
+			node = n.Values[idx]
+			line, col = StartPos(node)
+		case *ast.MappingNode, *ast.MappingValueNode:
+			mv := Entry(n, p)
+			if mv == nil {
+				return line, col
+			}
+			node = mv.Value
+			line, col = TokenPos(mv.Value.GetToken())
+			if last && key {
+				line, col = TokenPos(mv.Key.GetToken())
+			}
+		default:
+			return line, col
+		}
+	}
+	return line, col
 }

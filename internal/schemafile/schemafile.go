@@ -74,9 +74,9 @@ type Schema struct {
 }
 
 // Renamed is a key a format used to spell differently: an unknown field
-// Old inside an object under the key Parent is reported with its new name,
-// so a file written for the older spelling gets the fix, not only a
-// refusal.
+// Old inside an object under the key Parent is reported with how it is
+// written now (New), so a file written for the older spelling gets the
+// fix, not only a refusal.
 type Renamed struct {
 	Parent, Old, New string
 }
@@ -146,7 +146,7 @@ func (s *Schema) hint(loc []string, msg, extra string) string {
 	}
 	for _, r := range s.renamed {
 		if r.Parent == loc[len(loc)-1] && r.Old == extra {
-			return fmt.Sprintf("%s: the key is now %q", msg, r.New)
+			return fmt.Sprintf("%s: now written %s", msg, r.New)
 		}
 	}
 	return msg
