@@ -1,6 +1,10 @@
 package attribution
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Check is one rule that judges a recording by itself — a lint rule over a
 // session log, an invariant every runtime-level session keeps, or what a
@@ -226,4 +230,18 @@ func Attribute(id string, tags []string) []string {
 		return ForScenario(id, tags)
 	}
 	return slices.Clone(tags)
+}
+
+// ChecksMarkdown is the table of the rules whose IDs start with prefix
+// ("lint/", "invariant/", "expect/"): each rule's ID, its clauses and what
+// it holds, in declaration order. Pages paste it between generated markers.
+func ChecksMarkdown(prefix string) string {
+	var b strings.Builder
+	b.WriteString("| rule | clauses | what it holds |\n|---|---|---|\n")
+	for _, c := range Checks {
+		if strings.HasPrefix(c.ID, prefix) {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, strings.Join(c.Clauses, ", "), c.What)
+		}
+	}
+	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	dshconformance "github.com/plankit/plankit/adapter/dsh/conformance"
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/catalog"
 	"github.com/plankit/plankit/examples"
 	"github.com/plankit/plankit/examples/mistakes"
@@ -166,8 +167,9 @@ func generatedDocs() ([]generated.File, error) {
 
 // generatedRegions are the tables and lists hand-written pages carry
 // between generated markers (generated.Region): the recipes of
-// docs/architecture.md, which the evidence test holds (recipe.go), and the
-// attribution table of docs/lockstep.md.
+// docs/architecture.md, which the evidence test holds (recipe.go), the
+// attribution table of docs/lockstep.md, and the rules (attribution.Checks)
+// by ID of docs/lint.md and docs/checking-your-runtime.md.
 func generatedRegions(root string) ([]generated.File, error) {
 	var files []generated.File
 	for _, page := range []struct {
@@ -176,6 +178,8 @@ func generatedRegions(root string) ([]generated.File, error) {
 	}{
 		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
 		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}}},
+		{"docs/lint.md", [][2]string{{"lint-rules", attribution.ChecksMarkdown("lint/")}}},
+		{"docs/checking-your-runtime.md", [][2]string{{"runtime-rules", attribution.ChecksMarkdown("invariant/") + "\n" + attribution.ChecksMarkdown("expect/")}}},
 	} {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page.path)))
 		if err != nil {
