@@ -39,6 +39,10 @@ type Prediction struct {
 	Command  *trace.CommandExpect
 	Fold     *bool
 	FoldErr  bool
+	// Alt is the prediction under the other reading of a silent point
+	// the implementation leaves undeclared (Model.Settle), nil when there
+	// is one reading.
+	Alt *Prediction
 }
 
 // For returns the prediction for an agent.
@@ -121,6 +125,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 			}
 			a.queue = nil
 			a.pending = nil // PEND-8: pending selections are process-local
+			a.owed = false  // and so is a narration an idle commit owes
 		}
 		m.fail = 0
 	case act.Reload != nil:
@@ -153,6 +158,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		// logs stay.
 		for _, a := range m.agents {
 			a.pending = nil
+			a.owed = false
 		}
 		m.unloaded = true
 	case act.Load != nil:
@@ -162,6 +168,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 			x.of(a)
 			a.pending = nil
 			a.queue = nil
+			a.owed = false
 		}
 		m.unloaded = false
 	}
@@ -169,6 +176,10 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		ap := &x.p.Agents[i]
 		ap.State = m.Get(ap.Agent)
 		ap.Unobserved = !m.Plugin()
+	}
+	if m.alt != nil {
+		alt := m.alt.Apply(act)
+		x.p.Alt = &alt
 	}
 	return x.p
 }
@@ -195,6 +206,7 @@ func (x *pred) reload() {
 	}
 	for _, a := range x.m.agents {
 		a.pending = nil
+		a.owed = false // net: owed like a pending selection
 	}
 }
 
@@ -233,7 +245,10 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 		return "", true
 	}
 	a.pending = nil
-	if narrate {
+	switch {
+	case x.m.defers():
+		a.owed = narrate // the next accepted in-turn pre-step narrates the net change
+	case narrate:
 		a.queue = append(a.queue, qmsg{notice: true})
 	}
 	return spec.Committed, false // PEND-6

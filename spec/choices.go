@@ -51,6 +51,7 @@ const (
 	ChoiceEmptyStep         = "empty-step"
 	ChoicePlanModeData      = "plan-mode-data"
 	ChoicePlanModeMalformed = "plan-mode-malformed"
+	ChoiceIdleRevertNotice  = "idle-revert-notice"
 )
 
 // Choice values, named <Choice><Value>.
@@ -74,6 +75,9 @@ const (
 	PlanModeMalformedEither  = "either"
 	PlanModeMalformedKeep    = "keep"
 	PlanModeMalformedTruthy  = "truthy"
+	IdleRevertNoticeEither   = "either"
+	IdleRevertNoticeKeep     = "keep"
+	IdleRevertNoticeNet      = "net"
 )
 
 // Choices is the table of silent-point choices.
@@ -115,6 +119,11 @@ var Choices = []Choice{
 		{PlanModeMalformedKeep, "The event changes nothing: the state stays the `active` of the last `plan/mode` whose data has a boolean `active`."},
 		{PlanModeMalformedTruthy, "The state becomes the truthiness of `data.active`, as JavaScript reads it: missing, `null`, `false`, `0` and `\"\"` (and data that is not an object) are off, a non-empty string, a non-zero number, an object or an array is on (the published package)."},
 	}, []string{"LOG-1", "LOG-2", "LOG-3"}},
+	{ChoiceIdleRevertNotice, "Whether the next request carries the notice of a change committed between turns (`set` with no open turn, after a header that showed the other state) when a second idle `set` reverted it before that request: STEP-6 records the first change's notice and none for the revert, while its last sentence tells the model exactly when its context changed.", []Value{
+		{IdleRevertNoticeEither, "Not judged: an implementation whose next request carries that notice and one whose request carries none both pass, at the plugin and the runtime level (the reference behaves as `keep`)."},
+		{IdleRevertNoticeKeep, "The notice recorded at the idle commit stays and reaches the next request, which then says plan mode was switched though the request shows the state the last header showed (the published package: it hands the notice to the runtime's inbox, `agent.inject`, at the commit)."},
+		{IdleRevertNoticeNet, "The next request carries a notice only for the net change since the last header: the narration of an idle commit is deferred to the next accepted in-turn pre-step, which narrates it in that step's messages (STEP-7) only when the logged state then differs from the last header, so a change reverted before the next request is never narrated; the deferred narration is lost, like a pending selection, at a restart and an unload, and at a reload unless choice `reload-pending` keeps pending selections."},
+	}, []string{"STEP-6", "STEP-7"}},
 }
 
 // LookupChoice returns the choice with the given name.
