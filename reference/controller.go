@@ -47,10 +47,10 @@ type Controller struct {
 	// owed marks the agents whose last idle commit by the user owes its
 	// narration to the next accepted in-turn pre-step
 	// (idle-revert-notice=net); process-local, like pending.
-	owed    map[string]bool
-	choices Choices
-	hooks     *hooks
-	disposed  bool
+	owed     map[string]bool
+	choices  Choices
+	hooks    *hooks
+	disposed bool
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
