@@ -205,8 +205,7 @@ func (x *pred) reload() {
 		return
 	}
 	for _, a := range x.m.agents {
-		a.pending = nil
-		a.owed = false // net: owed like a pending selection
+		a.pending = nil // a committed change's owed narration stays, as a queued notice does
 	}
 }
 

@@ -386,16 +386,19 @@ func (p *plugin) Reload() (sim.LoadReply, error) {
 }
 
 // reload disposes the controller and loads a fresh one; pending selections
-// (and, under idle-revert-notice=net, the narrations idle commits owe) are
-// the old service's state and are dropped unless reload-pending=keep.
+// are the old service's state and are dropped unless reload-pending=keep.
 func (p *plugin) reload() sim.LoadReply {
 	var keep map[string]intent
 	var owed map[string]bool
 	if p.ctl != nil {
 		p.ctl.disposed = true
 		if p.opts.Choices.ReloadPending == spec.ReloadPendingKeep {
-			keep, owed = maps.Clone(p.ctl.pending), maps.Clone(p.ctl.owed)
+			keep = maps.Clone(p.ctl.pending)
 		}
+		// A committed change's narration is not a selection: a reload in
+		// place keeps it, as it keeps a notice already in the runtime's
+		// inbox (idle-revert-notice=net).
+		owed = maps.Clone(p.ctl.owed)
 	}
 	return p.load(keep, owed)
 }
