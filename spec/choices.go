@@ -108,7 +108,7 @@ var Choices = []Choice{
 	}, []string{"EXIT-3"}},
 	{ChoiceEmptyStep, "What a pre-step does with a pending selection when the downstream decision accepts with no messages and the runtime skips such a step (it does not continue after tool results): a notice in the decision would start a step the selection alone caused (PEND-2).", []Value{
 		{EmptyStepKeepPending, "A step that will not run is not an accepted step: nothing is appended and the selection stays pending for the next step that runs, whose request then carries the notice."},
-		{EmptyStepInject, "The selection is appended at once and its notice, when due, is injected (queued without waking the agent) for the next step that claims messages, as after an idle commit; the decision stays empty, so the step is still skipped."},
+		{EmptyStepInject, "The selection is appended at once and its notice, when due, is injected (queued without waking the agent) for the next step that claims messages, as after an idle commit (under `idle-revert-notice=net` its narration waits for the next accepted pre-step of a step that runs, as an idle commit's does); the decision stays empty, so the step is still skipped."},
 	}, []string{"PEND-1", "PEND-2", "STEP-6", "STEP-7"}},
 	{ChoicePlanModeData, "What the fold reads from a `plan/mode` event (another writer's) whose data has a boolean `active` and other fields besides.", []Value{
 		{PlanModeDataFoldActive, "The fold takes its boolean `active` whatever other fields the data has (LOG-2: \"the `active` of the last `plan/mode`\")."},
