@@ -57,7 +57,6 @@ func TestIdleRevertNoticeReadings(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range cases {
-			t.Logf("behaves %s, declares %q: %s %s %s", c.behaves, c.declares, k.ID, k.Status, k.Message)
 			if (k.Status == report.Passed) != c.pass {
 				t.Errorf("behaves %s, declares %q: %s %s %s", c.behaves, c.declares, k.ID, k.Status, k.Message)
 			}
