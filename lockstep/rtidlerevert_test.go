@@ -28,7 +28,7 @@ func TestRuntimeLockstepIdleRevertNoticeReadings(t *testing.T) {
 	} {
 		newPort := declaringRevert(c.behaves, c.declares)
 		newImpl := func() loop.Runtime { b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep); return b }
-		res, err := RunRuntime(context.Background(), RuntimeOptions{NewImpl: newImpl, Seed: 1, Cases: 150, Steps: 16, Out: t.TempDir()})
+		res, err := RunRuntime(context.Background(), RuntimeOptions{NewImpl: newImpl, Seed: 1, Cases: 60, Steps: 16, Out: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
