@@ -199,26 +199,20 @@ func runTransition(full *property, newPort func() sim.Port, setup Setup, prefix 
 		return
 	}
 	for k, p := range prefix {
-		if s.model.Undeclared() {
-			// Which readings of an undeclared silent point still explain
-			// the implementation is part of the state: the prefix is
-			// checked again to know them.
-			s.acts = append([]sim.Action(nil), prefix[:k]...)
-			f, err := s.do(p, fullExpect)
-			if err != nil || f != nil {
-				s.rt.Close()
-				tr.f, tr.err = f, err
-				if err != nil {
-					tr.err = fmt.Errorf("replaying %v: %w", prefix, err)
-				}
-				return
-			}
-			continue
-		}
-		s.model.Apply(p)
-		if _, err := s.rt.Do(p); err != nil {
+		pred := s.model.Apply(p)
+		res, err := s.rt.Do(p)
+		if err != nil {
 			s.rt.Close()
 			tr.err = fmt.Errorf("replaying %v: %w", prefix, err)
+			return
+		}
+		// Which readings of an undeclared silent point still explain the
+		// implementation is part of the state (Model.Key): the prefix
+		// tells where they part.
+		s.acts = append(s.acts[:0], prefix[:k+1]...)
+		if f := s.settle(p, pred, res); f != nil {
+			s.rt.Close()
+			tr.f = f
 			return
 		}
 	}

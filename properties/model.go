@@ -101,6 +101,24 @@ func NewModel(s Setup, c Choices) *Model {
 // model of either predicts first) the notice is queued at the commit.
 func (m *Model) defers() bool { return m.Choices.IdleRevertNotice == spec.IdleRevertNoticeNet }
 
+// agreesWithAlt reports whether the two readings of idle-revert-notice the
+// model follows are in the same state: no notice of an idle commit waits in
+// a queue (this model's keep) and none is owed (the alt's net). Only then
+// do they part, so from such a state they predict the same for any action.
+func (m *Model) agreesWithAlt() bool {
+	for _, a := range m.agents {
+		if slices.ContainsFunc(a.queue, func(q qmsg) bool { return q.notice }) {
+			return false
+		}
+	}
+	for _, a := range m.alt.agents {
+		if a.owed {
+			return false
+		}
+	}
+	return true
+}
+
 // Undeclared reports whether the model still follows two readings of a
 // silent point the implementation leaves undeclared.
 func (m *Model) Undeclared() bool { return m.alt != nil }

@@ -41,8 +41,10 @@ type Prediction struct {
 	FoldErr  bool
 	// Alt is the prediction under the other reading of a silent point
 	// the implementation leaves undeclared (Model.Settle), nil when there
-	// is one reading.
-	Alt *Prediction
+	// is one reading; SameAsAlt: the readings agreed before the action, so
+	// Alt predicts the same.
+	Alt       *Prediction
+	SameAsAlt bool
 }
 
 // For returns the prediction for an agent.
@@ -95,6 +97,7 @@ func (x *pred) appendPlan(a *agent, active bool) bool {
 // show. act must be Valid.
 func (m *Model) Apply(act sim.Action) Prediction {
 	x := &pred{m: m}
+	same := m.alt != nil && m.agreesWithAlt()
 	switch {
 	case act.Prompt != nil:
 		a := m.agent(act.Prompt.Agent)
@@ -179,7 +182,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 	}
 	if m.alt != nil {
 		alt := m.alt.Apply(act)
-		x.p.Alt = &alt
+		x.p.Alt, x.p.SameAsAlt = &alt, same
 	}
 	return x.p
 }
