@@ -127,7 +127,8 @@ func AlphabetFor(s Setup) []sim.Action {
 // Explore enumerates every sequence of Alphabet actions up to Depth,
 // breadth first, merging sequences that reach the same abstract state
 // (the model's state: logged and pending selections, turns, retries,
-// headers, queued notices, armed faults). Each (state, action) pair is
+// headers, queued and owed notices, armed faults, the readings of an
+// undeclared silent point still left). Each (state, action) pair is
 // executed by replaying the state's prefix on a fresh instance, since ports
 // cannot be cloned, and checked against the model; the first violation
 // stops the exploration.
