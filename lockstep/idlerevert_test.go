@@ -3,9 +3,12 @@ package lockstep
 import (
 	"context"
 	"maps"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
@@ -73,5 +76,58 @@ func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
 		if !d.Reproduced || !d.PassesReference {
 			t.Errorf("behaves %s, declares %s: trace reproduced %v, passes the reference %v", c.behaves, c.declares, d.Reproduced, d.PassesReference)
 		}
+	}
+}
+
+// Where the implementation leaves idle-revert-notice undeclared and
+// deviates elsewhere too, the divergence reported is the one of the
+// reading that agreed with it longer: a deferring plugin (net) that keeps
+// a cancelled selection pending is named under PEND-5 at the cancel, not
+// under STEP-6 at the idle commit before it, where the reference (keep)
+// injected a notice; its trace, written against the reference under net
+// (and saying so), fails against it and passes that reference.
+func TestLockstepEitherReportsTheReadingThatAgreedLonger(t *testing.T) {
+	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}, Mutants: reference.Mutants{reference.CancelKeepsPending}})
+	newImpl := func() sim.Port { return revertDeclaring{newRef(), ""} }
+	id, err := sim.Start(newImpl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keepRef, err := ReferenceFor(id.Choices, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &searcher{opts: Options{NewImpl: newImpl, Out: t.TempDir()}, newRef: keepRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
+	if err := s.withReadings(); err != nil {
+		t.Fatal(err)
+	}
+	const agent = "main"
+	acts := []sim.Action{
+		{Prompt: &sim.TextAction{Agent: agent, Text: "Look."}},
+		{Step: &sim.StepAction{Agent: agent}},
+		{EndTurn: &sim.EndTurnAction{Agent: agent}},
+		{Set: &sim.SetAction{Agent: agent, Active: true}}, // keep injects a notice here
+		{Prompt: &sim.TextAction{Agent: agent, Text: "Plan."}},
+		{Set: &sim.SetAction{Agent: agent, Active: false}},
+		{Set: &sim.SetAction{Agent: agent, Active: true}}, // cancelled, yet left pending
+	}
+	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	f, _, err := s.run(setup, acts)
+	if err != nil || f == nil {
+		t.Fatalf("no divergence (%v)", err)
+	}
+	if f.by != s.alt || len(f.acts) != len(acts) || f.diff.Clauses[0] != spec.PEND5 {
+		t.Fatalf("reported %s at action %d (by the net reading: %v), want the net reading's PEND-5 divergence at action %d", f.diff, len(f.acts), f.by == s.alt, len(acts))
+	}
+	d := s.divergence(f, "random", 0)
+	if err := s.finish(d); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(d.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Reproduced || !d.PassesReference || !strings.Contains(string(b), "under idle-revert-notice=net") {
+		t.Errorf("trace reproduced %v, passes the reference under net %v, says which reading:\n%s", d.Reproduced, d.PassesReference, b)
 	}
 }

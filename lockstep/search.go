@@ -271,6 +271,9 @@ type searcher struct {
 	// sequence passes when either reference agrees with the
 	// implementation at every action. nil when there is one reading.
 	alt *searcher
+	// reading names the other reading an alt search's reference follows
+	// (name=value); empty for the search of the declared choices.
+	reading string
 }
 
 // withReadings sets s.alt when the implementation leaves choice
@@ -290,6 +293,7 @@ func (s *searcher) withReadings() error {
 	}
 	alt := *s
 	alt.newRef, alt.choices = newRef, net
+	alt.reading = spec.ChoiceIdleRevertNotice + "=" + spec.IdleRevertNoticeNet
 	s.alt = &alt
 	return nil
 }
@@ -667,6 +671,9 @@ func (s *searcher) write(d *Divergence) error {
 	assumed := ""
 	if len(s.opts.Assume) > 0 {
 		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
+	}
+	if s.reading != "" {
+		assumed += " under " + s.reading + " (the reading, of a choice the implementation does not declare, that agreed with it longer; the reference needs --choice " + s.reading + " to pass this trace)"
 	}
 	desc := fmt.Sprintf("Lockstep divergence (%s, seed %d, case %d) shrunk to %d actions: at action %d the implementation and the reference%s differ on %s.%s",
 		d.Search, s.opts.Seed, d.Case, len(d.Actions), d.Index+1, assumed, d.Diff.String(), note)
