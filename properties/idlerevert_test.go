@@ -63,3 +63,31 @@ func TestIdleRevertNoticeReadings(t *testing.T) {
 		}
 	}
 }
+
+// Settle keeps only the readings that explained every action so far: once
+// one is left, the other never comes back, so a run cannot pass by
+// following one reading at one action and the other at the next.
+func TestSettleNeverMixesReadings(t *testing.T) {
+	setup := Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	either := func() *Model { return NewModel(setup, ChoicesOf(nil)) }
+	m := either()
+	if !m.Undeclared() || !m.Settle(true, true) || !m.Undeclared() {
+		t.Fatal("both readings explaining an action keep both")
+	}
+	if !m.Settle(false, true) || m.Undeclared() || !m.defers() {
+		t.Fatal("only the alt (net) explaining an action leaves net")
+	}
+	if m.Settle(true, false) != true || m.Settle(false, true) {
+		t.Fatal("with one reading left, only it decides: the other explaining an action does not pass it")
+	}
+	m = either()
+	if !m.Settle(true, false) || m.Undeclared() || m.defers() {
+		t.Fatal("only the model's own reading (keep) explaining an action leaves keep")
+	}
+	if m := either(); m.Settle(false, false) {
+		t.Fatal("neither reading explaining an action fails it")
+	}
+	if m := NewModel(setup, ChoicesOf(map[string]string{spec.ChoiceIdleRevertNotice: spec.IdleRevertNoticeKeep})); m.Undeclared() {
+		t.Fatal("a declared reading is the only one")
+	}
+}
