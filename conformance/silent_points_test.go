@@ -4,6 +4,8 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/plankit/plankit/lockstep"
+	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -88,6 +90,51 @@ func TestMalformedPlanModeIsNotJudgedByDefault(t *testing.T) {
 		}
 		if pass := c.want[keepCase] != report.Failed && c.want[truthyCase] != report.Failed; pass != (rep.Verdict == report.VerdictPass) {
 			t.Errorf("behaves %s, declares %s: verdict %s, failing %v", c.behaves, c.declares, rep.Verdict, failing(rep))
+		}
+	}
+}
+
+// A plugin that defers the narration of a change committed between turns
+// to the next accepted in-turn pre-step (idle-revert-notice=net), so that
+// a change reverted before the next request is never narrated, passes the
+// whole check by default (either: not judged) and when it declares net;
+// declaring keep, the reading it does not follow, fails it, and the
+// reference (keep) fails it declaring net. Every failing check is named
+// under STEP-6 or STEP-7, the clauses the choice refines (a property by
+// the first observation that diverged in lockstep).
+func TestIdleRevertNoticeIsNotJudgedByDefault(t *testing.T) {
+	attribute := func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error) {
+		d, err := lockstep.Attribute(newPort, nil, setup, acts)
+		if err != nil || d == nil {
+			return nil, "", err
+		}
+		return d.Clauses, d.String(), nil
+	}
+	for _, c := range []struct {
+		behaves, declares string
+		pass              bool
+	}{
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeEither, true},
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, false},
+		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, false},
+	} {
+		newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}})
+		newPort := func() sim.Port { return declaring{newRef(), spec.ChoiceIdleRevertNotice, c.declares} }
+		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 15, Attribute: attribute})
+		if pass := rep.Verdict == report.VerdictPass; pass != c.pass {
+			t.Errorf("behaves %s, declares %s: verdict %s, failing %v", c.behaves, c.declares, rep.Verdict, failing(rep))
+		}
+		for _, k := range rep.Cases {
+			if !k.Failing() {
+				continue
+			}
+			named := k.Attributed
+			if len(named) == 0 {
+				named = k.Clauses
+			}
+			if len(named) == 0 || named[0] != spec.STEP6 && named[0] != spec.STEP7 {
+				t.Errorf("behaves %s, declares %s: %s named under %v, want STEP-6 or STEP-7 first", c.behaves, c.declares, k.ID, named)
+			}
 		}
 	}
 }

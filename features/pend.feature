@@ -221,7 +221,7 @@ Feature: PEND — pending selections
     Then plan/mode active is appended before the request header
     And the step carries one plan-mode notice
 
-  @PEND-2 @STEP-6 @choice:empty-step=inject @id:pend-skipped-step-injects-notice
+  @PEND-2 @STEP-6 @choice:empty-step=inject @choice:idle-revert-notice=keep @id:pend-skipped-step-injects-notice
   Scenario: A selection at a skipped step is appended and its notice waits for a later step
     Given the runtime skips an accepted step whose decision carries no messages
     And plan mode is loaded
@@ -233,3 +233,20 @@ Feature: PEND — pending selections
     And plan/mode active is appended
     And the plan-mode notice is injected for a later step
     And get reports active with no pending selection
+
+  @PEND-2 @STEP-6 @choice:empty-step=inject @id:pend-skipped-step-appends-and-narrates-later
+  Scenario: A selection appended at a skipped step is narrated once by the next step that runs
+    Given the runtime skips an accepted step whose decision carries no messages
+    And plan mode is loaded
+    When the user prompts "Look around."
+    And a step is accepted and the model answers "Looked."
+    And the user selects plan mode
+    And a step is accepted
+    Then the runtime skipped the step: no step started and the turn ended without a request
+    And plan/mode active is appended
+    When the agent goes idle
+    And the user prompts "Now plan it."
+    And a step is accepted
+    Then no plan/mode event is appended
+    And the step carries one plan-mode notice
+    And the request shows plan mode active

@@ -162,8 +162,8 @@ Feature: STEP — the pre-step append
     Then plan/mode active is appended before the request header
     And the step carries no plan-mode notice
 
-  @STEP-6 @id:step-no-narration-when-header-shows-new-state
-  Scenario: Flipping back to what the last header showed adds no second notice
+  @STEP-6 @choice:idle-revert-notice=keep @id:step-no-narration-when-header-shows-new-state
+  Scenario: Flipping back to what the last header showed adds no second notice; the first change's notice stays
     Given an agent with plan mode active mid-turn, after a request that showed it
     When the turn ends
     And the user selects the default mode
@@ -173,6 +173,36 @@ Feature: STEP — the pre-step append
     And the user prompts "Carry on."
     And a step is accepted
     Then the step carries one plan-mode notice
+    And the request shows plan mode active
+
+  @STEP-6 @STEP-7 @choice:idle-revert-notice=net @id:step-idle-revert-not-narrated
+  Scenario: A change reverted between turns before the next request is never narrated
+    Given an agent with plan mode active mid-turn, after a request that showed it
+    When the turn ends
+    And the user selects the default mode
+    And the user selects plan mode
+    Then set returns "committed"
+    When the agent goes idle
+    And the user prompts "Carry on."
+    And a step is accepted
+    Then the step carries no plan-mode notice
+    And the request shows plan mode active
+
+  @STEP-6 @STEP-7 @id:step-idle-change-narrated-once-after-rejected-step
+  Scenario: An idle commit's notice survives a rejected step and reaches the next accepted one, once
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the turn ends
+    And the user selects plan mode
+    Then set returns "committed"
+    When the agent goes idle
+    And the user prompts "Plan it."
+    And a step is rejected
+    Then the step carries no plan-mode notice
+    When the agent goes idle
+    And the user prompts "Plan it, please."
+    And a step is accepted
+    Then the step carries one plan-mode notice
+    And the plan-mode notice is among the request's messages
     And the request shows plan mode active
 
   @STEP-6 @id:step-narrate-idle-commit

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -146,8 +147,11 @@ type rtSearcher struct {
 	// newRefKept are the reference side under the other readings of where
 	// a between-turns selection's notice waits: its inbox outlives a
 	// restart, a load after an unload, or both (the silent point "an owed
-	// notice across a restart or a reload", docs/spec-choices.md). A
-	// script passes when it agrees with any reading.
+	// notice across a restart or a reload", docs/spec-choices.md), and,
+	// when the runtime leaves choice idle-revert-notice undeclared
+	// (either), with plan mode deferring an idle commit's narration to the
+	// next accepted in-turn pre-step (net). A script passes when it agrees
+	// with any reading.
 	newRefKept []func() loop.Runtime
 }
 
@@ -165,6 +169,22 @@ func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
 			return nil, err
 		}
 		s.newRefKept = append(s.newRefKept, kept)
+	}
+	if v := id.Choices[spec.ChoiceIdleRevertNotice]; v == "" || v == spec.IdleRevertNoticeEither {
+		// Under net no notice waits in the inbox (it is told at a
+		// pre-step, in the step's messages), so the inbox readings do
+		// not part there: one side is enough.
+		net := id
+		net.Choices = maps.Clone(id.Choices)
+		if net.Choices == nil {
+			net.Choices = map[string]string{}
+		}
+		net.Choices[spec.ChoiceIdleRevertNotice] = spec.IdleRevertNoticeNet
+		deferred, err := runtimeReference(net, opts.Assume, inboxKept{})
+		if err != nil {
+			return nil, err
+		}
+		s.newRefKept = append(s.newRefKept, deferred)
 	}
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,6 +79,9 @@ type Divergence struct {
 	Stated          bool
 	Reproduced      bool
 	PassesReference bool
+	// by is the search of the reading the implementation diverged from
+	// when it is not the default's (failure.by).
+	by *searcher
 }
 
 // New reports whether no known variant explains the divergence.
@@ -139,6 +143,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
 	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
+	if err := s.withReadings(); err != nil {
+		return res, err
+	}
 	d, err := searchBoth(ctx, out, res, s, fmt.Sprintf("sequences of up to %d actions", opts.Steps), "transitions")
 	if d != nil {
 		res.Divergence = d
@@ -194,8 +201,12 @@ func searchBoth[D interface {
 	return d, nil
 }
 
-// finish classifies d by the known variants and writes its trace.
+// finish classifies d by the known variants and writes its trace, against
+// the reference of the reading d diverged from.
 func (s *searcher) finish(d *Divergence) error {
+	if d.by != nil && d.by != s {
+		return d.by.finish(d)
+	}
 	d.ExplainedBy = s.classify(d)
 	return s.write(d)
 }
@@ -254,6 +265,37 @@ type searcher struct {
 	// id is who the implementation said it is: the search draws the host's
 	// tools and skipped empty steps only where it declares them.
 	id sim.Identity
+	// alt is the search against the reference under the other reading of
+	// a silent point the implementation leaves undeclared
+	// (idle-revert-notice=either: the reference follows keep, alt net); a
+	// sequence passes when either reference agrees with the
+	// implementation at every action. nil when there is one reading.
+	alt *searcher
+	// reading names the other reading an alt search's reference follows
+	// (name=value); empty for the search of the declared choices.
+	reading string
+}
+
+// withReadings sets s.alt when the implementation leaves choice
+// idle-revert-notice undeclared (either).
+func (s *searcher) withReadings() error {
+	if v := s.choices[spec.ChoiceIdleRevertNotice]; v != "" && v != spec.IdleRevertNoticeEither {
+		return nil
+	}
+	net := maps.Clone(s.choices)
+	if net == nil {
+		net = map[string]string{}
+	}
+	net[spec.ChoiceIdleRevertNotice] = spec.IdleRevertNoticeNet
+	newRef, err := ReferenceFor(net, s.opts.Assume)
+	if err != nil {
+		return err
+	}
+	alt := *s
+	alt.newRef, alt.choices = newRef, net
+	alt.reading = spec.ChoiceIdleRevertNotice + "=" + spec.IdleRevertNoticeNet
+	s.alt = &alt
+	return nil
 }
 
 // failure is a divergence before shrinking.
@@ -263,6 +305,9 @@ type failure struct {
 	imp   []sim.Result
 	diff  *Diff
 	expr  *Diff
+	// by is the search whose reference the implementation diverged from
+	// when it is the other reading's (searcher.alt); nil: this one's.
+	by *searcher
 }
 
 // run replays a fixed sequence side by side. ok is false when the model
@@ -272,8 +317,32 @@ func (s *searcher) run(setup properties.Setup, acts []sim.Action) (f *failure, o
 }
 
 // runFrom is run, except that it goes on past divergences before action
-// from, and from there on stops only at one a trace can state.
+// from, and from there on stops only at one a trace can state. Where the
+// implementation leaves a silent point undeclared, a sequence that
+// diverges from the reference is played against the other reading's
+// (s.alt): it passes when that one agrees at every action, and otherwise
+// the divergence reported is the later of the two (the reading that
+// explained more of the sequence; the default reading's when they tie).
 func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
+	f, ok, err = s.runOne(setup, acts, from)
+	if f == nil || err != nil || s.alt == nil {
+		return f, ok, err
+	}
+	g, _, err := s.alt.runOne(setup, acts, from)
+	switch {
+	case err != nil:
+		return nil, true, err
+	case g == nil:
+		return nil, true, nil
+	case len(g.acts) > len(f.acts):
+		g.by = s.alt
+		return g, true, nil
+	}
+	return f, ok, nil
+}
+
+// runOne is runFrom against s's reference alone.
+func (s *searcher) runOne(setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
 	p, d, err := startPair(s.newRef, s.opts.NewImpl, setup, s.choices)
 	if err != nil {
 		return nil, true, err
@@ -379,7 +448,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 }
 
 func (s *searcher) divergence(f *failure, search string, i int) *Divergence {
-	return &Divergence{Diff: *f.diff, Search: search, Case: i, Setup: f.setup, Actions: f.acts, Index: len(f.acts) - 1}
+	return &Divergence{Diff: *f.diff, Search: search, Case: i, Setup: f.setup, Actions: f.acts, Index: len(f.acts) - 1, by: f.by}
 }
 
 // shrink removes and simplifies actions while a divergence of the same
@@ -603,6 +672,9 @@ func (s *searcher) write(d *Divergence) error {
 	if len(s.opts.Assume) > 0 {
 		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
 	}
+	if s.reading != "" {
+		assumed += " under " + s.reading + " (the reading, of a choice the implementation does not declare, that agreed with it longer; the reference needs --choice " + s.reading + " to pass this trace)"
+	}
 	desc := fmt.Sprintf("Lockstep divergence (%s, seed %d, case %d) shrunk to %d actions: at action %d the implementation and the reference%s differ on %s.%s",
 		d.Search, s.opts.Seed, d.Case, len(d.Actions), d.Index+1, assumed, d.Diff.String(), note)
 	t := d.Setup.Trace("lockstep divergence: "+d.Observation, desc, d.Clauses, script)
@@ -723,6 +795,9 @@ func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup,
 		return nil, err
 	}
 	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
+	if err := s.withReadings(); err != nil {
+		return nil, err
+	}
 	f, _, err := s.run(setup, acts)
 	if err != nil || f == nil {
 		return nil, err

@@ -73,7 +73,7 @@ var props = []property{
 			"Random action sequences over several agents; after every action the implementation's outcome, get() of every touched agent, the events appended (types, plan/mode and request/header data, message order), notices, section, tools, tool and command results and folds equal the abstract model's prediction."},
 		weights: Weights{"step": 10, "step-exit": 3, "set": 5, "prompt": 3, "command": 3, "end-turn": 2, "retry": 6},
 		expect:  fullExpect,
-		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoiceIdleRevertNotice},
 	},
 	{
 		Info: Info{NameFoldPurity, []string{spec.LOG2, spec.LOG3},
@@ -89,7 +89,7 @@ var props = []property{
 		Info: Info{NameAppendAccept, []string{spec.STEP1, spec.STEP2, spec.STEP3, spec.STEP5, spec.STEP7},
 			"plan/mode is appended only at an accepted pre-step of an open turn (turn 1 step 1, continuations, request-recovery retries), after the downstream listeners accepted, before step/start and the request header, whose section already shows the new state; rejected or aborted steps and failed appends leave the selection pending; nothing else appends during a turn."},
 		weights: Weights{"step": 10, "retry": 8, "set": 5, "prompt": 3, "fault": 2, "end-turn": 2, "fork": 0, "fold": 0},
-		choices: []string{spec.ChoiceSectionSource, spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceSectionSource, spec.ChoiceCancelPending, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoiceIdleRevertNotice},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -127,7 +127,7 @@ var props = []property{
 		Info: Info{NameNarration, []string{spec.STEP6, spec.EXIT5},
 			"A plan-mode notice is logged exactly when a user selection is appended and the last request header described the other state, once per change, in that step's messages (or the next step's for an idle commit); the exit tool's approved exit is never narrated."},
 		weights: Weights{"step": 10, "step-exit": 5, "set": 6, "command": 3, "prompt": 3, "end-turn": 2, "fault-pending": 4, "fold": 0},
-		choices: []string{spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoiceIdleRevertNotice},
 		expect: func(act sim.Action, p Prediction) []trace.Expect {
 			var out []trace.Expect
 			for _, ap := range p.Agents {
@@ -171,7 +171,7 @@ var props = []property{
 			"The whole model over runs whose host has tools of its own (registered before the plugin, and added by an assembly listener after plan mode's) and whose runtime may skip an accepted step that carries no messages: every request's catalog is the host's tools in order plus exit_plan_mode, in or out of plan mode; every host tool call runs; no notice turns a skipped step into one that runs, and the selection goes where the choice empty-step says."},
 		weights: Weights{"step": 8, "step-host-tool": 5, "step-empty": 5, "step-exit": 2, "set": 6, "prompt": 3, "command": 2, "end-turn": 2, "retry": 2, "fold": 0},
 		expect:  fullExpect,
-		choices: []string{spec.ChoiceEmptyStep, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceEmptyStep, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoiceIdleRevertNotice},
 		host:    true,
 	},
 	{
@@ -232,14 +232,14 @@ var props = []property{
 			"Other processes append to live logs (plan/mode with either value, data that is not exactly {active: boolean}, other events) and agents start from given logs; after every action the state in force is the fold of the log at once — get(), the next request's section, the exit tool's gate, set's outcome — plan/mode data is read as the declared choices plan-mode-data and plan-mode-malformed say (data with no boolean active is drawn only where the implementation declares plan-mode-malformed), and everything else equals the model's prediction."},
 		weights: Weights{"append": 5, "append-malformed": 2, "open": 2, "open-malformed": 1, "set": 4, "command": 2, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "get": 2, "retry": 3, "fold": 0},
 		expect:  fullExpect,
-		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoicePlanModeData, spec.ChoicePlanModeMalformed},
+		choices: []string{spec.ChoiceFoldEnd, spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoicePlanModeData, spec.ChoicePlanModeMalformed, spec.ChoiceIdleRevertNotice},
 	},
 	{
 		Info: Info{NameLifecycle, []string{spec.SVC1, spec.SVC2, spec.PEND8},
 			"The plugin is unloaded at any point and loaded again later: while unloaded no plan/mode is appended and no plan:policy section, exit_plan_mode tool or /plan command exists, and the loop runs every step; pending selections are lost with the service; a later load starts clean from the log (its fold, nothing pending, no queued notice), and everything else equals the model's prediction."},
 		weights:      Weights{"unload": 2, "load": 4, "set": 6, "command": 3, "step": 8, "step-exit": 2, "prompt": 3, "end-turn": 2, "restart": 1, "retry": 3, "fold": 0},
 		expect:       fullExpect,
-		choices:      []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices:      []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoiceIdleRevertNotice},
 		processLocal: true,
 	},
 	{
@@ -247,7 +247,7 @@ var props = []property{
 			"Random sequences weighted to the exit tool, whose reviews, for an implementation that declares reviewReplies, include every kind of seam reply (another question answered, both options, several answers, free text alone, none) and every way the seam fails (throws, aborted, refused, unavailable); after every action everything the model predicts holds: only one answer to the review question selecting the approving option alone approves, anything else keeps planning or fails, and plan mode is never left implicitly."},
 		weights: Weights{"step-reply": 8, "step-exit": 4, "step": 5, "set": 3, "prompt": 3, "end-turn": 2, "retry": 2, "command": 1, "fold": 0},
 		expect:  fullExpect,
-		choices: []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure},
+		choices: []string{spec.ChoiceCancelPending, spec.ChoiceSectionSource, spec.ChoiceReloadPending, spec.ChoiceIdleAppendFailure, spec.ChoiceIdleRevertNotice},
 	},
 }
 

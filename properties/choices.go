@@ -21,6 +21,7 @@ type Choices struct {
 	EmptyStep         string // keep-pending | inject
 	PlanModeData      string // fold-active | exact
 	PlanModeMalformed string // either | keep | truthy
+	IdleRevertNotice  string // either | keep | net
 	// Assume is the known deviations the model predicts instead of
 	// SPEC.md (none by default).
 	Assume Deviations
@@ -126,5 +127,6 @@ func ChoicesOf(declared map[string]string) Choices {
 		EmptyStep:         pick(spec.ChoiceEmptyStep, spec.EmptyStepKeepPending),
 		PlanModeData:      pick(spec.ChoicePlanModeData, spec.PlanModeDataFoldActive),
 		PlanModeMalformed: pick(spec.ChoicePlanModeMalformed, spec.PlanModeMalformedEither),
+		IdleRevertNotice:  pick(spec.ChoiceIdleRevertNotice, spec.IdleRevertNoticeEither),
 	}
 }

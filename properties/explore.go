@@ -127,7 +127,8 @@ func AlphabetFor(s Setup) []sim.Action {
 // Explore enumerates every sequence of Alphabet actions up to Depth,
 // breadth first, merging sequences that reach the same abstract state
 // (the model's state: logged and pending selections, turns, retries,
-// headers, queued notices, armed faults). Each (state, action) pair is
+// headers, queued and owed notices, armed faults, the readings of an
+// undeclared silent point still left). Each (state, action) pair is
 // executed by replaying the state's prefix on a fresh instance, since ports
 // cannot be cloned, and checked against the model; the first violation
 // stops the exploration.
@@ -198,11 +199,21 @@ func runTransition(full *property, newPort func() sim.Port, setup Setup, prefix 
 		tr.f, tr.err = f, err
 		return
 	}
-	for _, p := range prefix {
-		s.model.Apply(p)
-		if _, err := s.rt.Do(p); err != nil {
+	for k, p := range prefix {
+		pred := s.model.Apply(p)
+		res, err := s.rt.Do(p)
+		if err != nil {
 			s.rt.Close()
 			tr.err = fmt.Errorf("replaying %v: %w", prefix, err)
+			return
+		}
+		// Which readings of an undeclared silent point still explain the
+		// implementation is part of the state (Model.Key): the prefix
+		// tells where they part.
+		s.acts = append(s.acts[:0], prefix[:k+1]...)
+		if f := s.settle(p, pred, res); f != nil {
+			s.rt.Close()
+			tr.f = f
 			return
 		}
 	}

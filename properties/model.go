@@ -52,6 +52,10 @@ type agent struct {
 	// the first): an unloaded plugin's header has no tools.
 	tools *bool
 	queue []qmsg
+	// owed: under idle-revert-notice=net, the user's last change
+	// committed outside a running step owes its narration to the next
+	// accepted in-turn pre-step.
+	owed bool
 }
 
 // Model is the abstract plan-mode system: SPEC.md's clauses over the
@@ -69,6 +73,12 @@ type Model struct {
 	// seam's reply or failure (sim.Identity.ReviewReplies); without it no
 	// such review is a valid action.
 	ReviewReplies bool
+	// alt is the model under the other reading of a silent point the
+	// implementation leaves undeclared (idle-revert-notice=either: this
+	// model predicts keep, alt net), advanced by the same actions. A run
+	// passes while either reading explains every action so far (Settle);
+	// nil once one reading is left.
+	alt *Model
 }
 
 // NewModel returns the model of a fresh run.
@@ -77,7 +87,63 @@ func NewModel(s Setup, c Choices) *Model {
 	for _, n := range s.Options().Agents {
 		m.agents = append(m.agents, &agent{name: n})
 	}
+	if c.IdleRevertNotice == spec.IdleRevertNoticeEither || c.IdleRevertNotice == "" {
+		net := c
+		net.IdleRevertNotice = spec.IdleRevertNoticeNet
+		m.alt = NewModel(s, net)
+	}
 	return m
+}
+
+// defers reports whether this model's reading defers the narration of a
+// change committed outside a running step to the next accepted in-turn
+// pre-step (idle-revert-notice=net); otherwise (keep, and the reading the
+// model of either predicts first) the notice is queued at the commit.
+func (m *Model) defers() bool { return m.Choices.IdleRevertNotice == spec.IdleRevertNoticeNet }
+
+// agreesWithAlt reports whether the two readings of idle-revert-notice the
+// model follows are in the same state: no notice of an idle commit waits in
+// a queue (this model's keep) and none is owed (the alt's net). Only then
+// do they part, so from such a state they predict the same for any action.
+func (m *Model) agreesWithAlt() bool {
+	for _, a := range m.agents {
+		if slices.ContainsFunc(a.queue, func(q qmsg) bool { return q.notice }) {
+			return false
+		}
+	}
+	for _, a := range m.alt.agents {
+		if a.owed {
+			return false
+		}
+	}
+	return true
+}
+
+// Undeclared reports whether the model still follows two readings of a
+// silent point the implementation leaves undeclared.
+func (m *Model) Undeclared() bool { return m.alt != nil }
+
+// Settle keeps, of the two readings a model of an undeclared silent point
+// follows, the ones that explained the last action: the model's own
+// (ok) and its alt's (altOK). When only the alt's did, the model becomes
+// the alt. It reports whether either reading did; a model with one
+// reading reports ok.
+func (m *Model) Settle(ok, altOK bool) bool {
+	switch {
+	case m.alt == nil:
+		return ok
+	case ok && altOK:
+		return true
+	case ok:
+		m.alt = nil
+		return true
+	case altOK:
+		rr := m.ReviewReplies
+		*m = *m.alt
+		m.ReviewReplies = rr
+		return true
+	}
+	return false
 }
 
 // Agents lists agent names in creation order.
@@ -120,6 +186,12 @@ func (m *Model) Key() string {
 				b.WriteString("u" + q.text + ";")
 			}
 		}
+		if a.owed {
+			b.WriteString(":o")
+		}
+	}
+	if m.alt != nil {
+		b.WriteString("||" + m.alt.Key())
 	}
 	return b.String()
 }

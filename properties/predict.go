@@ -39,6 +39,12 @@ type Prediction struct {
 	Command  *trace.CommandExpect
 	Fold     *bool
 	FoldErr  bool
+	// Alt is the prediction under the other reading of a silent point
+	// the implementation leaves undeclared (Model.Settle), nil when there
+	// is one reading; SameAsAlt: the readings agreed before the action, so
+	// Alt predicts the same.
+	Alt       *Prediction
+	SameAsAlt bool
 }
 
 // For returns the prediction for an agent.
@@ -91,6 +97,7 @@ func (x *pred) appendPlan(a *agent, active bool) bool {
 // show. act must be Valid.
 func (m *Model) Apply(act sim.Action) Prediction {
 	x := &pred{m: m}
+	same := m.alt != nil && m.agreesWithAlt()
 	switch {
 	case act.Prompt != nil:
 		a := m.agent(act.Prompt.Agent)
@@ -121,6 +128,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 			}
 			a.queue = nil
 			a.pending = nil // PEND-8: pending selections are process-local
+			a.owed = false  // and so is a narration an idle commit owes
 		}
 		m.fail = 0
 	case act.Reload != nil:
@@ -153,6 +161,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		// logs stay.
 		for _, a := range m.agents {
 			a.pending = nil
+			a.owed = false
 		}
 		m.unloaded = true
 	case act.Load != nil:
@@ -162,6 +171,7 @@ func (m *Model) Apply(act sim.Action) Prediction {
 			x.of(a)
 			a.pending = nil
 			a.queue = nil
+			a.owed = false
 		}
 		m.unloaded = false
 	}
@@ -169,6 +179,10 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		ap := &x.p.Agents[i]
 		ap.State = m.Get(ap.Agent)
 		ap.Unobserved = !m.Plugin()
+	}
+	if m.alt != nil {
+		alt := m.alt.Apply(act)
+		x.p.Alt, x.p.SameAsAlt = &alt, same
 	}
 	return x.p
 }
@@ -194,7 +208,7 @@ func (x *pred) reload() {
 		return
 	}
 	for _, a := range x.m.agents {
-		a.pending = nil
+		a.pending = nil // a committed change's owed narration stays, as a queued notice does
 	}
 }
 
@@ -233,7 +247,10 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 		return "", true
 	}
 	a.pending = nil
-	if narrate {
+	switch {
+	case x.m.defers():
+		a.owed = narrate // the next accepted in-turn pre-step narrates the net change
+	case narrate:
 		a.queue = append(a.queue, qmsg{notice: true})
 	}
 	return spec.Committed, false // PEND-6

@@ -69,10 +69,11 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	if !wrapped {
 		addAudit() // inside the plugin: its message comes first
 	}
+	// A step the runtime will skip for want of messages is not an
+	// accepted step: a notice there would start it (PEND-2).
+	empty := skips && len(msgs) == 0 && !x.m.Choices.Assume.NoticeForcesStep
+	narrated := false
 	if p := a.pending; p != nil {
-		// A step the runtime will skip for want of messages is not an
-		// accepted step: a notice there would start it (PEND-2).
-		empty := skips && len(msgs) == 0 && !x.m.Choices.Assume.NoticeForcesStep
 		switch {
 		case empty && x.m.Choices.EmptyStep != spec.EmptyStepInject:
 			// keep-pending: nothing happens; the selection waits.
@@ -80,18 +81,32 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 			a.pending = nil
 			if x.m.Choices.Assume.CancelledNarrated && !p.silent && a.header != nil && *a.header != p.active {
 				msgs = append(msgs, qmsg{notice: true})
+				narrated = true
 			}
 		default:
 			narrate := !p.silent && a.header != nil && *a.header != p.active
 			if x.appendPlan(a, p.active) { // STEP-5: a failed append keeps it pending
 				a.pending = nil
 				switch {
+				case empty && !p.silent && x.m.defers():
+					// net: the narration waits for a step that runs,
+					// as after an idle commit.
+					a.owed = narrate
 				case narrate && empty: // inject: the notice waits for a later step
 					a.queue = append(a.queue, qmsg{notice: true})
 				case narrate:
 					msgs = append(msgs, qmsg{notice: true})
+					narrated = true
 				}
 			}
+		}
+	}
+	if a.owed && !empty && x.m.defers() {
+		// net: an idle commit's narration, for the net change since the
+		// last header only, once, in this step's messages (STEP-6, STEP-7).
+		a.owed = false
+		if !narrated && a.header != nil && *a.header != a.logged {
+			msgs = append(msgs, qmsg{notice: true})
 		}
 	}
 	if wrapped {

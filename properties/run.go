@@ -485,6 +485,7 @@ func choicesOf(p *property, declared map[string]string) []string {
 		spec.ChoiceSectionSource: all.SectionSource, spec.ChoiceReloadPending: all.ReloadPending,
 		spec.ChoiceIdleAppendFailure: all.IdleAppendFailure,
 		spec.ChoicePlanModeData:      all.PlanModeData, spec.ChoicePlanModeMalformed: all.PlanModeMalformed,
+		spec.ChoiceIdleRevertNotice: all.IdleRevertNotice,
 	}
 	var out []string
 	for _, name := range p.choices {

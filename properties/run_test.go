@@ -29,7 +29,7 @@ func TestRunPassesAgainstReference(t *testing.T) {
 				t.Errorf("choices %+v: %s: %s %s", choices, c.ID, c.Status, c.Message)
 			}
 		}
-		if got := cases[0].Choices; len(got) != 5 || (choices == alt) != slices.Contains(got, "cancel-pending=keep-equal") {
+		if got := cases[0].Choices; len(got) != 6 || (choices == alt) != slices.Contains(got, "cancel-pending=keep-equal") {
 			t.Errorf("state machine case choices %v for %+v", got, choices)
 		}
 	}

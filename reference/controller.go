@@ -44,9 +44,13 @@ type Controller struct {
 	hostTools []sim.Tool
 	sessions  map[string]*session
 	pending   map[string]intent
-	choices   Choices
-	hooks     *hooks
-	disposed  bool
+	// owed marks the agents whose last idle commit by the user owes its
+	// narration to the next accepted in-turn pre-step
+	// (idle-revert-notice=net); process-local, like pending.
+	owed     map[string]bool
+	choices  Choices
+	hooks    *hooks
+	disposed bool
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
@@ -115,11 +119,35 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 		return "", fmt.Errorf("could not log the plan-mode change: %w", err)
 	}
 	delete(c.pending, agent)
-	if narrate {
+	switch {
+	case c.defers():
+		// idle-revert-notice=net: the next accepted in-turn pre-step
+		// narrates the net change since the last header.
+		c.owe(agent, narrate)
+	case narrate:
 		// Between turns the notice waits for the next step to claim it.
 		h.Inject(agent, notice)
 	}
 	return spec.Committed, nil
+}
+
+// defers reports whether the narration of a change committed outside a
+// running step waits for the next accepted in-turn pre-step
+// (idle-revert-notice=net) instead of being injected at once.
+func (c *Controller) defers() bool {
+	return c.choices.IdleRevertNotice == spec.IdleRevertNoticeNet
+}
+
+// owe records whether the user's last change committed outside a running
+// step owes its narration: due when the last header showed the other
+// state. A later commit replaces the record, so a change reverted to what
+// the last header showed owes nothing.
+func (c *Controller) owe(agent string, due bool) {
+	if due {
+		c.owed[agent] = true
+	} else {
+		delete(c.owed, agent)
+	}
 }
 
 func (c *Controller) append(h host, agent string, active bool) error {
@@ -158,7 +186,8 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	// (STEP-3, STEP-4); a request-recovery retry is such a step (STEP-2).
 	rejected := c.hooks.rejected.at(decision, decision.Kind != sim.Enter)
 	aborted := c.hooks.aborted.at(req, req.AbortedBefore || req.AbortDuring)
-	if rejected || aborted || !has {
+	owed := c.defers() && c.owed[agent]
+	if rejected || aborted || !has && !owed {
 		return decision
 	}
 	// A step the runtime skips because its decision carries no messages:
@@ -171,6 +200,28 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 		}
 		inject = true
 	}
+	if has {
+		decision = c.apply(h, agent, s, p, req, decision, inject)
+	}
+	// idle-revert-notice=net: the narration an idle commit owes is told
+	// here, in this step's messages (STEP-7), for the net change since
+	// the last header only, and once (STEP-6). A step the runtime skips
+	// runs no request: the narration waits for one that runs.
+	if owed && !inject && decision.Kind == sim.Enter {
+		delete(c.owed, agent)
+		if notice, due := c.narration(s, s.active); due && !slices.ContainsFunc(decision.Messages, sim.Message.IsPlanNotice) {
+			decision.Messages = append(decision.Messages, notice)
+			decision = c.hooks.narrated.at(notice, decision)
+		}
+	}
+	return decision
+}
+
+// apply appends the pending selection p at an accepted pre-step and
+// narrates a user's change in the step's decision (STEP-5..7); inject:
+// the runtime skips the step for want of messages and choice empty-step
+// is inject.
+func (c *Controller) apply(h host, agent string, s *session, p intent, req sim.PreStepRequest, decision sim.Decision, inject bool) sim.Decision {
 	if p.active == s.active {
 		delete(c.pending, agent)
 		return c.hooks.unchanged.at(unchanging{c, s, p}, decision)
@@ -184,8 +235,13 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	}
 	delete(c.pending, agent)
 	// Only a user's selection is narrated; the exit tool's is silent (EXIT-5).
+	user := c.hooks.userOwned.at(p, p.narrate)
 	switch {
-	case !c.hooks.userOwned.at(p, p.narrate) || !narrate || decision.Kind != sim.Enter:
+	case user && inject && c.defers():
+		// net: as after an idle commit, the narration waits for the
+		// next accepted pre-step of a step that runs.
+		c.owe(agent, narrate && decision.Kind == sim.Enter)
+	case !user || !narrate || decision.Kind != sim.Enter:
 	case inject:
 		h.Inject(agent, notice) // the decision stays empty; a later step claims it
 	default:

@@ -24,6 +24,7 @@ type Choices struct {
 	EmptyStep         string // spec.ChoiceEmptyStep
 	PlanModeData      string // spec.ChoicePlanModeData
 	PlanModeMalformed string // spec.ChoicePlanModeMalformed
+	IdleRevertNotice  string // spec.ChoiceIdleRevertNotice
 }
 
 // fields maps each choice name to the field holding the pick.
@@ -38,6 +39,7 @@ func (c *Choices) fields() map[string]*string {
 		spec.ChoiceEmptyStep:         &c.EmptyStep,
 		spec.ChoicePlanModeData:      &c.PlanModeData,
 		spec.ChoicePlanModeMalformed: &c.PlanModeMalformed,
+		spec.ChoiceIdleRevertNotice:  &c.IdleRevertNotice,
 	}
 }
 
@@ -150,10 +152,12 @@ func (p *plugin) Load(req sim.LoadRequest) (sim.LoadReply, error) {
 		return sim.LoadReply{}, errNotStarted
 	}
 	p.config, p.services, p.hostTools = req.Config, req.Services, req.HostTools
-	return p.load(nil), nil
+	return p.load(nil, nil), nil
 }
 
-func (p *plugin) load(pending map[string]intent) sim.LoadReply {
+// load composes a fresh controller with the pending selections and owed
+// narrations a reload carries over (nil: none).
+func (p *plugin) load(pending map[string]intent, owed map[string]bool) sim.LoadReply {
 	cfg, err := ResolveConfig(p.config)
 	if err != nil {
 		p.ctl = nil
@@ -162,11 +166,14 @@ func (p *plugin) load(pending map[string]intent) sim.LoadReply {
 	if pending == nil {
 		pending = map[string]intent{}
 	}
+	if owed == nil {
+		owed = map[string]bool{}
+	}
 	if p.carried != nil {
 		pending = p.carried
 		p.carried = nil
 	}
-	p.ctl = &Controller{config: cfg, services: p.services, hostTools: p.hostTools, sessions: p.sessions, pending: pending, choices: p.opts.Choices, hooks: p.hooks}
+	p.ctl = &Controller{config: cfg, services: p.services, hostTools: p.hostTools, sessions: p.sessions, pending: pending, owed: owed, choices: p.opts.Choices, hooks: p.hooks}
 	reply := sim.LoadReply{Listener: sim.Prepend, Tools: []sim.Tool{{Name: spec.ExitTool}}, Sections: []string{spec.SectionName}}
 	if p.services.Commands {
 		reply.Commands = []string{spec.Command}
@@ -382,13 +389,18 @@ func (p *plugin) Reload() (sim.LoadReply, error) {
 // are the old service's state and are dropped unless reload-pending=keep.
 func (p *plugin) reload() sim.LoadReply {
 	var keep map[string]intent
+	var owed map[string]bool
 	if p.ctl != nil {
 		p.ctl.disposed = true
 		if p.opts.Choices.ReloadPending == spec.ReloadPendingKeep {
 			keep = maps.Clone(p.ctl.pending)
 		}
+		// A committed change's narration is not a selection: a reload in
+		// place keeps it, as it keeps a notice already in the runtime's
+		// inbox (idle-revert-notice=net).
+		owed = maps.Clone(p.ctl.owed)
 	}
-	return p.load(keep)
+	return p.load(keep, owed)
 }
 
 // Unload implements sim.Port: the controller is disposed with its pending

@@ -51,6 +51,7 @@ const (
 	ChoiceEmptyStep         = "empty-step"
 	ChoicePlanModeData      = "plan-mode-data"
 	ChoicePlanModeMalformed = "plan-mode-malformed"
+	ChoiceIdleRevertNotice  = "idle-revert-notice"
 )
 
 // Choice values, named <Choice><Value>.
@@ -74,6 +75,9 @@ const (
 	PlanModeMalformedEither  = "either"
 	PlanModeMalformedKeep    = "keep"
 	PlanModeMalformedTruthy  = "truthy"
+	IdleRevertNoticeEither   = "either"
+	IdleRevertNoticeKeep     = "keep"
+	IdleRevertNoticeNet      = "net"
 )
 
 // Choices is the table of silent-point choices.
@@ -104,7 +108,7 @@ var Choices = []Choice{
 	}, []string{"EXIT-3"}},
 	{ChoiceEmptyStep, "What a pre-step does with a pending selection when the downstream decision accepts with no messages and the runtime skips such a step (it does not continue after tool results): a notice in the decision would start a step the selection alone caused (PEND-2).", []Value{
 		{EmptyStepKeepPending, "A step that will not run is not an accepted step: nothing is appended and the selection stays pending for the next step that runs, whose request then carries the notice."},
-		{EmptyStepInject, "The selection is appended at once and its notice, when due, is injected (queued without waking the agent) for the next step that claims messages, as after an idle commit; the decision stays empty, so the step is still skipped."},
+		{EmptyStepInject, "The selection is appended at once and its notice, when due, is injected (queued without waking the agent) for the next step that claims messages, as after an idle commit (under `idle-revert-notice=net` its narration waits for the next accepted pre-step of a step that runs, as an idle commit's does); the decision stays empty, so the step is still skipped."},
 	}, []string{"PEND-1", "PEND-2", "STEP-6", "STEP-7"}},
 	{ChoicePlanModeData, "What the fold reads from a `plan/mode` event (another writer's) whose data has a boolean `active` and other fields besides.", []Value{
 		{PlanModeDataFoldActive, "The fold takes its boolean `active` whatever other fields the data has (LOG-2: \"the `active` of the last `plan/mode`\")."},
@@ -115,6 +119,11 @@ var Choices = []Choice{
 		{PlanModeMalformedKeep, "The event changes nothing: the state stays the `active` of the last `plan/mode` whose data has a boolean `active`."},
 		{PlanModeMalformedTruthy, "The state becomes the truthiness of `data.active`, as JavaScript reads it: missing, `null`, `false`, `0` and `\"\"` (and data that is not an object) are off, a non-empty string, a non-zero number, an object or an array is on (the published package)."},
 	}, []string{"LOG-1", "LOG-2", "LOG-3"}},
+	{ChoiceIdleRevertNotice, "Whether the next request carries the notice of a change committed between turns (`set` with no open turn, after a header that showed the other state) when a second idle `set` reverted it before that request: STEP-6 records the first change's notice and none for the revert, while its last sentence tells the model exactly when its context changed.", []Value{
+		{IdleRevertNoticeEither, "Not judged: an implementation whose next request carries that notice and one whose request carries none both pass, at the plugin and the runtime level (the reference behaves as `keep`)."},
+		{IdleRevertNoticeKeep, "The notice recorded at the idle commit stays and reaches the next request, which then says plan mode was switched though the request shows the state the last header showed (the published package: it hands the notice to the runtime's inbox, `agent.inject`, at the commit)."},
+		{IdleRevertNoticeNet, "The next request carries a notice only for the net change since the last header: the narration of an idle commit is deferred to the next accepted in-turn pre-step, which narrates it in that step's messages (STEP-7) only when the logged state then differs from the last header, so a change reverted before the next request is never narrated; the deferred narration is process-local: a restart and an unload lose it, a reload in place keeps it (as the runtime's inbox keeps a notice)."},
+	}, []string{"STEP-6", "STEP-7"}},
 }
 
 // LookupChoice returns the choice with the given name.

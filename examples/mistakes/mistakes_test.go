@@ -47,13 +47,20 @@ const (
 // ("" for none) and returns its exit code and JSON report.
 func check(t *testing.T, level, mistake string, run suite) (int, report.Run, string) {
 	t.Helper()
-	plankit := builds.Program(t, "../../cmd/plankit")
 	command, dir := mistakes.Adapter(level, mistake)
+	return checkAdapter(t, level, command, dir, mistake != "", run)
+}
+
+// checkAdapter is check of an example run as command in dir; reset: a
+// restart of the plugin example is a start on the same process.
+func checkAdapter(t *testing.T, level, command, dir string, reset bool, run suite) (int, report.Run, string) {
+	t.Helper()
+	plankit := builds.Program(t, "../../cmd/plankit")
 	out := t.TempDir()
 	args := []string{"check", "--level", level, "--adapter", command, "--adapter-dir", dir,
 		"--jobs", "1", "--json", filepath.Join(out, "report.json"),
 		"--counterexamples", filepath.Join(out, "counterexamples")}
-	if mistake != "" && level == mistakes.LevelPlugin {
+	if reset && level == mistakes.LevelPlugin {
 		// The plugin example declares reuse, so a restart can be a start on
 		// the same process: no mistake of the corpus is about what a real
 		// restart loses, and a Python start at each real restart costs most

@@ -128,6 +128,27 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
     And request 1 of the step carries a plan-mode notice
     And the requests show plan:policy as on
 
+  @STEP-6 @choice:idle-revert-notice=keep @id:rt-step-idle-revert-keeps-first-notice
+  Scenario: a change committed between turns and reverted before the next request keeps the first change's notice
+    When the user sends "Read the code."
+    And the user selects plan mode
+    And the user leaves plan mode
+    Then the outcome is "committed"
+    When the user sends "Go on."
+    Then the step logs 1 plan-mode notice
+    And request 1 of the step carries a plan-mode notice
+    And the requests show plan:policy as off
+
+  @STEP-6 @STEP-7 @choice:idle-revert-notice=net @id:rt-step-idle-revert-not-narrated
+  Scenario: a change committed between turns and reverted before the next request is never narrated
+    When the user sends "Read the code."
+    And the user selects plan mode
+    And the user leaves plan mode
+    Then the outcome is "committed"
+    When the user sends "Go on."
+    Then the step logs 0 plan-mode notices
+    And the requests show plan:policy as off
+
   @STEP-2 @STEP-6 @id:rt-step-retry-notice-once
   Scenario: a change applied by the step whose request fails is narrated once, whatever the retry
     When the user sends "Read the code." and the turn plays:

@@ -80,7 +80,7 @@ class Adapter:
         self.__init__()
         return {
             "protocol": PROTOCOL, "minor": PROTOCOL_MINOR, "name": "plankit-example-python", "version": "0.1.0", "language": "python",
-            "choices": planmode.CHOICES,
+            "choices": dict(planmode.CHOICES, **DECLARED),
             "capabilities": {"commands": True, "userQuestions": True, "fork": True, "reload": True, "reuse": True,
                              "commandOutcomes": True, "unload": True, "reviewReplies": True,
                              "hostTools": True, "emptySteps": True},
@@ -104,10 +104,17 @@ class Adapter:
 
     def reload(self, params=None):
         """Dispose the plugin and load it again; pending selections belong
-        to the old service and are dropped (reload-pending=drop)."""
+        to the old service and are dropped (reload-pending=drop). A
+        committed change's owed narration is not a selection: it stays, as a
+        notice already injected stays in the runtime's inbox."""
+        owed = ()
         if self.plugin is not None:
             self.plugin.disposed = True
-        return self._load()
+            owed = self.plugin.owed
+        reply = self._load()
+        if self.plugin is not None:
+            self.plugin.owed = set(owed)
+        return reply
 
     def unload(self, params=None):
         """Dispose the plugin without loading it again: its registrations and
@@ -206,8 +213,31 @@ class Adapter:
 METHODS = ("start", "load", "open", "set", "get", "preStep", "assemble", "exitTool", "preTool", "command", "fold", "reload", "unload", "stop")
 
 
+# DECLARED are choices declared beyond planmode.CHOICES (--choice NAME=VALUE),
+# so a test can hold a behaviour to a declaration it does not follow.
+DECLARED = {}
+
+
+def options(argv):
+    """Read this adapter's own flags: --defer-idle-notice (planmode's
+    DEFER_IDLE_NOTICE) and --choice NAME=VALUE (repeatable); the rest is
+    the mistakes' (--mistake NAME)."""
+    rest = []
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--defer-idle-notice":
+            planmode.DEFER_IDLE_NOTICE = True
+        elif a == "--choice" and args and "=" in args[0]:
+            name, _, value = args.pop(0).partition("=")
+            DECLARED[name] = value
+        else:
+            rest.append(a)
+    return rest
+
+
 def main():
-    mistakes.configure(sys.argv[1:])
+    mistakes.configure(options(sys.argv[1:]), " [--defer-idle-notice] [--choice NAME=VALUE]...")
     adapter = Adapter()
     serve({m: getattr(adapter, m) for m in METHODS})
 

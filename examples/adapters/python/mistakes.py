@@ -28,9 +28,10 @@ def _known():
     return _names
 
 
-def configure(argv):
+def configure(argv, other_flags=""):
     """Read `--mistake NAME` (or `--mistake=NAME`) from argv and turn that
-    mistake on; exit 2 on anything else."""
+    mistake on; exit 2 on anything else. other_flags names, for the usage
+    line, the flags the caller read from argv before."""
     global _active
     args = list(argv)
     while args:
@@ -40,7 +41,7 @@ def configure(argv):
         elif a.startswith("--mistake="):
             name = a[len("--mistake="):]
         else:
-            sys.exit("usage: %s [--mistake NAME] (unknown argument %r)" % (os.path.basename(sys.argv[0]), a))
+            sys.exit("usage: %s [--mistake NAME]%s (unknown argument %r)" % (os.path.basename(sys.argv[0]), other_flags, a))
         if name not in _known():
             sys.exit("unknown mistake %r: the names are those of %s" % (name, os.path.normpath(TABLE)))
         _active = name

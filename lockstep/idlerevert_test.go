@@ -1,0 +1,133 @@
+package lockstep
+
+import (
+	"context"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/properties"
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// revertDeclaring is the reference behaving as idle-revert-notice=behaves
+// and declaring declares (empty: nothing, the default either).
+type revertDeclaring struct {
+	sim.Port
+	declares string
+}
+
+func (p revertDeclaring) Start() (sim.Identity, error) {
+	id, err := p.Port.Start()
+	id.Choices = maps.Clone(id.Choices)
+	if p.declares == "" {
+		delete(id.Choices, spec.ChoiceIdleRevertNotice)
+	} else {
+		id.Choices[spec.ChoiceIdleRevertNotice] = p.declares
+	}
+	return id, err
+}
+
+func declaringRevert(behaves, declares string) func() sim.Port {
+	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}})
+	return func() sim.Port { return revertDeclaring{newRef(), declares} }
+}
+
+// A plugin that defers an idle commit's narration to the next accepted
+// in-turn pre-step (idle-revert-notice=net) and one that injects it at the
+// commit (keep) agree with the reference when they declare nothing (either:
+// a diverging sequence passes when the other reading's reference agrees at
+// every action) or the reading they follow; declaring the other reading
+// diverges under STEP-6 or STEP-7, the clauses the choice refines.
+func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
+	for _, c := range []struct {
+		behaves, declares string
+		diverges          bool
+	}{
+		{spec.IdleRevertNoticeNet, "", false},
+		{spec.IdleRevertNoticeKeep, "", false},
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeNet, false},
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, true},
+		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, true},
+	} {
+		res, err := Run(context.Background(), Options{NewImpl: declaringRevert(c.behaves, c.declares), Seed: 1, Cases: 200, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := res.Divergence
+		if (d != nil) != c.diverges {
+			t.Errorf("behaves %s, declares %q: divergence %v, want %v", c.behaves, c.declares, d != nil && d.Summary() != "", c.diverges)
+			if d != nil {
+				t.Log(d.Summary())
+			}
+			continue
+		}
+		if d == nil {
+			continue
+		}
+		t.Log(d.Summary())
+		if len(d.Clauses) == 0 || !slices.Contains([]string{spec.STEP6, spec.STEP7}, d.Clauses[0]) {
+			t.Errorf("behaves %s, declares %s: clauses %v, want STEP-6 or STEP-7 first", c.behaves, c.declares, d.Clauses)
+		}
+		if !d.Reproduced || !d.PassesReference {
+			t.Errorf("behaves %s, declares %s: trace reproduced %v, passes the reference %v", c.behaves, c.declares, d.Reproduced, d.PassesReference)
+		}
+	}
+}
+
+// Where the implementation leaves idle-revert-notice undeclared and
+// deviates elsewhere too, the divergence reported is the one of the
+// reading that agreed with it longer: a deferring plugin (net) that keeps
+// a cancelled selection pending is named under PEND-5 at the cancel, not
+// under STEP-6 at the idle commit before it, where the reference (keep)
+// injected a notice; its trace, written against the reference under net
+// (and saying so), fails against it and passes that reference.
+func TestLockstepEitherReportsTheReadingThatAgreedLonger(t *testing.T) {
+	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}, Mutants: reference.Mutants{reference.CancelKeepsPending}})
+	newImpl := func() sim.Port { return revertDeclaring{newRef(), ""} }
+	id, err := sim.Start(newImpl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keepRef, err := ReferenceFor(id.Choices, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &searcher{opts: Options{NewImpl: newImpl, Out: t.TempDir()}, newRef: keepRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
+	if err := s.withReadings(); err != nil {
+		t.Fatal(err)
+	}
+	const agent = "main"
+	acts := []sim.Action{
+		{Prompt: &sim.TextAction{Agent: agent, Text: "Look."}},
+		{Step: &sim.StepAction{Agent: agent}},
+		{EndTurn: &sim.EndTurnAction{Agent: agent}},
+		{Set: &sim.SetAction{Agent: agent, Active: true}}, // keep injects a notice here
+		{Prompt: &sim.TextAction{Agent: agent, Text: "Plan."}},
+		{Set: &sim.SetAction{Agent: agent, Active: false}},
+		{Set: &sim.SetAction{Agent: agent, Active: true}}, // cancelled, yet left pending
+	}
+	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	f, _, err := s.run(setup, acts)
+	if err != nil || f == nil {
+		t.Fatalf("no divergence (%v)", err)
+	}
+	if f.by != s.alt || len(f.acts) != len(acts) || f.diff.Clauses[0] != spec.PEND5 {
+		t.Fatalf("reported %s at action %d (by the net reading: %v), want the net reading's PEND-5 divergence at action %d", f.diff, len(f.acts), f.by == s.alt, len(acts))
+	}
+	d := s.divergence(f, "random", 0)
+	if err := s.finish(d); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(d.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Reproduced || !d.PassesReference || !strings.Contains(string(b), "under idle-revert-notice=net") {
+		t.Errorf("trace reproduced %v, passes the reference under net %v, says which reading:\n%s", d.Reproduced, d.PassesReference, b)
+	}
+}

@@ -1,0 +1,93 @@
+package properties
+
+import (
+	"context"
+	"maps"
+	"testing"
+
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
+	"github.com/plankit/plankit/spec"
+)
+
+// declaringRevert is the reference behaving as idle-revert-notice=behaves
+// and declaring declares (empty: nothing, the default either).
+func declaringRevert(behaves, declares string) func() sim.Port {
+	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}})
+	return func() sim.Port { return revertDeclaring{newRef(), declares} }
+}
+
+type revertDeclaring struct {
+	sim.Port
+	declares string
+}
+
+func (p revertDeclaring) Start() (sim.Identity, error) {
+	id, err := p.Port.Start()
+	id.Choices = maps.Clone(id.Choices)
+	if p.declares == "" {
+		delete(id.Choices, spec.ChoiceIdleRevertNotice)
+	} else {
+		id.Choices[spec.ChoiceIdleRevertNotice] = p.declares
+	}
+	return id, err
+}
+
+// A plugin that defers an idle commit's narration to the next accepted
+// in-turn pre-step (idle-revert-notice=net) and one that injects it at the
+// commit (keep, the reference's default) both pass the properties when
+// they declare nothing or the reading they follow; declaring the other
+// reading fails the narration property.
+func TestIdleRevertNoticeReadings(t *testing.T) {
+	only := []string{NameNarration, NameStateMachine}
+	for _, c := range []struct {
+		behaves, declares string
+		pass              bool
+	}{
+		{spec.IdleRevertNoticeNet, "", true},
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeEither, true},
+		{spec.IdleRevertNoticeKeep, "", true},
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeNet, true},
+		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, false},
+		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, false},
+	} {
+		cases, err := Run(context.Background(), Options{NewPort: declaringRevert(c.behaves, c.declares), Seed: 1, Checks: 40, Only: only, CounterexampleDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range cases {
+			if (k.Status == report.Passed) != c.pass {
+				t.Errorf("behaves %s, declares %q: %s %s %s", c.behaves, c.declares, k.ID, k.Status, k.Message)
+			}
+		}
+	}
+}
+
+// Settle keeps only the readings that explained every action so far: once
+// one is left, the other never comes back, so a run cannot pass by
+// following one reading at one action and the other at the next.
+func TestSettleNeverMixesReadings(t *testing.T) {
+	setup := Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
+	either := func() *Model { return NewModel(setup, ChoicesOf(nil)) }
+	m := either()
+	if !m.Undeclared() || !m.Settle(true, true) || !m.Undeclared() {
+		t.Fatal("both readings explaining an action keep both")
+	}
+	if !m.Settle(false, true) || m.Undeclared() || !m.defers() {
+		t.Fatal("only the alt (net) explaining an action leaves net")
+	}
+	if m.Settle(true, false) != true || m.Settle(false, true) {
+		t.Fatal("with one reading left, only it decides: the other explaining an action does not pass it")
+	}
+	m = either()
+	if !m.Settle(true, false) || m.Undeclared() || m.defers() {
+		t.Fatal("only the model's own reading (keep) explaining an action leaves keep")
+	}
+	if m := either(); m.Settle(false, false) {
+		t.Fatal("neither reading explaining an action fails it")
+	}
+	if m := NewModel(setup, ChoicesOf(map[string]string{spec.ChoiceIdleRevertNotice: spec.IdleRevertNoticeKeep})); m.Undeclared() {
+		t.Fatal("a declared reading is the only one")
+	}
+}
