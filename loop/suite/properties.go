@@ -89,7 +89,9 @@ var properties = []property{{
 	name:    "after a restart or a reload the state is the log's fold and nothing is pending; requests agree with the log",
 	clauses: []string{spec.LOG3, spec.PEND8},
 	focus:   focus{recovery: true},
-	// each restart of an external runtime is a new process: fewer scripts
+	// about what a restart loses (PEND-8), so an external runtime's
+	// restarts here are real ones, new processes, under --restarts auto:
+	// fewer scripts
 	share: 20,
 }, {
 	id:      "rt-outside-writers",
