@@ -78,7 +78,8 @@ func testRestartPolicies(t *testing.T, serve string, args ...string) {
 // leaves nothing a new process would not have. Under --restarts reset
 // every restart of the @PEND-8 scenarios is such a start, so a host that
 // keeps a pending selection across it fails them (the fake runtime whose
-// reset keeps it does, and passes with real restarts); the hosts this
+// reset keeps it does, and passes with real restarts; under the default
+// auto the properties' resets find it); the hosts this
 // project ships pass them: plankit serve, the Python example and the dsh
 // runtime host (when python3, and node with adapter/dsh-runtime's
 // node_modules, are there).
@@ -97,6 +98,13 @@ func TestRuntimeResetForgetsWhatARestartLoses(t *testing.T) {
 	}
 	if code, out := check(fake, "real"); code != ExitPass {
 		t.Errorf("the same runtime with real restarts: exit %d, want %d\n%s", code, ExitPass, out)
+	}
+	// Under the default auto the @PEND-8 scenarios restart it for real,
+	// but the properties' resets meet the kept selection: a get right
+	// after a restart reports it (PEND-8).
+	code, out, errs := run(t, "check", "--level", "runtime", "--only", "properties", "--adapter", fake)
+	if code != ExitFail || !strings.Contains(out+errs, "FAIL rt-invariants: PEND-8") {
+		t.Errorf("the same runtime, the default --restarts auto: exit %d, want %d failing rt-invariants under PEND-8\n%s%s", code, ExitFail, out, errs)
 	}
 	hosts := []string{plankitBin(t) + " serve --level runtime"}
 	if _, err := exec.LookPath("python3"); err == nil {
