@@ -123,8 +123,14 @@ func TestRuntimeRestartPolicy(t *testing.T) {
 		{"auto, other", adapter.RestartAuto, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: other}) }, pending, adapter.RestartCounts{Reset: 2}},
 		{"real", adapter.RestartReal, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: other}) }, twice, adapter.RestartCounts{Real: 2}},
 		{"reset", adapter.RestartReset, func(p *adapter.Pool) loop.Runtime { return p.Runtime() }, pending, adapter.RestartCounts{Reset: 2}},
+		// a runtime without reuse is restarted for real, and counted so
+		{"reset, no reuse", adapter.RestartReset, func(p *adapter.Pool) loop.Runtime { return p.Runtime() }, twice, adapter.RestartCounts{Real: 2}},
 	} {
-		pool, err := adapter.NewRuntimePool(adapter.Options{Command: []string{build(t, "./adapter/testdata/fakeruntime"), "ok", "none"}, Timeout: 2 * time.Second, Restarts: c.mode})
+		mode := "ok"
+		if strings.HasSuffix(c.name, "no reuse") {
+			mode = "noreuse"
+		}
+		pool, err := adapter.NewRuntimePool(adapter.Options{Command: []string{build(t, "./adapter/testdata/fakeruntime"), mode, "start"}, Timeout: 2 * time.Second, Restarts: c.mode})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@
 // unannounced (the command succeeds without the outcome its reply
 // announces, though the runtime declares commandOutcomes), noassembly
 // (its start declares no assemblyTools, as an older minor version),
+// noreuse (its start declares no reuse, so every restart must be real),
 // keepsatreset (a start on a used process keeps the pending selections in
 // memory, where a new process would have none: a dishonest reuse), setsid
 // (starts a background child, "fakeruntime child", that sleeps in a
@@ -105,10 +106,11 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		if seen >= nth && req.Method == method && mode == "noassembly" {
+		if seen >= nth && req.Method == method && (mode == "noassembly" || mode == "noreuse") {
 			var r map[string]any
 			_ = json.Unmarshal(reply, &r)
-			delete(r["result"].(map[string]any)["capabilities"].(map[string]any), "assemblyTools")
+			capability := map[string]string{"noassembly": "assemblyTools", "noreuse": "reuse"}[mode]
+			delete(r["result"].(map[string]any)["capabilities"].(map[string]any), capability)
 			reply, _ = json.Marshal(r)
 		}
 		if seen >= nth && req.Method == method && mode == "gap" {
