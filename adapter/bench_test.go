@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/adapter"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/trace"
@@ -190,6 +191,49 @@ func BenchmarkServerHandle(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := srv.Handle(get); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRuntimeRestart measures a script of a turn, a scripted restart
+// and a turn after it (on the restarted process, so a real restart pays
+// the new process's first requests too), with the restart done each way:
+// real (a new process) and reset (start on the same process, which
+// declared reuse). Each script starts on a parked process, reset, in both.
+// The runtime is plankit serve --level runtime, and with PLANKIT_BENCH_DSH
+// set the dsh runtime (adapter/dsh-runtime/host.mjs, its node_modules
+// installed). Figures: docs/performance.md.
+func BenchmarkRuntimeRestart(b *testing.B) {
+	runtimes := []struct {
+		name string
+		cmd  []string
+	}{{"served", []string{plankitBin(b), "serve", "--level", "runtime"}}}
+	if os.Getenv("PLANKIT_BENCH_DSH") != "" {
+		runtimes = append(runtimes, struct {
+			name string
+			cmd  []string
+		}{"dsh", []string{"node", "../adapter/dsh-runtime/host.mjs"}})
+	}
+	turn := loop.Step{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Go on.", Script: loop.Script{Responses: []loop.Response{{Text: "Done."}}}}}
+	script := loop.Trace{Config: []byte(`{"section":"Plan first."}`), Services: &sim.Services{Commands: true, UserQuestions: true},
+		Steps: []loop.Step{turn, {Restart: &struct{}{}}, turn}}
+	for _, rt := range runtimes {
+		for _, mode := range []adapter.RestartMode{adapter.RestartReal, adapter.RestartReset} {
+			b.Run(rt.name+"/"+string(mode), func(b *testing.B) {
+				pool, err := adapter.NewRuntimePool(adapter.Options{Command: rt.cmd, Restarts: mode})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer pool.Close()
+				for b.Loop() {
+					if _, err := loop.Run(pool.Runtime(), script); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if n := pool.Restarts(); (mode == adapter.RestartReal) != (n.Reset == 0) {
+					b.Fatalf("--restarts %s: %+v", mode, n)
+				}
+			})
 		}
 	}
 }

@@ -32,13 +32,24 @@ func (p *Port) Set(req sim.SetRequest) (sim.SetReply, error) {
 func (p *Port) Get(c sim.Call) (sim.GetReply, error) {
 	var out sim.GetReply
 	err := p.call(MethodGet, c, &out)
-	if p.whenPending && err == nil {
-		if p.pending == nil {
-			p.pending = map[string]bool{}
-		}
-		p.pending[c.Agent] = out.Pending != nil
+	if err == nil {
+		p.sawGet(c.Agent, out)
 	}
 	return out, err
+}
+
+// sawGet notes what a get of agent reported, for the auto policy's
+// restarts (restartsReal): whether a selection is pending. At the plugin
+// level the runtime asks get after every action; at the runtime level only
+// a script's get steps ask it.
+func (p *Port) sawGet(agent string, out sim.GetReply) {
+	if !p.whenPending {
+		return
+	}
+	if p.pending == nil {
+		p.pending = map[string]bool{}
+	}
+	p.pending[agent] = out.Pending != nil
 }
 
 // PreStep implements sim.Port.

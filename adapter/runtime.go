@@ -90,8 +90,16 @@ func NewRuntimePool(opts Options) (*Pool, error) {
 }
 
 // Runtime returns a new loop.Runtime over the pool's processes: each Start
-// spawns (or reuses) a process, Stop ends it.
-func (p *Pool) Runtime() *RuntimePort { return &RuntimePort{port: &Port{pool: p}} }
+// spawns (or reuses) a process, Stop ends it. Its restarts follow
+// Options.Restarts as a Port's do (Pool.Port: under RestartAuto, a runtime
+// made without knowing its check is treated as one about what a restart
+// loses).
+func (p *Pool) Runtime() *RuntimePort { return &RuntimePort{port: p.Port()} }
+
+// RuntimeFor returns a new loop.Runtime for a check: its restarts are real
+// or resets as Pool.PortFor says for the same check, by one rule
+// (RealRestarts) at both levels.
+func (p *Pool) RuntimeFor(c sim.Check) *RuntimePort { return &RuntimePort{port: p.PortFor(c)} }
 
 // RuntimePort is loop.Runtime over the runtime protocol. A RuntimePort is
 // used by one goroutine at a time.
@@ -100,7 +108,10 @@ type RuntimePort struct {
 	start RuntimeStartResult
 }
 
-var _ loop.Runtime = (*RuntimePort)(nil)
+var (
+	_ loop.Runtime  = (*RuntimePort)(nil)
+	_ sim.Restarter = (*RuntimePort)(nil)
+)
 
 // StartResult is what the current process said at start.
 func (r *RuntimePort) StartResult() RuntimeStartResult { return r.start }
@@ -131,6 +142,15 @@ func (r *RuntimePort) Start() (loop.Identity, error) {
 
 // Stop implements loop.Runtime.
 func (r *RuntimePort) Stop() error { return r.port.Stop() }
+
+// StopForRestart implements sim.Restarter, which the runtime level's
+// restart step uses as the plugin level's runtime does: when this
+// runtime's restarts are resets and the process declared reuse, the
+// process is kept and the next Start sends it start, which resets it to the
+// state of a new process (the reuse capability's contract); the session
+// then loads it and opens every agent with its whole observed log, as after
+// a real restart. Otherwise it is Stop, and the next Start a new process.
+func (r *RuntimePort) StopForRestart() error { return r.port.StopForRestart() }
 
 // Load implements loop.Runtime.
 func (r *RuntimePort) Load(req loop.LoadRequest) (loop.LoadReply, error) {
@@ -243,7 +263,11 @@ func (r *RuntimePort) announced(method string, cmd *loop.CommandResult, obs loop
 
 // Get implements loop.Runtime.
 func (r *RuntimePort) Get(req loop.AgentRequest) (sim.GetReply, error) {
-	return request[sim.GetReply](r.port, RuntimeGet, req)
+	reply, err := request[sim.GetReply](r.port, RuntimeGet, req)
+	if err == nil {
+		r.port.sawGet(req.Agent, reply)
+	}
+	return reply, err
 }
 
 // Command implements loop.Runtime.

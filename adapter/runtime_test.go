@@ -1,13 +1,16 @@
 package adapter_test
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/sim"
 )
 
 func runtimePool(t *testing.T, args ...string) *adapter.Pool {
@@ -77,5 +80,72 @@ func TestRuntimeDriverFailures(t *testing.T) {
 	var oe *loop.ObservationError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "has seq 1") {
 		t.Errorf("gap: %v", err)
+	}
+}
+
+// A runtime's restarts follow --restarts by the plugin level's rule: under
+// auto a runtime made for a check about what a restart loses (or made
+// without a check) restarts for real the first time and resets after,
+// unless a get reported a selection pending; a check in the fixed sample
+// restarts for real every time; any other check resets. Under real and
+// reset every restart is that kind.
+func TestRuntimeRestartPolicy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	restart := loop.Step{Restart: &struct{}{}}
+	twice := loop.Trace{Config: []byte(`{"section":"Plan first."}`), Steps: []loop.Step{restart, restart}}
+	// a selection left pending by the turn's streaming, then a get that
+	// reports it, before the second restart
+	pending := loop.Trace{Config: []byte(`{"section":"Plan first."}`), Steps: []loop.Step{restart,
+		{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Go.", Script: loop.Script{Responses: []loop.Response{{Text: "x", During: []loop.HostAction{{ID: "s", Set: &loop.ActiveArg{Active: true}}}}}}}},
+		{Get: &loop.AgentRequest{Agent: "main"}}, restart}}
+	sampled, other := "", ""
+	for i := 0; sampled == "" || other == ""; i++ {
+		id := fmt.Sprintf("rt-invariants/%02d", i)
+		if adapter.RealRestarts(sim.Check{ID: id}) {
+			sampled = cmp.Or(sampled, id)
+		} else {
+			other = cmp.Or(other, id)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		mode  adapter.RestartMode
+		rt    func(*adapter.Pool) loop.Runtime
+		trace loop.Trace
+		want  adapter.RestartCounts
+	}{
+		{"auto, no check", adapter.RestartAuto, func(p *adapter.Pool) loop.Runtime { return p.Runtime() }, twice, adapter.RestartCounts{Real: 1, Reset: 1}},
+		{"auto, PEND-8", adapter.RestartAuto, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: other, ProcessLocal: true}) }, twice, adapter.RestartCounts{Real: 1, Reset: 1}},
+		{"auto, PEND-8, pending", adapter.RestartAuto, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: other, ProcessLocal: true}) }, pending, adapter.RestartCounts{Real: 2}},
+		{"auto, sampled", adapter.RestartAuto, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: sampled}) }, twice, adapter.RestartCounts{Real: 2}},
+		{"auto, other", adapter.RestartAuto, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: other}) }, pending, adapter.RestartCounts{Reset: 2}},
+		{"real", adapter.RestartReal, func(p *adapter.Pool) loop.Runtime { return p.RuntimeFor(sim.Check{ID: other}) }, twice, adapter.RestartCounts{Real: 2}},
+		{"reset", adapter.RestartReset, func(p *adapter.Pool) loop.Runtime { return p.Runtime() }, pending, adapter.RestartCounts{Reset: 2}},
+		// a runtime without reuse is restarted for real, and counted so
+		{"reset, no reuse", adapter.RestartReset, func(p *adapter.Pool) loop.Runtime { return p.Runtime() }, twice, adapter.RestartCounts{Real: 2}},
+	} {
+		mode := "ok"
+		if strings.HasSuffix(c.name, "no reuse") {
+			mode = "noreuse"
+		}
+		pool, err := adapter.NewRuntimePool(adapter.Options{Command: []string{build(t, "./adapter/testdata/fakeruntime"), mode, "start"}, Timeout: 2 * time.Second, Restarts: c.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := loop.Run(c.rt(pool), c.trace)
+		pool.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := pool.Restarts(); got != c.want {
+			t.Errorf("%s: restarts %+v, want %+v", c.name, got, c.want)
+		}
+		if c.trace.Steps[len(c.trace.Steps)-1].Restart != nil && len(c.trace.Steps) > 2 {
+			if g := rec.Steps[2].Get; g == nil || g.Pending == nil || !*g.Pending {
+				t.Errorf("%s: the get before the last restart reported %+v, want a selection pending", c.name, g)
+			}
+		}
 	}
 }

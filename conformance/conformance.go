@@ -108,6 +108,11 @@ type Options struct {
 	// @runtime scenarios and the properties over generated runtime
 	// scripts (package loop/suite), as `plankit check --level runtime`.
 	NewRuntime func() loop.Runtime
+	// RuntimeFor, when set with NewRuntime, builds each scenario's and
+	// generated script's runtime instead, told which check it is for (as
+	// PortFor at the plugin level: an adapter decides from it whether
+	// restarts are real or resets).
+	RuntimeFor func(sim.Check) loop.Runtime
 	// Suites, when set, replace the plugin-level suites (features, then
 	// properties) with others of the same names, such as the runtime
 	// level's (`plankit check --level runtime`); Probe then tells who the
@@ -324,7 +329,7 @@ func isImpl(err error) bool {
 func (o *Options) validate() ([]Suite, error) {
 	if o.NewRuntime != nil && o.Suites == nil {
 		newRuntime := o.NewRuntime
-		o.Suites, o.Probe = runtimeSuites(newRuntime), func() (sim.Identity, error) { return probeRuntime(newRuntime) }
+		o.Suites, o.Probe = runtimeSuites(newRuntime, o.RuntimeFor), func() (sim.Identity, error) { return probeRuntime(newRuntime) }
 	}
 	switch {
 	case o.NewPort == nil && o.Suites == nil:

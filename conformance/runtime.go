@@ -11,11 +11,12 @@ import (
 )
 
 // runtimeSuites are the suites of the runtime level: the @runtime
-// scenarios, then the properties over generated runtime scripts.
-func runtimeSuites(newRuntime func() loop.Runtime) []Suite {
+// scenarios, then the properties over generated runtime scripts;
+// runtimeFor, when not nil, builds each check's runtime.
+func runtimeSuites(newRuntime func() loop.Runtime, runtimeFor func(sim.Check) loop.Runtime) []Suite {
 	return []Suite{
 		{Name: Features, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay})
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay})
 			if err != nil {
 				// The cases judged stay listed (a scenario whose trace could
 				// not be written is failed, the run an input error).
@@ -24,7 +25,7 @@ func runtimeSuites(newRuntime func() loop.Runtime) []Suite {
 			return res.Cases, res.Impl
 		}, List: suite.Scenarios},
 		{Name: Properties, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output})
+			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output})
 		}, List: func(string) ([]report.Case, error) { return suite.PropertyCases(), nil }},
 	}
 }

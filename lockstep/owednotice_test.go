@@ -119,10 +119,13 @@ func (startFails) Start() (loop.Identity, error) {
 }
 
 // TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence: a script
-// that diverges under the default reading is played again under the silent
-// point's other readings; when the runtime under test cannot be run there,
-// the search reports that error (exit 3), not the default reading's
-// divergence, which a reading might have explained.
+// that diverges under the default reading is compared with the silent
+// point's other readings: the reference side of each is played against
+// what the runtime under test did, which is played once (the random search,
+// the shrinker). The exhaustive search plays the runtime again under a
+// reading that agrees, for the state's signature; when it cannot be run
+// there, the search reports that error (exit 3), not the default reading's
+// divergence, which the reading explains.
 func TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence(t *testing.T) {
 	tr, err := rtrace.ReadFile("testdata/dsh-runtime-notice-after-restart.yaml")
 	if err != nil {
@@ -150,10 +153,18 @@ func TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := s.run(*tr)
+	f, _, err := s.compare(*tr, true)
 	var ie *sim.ImplError
 	if !errors.As(err, &ie) || f != nil {
 		t.Fatalf("want the implementation error, got divergence %+v, error %v", f, err)
+	}
+	before := calls
+	f, _, err = s.run(*tr)
+	if err != nil || f != nil {
+		t.Fatalf("without the state: want the divergence explained by a reading, got divergence %+v, error %v", f, err)
+	}
+	if calls != before+1 {
+		t.Fatalf("the runtime under test was played %d times, want once", calls-before)
 	}
 }
 

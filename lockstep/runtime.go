@@ -321,6 +321,14 @@ type rtFailure struct {
 // both sides. ok is false when the reference refused a step mid-way: the
 // script no longer fits (a shrink candidate).
 func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
+	return s.compare(t, false)
+}
+
+// compare is run; with state, a script a reading other than the default
+// explains also gets that reading's signature of the state it ends in (the
+// exhaustive search merges states by it), which costs playing the runtime
+// again.
+func (s *rtSearcher) compare(t loop.Trace, state bool) (f *rtFailure, sig string, err error) {
 	f, sig, err = s.runWith(s.newRef, t)
 	if f == nil || err != nil {
 		return f, sig, err
@@ -329,8 +337,35 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	// the same way under another reading (the inbox, and a notice in it,
 	// kept across a restart or a load after an unload) agrees with that
 	// reading. The readings differ only there, so every other divergence
-	// remains.
-	for _, kept := range s.newRefKept {
+	// remains. The divergence is reported on the script the default
+	// reading played (f.trace leaves out the steps its reference side
+	// refused, which no reading changes); a reading that agrees with the
+	// runtime on that script explains it, as it would when the written
+	// trace is played again. The runtime under test does on f.trace what
+	// it did (f.imp), so only the reference side is played for each
+	// reading (replayRuntime): the runtime is played again only for the
+	// state's signature, to learn whether a reading that agrees there
+	// agrees on the whole script.
+	// (A divergence at load, or a step the runtime refused, is not a
+	// record replayRuntime can compare: every reading plays both sides.)
+	compared := f.diff.Observation != RtLoadError && f.diff.Observation != RtError
+	agree := s.newRefKept
+	if compared {
+		headerOnChange := slices.Contains(s.opts.Assume, "header-on-change")
+		agree = nil
+		for _, kept := range s.newRefKept {
+			if replayRuntime(kept, f.trace, f.imp, headerOnChange) {
+				agree = append(agree, kept)
+			}
+		}
+		if len(agree) == 0 {
+			return f, sig, nil
+		}
+		if !state {
+			return nil, "", nil
+		}
+	}
+	for _, kept := range agree {
 		g, sig2, err := s.runWith(kept, t)
 		if err != nil {
 			// the runtime could not be run under this reading: not a
@@ -341,10 +376,10 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 			return nil, sig2, nil
 		}
 	}
-	// The divergence is reported on the script the default reading played
-	// (f.trace leaves out the steps its reference side refused); a reading
-	// that agrees with the runtime on that script explains it, as it would
-	// when the written trace is played again.
+	if compared {
+		// a reading agrees on f.trace
+		return nil, "", nil
+	}
 	for _, kept := range s.newRefKept {
 		g, _, err := s.runWith(kept, f.trace)
 		if err != nil {
@@ -562,7 +597,7 @@ func (s *rtSearcher) exhaustive(ctx context.Context, res *Result) (*RuntimeDiver
 			for _, k := range cands[i] {
 				t.Steps = append(t.Steps, alphabet[k])
 			}
-			f, sig, err := s.run(t)
+			f, sig, err := s.compare(t, true)
 			outs[i] = out{f, sig, err}
 		}, func(i int) bool {
 			o := outs[i]

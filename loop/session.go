@@ -263,6 +263,18 @@ func (t Trace) loadRequest() LoadRequest {
 	return req
 }
 
+// stopForRestart stops the runtime before the restart step's start. A
+// runtime that can be told a stop is a restart (sim.Restarter, as at the
+// plugin level: the adapter under --restarts reset or auto) may keep its
+// process and reset it at start; the start, load and opens that follow are
+// the same either way.
+func (s *Session) stopForRestart() error {
+	if rs, ok := s.rt.(sim.Restarter); ok {
+		return rs.StopForRestart()
+	}
+	return s.rt.Stop()
+}
+
 // start brings the runtime up, loads it and opens the agents with their
 // observed logs (empty at the first start).
 func (s *Session) start(first bool) error {

@@ -204,7 +204,7 @@ var steps = []stepKind{
 		need:        "resume",
 		composition: loads,
 		play_: func(s *Session, _ *StepDone, _ *struct{}) error {
-			if err := s.rt.Stop(); err != nil {
+			if err := s.stopForRestart(); err != nil {
 				return err
 			}
 			return s.start(false)

@@ -77,10 +77,12 @@ step "plankit explore --level runtime --depth 3"
 step "plankit diff --level runtime: the built-in runtime through plankit serve --level runtime"
 "$pk" diff --level runtime --adapter "$pk serve --level runtime" --cases 50 --depth 1 --out "$work/diff-rt"
 
-# Measured at about 50 s on the 2-core machine shared with other work, with
-# the default number of cases (rt-invariants x 100 scripts, four focused
-# properties x 20 and rt-recovery x 5, three of them shrinking a failure on a
-# known deviation); the bound is 90 s.
+# Measured at about 20-30 s on the 2-core machine shared with other work
+# (about 50 s when every restart was a new Node process; now the default
+# --restarts auto: 11 real restarts, 27 resets), with the default number of
+# cases (rt-invariants x 100 scripts, four focused properties x 20 and
+# rt-recovery x 5, three of them shrinking a failure on a known deviation);
+# the bound is 90 s.
 step "plankit check --level runtime: the real dsh agent loop 0.1.0-rc.8 with plan mode (manifest of known deviations)"
 report=docs/conformance/dsh-runtime-0.1.0-rc.8.json
 "$pk" check --level runtime --format summary --adapter "node adapter/dsh-runtime/host.mjs" \

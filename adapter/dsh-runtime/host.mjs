@@ -20,7 +20,7 @@ import { protocolStdout, serve } from '../node/serve.mjs'
 import { CHOICES } from '../dsh/choices.mjs'
 
 const PROTOCOL = 1
-const PROTOCOL_MINOR = 4 // minor 2: review replies; minor 3: unload; minor 4: components
+const PROTOCOL_MINOR = 5 // minor 2: review replies; minor 3: unload; minor 4: components; minor 5: command outcomes
 const LEVEL = 'runtime'
 const require = createRequire(import.meta.url)
 const LOOP = '@deepseek-ai/dsh-agent-loop'
@@ -48,6 +48,7 @@ const CAPABILITIES = {
   reuse: true, // a start on a used process disposes the whole composition: the state of a new process
   reviewReplies: true, // (minor 2) the review's reply as given, and the seam failing as dsh-user-questions fails
   unload: true, // (minor 3) dispose the plan-mode fiber without plugging it in again
+  commandOutcomes: true, // (minor 5) each /plan reply's outcome, read from the package's wording (../dsh/announced.mjs)
 }
 
 protocolStdout()

@@ -36,24 +36,12 @@ import { answerReview, checkReview } from '../node/review.mjs'
 import { toMessage, userMessageInput } from '../node/messages.mjs'
 import { PlanModeFiber, getResult } from '../node/planmode.mjs'
 import { CHOICES } from './choices.mjs' // the package's picks for the silent points
+import { ANNOUNCED } from './announced.mjs' // what each /plan reply announces
 
 const PROTOCOL = 1
 const PROTOCOL_MINOR = 3 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps; minor 3: command exceptions
 const PACKAGE = '@deepseek-ai/dsh-plan-mode'
 const VERSION = createRequire(import.meta.url)(`${PACKAGE}/package.json`).version
-
-// What each of the package's /plan replies announces: the selection outcome
-// its words tell the user. The package returns only text, so its meaning is
-// read here from the package's own wording (lib/index.js); a text not listed
-// is reported with no outcome, which the kit refuses as a broken reply.
-const ANNOUNCED = {
-  'Plan mode off.': 'committed',
-  'Leaving plan mode (applies from the next step).': 'queued',
-  'Plan mode entry cancelled.': 'cancelled',
-  'Plan mode is already inactive.': 'noop',
-  'Plan mode on. Use /plan off to leave.': 'committed',
-  'Entering plan mode (applies from the next step). Use /plan off to leave.': 'queued',
-}
 
 protocolStdout()
 

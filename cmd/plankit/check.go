@@ -111,7 +111,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	rep.Restarts = o.impl.restartReport(o.level.runtime())
+	rep.Restarts = o.impl.restartReport()
 	if err := o.files.Write(rep); err != nil {
 		return usageErr("%v", err)
 	}

@@ -14,10 +14,11 @@ import (
 // against the built-in runtime in-process and through `plankit serve
 // --level runtime`, and, when PLANKIT_BENCH_DSH is set (its node_modules
 // installed), against the dsh runtime (adapter/dsh-runtime/host.mjs) with
-// its known loop deviations assumed, in the same iteration; it reports the
-// wall times and the ratios to in-process. The dsh run stops at its first
-// divergence, so its time is the time to find it. Run it with -benchtime
-// 1x. Figures: docs/performance.md.
+// its known deviations assumed (the assume: lines of its manifest), at the
+// default --restarts auto and with --restarts reset, in the same
+// iteration; it reports the wall times and the ratios to in-process. A
+// run that finds a divergence stops there, so its time is the time to find
+// it. Run it with -benchtime 1x. Figures: docs/performance.md.
 func BenchmarkRuntimeDiff(b *testing.B) {
 	dir := b.TempDir()
 	bin := plankitBin(b)
@@ -36,6 +37,7 @@ func BenchmarkRuntimeDiff(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	manifest := filepath.Join(filepath.Dir(host), "expected-failures.txt")
 	runs := []struct {
 		name string
 		args []string
@@ -47,7 +49,10 @@ func BenchmarkRuntimeDiff(b *testing.B) {
 		runs = append(runs, struct {
 			name string
 			args []string
-		}{"dsh", []string{"--adapter", "node " + host, "--assume", "assembly-before-pre-step", "--assume", "header-on-change"}})
+		}{"dsh", []string{"--adapter", "node " + host, "--expect", manifest}}, struct {
+			name string
+			args []string
+		}{"dsh-reset", []string{"--adapter", "node " + host, "--expect", manifest, "--restarts", "reset"}})
 	}
 	total := make([]time.Duration, len(runs))
 	b.ResetTimer()

@@ -206,6 +206,9 @@ func (f *implFlags) plugIn(opts *conformance.Options, l *levelFlags, factory fun
 	if l.runtime() {
 		var err error
 		opts.NewRuntime, err = runtimeFactory(f, l)
+		if pool := f.pool; pool != nil && err == nil {
+			opts.RuntimeFor = func(c sim.Check) loop.Runtime { return pool.RuntimeFor(c) }
+		}
 		return err
 	}
 	newPort, err := factory(f)
@@ -220,18 +223,14 @@ func (f *implFlags) plugIn(opts *conformance.Options, l *levelFlags, factory fun
 	return nil
 }
 
-// restartReport is the JSON report's account of restarts; nil without an
-// adapter. At the runtime level every restart is a new process (the
-// runtime protocol has no reset), so the policy is real.
-func (f *implFlags) restartReport(runtime bool) *report.Restarts {
+// restartReport is the JSON report's account of restarts, at either
+// level; nil without an adapter.
+func (f *implFlags) restartReport() *report.Restarts {
 	if f.pool == nil {
 		return nil
 	}
 	n := f.pool.Restarts()
 	mode, _ := f.restartMode()
-	if runtime {
-		mode = adapter.RestartReal
-	}
 	return &report.Restarts{Policy: string(mode), Real: n.Real, Reset: n.Reset}
 }
 

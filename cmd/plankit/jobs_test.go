@@ -28,6 +28,8 @@ func TestJobsSameOutput(t *testing.T) {
 		// Failing properties through an adapter: cases run ahead of a
 		// failure must not change the restart counts of the report.
 		{"served mutant", []string{"check", "--only", "properties", "--checks", "8", "--adapter", plankit + " serve --mutant fold-first"}},
+		// the runtime level's restarts, real and reset, counted the same
+		{"served runtime", []string{"check", "--level", "runtime", "--only", "properties", "--checks", "20", "--adapter", plankit + " serve --level runtime"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -84,6 +86,7 @@ func TestJobsSameOutput(t *testing.T) {
 		{"mutant", ExitFail, []string{"diff", "--cases", "300", "--depth", "0", "--mutant", "pending-survives-restart"}},
 		{"depth", ExitFail, []string{"diff", "--cases", "0", "--depth", "4", "--mutant", "append-on-abort"}},
 		{"served", ExitFail, []string{"diff", "--cases", "40", "--depth", "0", "--adapter", plankit + " serve --mutant narrate-twice"}},
+		{"served runtime", ExitFail, []string{"diff", "--level", "runtime", "--cases", "40", "--depth", "0", "--adapter", plankit + " serve --level runtime --mutant narrate-twice"}},
 	} {
 		t.Run("diff "+c.name, func(t *testing.T) {
 			code1, out1, files1 := runWithReports(t, filepath.Join(dir, "diff-"+c.name+"-1"), "--out", append(c.args, "--jobs", "1")...)

@@ -48,9 +48,6 @@ func (l *levelFlags) validate() error {
 			return usageErr("--retry picks the built-in runtime's behaviour; it needs --level runtime")
 		}
 	case levelRuntime:
-		if l.flags.Changed("restarts") {
-			return usageErr("--restarts picks how a plugin adapter is restarted within a check; at --level runtime every restart is a new process (docs/runtime-protocol.md)")
-		}
 	default:
 		return usageErr("--level %q: want plugin or runtime", l.level)
 	}
@@ -87,6 +84,9 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 		}
 		f.pool = pool // its restarts go into the JSON report
 		return func() loop.Runtime { return pool.Runtime() }, nil
+	}
+	if _, err := f.restartMode(); err != nil {
+		return nil, err
 	}
 	own, rest, err := loopMutant(l, f.mutant)
 	if err != nil {

@@ -23,6 +23,12 @@ import (
 // PropertyOptions configure Properties.
 type PropertyOptions struct {
 	NewRuntime func() loop.Runtime
+	// RuntimeFor, when set, builds each generated script's runtime (its
+	// shrinking's too) instead, told which check it is for: its ID is the
+	// property's and the case's number (as the plugin level's case labels),
+	// and a property about what a restart loses (PEND-8) is
+	// process-local (sim.Check.ProcessLocal), as at the plugin level.
+	RuntimeFor func(sim.Check) loop.Runtime
 	// Seed fixes every generated script; the same seed gives the same cases.
 	Seed int64
 	// Checks is the number of generated scripts per property (default 100).
@@ -83,7 +89,9 @@ var properties = []property{{
 	name:    "after a restart or a reload the state is the log's fold and nothing is pending; requests agree with the log",
 	clauses: []string{spec.LOG3, spec.PEND8},
 	focus:   focus{recovery: true},
-	// each restart of an external runtime is a new process: fewer scripts
+	// about what a restart loses (PEND-8), so an external runtime's
+	// restarts here are real ones, new processes, under --restarts auto:
+	// fewer scripts
 	share: 20,
 }, {
 	id:      "rt-outside-writers",
@@ -236,14 +244,19 @@ func check(ctx context.Context, o PropertyOptions, id loop.Identity, p property)
 		r := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
 		t := generate(r, id.Capabilities, 0, false, p.focus)
 		t.Name = fmt.Sprintf("%s seed %d case %d", p.id, o.Seed, i)
-		fs, skip, err := judge(o.NewRuntime, t)
+		newRuntime := o.NewRuntime
+		if o.RuntimeFor != nil {
+			c := sim.Check{ID: fmt.Sprintf("%s/%02d", p.id, i), ProcessLocal: slices.Contains(p.clauses, spec.PEND8)}
+			newRuntime = func() loop.Runtime { return o.RuntimeFor(c) }
+		}
+		fs, skip, err := judge(newRuntime, t)
 		switch {
 		case err != nil:
 			return skipped, nil, nil, err
 		case skip:
 			skipped++
 		case len(fs) > 0:
-			small, smallFs, err := shrink(o.NewRuntime, t, fs)
+			small, smallFs, err := shrink(newRuntime, t, fs)
 			if err != nil {
 				return skipped, nil, nil, err
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/report"
+	"github.com/plankit/plankit/sim"
 )
 
 //go:embed *.feature
@@ -26,6 +27,11 @@ var files embed.FS
 type Options struct {
 	// NewRuntime builds a fresh runtime for each scenario.
 	NewRuntime func() loop.Runtime
+	// RuntimeFor, when set, builds each scenario's runtime instead, told
+	// which check it is for: a scenario tagged @PEND-8 is about what a
+	// restart loses (sim.Check.ProcessLocal), so an adapter restarts it
+	// for real under its auto policy.
+	RuntimeFor func(sim.Check) loop.Runtime
 	Tags       string
 	Seed       int64
 	Output     io.Writer
@@ -77,9 +83,16 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	res.Identity = id
 	refused := &writeRefusal{}
+	var forCheck func(features.World, sim.Check)
+	if o.RuntimeFor != nil {
+		forCheck = func(w features.World, c sim.Check) {
+			w.(*world).newRuntime = func() loop.Runtime { return o.RuntimeFor(c) }
+		}
+	}
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
 		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
 		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, replayOr(o.Replay), refused) },
+		ForCheck: forCheck,
 	})
 	res.Cases, res.Impl = cases, implErr
 	if err == nil {

@@ -26,7 +26,8 @@ test('start: a runtime-level host with its true capabilities; other levels and v
   ])
   assert.equal(id.capabilities.retry, 'same-step')
   assert.equal(id.choices['section-source'], 'pending')
-  for (const k of ['commands', 'userQuestions', 'hostTools', 'hostListeners', 'duringStream', 'outsideAppend', 'failAppend', 'resume', 'reload', 'reuse']) {
+  assert.equal(id.minor, 5)
+  for (const k of ['commands', 'userQuestions', 'hostTools', 'hostListeners', 'duringStream', 'outsideAppend', 'failAppend', 'resume', 'reload', 'reuse', 'commandOutcomes']) {
     assert.equal(id.capabilities[k], true, k)
   }
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
@@ -83,6 +84,7 @@ test('/plan <message> commits between turns and steers the message into a turn i
   await c.ready()
   const reply = await c.call('command', { agent: 'main', input: '/plan draft it', script: { responses: [{ text: 'Thinking.' }] } })
   assert.equal(reply.kind, 'success')
+  assert.equal(reply.outcome, 'committed', 'the reply announces the selection committed (minor 5)')
   assert.ok(types(reply.events).includes('command/run'))
   assert.deepEqual(planEvents(reply.events), [true])
   assert.equal(reply.requests.length, 1)
@@ -90,9 +92,13 @@ test('/plan <message> commits between turns and steers the message into a turn i
   assert.deepEqual(reply.requests[0].messages, [{ role: 'user', text: 'draft it', source: { kind: 'user' } }])
   const off = await c.call('command', { agent: 'main', input: '/plan off' })
   assert.equal(off.kind, 'success')
+  assert.equal(off.outcome, 'committed')
+  const again = await c.call('command', { agent: 'main', input: '/plan off' })
+  assert.equal(again.outcome, 'noop', 'already inactive')
   assert.deepEqual(planEvents(off.events), [false])
   const unknown = await c.call('command', { agent: 'main', input: '/nope' })
   assert.equal(unknown.kind, 'error')
+  assert.equal(unknown.outcome, undefined, 'an error announces no outcome')
   assert.equal(unknown.exception, undefined, 'an unknown command is a reply, not an exception')
   // The /plan handler throws when the idle append fails (the package's set
   // throws the store's failure on): the package's reply to a failed append,
@@ -297,6 +303,27 @@ async function scenario (c, withStart = true) {
   await send('get', { agent: 'main' })
   return lines
 }
+
+test('a restart by reset (start on the same process, --restarts reset) loses what a new process loses: a pending selection', async (t) => {
+  const c = new Client(t)
+  await c.ready({ listeners: [{ name: 'gate', position: 'after' }] })
+  await c.call('turn', {
+    agent: 'main',
+    prompt: 'One.',
+    script: {
+      responses: [{ calls: [{ id: 'x0', name: 'exit_plan_mode', args: { plan: PLAN } }], during: [{ id: 's1', set: { active: true } }] }],
+      preSteps: [{ dispatch: 2, listener: 'gate', behaviour: 'reject' }],
+    },
+  })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false, pending: true })
+  const log = [...c.log()]
+  // the kit's reset: start, the same load, open with the whole observed log
+  await c.call('start', { protocol: 1, level: 'runtime' })
+  await c.call('load', { config: { section: 'Plan first.' }, services: { commands: true, userQuestions: true }, listeners: [{ name: 'gate', position: 'after' }] })
+  await c.call('open', { agent: 'main', events: log })
+  assert.deepEqual(await c.call('get', { agent: 'main' }), { active: false }, 'nothing pending after the reset, as after a new process')
+  await c.stop()
+})
 
 test('determinism: the same scenario gives byte-identical replies in two processes and in a reused one', async (t) => {
   const a = new Client(t)

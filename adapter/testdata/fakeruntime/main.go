@@ -10,7 +10,10 @@
 // reply says its handler threw, as a host that catches it does),
 // unannounced (the command succeeds without the outcome its reply
 // announces, though the runtime declares commandOutcomes), noassembly
-// (its start declares no assemblyTools, as an older minor version), setsid
+// (its start declares no assemblyTools, as an older minor version),
+// noreuse (its start declares no reuse, so every restart must be real),
+// keepsatreset (a start on a used process keeps the pending selections in
+// memory, where a new process would have none: a dishonest reuse), setsid
 // (starts a background child, "fakeruntime child", that sleeps in a
 // session of its own holding the runtime's stdout and stderr, and serves
 // on; unix only). When $FAKEADAPTER_PIDS names a file, the runtime
@@ -46,7 +49,13 @@ func main() {
 	}
 	seen := 0
 	writePID(os.Getpid())
-	b, _ := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
+	opts := reference.Options{}
+	if mode == "keepsatreset" {
+		// the reference keeps pending selections across the stop sent
+		// below at a reset start
+		opts.Mutants = reference.Mutants{reference.PendingSurvivesRestart}
+	}
+	b, _ := loop.NewBuiltin(reference.NewPort(opts), loop.RetryPreStep)
 	srv, err := adapter.NewRuntimeServer(b, false)
 	if err != nil {
 		panic(err)
@@ -82,6 +91,12 @@ func main() {
 			case "exception":
 				fmt.Printf(`{"seq":%d,"result":{"kind":"error","text":"TypeError: agent.steer is not a function","exception":true}}`+"\n", req.Seq)
 				continue
+			case "keepsatreset":
+				if seen > 1 {
+					// reset as an in-process restart, which the
+					// mutant survives, instead of as a new process
+					_ = b.Stop()
+				}
 			case "unannounced":
 				fmt.Printf(`{"seq":%d,"result":{"kind":"success","text":"Plan mode on."}}`+"\n", req.Seq)
 				continue
@@ -91,10 +106,11 @@ func main() {
 		if err != nil {
 			panic(err)
 		}
-		if seen >= nth && req.Method == method && mode == "noassembly" {
+		if seen >= nth && req.Method == method && (mode == "noassembly" || mode == "noreuse") {
 			var r map[string]any
 			_ = json.Unmarshal(reply, &r)
-			delete(r["result"].(map[string]any)["capabilities"].(map[string]any), "assemblyTools")
+			capability := map[string]string{"noassembly": "assemblyTools", "noreuse": "reuse"}[mode]
+			delete(r["result"].(map[string]any)["capabilities"].(map[string]any), capability)
 			reply, _ = json.Marshal(r)
 		}
 		if seen >= nth && req.Method == method && mode == "gap" {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A small agent runtime in Python 3 (standard library only) with plan mode
-in its loop, served over the plankit runtime protocol v1, minor 4
+in its loop, served over the plankit runtime protocol v1, minor 5
 (docs/runtime-protocol.md). Check it with
 
     plankit check --level runtime --adapter "python3 examples/runtimes/python/runtime.py"
@@ -11,7 +11,8 @@ through the pre-step, tool calls, commands. Plan mode is the plugin of the
 plugin-level example (examples/adapters/python/planmode.py), loaded into
 this loop as a runtime would load it. The model and the user are played by
 plankit through the script each turn carries. It lists both parts, the loop
-and the plugin with their versions, as its components at start (minor 4).
+and the plugin with their versions, as its components at start (minor 4),
+and says which selection outcome each /plan reply announces (minor 5).
 """
 
 import json
@@ -115,7 +116,7 @@ class Runtime:
         if params.get("protocol") != PROTOCOL:
             raise Failure("protocol %r is not supported" % params.get("protocol"))
         self.__init__()
-        return {"protocol": PROTOCOL, "level": "runtime", "minor": 4, "name": "plankit-example-python-runtime",
+        return {"protocol": PROTOCOL, "level": "runtime", "minor": 5, "name": "plankit-example-python-runtime",
                 "version": "0.1.0", "language": "python", "choices": planmode.CHOICES,
                 "components": [{"name": "plankit-example-python-runtime", "version": "0.1.0"},
                                {"name": planmode.PACKAGE, "version": planmode.VERSION}],
@@ -123,7 +124,7 @@ class Runtime:
                                  "hostTools": True, "hostListeners": True, "duringStream": True,
                                  "outsideAppend": True, "failAppend": True, "resume": True,
                                  "reload": True, "reuse": True, "reviewReplies": True, "emptySteps": True,
-                                 "unload": True}}
+                                 "unload": True, "commandOutcomes": True}}
 
     def load(self, params):
         self.config = params.get("config")
@@ -217,8 +218,10 @@ class Runtime:
     def command(self, params):
         a = self.agent(params)
         start = len(a.log)
-        kind, text, woke = self.host_command(a, params["input"])
+        kind, text, outcome, woke = self.host_command(a, params["input"])
         out = {"kind": kind, "text": text}
+        if outcome is not None:
+            out["outcome"] = outcome
         if woke and not a.session.open:
             self.admit(a)
             out.update(self.play(a, start, params.get("script") or {}))
@@ -234,17 +237,20 @@ class Runtime:
             return {"error": str(e)}
 
     def host_command(self, a, line):
+        """Run a command line -> (kind, text, outcome, woke): the reply, the
+        selection outcome it announces (None unless /plan succeeded) and
+        whether it steered a message the agent must run for."""
         name, _, args = line.lstrip("/").partition(" ")
         a.commands += 1
         cid = "cmd-%s-%d" % (a.name, a.commands)
         a.add("command/run", {"commandId": cid, "name": name, "args": args, "source": {"kind": "user"}})
         queued = len(a.queue)
         if name == planmode.COMMAND_NAME and (self.services.get("commands") or mistakes.on("command-without-commands-service")) and self.plugin is not None:
-            kind, text = self.plugin.command(self, a.name, args)
+            kind, text, outcome = self.plugin.command_outcome(self, a.name, args)
         else:
-            kind, text = "error", "unknown command /%s" % name
+            kind, text, outcome = "error", "unknown command /%s" % name, None
         a.add("command/done", {"commandId": cid, "kind": kind, "text": text})
-        return kind, text, len(a.queue) > queued and kind == "success" and args.strip() not in ("", "off")
+        return kind, text, outcome, len(a.queue) > queued and kind == "success" and args.strip() not in ("", "off")
 
     def host_actions(self, a, actions):
         for h in actions or []:
@@ -254,8 +260,10 @@ class Runtime:
             elif "get" in h:
                 r["get"] = self.service().get(a.name)
             elif "command" in h:
-                kind, text, _ = self.host_command(a, h["command"]["input"])
+                kind, text, outcome, _ = self.host_command(a, h["command"]["input"])
                 r["command"] = {"kind": kind, "text": text}
+                if outcome is not None:
+                    r["command"]["outcome"] = outcome
             elif "append" in h:
                 a.add(h["append"]["type"], h["append"]["data"])
                 r["append"] = {}
