@@ -142,12 +142,18 @@ type Runtime struct {
 	identity Identity
 	// unloaded: the plugin was unloaded and not loaded again.
 	unloaded bool
-	loaded   bool
-	reg      LoadReply
-	agents   map[string]*agentState
-	order    []string
-	fail     int // armed append faults
-	links    []chainLink
+	// reregistered: the plugin registered its listener again in this
+	// process (a reload, or a load after an unload), after the host's
+	// listeners registered after its first load: a listener it does not
+	// prepend now comes after every host listener. A restart registers
+	// everything again in the first order.
+	reregistered bool
+	loaded       bool
+	reg          LoadReply
+	agents       map[string]*agentState
+	order        []string
+	fail         int // armed append faults
+	links        []chainLink
 	// box holds the result the current Do records (nil outside Do).
 	box *resultBox
 }
@@ -476,7 +482,11 @@ func (r *Runtime) doLoad(res *Result, l *LoadAction) error {
 		return &ImplError{Op: "stop", Err: err}
 	}
 	r.unloaded = false
-	return r.restartWith(res, r.opts.KeepInboxAtLoad)
+	if err := r.restartWith(res, r.opts.KeepInboxAtLoad); err != nil {
+		return err
+	}
+	r.reregistered = true
+	return nil
 }
 
 // stopForRestart stops the implementation before an immediate Start.
@@ -688,6 +698,7 @@ func (r *Runtime) doRestart(res *Result) error {
 		a.queue = nil
 	}
 	r.fail = 0
+	r.reregistered = false
 	if r.port == nil {
 		return nil
 	}
@@ -704,6 +715,7 @@ func (r *Runtime) doReload(res *Result) error {
 	}
 	r.reg = reply
 	r.loaded = reply.Error == ""
+	r.reregistered = true
 	res.Load = &reply
 	res.Error = reply.Error
 	return nil

@@ -140,14 +140,26 @@ func TestImplErrors(t *testing.T) {
 // The pre-step chain honours next() semantics and the plugin's position:
 // accepting listeners add their messages as the decision travels back out,
 // so the outermost adds last, and a prepended plugin's notice comes after
-// every other listener's messages.
+// every other listener's messages. A listener not prepended runs where it
+// was registered: after the host's listeners registered after its first
+// load once it registers again (a reload, a load after an unload), and
+// back between them after a restart registers everything again.
 func TestChainOrderAndMessages(t *testing.T) {
+	reload := sim.Action{Reload: &struct{}{}}
+	restart := sim.Action{Restart: &struct{}{}}
+	unload := sim.Action{Unload: &sim.UnloadAction{}}
+	load := sim.Action{Load: &sim.LoadAction{}}
 	for _, c := range []struct {
 		mutants reference.Mutants
+		before  []sim.Action
 		want    string
 	}{
-		{nil, "late,early,notice"},
-		{reference.Mutants{reference.ListenerAppended}, "late,notice,early"},
+		{nil, nil, "late,early,notice"},
+		{nil, []sim.Action{reload}, "late,early,notice"},
+		{reference.Mutants{reference.ListenerAppended}, nil, "late,notice,early"},
+		{reference.Mutants{reference.ListenerAppended}, []sim.Action{reload}, "notice,late,early"},
+		{reference.Mutants{reference.ListenerAppended}, []sim.Action{unload, load}, "notice,late,early"},
+		{reference.Mutants{reference.ListenerAppended}, []sim.Action{reload, restart}, "late,notice,early"},
 	} {
 		rt, _, err := sim.New(reference.NewPort(reference.Options{Mutants: c.mutants}), sim.Options{
 			Config: json.RawMessage(`{"section":"x"}`), Agents: []string{"main"},
@@ -158,6 +170,9 @@ func TestChainOrderAndMessages(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, a := range c.before {
+			do(t, rt, a)
 		}
 		do(t, rt, prompt)
 		do(t, rt, step)
@@ -172,7 +187,7 @@ func TestChainOrderAndMessages(t *testing.T) {
 			}
 		}
 		if got := strings.Join(texts, ","); got != c.want {
-			t.Errorf("mutants %v: messages %s, want %s", c.mutants, got, c.want)
+			t.Errorf("mutants %v after %d actions: messages %s, want %s", c.mutants, len(c.before), got, c.want)
 		}
 	}
 }

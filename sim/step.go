@@ -65,9 +65,15 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 	if r.Plugin() && r.reg.Listener == Prepend {
 		links = append(links, plugin)
 	}
-	for _, registered := range []string{"before", "after"} {
-		if registered == "after" && r.Plugin() && r.reg.Listener != Prepend {
+	// A listener not prepended runs where it was registered: between the
+	// host's listeners registered before and after its load, or after them
+	// all once registered again (reregistered).
+	for _, registered := range []string{"before", "after", "again"} {
+		if registered != "before" && r.Plugin() && r.reg.Listener != Prepend && (registered == "again") == r.reregistered {
 			links = append(links, plugin)
+		}
+		if registered == "again" {
+			break
 		}
 		for _, l := range r.opts.Listeners {
 			if (l.Registered == "before") != (registered == "before") {
