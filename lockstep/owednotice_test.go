@@ -153,7 +153,7 @@ func TestARuntimeThatCannotRunUnderAReadingIsAnErrorNotADivergence(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := s.compare(*tr, true)
+	f, _, err := s.compare(newImpl, *tr, true)
 	var ie *sim.ImplError
 	if !errors.As(err, &ie) || f != nil {
 		t.Fatalf("want the implementation error, got divergence %+v, error %v", f, err)

@@ -31,6 +31,9 @@ import (
 type RuntimeOptions struct {
 	// NewImpl builds a fresh instance of the runtime under test.
 	NewImpl func() loop.Runtime
+	// NewImplFor, when set, builds the instance a random script runs on,
+	// knowing its check (ID "lockstep/N"), as Options.NewImplFor.
+	NewImplFor func(sim.Check) loop.Runtime
 	// Assume names known deviations the reference side then follows:
 	// reference variants (plankit mutants) and runtime variants
 	// (RuntimeVariants).
@@ -321,15 +324,25 @@ type rtFailure struct {
 // both sides. ok is false when the reference refused a step mid-way: the
 // script no longer fits (a shrink candidate).
 func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
-	return s.compare(t, false)
+	return s.compare(s.opts.NewImpl, t, false)
+}
+
+// implFor is the runtime factory random script i runs on
+// (RuntimeOptions.NewImplFor).
+func (s *rtSearcher) implFor(i int) func() loop.Runtime {
+	if s.opts.NewImplFor == nil {
+		return s.opts.NewImpl
+	}
+	c := sim.Check{ID: fmt.Sprintf("lockstep/%d", i)}
+	return func() loop.Runtime { return s.opts.NewImplFor(c) }
 }
 
 // compare is run; with state, a script a reading other than the default
 // explains also gets that reading's signature of the state it ends in (the
 // exhaustive search merges states by it), which costs playing the runtime
 // again.
-func (s *rtSearcher) compare(t loop.Trace, state bool) (f *rtFailure, sig string, err error) {
-	f, sig, err = s.runWith(s.newRef, t)
+func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state bool) (f *rtFailure, sig string, err error) {
+	f, sig, err = s.runWith(s.newRef, newImp, t)
 	if f == nil || err != nil {
 		return f, sig, err
 	}
@@ -366,7 +379,7 @@ func (s *rtSearcher) compare(t loop.Trace, state bool) (f *rtFailure, sig string
 		}
 	}
 	for _, kept := range agree {
-		g, sig2, err := s.runWith(kept, t)
+		g, sig2, err := s.runWith(kept, newImp, t)
 		if err != nil {
 			// the runtime could not be run under this reading: not a
 			// divergence (the script never ran there), an error
@@ -381,7 +394,7 @@ func (s *rtSearcher) compare(t loop.Trace, state bool) (f *rtFailure, sig string
 		return nil, "", nil
 	}
 	for _, kept := range s.newRefKept {
-		g, _, err := s.runWith(kept, f.trace)
+		g, _, err := s.runWith(kept, newImp, f.trace)
 		if err != nil {
 			return nil, "", err
 		}
@@ -392,8 +405,9 @@ func (s *rtSearcher) compare(t loop.Trace, state bool) (f *rtFailure, sig string
 	return f, sig, nil
 }
 
-// runWith is run against the reference side newRef.
-func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFailure, sig string, err error) {
+// runWith is run against the reference side newRef, the runtime under
+// test built by newImp.
+func (s *rtSearcher) runWith(newRef, newImp func() loop.Runtime, t loop.Trace) (f *rtFailure, sig string, err error) {
 	played := t
 	played.Steps = nil
 	refSess, err := loop.Open(newRef(), played)
@@ -401,7 +415,7 @@ func (s *rtSearcher) runWith(newRef func() loop.Runtime, t loop.Trace) (f *rtFai
 		return nil, "", fmt.Errorf("the built-in runtime around the reference could not start: %w", err)
 	}
 	defer refSess.Close()
-	impSess, err := loop.Open(s.opts.NewImpl(), played)
+	impSess, err := loop.Open(newImp(), played)
 	if err != nil {
 		if loop.IsSkip(err) {
 			return nil, "", nil
@@ -512,7 +526,7 @@ func (s *rtSearcher) random(ctx context.Context, res *Result) (*RuntimeDivergenc
 			// no user-questions channel (EXIT-7)
 			t.Services.UserQuestions = false
 		}
-		outs[i], _, errs[i] = s.run(t)
+		outs[i], _, errs[i] = s.compare(s.implFor(i), t, false)
 	}, func(i int) bool {
 		res.Sequences++
 		if errs[i] != nil {
@@ -597,7 +611,7 @@ func (s *rtSearcher) exhaustive(ctx context.Context, res *Result) (*RuntimeDiver
 			for _, k := range cands[i] {
 				t.Steps = append(t.Steps, alphabet[k])
 			}
-			f, sig, err := s.compare(t, true)
+			f, sig, err := s.compare(s.opts.NewImpl, t, true)
 			outs[i] = out{f, sig, err}
 		}, func(i int) bool {
 			o := outs[i]

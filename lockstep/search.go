@@ -29,6 +29,13 @@ const Kind = report.KindLockstep
 type Options struct {
 	// NewImpl builds a fresh instance of the implementation under test.
 	NewImpl func() sim.Port
+	// NewImplFor, when set, builds the instance a random sequence runs on,
+	// knowing its check (sim.Check, ID "lockstep/N"): an adapter's pool
+	// then restarts it by its restart policy (under auto: for real in a
+	// fixed sample of the sequences, by reset elsewhere). The exhaustive
+	// search and shrinking use NewImpl, whose restarts are those of a
+	// check about what a restart loses.
+	NewImplFor func(sim.Check) sim.Port
 	// Assume names reference variants (mutants) the reference runs with:
 	// the implementation's known deviations, so the search goes on past
 	// them.
@@ -313,7 +320,17 @@ type failure struct {
 // run replays a fixed sequence side by side. ok is false when the model
 // finds an action invalid (a shrink candidate that no longer fits).
 func (s *searcher) run(setup properties.Setup, acts []sim.Action) (f *failure, ok bool, err error) {
-	return s.runFrom(setup, acts, 0)
+	return s.runFrom(s.opts.NewImpl, setup, acts, 0)
+}
+
+// implFor is the implementation factory random sequence i runs on
+// (Options.NewImplFor).
+func (s *searcher) implFor(i int) func() sim.Port {
+	if s.opts.NewImplFor == nil {
+		return s.opts.NewImpl
+	}
+	c := sim.Check{ID: fmt.Sprintf("lockstep/%d", i)}
+	return func() sim.Port { return s.opts.NewImplFor(c) }
 }
 
 // runFrom is run, except that it goes on past divergences before action
@@ -323,12 +340,12 @@ func (s *searcher) run(setup properties.Setup, acts []sim.Action) (f *failure, o
 // (s.alt): it passes when that one agrees at every action, and otherwise
 // the divergence reported is the later of the two (the reading that
 // explained more of the sequence; the default reading's when they tie).
-func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
-	f, ok, err = s.runOne(setup, acts, from)
+func (s *searcher) runFrom(newImp func() sim.Port, setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
+	f, ok, err = s.runOne(newImp, setup, acts, from)
 	if f == nil || err != nil || s.alt == nil {
 		return f, ok, err
 	}
-	g, _, err := s.alt.runOne(setup, acts, from)
+	g, _, err := s.alt.runOne(newImp, setup, acts, from)
 	switch {
 	case err != nil:
 		return nil, true, err
@@ -342,8 +359,8 @@ func (s *searcher) runFrom(setup properties.Setup, acts []sim.Action, from int) 
 }
 
 // runOne is runFrom against s's reference alone.
-func (s *searcher) runOne(setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
-	p, d, err := startPair(s.newRef, s.opts.NewImpl, setup, s.choices)
+func (s *searcher) runOne(newImp func() sim.Port, setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
+	p, d, err := startPair(s.newRef, newImp, setup, s.choices)
 	if err != nil {
 		return nil, true, err
 	}
@@ -425,7 +442,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 			m.Apply(act)
 			acts = append(acts, act)
 		}
-		f, _, err := s.run(setup, acts)
+		f, _, err := s.runFrom(s.implFor(i), setup, acts, 0)
 		return outcome{f: f, err: err}
 	}, func(i int, o outcome) bool {
 		res.Sequences++
@@ -634,7 +651,7 @@ func (s *searcher) witness(d *Divergence) ([]sim.Action, *trace.Expect, string) 
 	}
 	for _, fu := range followups(agent) {
 		acts := append(slices.Clone(d.Actions), fu...)
-		g, ok, err := s.runFrom(d.Setup, acts, len(d.Actions))
+		g, ok, err := s.runFrom(s.opts.NewImpl, d.Setup, acts, len(d.Actions))
 		if err != nil || !ok || g == nil || g.expr == nil {
 			continue
 		}
