@@ -12,5 +12,6 @@ export const CHOICES = Object.freeze({
   'idle-append-failure': 'error', // set() appends outside try/catch: the throw reaches the caller
   'plan-heading': 'level-1', // the exit tool requires /^#\s+\S/ on the trimmed plan
   'plan-mode-data': 'fold-active', // foldPlanMode reads event.data.active whatever other fields the data has
-  'plan-mode-malformed': 'truthy' // foldPlanMode sets active = event.data.active, whatever it is: its truthiness is the state
+  'plan-mode-malformed': 'truthy', // foldPlanMode sets active = event.data.active, whatever it is: its truthiness is the state
+  'idle-revert-notice': 'keep' // an idle set() hands its notice to agent.inject() at the commit; a revert does not take it back
 })

@@ -117,3 +117,17 @@ test('plan-mode-malformed=truthy: data with no boolean active folds to the truth
   assert.deepEqual(await c.call('get', { agent: 'main' }), { active: true })
   await c.stop()
 })
+
+test('idle-revert-notice=keep: an idle commit injects its notice at once, and a revert before the next request takes nothing back', async (t) => {
+  const c = new Client(t)
+  assert.equal((await declared(c))['idle-revert-notice'], 'keep')
+  await c.loadMain({}, { section: 'S' })
+  const sync = [c.event('turn/start', { turn: 1 }), c.event('request/header', {}), c.event('turn/end', { turn: 1, reason: 'completed' })]
+  const on = await c.call('set', { agent: 'main', sync, active: true })
+  assert.equal(on.outcome, 'committed')
+  assert.deepEqual(on.effects.map((e) => e.kind), ['append', 'inject'])
+  const off = await c.call('set', { agent: 'main', active: false })
+  assert.equal(off.outcome, 'committed')
+  assert.deepEqual(off.effects.map((e) => e.kind), ['append'])
+  await c.stop()
+})
