@@ -13,7 +13,7 @@ test('start reports the package, its choices and capabilities', async (t) => {
   assert.equal(id.minor, 3)
   assert.equal(id.name, '@deepseek-ai/dsh-plan-mode')
   assert.equal(id.version, '0.1.0-rc.8')
-  assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'plan-heading', 'plan-mode-data', 'plan-mode-malformed', 'reload-pending', 'section-source'])
+  assert.deepEqual(Object.keys(id.choices).sort(), ['cancel-pending', 'fold-end', 'idle-append-failure', 'idle-revert-notice', 'plan-heading', 'plan-mode-data', 'plan-mode-malformed', 'reload-pending', 'section-source'])
   assert.deepEqual(id.capabilities, { commands: true, userQuestions: true, fork: true, reload: true, reuse: true, commandOutcomes: true, unload: true, reviewReplies: true, hostTools: true, emptySteps: true })
   assert.deepEqual(await c.stop(), { result: {}, code: 0 })
 })
