@@ -75,7 +75,7 @@ step "plankit explore --level runtime --depth 3"
 # Less than diff's defaults (1000 scripts, depth 2: about 15 s through serve
 # on the 2-core machine, docs/performance.md) to keep CI within its bound.
 step "plankit diff --level runtime: the built-in runtime through plankit serve --level runtime"
-"$pk" diff --level runtime --adapter "$pk serve --level runtime" --cases 200 --depth 1 --out "$work/diff-rt"
+"$pk" diff --level runtime --adapter "$pk serve --level runtime" --cases 100 --depth 1 --out "$work/diff-rt"
 
 # Measured at about 20-30 s on the 2-core machine shared with other work
 # (about 50 s when every restart was a new Node process; now the default
@@ -91,9 +91,9 @@ go test -count=1 -run '^TestGeneratedFilesAreFresh$' ./cmd/plankit
 git diff --exit-code --stat -- "$report" || { echo "$report differs from this run: refresh it (see the conformance page's header)"; exit 1; }
 step "the dsh runtime's deviation traces: each fails against the real runtime and passes against the built-in one"
 adapter/dsh-runtime/replay-traces.sh "$pk"
-# 100 random scripts and depth 1 (the defaults: 1000 and depth 2, about
+# 40 random scripts and depth 1 (the defaults: 1000 and depth 2, about
 # 2 minutes against the dsh runtime on the quiet 2-core machine,
 # docs/performance.md), its known deviations assumed: nothing new may be
 # found.
 step "plankit diff --level runtime: the real dsh agent loop, its known deviations assumed (nothing new may be found)"
-"$pk" diff --level runtime --adapter "node adapter/dsh-runtime/host.mjs" --expect adapter/dsh-runtime/expected-failures.txt --cases 100 --depth 1 --timeout 60s --out "$work/diff-dsh-rt"
+"$pk" diff --level runtime --adapter "node adapter/dsh-runtime/host.mjs" --expect adapter/dsh-runtime/expected-failures.txt --cases 40 --depth 1 --timeout 60s --out "$work/diff-dsh-rt"
