@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"maps"
 	"testing"
 
 	"github.com/plankit/plankit/lockstep"
@@ -40,20 +39,6 @@ func TestExtraFieldFoldPassesByDefault(t *testing.T) {
 	}
 }
 
-// declaring is an implementation that declares a value of a choice other
-// than the one its behaviour follows.
-type declaring struct {
-	sim.Port
-	choice, value string
-}
-
-func (p declaring) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices = maps.Clone(id.Choices)
-	id.Choices[p.choice] = p.value
-	return id, err
-}
-
 // A plugin whose fold leaves the state at a plan/mode with no boolean
 // active (keep) or reads the truthiness of its active (truthy, the
 // published package) passes when it declares nothing about it (choice
@@ -77,7 +62,7 @@ func TestMalformedPlanModeIsNotJudgedByDefault(t *testing.T) {
 		{spec.PlanModeMalformedKeep, spec.PlanModeMalformedTruthy, map[string]string{keepCase: report.Skipped, truthyCase: report.Failed}},
 	} {
 		newRef := reference.Factory(reference.Options{Choices: reference.Choices{PlanModeMalformed: c.behaves}})
-		newPort := func() sim.Port { return declaring{newRef(), spec.ChoicePlanModeMalformed, c.declares} }
+		newPort := func() sim.Port { return reference.Declaring(newRef(), spec.ChoicePlanModeMalformed, c.declares) }
 		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 30})
 		status := map[string]string{}
 		for _, k := range rep.Cases {
@@ -119,7 +104,7 @@ func TestIdleRevertNoticeIsNotJudgedByDefault(t *testing.T) {
 		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, false},
 	} {
 		newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}})
-		newPort := func() sim.Port { return declaring{newRef(), spec.ChoiceIdleRevertNotice, c.declares} }
+		newPort := func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, c.declares) }
 		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 15, Attribute: attribute})
 		if pass := rep.Verdict == report.VerdictPass; pass != c.pass {
 			t.Errorf("behaves %s, declares %s: verdict %s, failing %v", c.behaves, c.declares, rep.Verdict, failing(rep))

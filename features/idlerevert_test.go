@@ -2,7 +2,6 @@ package features
 
 import (
 	"context"
-	"maps"
 	"testing"
 
 	"github.com/plankit/plankit/reference"
@@ -10,24 +9,6 @@ import (
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
-
-// revertDeclaring is the reference behaving as idle-revert-notice=behaves
-// and declaring declares (empty: nothing).
-type revertDeclaring struct {
-	sim.Port
-	declares string
-}
-
-func (p revertDeclaring) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices = maps.Clone(id.Choices)
-	if p.declares == "" {
-		delete(id.Choices, spec.ChoiceIdleRevertNotice)
-	} else {
-		id.Choices[spec.ChoiceIdleRevertNotice] = p.declares
-	}
-	return id, err
-}
 
 // The scenarios hold a plugin to the reading of idle-revert-notice it
 // declares, and to neither when it declares none (either): one that defers
@@ -57,7 +38,7 @@ func TestIdleRevertNoticeScenarios(t *testing.T) {
 		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, map[string]string{keepCase: report.Skipped, netCase: report.Failed, injectCase: report.Skipped}},
 	} {
 		newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves, EmptyStep: spec.EmptyStepInject}})
-		res, err := Run(context.Background(), Options{NewPort: func() sim.Port { return revertDeclaring{newRef(), c.declares} }})
+		res, err := Run(context.Background(), Options{NewPort: func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, c.declares) }})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package lockstep
 
 import (
 	"context"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -14,27 +13,9 @@ import (
 	"github.com/plankit/plankit/spec"
 )
 
-// revertDeclaring is the reference behaving as idle-revert-notice=behaves
-// and declaring declares (empty: nothing, the default either).
-type revertDeclaring struct {
-	sim.Port
-	declares string
-}
-
-func (p revertDeclaring) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices = maps.Clone(id.Choices)
-	if p.declares == "" {
-		delete(id.Choices, spec.ChoiceIdleRevertNotice)
-	} else {
-		id.Choices[spec.ChoiceIdleRevertNotice] = p.declares
-	}
-	return id, err
-}
-
 func declaringRevert(behaves, declares string) func() sim.Port {
 	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}})
-	return func() sim.Port { return revertDeclaring{newRef(), declares} }
+	return func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, declares) }
 }
 
 // A plugin that defers an idle commit's narration to the next accepted
@@ -88,7 +69,7 @@ func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
 // (and saying so), fails against it and passes that reference.
 func TestLockstepEitherReportsTheReadingThatAgreedLonger(t *testing.T) {
 	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}, Mutants: reference.Mutants{reference.CancelKeepsPending}})
-	newImpl := func() sim.Port { return revertDeclaring{newRef(), ""} }
+	newImpl := func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, "") }
 	id, err := sim.Start(newImpl())
 	if err != nil {
 		t.Fatal(err)

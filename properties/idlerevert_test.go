@@ -2,7 +2,6 @@ package properties
 
 import (
 	"context"
-	"maps"
 	"testing"
 
 	"github.com/plankit/plankit/reference"
@@ -15,23 +14,7 @@ import (
 // and declaring declares (empty: nothing, the default either).
 func declaringRevert(behaves, declares string) func() sim.Port {
 	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}})
-	return func() sim.Port { return revertDeclaring{newRef(), declares} }
-}
-
-type revertDeclaring struct {
-	sim.Port
-	declares string
-}
-
-func (p revertDeclaring) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices = maps.Clone(id.Choices)
-	if p.declares == "" {
-		delete(id.Choices, spec.ChoiceIdleRevertNotice)
-	} else {
-		id.Choices[spec.ChoiceIdleRevertNotice] = p.declares
-	}
-	return id, err
+	return func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, declares) }
 }
 
 // A plugin that defers an idle commit's narration to the next accepted

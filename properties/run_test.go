@@ -98,19 +98,6 @@ func TestRejectedValidConfigReplays(t *testing.T) {
 	}
 }
 
-// foldEndPort is the reference declaring another fold-end value than the
-// one it implements.
-type foldEndPort struct {
-	*reference.Port
-	declare string
-}
-
-func (p foldEndPort) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices[spec.ChoiceFoldEnd] = p.declare
-	return id, err
-}
-
 // The model honours fold-end=slice: the reference implementing slice
 // passes, and the reference implementing clamp while declaring slice
 // fails. A value plankit does not know stops the run at start.
@@ -125,7 +112,9 @@ func TestFoldEndSlice(t *testing.T) {
 			t.Errorf("fold-end=slice: %s: %s %s", c.ID, c.Status, c.Message)
 		}
 	}
-	lying := func() sim.Port { return foldEndPort{reference.NewPort(reference.Options{}), "slice"} }
+	lying := func() sim.Port {
+		return reference.Declaring(reference.NewPort(reference.Options{}), spec.ChoiceFoldEnd, "slice")
+	}
 	cases, err = Run(context.Background(), Options{NewPort: lying, Seed: 3, Checks: 200, CounterexampleDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +122,9 @@ func TestFoldEndSlice(t *testing.T) {
 	if !slices.ContainsFunc(cases, func(c report.Case) bool { return c.Status == report.Failed }) {
 		t.Error("clamp declared as slice passed every property")
 	}
-	unknown := func() sim.Port { return foldEndPort{reference.NewPort(reference.Options{}), "wrap"} }
+	unknown := func() sim.Port {
+		return reference.Declaring(reference.NewPort(reference.Options{}), spec.ChoiceFoldEnd, "wrap")
+	}
 	_, err = Run(context.Background(), Options{NewPort: unknown, Seed: 3, Checks: 5, CounterexampleDir: t.TempDir()})
 	var ie *sim.ImplError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), `fold-end="wrap"`) || !strings.Contains(err.Error(), "known values: clamp, error, slice") {

@@ -2,34 +2,14 @@ package suite_test
 
 import (
 	"context"
-	"maps"
 	"testing"
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
-	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
-
-// revertDeclaring is a plan-mode plugin declaring declares for choice
-// idle-revert-notice (empty: nothing).
-type revertDeclaring struct {
-	sim.Port
-	declares string
-}
-
-func (p revertDeclaring) Start() (sim.Identity, error) {
-	id, err := p.Port.Start()
-	id.Choices = maps.Clone(id.Choices)
-	if p.declares == "" {
-		delete(id.Choices, spec.ChoiceIdleRevertNotice)
-	} else {
-		id.Choices[spec.ChoiceIdleRevertNotice] = p.declares
-	}
-	return id, err
-}
 
 // The runtime-level scenarios hold a runtime to the reading of
 // idle-revert-notice it declares and to neither when it declares none: the
@@ -52,7 +32,7 @@ func TestIdleRevertNoticeAtTheRuntimeLevel(t *testing.T) {
 	} {
 		newPort := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}})
 		newRT := func() loop.Runtime {
-			b, err := loop.NewBuiltin(revertDeclaring{newPort(), c.declares}, loop.RetryPreStep)
+			b, err := loop.NewBuiltin(reference.Declaring(newPort(), spec.ChoiceIdleRevertNotice, c.declares), loop.RetryPreStep)
 			if err != nil {
 				panic(err)
 			}
