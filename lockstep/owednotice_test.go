@@ -192,7 +192,7 @@ func TestAssemblyBeforePreStepRunsListenersAfterTheAssembly(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := rec.Steps[0]
-	if got := loop.Sections(d); len(got) != 2 || got[0] || !got[1] {
+	if got := loop.SectionRendered(d); len(got) != 2 || got[0] || !got[1] {
 		t.Fatalf("plan:policy per request: got %v, want [false true] (the first request was assembled before the listener's selection)", got)
 	}
 	headers := 0

@@ -915,7 +915,7 @@ func expectOf(d *Diff, ref loop.StepDone) (loop.Expect, bool) {
 		return x, len(x.Results) > 0
 	case RtRequest:
 		x.Requests = ptr(len(ref.Obs.Requests))
-		x.Section = loop.Sections(ref)
+		x.Section = loop.SectionRendered(ref)
 		return x, true
 	case RtEvents:
 		types := []string{spec.TypePlanMode, spec.TypeRequestHeader}

@@ -306,9 +306,9 @@ func pendingText(p *bool) string {
 	return fmt.Sprint(*p)
 }
 
-// Sections says, for each request a step sent, whether plan:policy was
+// SectionRendered says, for each request a step sent, whether plan:policy was
 // rendered.
-func Sections(d StepDone) []bool {
+func SectionRendered(d StepDone) []bool {
 	out := []bool{}
 	for _, q := range d.Obs.Requests {
 		s, ok := q.Section(spec.SectionName)
@@ -390,8 +390,8 @@ func (x Expect) Check(d StepDone) []Finding {
 		}
 	}
 	if x.Section != nil {
-		if got := Sections(d); !slices.Equal(got, x.Section) {
-			fail(sectionsRule(d, got, x.Section), "plan:policy rendered per request: got %v, want %v", got, x.Section)
+		if got := SectionRendered(d); !slices.Equal(got, x.Section) {
+			fail(sectionRule(d, got, x.Section), "plan:policy rendered per request: got %v, want %v", got, x.Section)
 		}
 	}
 	if x.Requests != nil && len(d.Obs.Requests) != *x.Requests {
@@ -474,12 +474,12 @@ func (x Expect) Check(d StepDone) []Finding {
 	return out
 }
 
-// sectionsRule is what requests whose plan:policy is not the wanted one
+// sectionRule is what requests whose plan:policy is not the wanted one
 // break: when the step appended a plan/mode with the wanted state before a
 // request that does not show it, the request was derived before the append
 // (STEP-7); otherwise what the requests show follows from the state, whose
 // clause the scenario's tags narrow.
-func sectionsRule(d StepDone, got, want []bool) string {
+func sectionRule(d StepDone, got, want []bool) string {
 	for i, q := range d.Obs.Requests {
 		if i >= len(got) || i >= len(want) || got[i] == want[i] {
 			continue
