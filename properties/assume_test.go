@@ -57,7 +57,7 @@ func TestEachAssumptionIsNeeded(t *testing.T) {
 		t.Run(a.Name, func(t *testing.T) {
 			newPort := assumedVariant(t, a.Name)
 			for _, assume := range [][]string{nil, {a.Name}} {
-				cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 3, Checks: 100, Assume: assume, CounterexampleDir: t.TempDir()})
+				cases, err := Run(context.Background(), Options{NewPort: newPort, Seed: 3, Checks: 50, Assume: assume, CounterexampleDir: t.TempDir()})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -52,7 +52,7 @@ func check(t *testing.T, level, mistake string, run suite) (int, report.Run, str
 }
 
 // checkAdapter is check of an example run as command in dir; reset: a
-// restart of the plugin example is a start on the same process.
+// restart of the example is a start on the same process.
 func checkAdapter(t *testing.T, level, command, dir string, reset bool, run suite) (int, report.Run, string) {
 	t.Helper()
 	plankit := builds.Program(t, "../../cmd/plankit")
@@ -60,13 +60,13 @@ func checkAdapter(t *testing.T, level, command, dir string, reset bool, run suit
 	args := []string{"check", "--level", level, "--adapter", command, "--adapter-dir", dir,
 		"--jobs", "1", "--json", filepath.Join(out, "report.json"),
 		"--counterexamples", filepath.Join(out, "counterexamples")}
-	if reset && level == mistakes.LevelPlugin {
-		// The plugin example declares reuse, so a restart can be a start on
-		// the same process: no mistake of the corpus is about what a real
-		// restart loses, and a Python start at each real restart costs most
-		// of a failing check's time (a property shrinks through many).
+	if reset {
+		// Both Python examples declare reuse, so a restart can be a start
+		// on the same process: no mistake of the corpus is about what a
+		// real restart loses, and a Python start at each real restart costs
+		// most of a failing check's time (a property shrinks through many).
 		// TestFaithfulExamplesPass keeps the default policy, real restarts
-		// included. (The runtime level has no restart policy.)
+		// included.
 		args = append(args, "--restarts", "reset")
 	}
 	if run == withProperties {
