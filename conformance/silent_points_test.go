@@ -61,8 +61,7 @@ func TestMalformedPlanModeIsNotJudgedByDefault(t *testing.T) {
 		{spec.PlanModeMalformedTruthy, spec.PlanModeMalformedKeep, map[string]string{keepCase: report.Failed, truthyCase: report.Skipped}},
 		{spec.PlanModeMalformedKeep, spec.PlanModeMalformedTruthy, map[string]string{keepCase: report.Skipped, truthyCase: report.Failed}},
 	} {
-		newRef := reference.Factory(reference.Options{Choices: reference.Choices{PlanModeMalformed: c.behaves}})
-		newPort := func() sim.Port { return reference.Declaring(newRef(), spec.ChoicePlanModeMalformed, c.declares) }
+		newPort := reference.Factory(reference.Options{Choices: reference.Choices{PlanModeMalformed: c.behaves}, Declares: map[string]string{spec.ChoicePlanModeMalformed: c.declares}})
 		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 30})
 		status := map[string]string{}
 		for _, k := range rep.Cases {
@@ -103,8 +102,7 @@ func TestIdleRevertNoticeIsNotJudgedByDefault(t *testing.T) {
 		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, false},
 		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, false},
 	} {
-		newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}})
-		newPort := func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, c.declares) }
+		newPort := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: c.declares}})
 		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 15, Attribute: attribute})
 		if pass := rep.Verdict == report.VerdictPass; pass != c.pass {
 			t.Errorf("behaves %s, declares %s: verdict %s, failing %v", c.behaves, c.declares, rep.Verdict, failing(rep))

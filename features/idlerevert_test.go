@@ -6,7 +6,6 @@ import (
 
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
-	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -37,8 +36,8 @@ func TestIdleRevertNoticeScenarios(t *testing.T) {
 		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, map[string]string{keepCase: report.Failed, netCase: report.Skipped, injectCase: report.Failed}},
 		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, map[string]string{keepCase: report.Skipped, netCase: report.Failed, injectCase: report.Skipped}},
 	} {
-		newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves, EmptyStep: spec.EmptyStepInject}})
-		res, err := Run(context.Background(), Options{NewPort: func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, c.declares) }})
+		newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves, EmptyStep: spec.EmptyStepInject}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: c.declares}})
+		res, err := Run(context.Background(), Options{NewPort: newRef})
 		if err != nil {
 			t.Fatal(err)
 		}

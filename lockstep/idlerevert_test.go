@@ -14,8 +14,7 @@ import (
 )
 
 func declaringRevert(behaves, declares string) func() sim.Port {
-	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}})
-	return func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, declares) }
+	return reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: declares}})
 }
 
 // A plugin that defers an idle commit's narration to the next accepted
@@ -68,8 +67,7 @@ func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
 // injected a notice; its trace, written against the reference under net
 // (and saying so), fails against it and passes that reference.
 func TestLockstepEitherReportsTheReadingThatAgreedLonger(t *testing.T) {
-	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}, Mutants: reference.Mutants{reference.CancelKeepsPending}})
-	newImpl := func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, "") }
+	newImpl := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}, Mutants: reference.Mutants{reference.CancelKeepsPending}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: ""}})
 	id, err := sim.Start(newImpl())
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,7 @@ import (
 // declaringRevert is the reference behaving as idle-revert-notice=behaves
 // and declaring declares (empty: nothing, the default either).
 func declaringRevert(behaves, declares string) func() sim.Port {
-	newRef := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}})
-	return func() sim.Port { return reference.Declaring(newRef(), spec.ChoiceIdleRevertNotice, declares) }
+	return reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: declares}})
 }
 
 // A plugin that defers an idle commit's narration to the next accepted

@@ -116,7 +116,7 @@ func TestFoldEndSlice(t *testing.T) {
 		}
 	}
 	lying := func() sim.Port {
-		return reference.Declaring(reference.NewPort(reference.Options{}), spec.ChoiceFoldEnd, "slice")
+		return reference.NewPort(reference.Options{Declares: map[string]string{spec.ChoiceFoldEnd: "slice"}})
 	}
 	cases, err = Run(context.Background(), Options{NewPort: lying, Seed: 3, Checks: 200, Only: folds, CounterexampleDir: t.TempDir()})
 	if err != nil {
@@ -126,7 +126,7 @@ func TestFoldEndSlice(t *testing.T) {
 		t.Error("clamp declared as slice passed every property")
 	}
 	unknown := func() sim.Port {
-		return reference.Declaring(reference.NewPort(reference.Options{}), spec.ChoiceFoldEnd, "wrap")
+		return reference.NewPort(reference.Options{Declares: map[string]string{spec.ChoiceFoldEnd: "wrap"}})
 	}
 	_, err = Run(context.Background(), Options{NewPort: unknown, Seed: 3, Checks: 5, CounterexampleDir: t.TempDir()})
 	var ie *sim.ImplError

@@ -91,6 +91,13 @@ func ParseChoices(m map[string]string) (Choices, error) {
 type Options struct {
 	Choices Choices
 	Mutants Mutants
+	// Declares replaces what the reference declares at start for the
+	// named choices (a value "" declares nothing for it), whatever Choices
+	// makes it follow. Tests build with it an implementation that declares
+	// another reading than the one it takes, or none, to show a check
+	// holding an implementation to its declaration and judging neither
+	// reading of an undeclared silent point.
+	Declares map[string]string
 }
 
 // Version is the reference's version, reported at start.
@@ -143,7 +150,15 @@ func (p *plugin) Start() (sim.Identity, error) {
 	if len(p.opts.Mutants) > 0 {
 		name = fmt.Sprintf("plankit-reference+%s", p.opts.Mutants[0])
 	}
-	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: p.opts.Choices.Map(), CommandOutcomes: true, ReviewReplies: true, HostTools: true, EmptySteps: true}, nil
+	choices := p.opts.Choices.Map()
+	for name, v := range p.opts.Declares {
+		if v == "" {
+			delete(choices, name)
+		} else {
+			choices[name] = v
+		}
+	}
+	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: choices, CommandOutcomes: true, ReviewReplies: true, HostTools: true, EmptySteps: true}, nil
 }
 
 // Load implements sim.Port.

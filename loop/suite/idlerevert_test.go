@@ -30,9 +30,9 @@ func TestIdleRevertNoticeAtTheRuntimeLevel(t *testing.T) {
 		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, map[string]string{keepCase: report.Failed, netCase: report.Skipped}, false},
 		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, map[string]string{keepCase: report.Skipped, netCase: report.Failed}, false},
 	} {
-		newPort := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}})
+		newPort := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: c.declares}})
 		newRT := func() loop.Runtime {
-			b, err := loop.NewBuiltin(reference.Declaring(newPort(), spec.ChoiceIdleRevertNotice, c.declares), loop.RetryPreStep)
+			b, err := loop.NewBuiltin(newPort(), loop.RetryPreStep)
 			if err != nil {
 				panic(err)
 			}
