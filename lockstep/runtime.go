@@ -327,16 +327,6 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 	return s.compare(s.opts.NewImpl, t, false)
 }
 
-// implFor is the runtime factory random script i runs on
-// (RuntimeOptions.NewImplFor).
-func (s *rtSearcher) implFor(i int) func() loop.Runtime {
-	if s.opts.NewImplFor == nil {
-		return s.opts.NewImpl
-	}
-	c := sim.Check{ID: fmt.Sprintf("lockstep/%d", i)}
-	return func() loop.Runtime { return s.opts.NewImplFor(c) }
-}
-
 // compare is run; with state, a script a reading other than the default
 // explains also gets that reading's signature of the state it ends in (the
 // exhaustive search merges states by it), which costs playing the runtime
@@ -526,7 +516,7 @@ func (s *rtSearcher) random(ctx context.Context, res *Result) (*RuntimeDivergenc
 			// no user-questions channel (EXIT-7)
 			t.Services.UserQuestions = false
 		}
-		outs[i], _, errs[i] = s.compare(s.implFor(i), t, false)
+		outs[i], _, errs[i] = s.compare(caseFactory(s.opts.NewImpl, s.opts.NewImplFor, i), t, false)
 	}, func(i int) bool {
 		res.Sequences++
 		if errs[i] != nil {

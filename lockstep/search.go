@@ -323,14 +323,15 @@ func (s *searcher) run(setup properties.Setup, acts []sim.Action) (f *failure, o
 	return s.runFrom(s.opts.NewImpl, setup, acts, 0)
 }
 
-// implFor is the implementation factory random sequence i runs on
-// (Options.NewImplFor).
-func (s *searcher) implFor(i int) func() sim.Port {
-	if s.opts.NewImplFor == nil {
-		return s.opts.NewImpl
+// caseFactory is the factory random case i runs on: newFor with the
+// case's check (ID "lockstep/i", so an adapter's pool restarts it by its
+// policy) when set, else newImpl. Both levels' searches use it.
+func caseFactory[T any](newImpl func() T, newFor func(sim.Check) T, i int) func() T {
+	if newFor == nil {
+		return newImpl
 	}
 	c := sim.Check{ID: fmt.Sprintf("lockstep/%d", i)}
-	return func() sim.Port { return s.opts.NewImplFor(c) }
+	return func() T { return newFor(c) }
 }
 
 // runFrom is run, except that it goes on past divergences before action
@@ -442,7 +443,7 @@ func (s *searcher) random(ctx context.Context, res *Result) (*Divergence, error)
 			m.Apply(act)
 			acts = append(acts, act)
 		}
-		f, _, err := s.runFrom(s.implFor(i), setup, acts, 0)
+		f, _, err := s.runFrom(caseFactory(s.opts.NewImpl, s.opts.NewImplFor, i), setup, acts, 0)
 		return outcome{f: f, err: err}
 	}, func(i int, o outcome) bool {
 		res.Sequences++

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/lockstep"
-	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -152,22 +151,14 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 			return ferr
 		}
 		// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
-		ro := lockstep.RuntimeOptions{NewImpl: newRuntime, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs}
-		if pool := o.impl.pool; pool != nil {
-			ro.NewImplFor = func(c sim.Check) loop.Runtime { return pool.RuntimeFor(c) }
-		}
-		res, err = lockstep.RunRuntime(ctx, ro)
+		res, err = lockstep.RunRuntime(ctx, lockstep.RuntimeOptions{NewImpl: newRuntime, NewImplFor: o.impl.runtimeFor(), Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
 	} else {
 		newPort, ferr := o.impl.factory()
 		if ferr != nil {
 			return ferr
 		}
 		// The root command's context: SIGINT and SIGTERM cancel it (interrupt.go).
-		po := lockstep.Options{NewImpl: newPort, Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs}
-		if pool := o.impl.pool; pool != nil {
-			po.NewImplFor = func(c sim.Check) sim.Port { return pool.PortFor(c) }
-		}
-		res, err = lockstep.Run(ctx, po)
+		res, err = lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, NewImplFor: o.impl.portFor(), Assume: assume, Seed: o.seed, Cases: o.cases, Steps: o.steps, Depth: o.depth, Out: o.out, Output: stdout, Jobs: o.impl.jobs})
 	}
 	rep := report.Run{Suite: suiteName, SuiteVersion: spec.SuiteVersion, Seed: o.seed, Manifest: o.expect}
 	if len(assume) > 0 {

@@ -206,8 +206,8 @@ func (f *implFlags) plugIn(opts *conformance.Options, l *levelFlags, factory fun
 	if l.runtime() {
 		var err error
 		opts.NewRuntime, err = runtimeFactory(f, l)
-		if pool := f.pool; pool != nil && err == nil {
-			opts.RuntimeFor = func(c sim.Check) loop.Runtime { return pool.RuntimeFor(c) }
+		if err == nil {
+			opts.RuntimeFor = f.runtimeFor()
 		}
 		return err
 	}
@@ -216,9 +216,27 @@ func (f *implFlags) plugIn(opts *conformance.Options, l *levelFlags, factory fun
 		return err
 	}
 	opts.NewPort = newPort
+	opts.PortFor = f.portFor()
 	if pool := f.pool; pool != nil {
-		opts.PortFor = func(c sim.Check) sim.Port { return pool.PortFor(c) }
 		opts.Discard = func(c sim.Check) { pool.Forget(c.ID) }
+	}
+	return nil
+}
+
+// portFor builds a port that knows its check, so an adapter's pool
+// restarts it by the restart policy; nil without an adapter (the
+// in-process reference's restarts are always fresh instances).
+func (f *implFlags) portFor() func(sim.Check) sim.Port {
+	if pool := f.pool; pool != nil {
+		return func(c sim.Check) sim.Port { return pool.PortFor(c) }
+	}
+	return nil
+}
+
+// runtimeFor is portFor at the runtime level.
+func (f *implFlags) runtimeFor() func(sim.Check) loop.Runtime {
+	if pool := f.pool; pool != nil {
+		return func(c sim.Check) loop.Runtime { return pool.RuntimeFor(c) }
 	}
 	return nil
 }
