@@ -99,11 +99,11 @@ func (x Expect) state() *stateJSON {
 		return nil
 	}
 	st := &stateJSON{Active: x.Active}
-	if x.Pending != nil || x.NoPending {
-		st.Pending = json.RawMessage(strconv.Quote(pendingText(x.Pending)))
-		if x.Pending != nil {
-			st.Pending = json.RawMessage(pendingText(x.Pending))
-		}
+	switch {
+	case x.Pending != nil:
+		st.Pending = json.RawMessage(strconv.FormatBool(*x.Pending))
+	case x.NoPending:
+		st.Pending = json.RawMessage(`"none"`)
 	}
 	return st
 }
