@@ -68,12 +68,10 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 	// A listener not prepended runs where it was registered: between the
 	// host's listeners registered before and after its load, or after them
 	// all once registered again (reregistered).
-	for _, registered := range []string{"before", "after", "again"} {
-		if registered != "before" && r.Plugin() && r.reg.Listener != Prepend && (registered == "again") == r.reregistered {
+	appended := r.Plugin() && r.reg.Listener != Prepend
+	for _, registered := range []string{"before", "after"} {
+		if registered == "after" && appended && !r.reregistered {
 			links = append(links, plugin)
-		}
-		if registered == "again" {
-			break
 		}
 		for _, l := range r.opts.Listeners {
 			if (l.Registered == "before") != (registered == "before") {
@@ -86,6 +84,9 @@ func (r *Runtime) chain(s *StepAction) ([]chainLink, error) {
 			}
 			links = append(links, link)
 		}
+	}
+	if appended && r.reregistered {
+		links = append(links, plugin)
 	}
 	links = append(links, chainLink{name: "downstream", behaviour: d})
 	r.links = links
