@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/sim"
-	"github.com/plankit/plankit/spec"
 )
 
 // RuntimeProtocolMinor is the minor version of runtime protocol 1 this
@@ -234,8 +232,6 @@ func (r *RuntimePort) announced(method string, cmd *loop.CommandResult, obs loop
 		switch {
 		case c == nil:
 			return ""
-		case c.Outcome != "" && !slices.Contains(spec.Outcomes, c.Outcome):
-			return fmt.Sprintf("%s announces outcome %q, which is none of %s", what, c.Outcome, strings.Join(spec.Outcomes, ", "))
 		case !r.start.Capabilities.CommandOutcomes && c.Outcome != "":
 			return fmt.Sprintf("%s announces outcome %q, though the runtime does not declare the commandOutcomes capability", what, c.Outcome)
 		case r.start.Capabilities.CommandOutcomes && c.Kind == "success" && c.Outcome == "":

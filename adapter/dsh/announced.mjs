@@ -6,7 +6,7 @@
 // hosts of the package declare it from here: the plugin-level host.mjs and
 // the runtime-level adapter/dsh-runtime/host.mjs, which pins the same
 // version. This module imports nothing, so it resolves from either.
-export const ANNOUNCED = Object.freeze({
+const ANNOUNCED = Object.freeze({
   'Plan mode off.': 'committed',
   'Leaving plan mode (applies from the next step).': 'queued',
   'Plan mode entry cancelled.': 'cancelled',
@@ -14,3 +14,12 @@ export const ANNOUNCED = Object.freeze({
   'Plan mode on. Use /plan off to leave.': 'committed',
   'Entering plan mode (applies from the next step). Use /plan off to leave.': 'queued',
 })
+
+/**
+ * The outcome a /plan result announces: for a success whose text is one of
+ * the package's replies, its outcome; otherwise undefined (own keys only, so
+ * a text such as "toString" announces nothing).
+ */
+export function announce (kind, text) {
+  return kind === 'success' && Object.hasOwn(ANNOUNCED, text) ? ANNOUNCED[text] : undefined
+}

@@ -36,7 +36,7 @@ import { answerReview, checkReview } from '../node/review.mjs'
 import { toMessage, userMessageInput } from '../node/messages.mjs'
 import { PlanModeFiber, getResult } from '../node/planmode.mjs'
 import { CHOICES } from './choices.mjs' // the package's picks for the silent points
-import { ANNOUNCED } from './announced.mjs' // what each /plan reply announces
+import { announce } from './announced.mjs' // what each /plan reply announces
 
 const PROTOCOL = 1
 const PROTOCOL_MINOR = 3 // minor 1: command outcomes, unload; minor 2: review replies, host tools, skipped empty steps; minor 3: command exceptions
@@ -411,8 +411,8 @@ class Host {
       try {
         const result = await command.handler({ agent, rawInput: params.input ?? '', attachments: [] })
         reply = { kind: result?.kind, text: result?.text ?? '' }
-        const announced = ANNOUNCED[reply.text]
-        if (reply.kind === 'success' && announced !== undefined) reply.outcome = announced
+        const announced = announce(reply.kind, reply.text)
+        if (announced !== undefined) reply.outcome = announced
       } catch (error) {
         // The handler threw: an exception inside the implementation, not a
         // reply (protocol minor 3) — unless what it threw is the scripted

@@ -17,7 +17,7 @@ import { UserQuestionError, UserQuestionService } from '@deepseek-ai/dsh-user-qu
 import { PlanModeFiber, getResult } from '../../node/planmode.mjs'
 import { armedFault, isArmedFault } from '../../node/faults.mjs'
 import { answerReview, checkReview } from '../../node/review.mjs'
-import { ANNOUNCED } from '../../dsh/announced.mjs'
+import { announce } from '../../dsh/announced.mjs'
 import { StableIds } from './ids.mjs'
 import { surfaceOptions, toEvent, toMessage, toSeed, userMessage } from './messages.mjs'
 
@@ -424,8 +424,8 @@ export class Runtime {
       const result = { kind: executed.result.kind === 'success' ? 'success' : 'error', text: executed.result.text ?? '' }
       // what the reply announces (minor 5): read from the package's
       // wording; a success not listed goes without, which the kit refuses
-      const announced = ANNOUNCED[result.text]
-      if (result.kind === 'success' && announced !== undefined) result.outcome = announced
+      const announced = announce(result.kind, result.text)
+      if (announced !== undefined) result.outcome = announced
       return result
     } catch (error) {
       // The handler threw (the command runtime logged command/done and

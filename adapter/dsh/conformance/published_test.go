@@ -23,7 +23,7 @@ func TestPublishedPagesFindEveryDeviation(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(data), "\n") {
-			if strings.Contains(line, "deviation not detected by the suite") {
+			if strings.Contains(line, undetected) {
 				t.Errorf("%s:%d: %s", page, i+1, line)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/shlex"
 )
 
 // TestConformanceScriptRunsEachPagesRefreshCommand holds that the CI gate
@@ -31,11 +33,11 @@ func TestConformanceScriptRunsEachPagesRefreshCommand(t *testing.T) {
 		var found []string
 		report := ""
 		for _, l := range lines {
-			if m := regexp.MustCompile(`^report=(\S+)$`).FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			if m := reportVar.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
 				report = m[1]
 			}
-			args := shellWords(l)
-			if len(args) < 2 || args[0] != "$pk" || args[1] != "check" || !slices.Contains(args, sub.AdapterCommand) {
+			args, err := shlex.Split(l)
+			if err != nil || len(args) < 2 || args[0] != "$pk" || args[1] != "check" || !slices.Contains(args, sub.AdapterCommand) {
 				continue
 			}
 			args = withoutFlag(args[2:], "--format")
@@ -56,15 +58,8 @@ func TestConformanceScriptRunsEachPagesRefreshCommand(t *testing.T) {
 	}
 }
 
-// shellWords splits a line of the script into words, honouring double
-// quotes (all the script's check lines need).
-func shellWords(l string) []string {
-	var out []string
-	for _, m := range regexp.MustCompile(`"([^"]*)"|(\S+)`).FindAllStringSubmatch(l, -1) {
-		out = append(out, m[1]+m[2])
-	}
-	return out
-}
+// reportVar is the script's assignment of the report a check writes.
+var reportVar = regexp.MustCompile(`^report=(\S+)$`)
 
 func withoutFlag(args []string, flag string) []string {
 	if i := slices.Index(args, flag); i >= 0 && i+1 < len(args) {

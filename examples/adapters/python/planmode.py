@@ -176,12 +176,12 @@ class PlanMode:
     process. pending maps agent -> (active, narrate); owed holds the agents
     whose last idle commit owes its narration (DEFER_IDLE_NOTICE)."""
 
-    def __init__(self, section, services, sessions, owed=()):
+    def __init__(self, section, services, sessions):
         self.section = section
         self.services = services
         self.sessions = sessions
         self.pending = {}
-        self.owed = set(owed)
+        self.owed = set()
         self.disposed = False
 
     def get(self, agent):
@@ -373,11 +373,6 @@ class PlanMode:
         if feedback == "":
             raise ToolError("the user chose to keep planning; revise the plan and present it again")
         raise ToolError("the user chose to keep planning; their feedback: " + feedback)
-
-    def command(self, host, agent, raw):
-        """/plan [off|message] (CMD-2..4) -> (kind, text)."""
-        kind, text, _ = self.command_outcome(host, agent, raw)
-        return kind, text
 
     def command_outcome(self, host, agent, raw):
         """/plan [off|message] (CMD-2..4) -> (kind, text, outcome): the reply
