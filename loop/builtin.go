@@ -314,6 +314,9 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 		if !retrying || b.retry == RetryPreStep {
 			dispatch++
 			step.Listeners = map[string]string{}
+			// code a listener did not reach in the last dispatch (an
+			// earlier listener rejected) does not run in a later one
+			clear(b.listening)
 			for _, p := range script.PreSteps {
 				if p.Dispatch != dispatch {
 					continue
@@ -493,7 +496,6 @@ func (b *Builtin) toolDone(agent string, call int, out sim.ToolOutcome) error {
 	return nil
 }
 
-// host runs host actions inside a turn and records their results.
 // listener runs, when the dispatch reaches a host listener, the code the
 // script gives it for this dispatch (Assembly AssemblyBefore only).
 func (b *Builtin) listener(agent, name string) error {
@@ -505,6 +507,7 @@ func (b *Builtin) listener(agent, name string) error {
 	return b.host(agent, during)
 }
 
+// host runs host actions inside a turn and records their results.
 func (b *Builtin) host(agent string, actions []HostAction) error {
 	for _, h := range actions {
 		r, err := b.hostAction(agent, h)

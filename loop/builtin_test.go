@@ -138,3 +138,32 @@ func TestAUserExitAfterACancelledApprovalIsNarrated(t *testing.T) {
 		})
 	}
 }
+
+// Under AssemblyBefore a host listener's code runs when the dispatch
+// reaches it; code a dispatch never reached (an earlier listener rejected
+// the step) runs in no later dispatch or turn.
+func TestListenerCodeNotReachedDoesNotRunLater(t *testing.T) {
+	b := builtin(t, loop.RetryPreStep)
+	b.Assembly = sim.AssemblyBefore
+	tr := loop.Trace{
+		Config:    json.RawMessage(`{"section":"Plan first."}`),
+		Services:  &sim.Services{Commands: true, UserQuestions: true},
+		Listeners: []loop.Listener{{Name: "guard", Position: "before"}, {Name: "gate", Position: "after"}},
+		Steps: []loop.Step{
+			{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Blocked.", Script: loop.Script{PreSteps: []loop.PreStep{
+				{Dispatch: 1, Listener: "guard", Behaviour: "reject"},
+				{Dispatch: 1, Listener: "gate", Behaviour: "accept", During: []loop.HostAction{{ID: "h1", Set: &loop.ActiveArg{Active: true}}}},
+			}}}},
+			{Turn: &loop.TurnRequest{Agent: "main", Prompt: "Go.", Script: loop.Script{Responses: []loop.Response{{Text: "Done."}}}}},
+		},
+	}
+	rec, err := loop.Run(b, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range rec.Steps {
+		if len(d.Obs.Results) > 0 {
+			t.Errorf("turn %d recorded %+v: the gate's code ran though no dispatch reached it", i+1, d.Obs.Results)
+		}
+	}
+}
