@@ -50,25 +50,27 @@ func Fold(log []sim.Event, end int, reading spec.PlanModeReading) bool {
 	return active
 }
 
-// hostToolsIn says how the catalog fails to carry the host's tools, in
-// the host's order — those registered before plan mode loads, then those
-// a later prompt-assembly listener adds (plan mode never hides or reorders
-// them: EXIT-1, SVC-3) — or "" when it carries them. The runtime may have
-// tools of its own around them.
+// hostToolsIn says how the catalog fails to carry the host's tools, each
+// group in the host's order — those registered before plan mode loads, and
+// those a later prompt-assembly listener adds (plan mode never hides or
+// reorders them: EXIT-1, SVC-3) — or "" when it carries them. Where the
+// runtime puts the two groups, and tools of its own, is the runtime's.
 func hostToolsIn(host []HostTool, catalog []string) string {
-	at := 0
-	ordered := slices.Concat(
-		slices.DeleteFunc(slices.Clone(host), func(h HostTool) bool { return h.Assembly }),
-		slices.DeleteFunc(slices.Clone(host), func(h HostTool) bool { return !h.Assembly }))
-	for _, h := range ordered {
-		i := slices.Index(catalog, h.Name)
-		switch {
-		case i < 0:
-			return fmt.Sprintf("hides the host tool %s", h.Name)
-		case i < at:
-			return fmt.Sprintf("has the host tool %s out of the host's order", h.Name)
+	for _, assembly := range []bool{false, true} {
+		at := 0
+		for _, h := range host {
+			if h.Assembly != assembly {
+				continue
+			}
+			i := slices.Index(catalog, h.Name)
+			switch {
+			case i < 0:
+				return fmt.Sprintf("hides the host tool %s", h.Name)
+			case i < at:
+				return fmt.Sprintf("has the host tool %s out of the host's order", h.Name)
+			}
+			at = i
 		}
-		at = i
 	}
 	return ""
 }
