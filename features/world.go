@@ -167,16 +167,8 @@ func (w *world) planEvents(agent string) []sim.Event {
 // plan/mode event the implementation's reading folds (choices
 // plan-mode-data and plan-mode-malformed), false when none.
 func (w *world) logFold(agent string) bool {
-	active := false
-	reading := spec.PlanModeReadingOf(w.rt.Identity().Choices)
-	for _, e := range w.rt.Log(agent) {
-		if e.Type == spec.TypePlanMode {
-			if v, ok := reading.Read(e.Data); ok {
-				active = v
-			}
-		}
-	}
-	return active
+	log := w.rt.Log(agent)
+	return sim.FoldPlanMode(log, len(log), spec.PlanModeReadingOf(w.rt.Identity().Choices))
 }
 
 func describeEvents(es []sim.Event) string {

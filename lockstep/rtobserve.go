@@ -662,7 +662,7 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 		if n := len(reqs); n > 0 {
 			at = reqs[min(callAt, n-1)].At
 		}
-		active = loop.Fold(log, min(at, len(log)), spec.PlanModeReadingOf(refRec.Identity.Choices))
+		active = sim.FoldPlanMode(log, min(at, len(log)), spec.PlanModeReadingOf(refRec.Identity.Choices))
 	}
 	var args struct {
 		Plan string `json:"plan"`

@@ -34,21 +34,6 @@ func (f Finding) String() string {
 	return f.Clause + ": " + f.Message
 }
 
-// Fold is foldPlanMode(log[0:end)): the active of the last plan/mode event
-// whose data the reading (the declared values of choices plan-mode-data
-// and plan-mode-malformed, spec.PlanModeReadingOf) folds, false when there
-// is none.
-func Fold(log []sim.Event, end int, reading spec.PlanModeReading) bool {
-	active := false
-	for _, e := range log[:min(end, len(log))] {
-		if e.Type == spec.TypePlanMode {
-			if v, ok := reading.Read(e.Data); ok {
-				active = v
-			}
-		}
-	}
-	return active
-}
 
 // hostToolsIn says how the catalog fails to carry the host's tools, each
 // group in the host's order — those registered before plan mode loads, and
@@ -156,7 +141,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		}
 		if d.Get != nil {
 			log := rec.Logs[agent][:d.Start]
-			if want := Fold(log, len(log), reading); d.Get.Active != want {
+			if want := sim.FoldPlanMode(log, len(log), reading); d.Get.Active != want {
 				out = append(out, found(attribution.InvGetIsFold, agent, fmt.Sprintf("get after %d events says active=%t; the log folds to %t", len(log), d.Get.Active, want)))
 			}
 		}
@@ -168,7 +153,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		var tools []string
 		var state bool
 		for i, q := range requests[agent] {
-			want := Fold(log, q.At, reading)
+			want := sim.FoldPlanMode(log, q.At, reading)
 			s, has := q.Section(spec.SectionName)
 			has = has && s.Text != ""
 			where := fmt.Sprintf("request %d (sent after %d events)", i+1, q.At)

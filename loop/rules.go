@@ -32,7 +32,7 @@ func idleSets(rec Record, unloadedAt []bool) []Finding {
 		}
 		agent, want := d.Step.Set.Agent, d.Step.Set.Active
 		log := rec.Logs[agent]
-		before := Fold(log, d.Start, spec.PlanModeReadingOf(rec.Identity.Choices))
+		before := sim.FoldPlanMode(log, d.Start, spec.PlanModeReadingOf(rec.Identity.Choices))
 		got := PlanModeEvents(d)
 		where := fmt.Sprintf("step %d (set active=%t, the log folding to %t)", i+1, want, before)
 		switch d.Set.Outcome {
@@ -114,7 +114,7 @@ func reviewOutcomes(t Trace, rec Record, unloadedAt []bool) []Finding {
 			if j >= len(d.Obs.Requests) {
 				break
 			}
-			logged := Fold(rec.Logs[agent], d.Obs.Requests[j].At, spec.PlanModeReadingOf(rec.Identity.Choices))
+			logged := sim.FoldPlanMode(rec.Logs[agent], d.Obs.Requests[j].At, spec.PlanModeReadingOf(rec.Identity.Choices))
 			for _, c := range r.Calls {
 				res := toolResult(d, c.ID)
 				if c.Name != spec.ExitTool || res == nil {

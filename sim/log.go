@@ -9,6 +9,22 @@ import (
 	"github.com/plankit/plankit/spec"
 )
 
+// FoldPlanMode is foldPlanMode(log[0:end)) as a checker reads it: the
+// active of the last plan/mode event whose data the reading (the declared
+// values of choices plan-mode-data and plan-mode-malformed) folds, false
+// when there is none. Both levels' checks fold with it.
+func FoldPlanMode(log []Event, end int, reading spec.PlanModeReading) bool {
+	active := false
+	for _, e := range log[:max(0, min(end, len(log)))] {
+		if e.Type == spec.TypePlanMode {
+			if v, ok := reading.Read(e.Data); ok {
+				active = v
+			}
+		}
+	}
+	return active
+}
+
 // Event is one entry of a session log, in the shape of dsh's JSONL logs:
 // a 0-based contiguous seq, a type and its data.
 type Event struct {
