@@ -70,9 +70,7 @@ func newPool(opts Options, schemas protocolSchemas) (*Pool, error) {
 // its check (an exploration's, a lockstep comparison's) is treated as one
 // about process-local state: its first restart is real, and every later one
 // made while the implementation reports a pending selection.
-func (p *Pool) Port() *Port {
-	return &Port{pool: p, realRestarts: p.opts.Restarts != RestartReset, whenPending: p.opts.Restarts == RestartAuto}
-}
+func (p *Pool) Port() *Port { return p.PortFor(sim.Check{ProcessLocal: true}) }
 
 // PortFor returns a new port for a check: under RestartAuto its restarts
 // are real when RealRestarts says so, else resets.

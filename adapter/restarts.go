@@ -51,7 +51,9 @@ const RealSampleEvery = 8
 // In a process-local check not every restart needs a new process: the
 // port makes its first restart real, and each later one made while the
 // implementation reports a pending selection for some agent (its last
-// get() of the agent; the runtime asks get() after every action) — the
+// get() of the agent; at the plugin level the runtime asks get() after
+// every action, at the runtime level only a script's own get steps ask
+// it, so there a later restart is real only after such a step) — the
 // restarts at which PEND-8 says something is lost. The others check what
 // a reset checks as well: that the state is the fold of the log. In the
 // property recovery-LOG-3-PEND-8 this makes about one restart in eight

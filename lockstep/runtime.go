@@ -333,7 +333,8 @@ func (s *rtSearcher) run(t loop.Trace) (f *rtFailure, sig string, err error) {
 // again.
 func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state bool) (f *rtFailure, sig string, err error) {
 	f, sig, err = s.runWith(s.newRef, newImp, t)
-	if f == nil || err != nil {
+	if f == nil || err != nil || f.diff.Observation == RtLoadError {
+		// (the readings differ only in notices, which a load has none of)
 		return f, sig, err
 	}
 	// The owed notice's silent point: a script the reference side plays
