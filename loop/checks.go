@@ -34,7 +34,6 @@ func (f Finding) String() string {
 	return f.Clause + ": " + f.Message
 }
 
-
 // hostToolsIn says how the catalog fails to carry the host's tools, each
 // group in the host's order — those registered before plan mode loads, and
 // those a later prompt-assembly listener adds (plan mode never hides or
