@@ -40,8 +40,12 @@ func TestRunStop(t *testing.T) {
 	for _, jobs := range []int{1, 4} {
 		var started atomic.Int64
 		var dones []int
+		var atStop int64
 		err := Run(context.Background(), jobs, 1000, func(int) { started.Add(1) }, func(i int) bool {
 			dones = append(dones, i)
+			if i == 10 {
+				atStop = started.Load()
+			}
 			return i < 10
 		})
 		if err != nil {
@@ -50,8 +54,11 @@ func TestRunStop(t *testing.T) {
 		if len(dones) != 11 || dones[10] != 10 {
 			t.Errorf("jobs %d: dones %v, want 0..10", jobs, dones)
 		}
-		if s := started.Load(); s > int64(11+3*jobs) {
-			t.Errorf("jobs %d: %d tasks started after the stop at 10", jobs, s)
+		// Workers may run ahead of done while it waits for a slow task;
+		// once done says stop, each worker starts at most the task it had
+		// already taken.
+		if s := started.Load(); s > atStop+int64(jobs) {
+			t.Errorf("jobs %d: %d tasks started after the stop at 10 (%d before it)", jobs, s-atStop, atStop)
 		}
 	}
 }
