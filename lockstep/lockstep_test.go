@@ -102,16 +102,16 @@ func TestMutantsAreFound(t *testing.T) {
 	}
 }
 
-// TestDivergenceShowsInTheLog: an injected notice no trace can state is
+// TestDivergenceShowsInTheLog: a steered message no trace can state is
 // followed until the log shows it.
 func TestDivergenceShowsInTheLog(t *testing.T) {
-	res, err := Run(context.Background(), Options{NewImpl: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.NarrateAlways}}), Seed: 1, Cases: 100, Out: t.TempDir()})
+	res, err := Run(context.Background(), Options{NewImpl: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.PlanMessageNotSteered}}), Seed: 1, Cases: 300, Out: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := res.Divergence
-	if d == nil || d.Observation != ObsInject || !d.Stated || !d.Reproduced {
-		t.Fatalf("want an injected notice divergence stated by a follow-up, got %+v", d)
+	if d == nil || d.Observation != ObsSteer || !d.Stated || !d.Reproduced {
+		t.Fatalf("want a steered-text divergence stated by a follow-up, got %+v", d)
 	}
 }
 

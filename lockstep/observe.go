@@ -1,10 +1,8 @@
 package lockstep
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -26,7 +24,6 @@ const (
 	ObsTool       = attribution.ObsTool
 	ObsOrder      = attribution.ObsOrder
 	ObsSteer      = attribution.ObsSteer
-	ObsInject     = attribution.ObsInject
 	ObsPlanMode   = attribution.ObsPlanMode
 	ObsExitAppend = attribution.ObsExitAppend
 	ObsAttempts   = attribution.ObsAttempts
@@ -35,6 +32,7 @@ const (
 	ObsRequest    = attribution.ObsRequest
 	ObsGet        = attribution.ObsGet
 	ObsFold       = attribution.ObsFold
+	ObsListener   = attribution.ObsListener
 )
 
 // Rule is one line of the attribution table.
@@ -161,7 +159,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		switch {
 		case ref.Command != nil && imp.Command != nil && ref.Command.Registered != imp.Command.Registered:
 			cl = attribution.Row(attribution.RowCommandRegistered)
-		case appends(ref) != appends(imp) && !selectsOther(act.Command.Input, imp):
+		case appends(ref) != appends(imp) && !selectsOther(act.Command.Input, imp) && !spec.ParseCommand(act.Command.Input).NearOff():
 			// The command's selection was appended where the
 			// reference's was not, or the other way round: the set's
 			// rule, then the command's.
@@ -177,6 +175,17 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		return d(ObsCommand, agent, x, commandOf(imp), cl, want)
 	}
+	// The plugin's listener runs first and wraps all the others (STEP-1):
+	// it registers prepended, and it runs at every step, a step a listener
+	// registered before it rejects too.
+	if ref.Load != nil && imp.Load != nil && ref.Load.Error == "" && imp.Load.Error == "" && ref.Load.Listener != imp.Load.Listener && !skip[ObsListener] {
+		return &Diff{Observation: ObsListener, Agent: agent, Reference: "registered " + ref.Load.Listener, Implementation: "registered " + orNone(imp.Load.Listener), Clauses: attribution.Row(attribution.RowListener),
+			Expect: trace.Expect{Registered: &trace.RegisteredExpect{Listener: ref.Load.Listener}}, Expressible: true}
+	}
+	if (ref.PreStep != nil) != (imp.PreStep != nil) && !skip[ObsListener] {
+		x := trace.Expect{Listener: &trace.ListenerExpect{Ran: ptr(ref.PreStep != nil)}}
+		return &Diff{Observation: ObsListener, Agent: agent, Reference: fmt.Sprintf("listener ran %v", ref.PreStep != nil), Implementation: fmt.Sprintf("listener ran %v", imp.PreStep != nil), Clauses: attribution.Row(attribution.RowListener), Expect: x, Expressible: true}
+	}
 	if ref.Decision != imp.Decision && !skip[ObsDecision] {
 		cl := attribution.Row(attribution.RowDecisionChanged)
 		if failedAppend(ref) || failedAppend(imp) {
@@ -190,25 +199,20 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			return &Diff{Observation: ObsOrder, Agent: a, Reference: fmt.Sprintf("next() after %d appends", r), Implementation: fmt.Sprintf("next() after %d appends", i), Clauses: attribution.Row(attribution.RowOrder)}
 		}
 	}
-	for _, kind := range []string{sim.EffectSteer, sim.EffectInject} {
-		for _, a := range agents {
-			r, i := effectTexts(ref, a, kind), effectTexts(imp, a, kind)
-			same := show(r) == show(i)
-			if kind == sim.EffectInject {
-				same = len(r) == len(i) // injected notices: whether, not their words
-			}
-			if same || skip[ObsSteer] && kind == sim.EffectSteer || skip[ObsInject] && kind == sim.EffectInject {
-				continue
-			}
-			if kind == sim.EffectInject {
-				return &Diff{Observation: ObsInject, Agent: a, Reference: show(r), Implementation: show(i), Clauses: attribution.Row(attribution.RowInject)}
-			}
-			cl := attribution.Row(attribution.RowSteerOther)
-			if act.Command != nil {
-				cl = attribution.Row(attribution.RowSteerCommand)
-			}
-			return &Diff{Observation: ObsSteer, Agent: a, Reference: show(r), Implementation: show(i), Clauses: cl}
+	// What a plugin steers is SPEC.md's (CMD-3: /plan <message> sends the
+	// text through agent.steer()). How it records an idle commit's notice
+	// (injected at the commit, or deferred) is its own: the notice is
+	// compared where the model sees it, in the next step's messages.
+	for _, a := range agents {
+		r, i := effectTexts(ref, a, sim.EffectSteer), effectTexts(imp, a, sim.EffectSteer)
+		if show(r) == show(i) || skip[ObsSteer] {
+			continue
 		}
+		cl := attribution.Row(attribution.RowSteerOther)
+		if act.Command != nil {
+			cl = attribution.Row(attribution.RowSteerCommand)
+		}
+		return &Diff{Observation: ObsSteer, Agent: a, Reference: show(r), Implementation: show(i), Clauses: cl}
 	}
 	for _, a := range agents {
 		if df := comparePlan(cx, act, a, ref, imp); df != nil && !skip[df.Observation] {
@@ -329,7 +333,7 @@ func keptPlanningAfterApproval(cx situation, ref sim.Result) bool {
 	approved := cx.exitPending
 	for _, t := range ref.Tools {
 		switch {
-		case t.OK && string(t.Result) == `{"approved":true}`:
+		case t.OK && sim.Approved(t.Result):
 			approved = true
 		case approved && t.Asked && !t.OK:
 			return true
@@ -425,7 +429,7 @@ func tools(act sim.Action, r sim.Result) []toolView {
 	var out []toolView
 	for k, t := range r.Tools {
 		v := toolView{Name: t.Name, OK: t.OK, Asked: t.Asked}
-		v.Approved = t.OK && string(t.Result) == `{"approved":true}`
+		v.Approved = t.OK && sim.Approved(t.Result)
 		if k < len(calls) && calls[k].Review != nil && calls[k].Review.FreeText() != "" {
 			v.Feedback = !t.OK && strings.Contains(t.Error, calls[k].Review.FreeText())
 		}
@@ -553,11 +557,9 @@ func appended(r sim.Result, agent string) []trace.EventExpect {
 		if a.Agent != agent {
 			continue
 		}
-		x := trace.EventExpect{Type: a.Event.Type, Data: a.Event.Data}
-		if eventKey(a.Event) != a.Event.Type+" "+string(a.Event.Data) {
-			x.Data = nil // its wording is the implementation's
-		}
-		out = append(out, x)
+		// compared by meaning (trace's appended expectation reads
+		// sim.EventKeys), so the reference's data states it
+		out = append(out, trace.EventExpect{Type: a.Event.Type, Data: a.Event.Data})
 	}
 	return out
 }
@@ -681,26 +683,9 @@ func texts(ms []sim.Message) []string {
 	return out
 }
 
-// eventKey is an event as compared. A failed tool call's text, a
-// command's reply text and a notice's text are how the implementation
-// words them, which the specification leaves open, so only the failure,
-// the reply's kind and that a notice is there are compared.
-func eventKey(e sim.Event) string {
-	switch {
-	case e.Type == spec.TypeToolResult && bytes.Contains(e.Data, []byte(`"isError":true`)),
-		e.Type == spec.TypeCommandDone,
-		e.Type == spec.TypeUserMessage && isNotice(e):
-		return e.Type + " " + toolErrorText.ReplaceAllString(string(e.Data), `"text":"(text)"`)
-	}
-	return e.Type + " " + string(e.Data)
-}
-
-func isNotice(e sim.Event) bool {
-	m, err := sim.MessageOf(e.Data)
-	return err == nil && m.IsPlanNotice()
-}
-
-var toolErrorText = regexp.MustCompile(`"text":"(?:[^"\\]|\\.)*"`)
+// eventKey is an event as compared (sim.EventKey: a notice's words, a
+// failed tool call's or a command reply's text are the implementation's).
+func eventKey(e sim.Event) string { return sim.EventKey(e) }
 
 func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
 	var r, i []sim.Event
@@ -714,15 +699,19 @@ func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
 			i = append(i, x.Event)
 		}
 	}
-	if show(keys(r)) == show(keys(i)) {
+	if slices.EqualFunc(r, i, func(a, b sim.Event) bool { return a.Type == b.Type && string(a.Data) == string(b.Data) }) {
+		return nil // the same words too
+	}
+	rkeys, ikeys := sim.EventKeys(r), sim.EventKeys(i)
+	if slices.Equal(rkeys, ikeys) {
 		return nil
 	}
 	k := 0
-	for k < len(r) && k < len(i) && eventKey(r[k]) == eventKey(i[k]) {
+	for k < len(r) && k < len(i) && rkeys[k] == ikeys[k] {
 		k++
 	}
 	cl := attribution.Row(attribution.RowEventsOther)
-	rk, ik := keys(r), keys(i)
+	rk, ik := slices.Clone(rkeys), slices.Clone(ikeys)
 	slices.Sort(rk)
 	slices.Sort(ik)
 	switch {
@@ -735,21 +724,13 @@ func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
 	}
 	rs, is := "(end)", "(end)"
 	if k < len(r) {
-		rs = eventKey(r[k])
+		rs = rkeys[k]
 	}
 	if k < len(i) {
-		is = eventKey(i[k])
+		is = ikeys[k]
 	}
 	return &Diff{Observation: ObsEvents, Agent: a, Reference: fmt.Sprintf("[%d] %s", k, rs), Implementation: fmt.Sprintf("[%d] %s", k, is),
 		Clauses: cl, Expect: trace.Expect{Agent: a, Appended: appended(ref, a)}, Expressible: true}
-}
-
-func keys(es []sim.Event) []string {
-	out := []string{}
-	for _, e := range es {
-		out = append(out, eventKey(e))
-	}
-	return out
 }
 
 func headerClauses(r, i json.RawMessage) []string {
@@ -784,17 +765,25 @@ func compareRequests(ref, imp sim.Result) *Diff {
 			_, has := r.Section(spec.SectionName)
 			x.Section = ptr(has)
 			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "sections " + show(r.Sections), Implementation: "sections " + show(i.Sections), Clauses: attribution.Row(attribution.RowRequestSections), Expect: x, Expressible: k == len(ref.Requests)-1}
-		case show(r.Tools) != show(i.Tools):
+		case !slices.Equal(sim.CatalogKey(toolNames(r.Tools)), sim.CatalogKey(toolNames(i.Tools))):
 			x.Tools = []string{}
 			for _, t := range r.Tools {
 				x.Tools = append(x.Tools, t.Name)
 			}
 			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "tools " + show(r.Tools), Implementation: "tools " + show(i.Tools), Clauses: attribution.Row(attribution.RowRequestTools), Expect: x, Expressible: k == len(ref.Requests)-1}
-		case show(r.Messages) != show(i.Messages):
-			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "messages " + show(r.Messages), Implementation: "messages " + show(i.Messages), Clauses: attribution.Row(attribution.RowRequestMessages)}
+		case !slices.Equal(sim.MessageKeys(r.Messages), sim.MessageKeys(i.Messages)):
+			return &Diff{Observation: ObsRequest, Agent: r.Agent, Reference: "messages " + show(sim.MessageKeys(r.Messages)), Implementation: "messages " + show(sim.MessageKeys(i.Messages)), Clauses: attribution.Row(attribution.RowRequestMessages)}
 		}
 	}
 	return nil
+}
+
+func toolNames(ts []sim.Tool) []string {
+	out := make([]string, len(ts))
+	for k, t := range ts {
+		out[k] = t.Name
+	}
+	return out
 }
 
 func sectionNames(q sim.Request) []string {

@@ -144,7 +144,7 @@ func (p *pair) track(act sim.Action, r sim.Result) {
 		}
 	}
 	for _, t := range r.Tools {
-		if t.OK && string(t.Result) == `{"approved":true}` {
+		if t.OK && sim.Approved(t.Result) {
 			p.exitPending[act.Agent()] = true
 		}
 	}

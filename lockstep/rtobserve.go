@@ -576,7 +576,7 @@ func toolViews(d loop.StepDone) []rtToolView {
 			continue
 		}
 		v := rtToolView{ID: r.ID, Name: r.Tool.Name, OK: r.Tool.OK, Asked: r.Tool.Asked}
-		v.Approved = r.Tool.OK && string(sim.Canonical(r.Tool.Value)) == `{"approved":true}`
+		v.Approved = r.Tool.OK && sim.Approved(r.Tool.Value)
 		if c, ok := calls[r.ID]; ok && c.Review != nil && c.Review.FreeText() != "" {
 			v.Feedback = !r.Tool.OK && strings.Contains(r.Tool.Error, c.Review.FreeText())
 		}
@@ -749,34 +749,28 @@ func headerOf(e sim.Event) string {
 }
 
 // planSections is what plan mode decides of a request's system prompt: its
-// own sections (plan:*), with name, order and text, and where they sit
-// among the runtime's (whose words are the runtime's).
+// own sections (plan:*), with name, order and text. The runtime's own
+// sections, their words and where plan mode's sit among them (their orders
+// decide that) are the runtime's.
 func planSections(ss []loop.Section) []loop.Section {
 	out := []loop.Section{}
 	for _, s := range ss {
 		if strings.HasPrefix(s.Name, "plan:") {
 			out = append(out, s)
-		} else if n := len(out); n == 0 || out[n-1].Name != "" {
-			out = append(out, loop.Section{})
 		}
 	}
 	return out
 }
 
-// planTools is what plan mode decides of a request's tool catalog: how
-// many times exit_plan_mode is offered, and the host's tools in order
-// (where the runtime puts its own tools beside it is the runtime's).
-func planTools(tools []string) []string {
-	out := []string{}
-	exits := 0
-	for _, t := range tools {
-		if t == spec.ExitTool {
-			exits++
-		} else {
-			out = append(out, t)
-		}
-	}
-	return append(out, fmt.Sprintf("%s x%d", spec.ExitTool, exits))
+// planTools is what plan mode decides of a request's tool catalog: the
+// host's tools in order (host: those the reference side offers besides
+// exit_plan_mode) and how many times exit_plan_mode is offered
+// (sim.CatalogKey). Tools of the runtime's own, and where exit_plan_mode
+// sits among the others, are the runtime's.
+func planTools(tools []string, host []string) []string {
+	return sim.CatalogKey(slices.DeleteFunc(slices.Clone(tools), func(t string) bool {
+		return t != spec.ExitTool && !slices.Contains(host, t)
+	}))
 }
 
 // eventClauses name the events appended that differ.
@@ -811,38 +805,25 @@ func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
 		}
 		a, b := r[k], i[k]
 		a.Sections, b.Sections = planSections(a.Sections), planSections(b.Sections)
-		a.Tools, b.Tools = planTools(a.Tools), planTools(b.Tools)
-		a.Messages, b.Messages = messageView(a.Messages), messageView(b.Messages)
+		a.Tools, b.Tools = planTools(a.Tools, a.Tools), planTools(b.Tools, a.Tools)
 		switch {
 		case show(a.Sections) != show(b.Sections):
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: rows(attribution.RowRtRequestSections)}
 		case show(a.Tools) != show(b.Tools):
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: rows(attribution.RowRtRequestTools)}
-		case show(a.Messages) != show(b.Messages):
-			cl := rows(attribution.RowRtRequestMessages)
-			if notices(a) != notices(b) {
-				cl = rows(attribution.RowRtRequestNotices)
-			}
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d messages %s", k+1, show(a.Messages)), Implementation: fmt.Sprintf("request %d messages %s", k+1, show(b.Messages)), Clauses: cl}
+		case notices(a) != notices(b):
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d notices %d", k+1, notices(a)), Implementation: fmt.Sprintf("request %d notices %d", k+1, notices(b)), Clauses: rows(attribution.RowRtRequestNotices)}
 		}
 	}
 	return nil
 }
 
-// messageView is a request's transcript as compared: plan mode's notices,
-// in order, with their words. The rest of the transcript (what a loop keeps
-// of an aborted turn, how it renders the model's and the tools' messages)
-// is the runtime's; the tool results themselves are compared as results.
-func messageView(ms []loop.Message) []loop.Message {
-	out := []loop.Message{}
-	for _, m := range ms {
-		if m.IsPlanNotice() {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
+// notices is how many plan-mode notices a request's transcript carries:
+// what is compared of it (STEP-6, STEP-7). Their words and their place
+// among the messages are plan mode's; the rest of the transcript (what a
+// loop keeps of an aborted turn, how it renders the model's and the
+// tools' messages) is the runtime's, and the tool results themselves are
+// compared as results.
 func notices(q loop.ModelRequest) int {
 	n := 0
 	for _, m := range q.Messages {

@@ -144,7 +144,7 @@ func reviewOutcomes(t Trace, rec Record, unloadedAt []bool) []Finding {
 				switch {
 				case got != want:
 					out = append(out, found(rule, agent, fmt.Sprintf("%s: %s, want %s: %s", where, got, want, why)))
-				case want == "ok" && !strings.Contains(string(res.Value), "approved"):
+				case want == "ok" && !sim.Approved(res.Value):
 					out = append(out, found(attribution.InvExitApprovedResult, agent, fmt.Sprintf("%s: approved, but the result %s does not report approved", where, res.Value)))
 				}
 				if !asked && res.Asked {

@@ -123,7 +123,7 @@ func (x *pred) step(a *agent, s *sim.StepAction, retry bool) {
 	for i, q := range msgs {
 		switch {
 		case q.notice:
-			x.host(a, spec.TypeUserMessage, nil)
+			x.host(a, spec.TypeUserMessage, sim.MessageData(sim.Notice))
 			ap.Notices++
 		case i == auditAt:
 			x.host(a, spec.TypeUserMessage, sim.MessageData(sim.Message{Role: "user", Text: AuditMessage, Source: sim.Source{Kind: "plugin", Plugin: AuditListener}}))
@@ -160,7 +160,14 @@ func (x *pred) request(a *agent) {
 		"reason": reason,
 	}))
 	logged := a.logged
-	a.header = &logged
+	switch {
+	case plugin || x.m.Choices.UnloadedHeader == spec.UnloadedHeaderFold:
+		a.header = &logged
+	case x.m.Choices.UnloadedHeader == spec.UnloadedHeaderShown:
+		// logged while plan mode is not composed: it showed no plan
+		// guidance (choice unloaded-header)
+		a.header = &shown
+	}
 	a.shown = &shown
 	a.tools = &plugin
 	x.of(a).Request = &shown

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -47,6 +48,19 @@ type Expect struct {
 	// Listener is what the plugin's pre-step listener did in a step.
 	Listener *ListenerExpect `json:"listener,omitempty"`
 	Fold     *bool           `json:"fold,omitempty"`
+}
+
+// Observes names, for each field of Expect (by its JSON name), the
+// observation kind it compares (attribution.Ledger): what it compares and
+// the SPEC.md sentences that rest on are there.
+var Observes = map[string]string{
+	"outcome": attribution.ObsOutcome, "error": attribution.ObsError, "state": attribution.ObsGet,
+	"planMode": attribution.ObsPlanMode, "appended": attribution.ObsEvents, "started": attribution.ObsEvents,
+	"userMessages": attribution.ObsSteer, "order": attribution.ObsEvents, "notices": attribution.ObsNotices,
+	"decision": attribution.ObsDecision, "requests": attribution.ObsRequest, "section": attribution.ObsRequest,
+	"sectionText": attribution.ObsRequest, "sections": attribution.ObsRequest, "tools": attribution.ObsRequest,
+	"reviews": attribution.ObsTool, "tool": attribution.ObsTool, "command": attribution.ObsCommand,
+	"registered": attribution.ObsListener, "listener": attribution.ObsListener, "fold": attribution.ObsFold,
 }
 
 // StateExpect is get() after the action. Pending is true, false, or "none"
@@ -247,7 +261,9 @@ func (x *Expect) Check(agent string, r sim.Result) []string {
 				for i, t := range req.Tools {
 					got[i] = t.Name
 				}
-				if fmt.Sprint(got) != fmt.Sprint(x.Tools) {
+				// exit_plan_mode's place among the host's tools is
+				// the implementation's (sim.CatalogKey).
+				if !slices.Equal(sim.CatalogKey(got), sim.CatalogKey(x.Tools)) {
 					fail("tools", x.Tools, got)
 				}
 			}
@@ -357,12 +373,27 @@ func checkAppended(want []EventExpect, agent string, r sim.Result) []string {
 	if len(got) != len(want) {
 		return []string{fmt.Sprintf("appended: expected %d events [%s], got %d %s", len(want), strings.Join(wantTypes, " "), len(got), types())}
 	}
-	var out []string
+	// Compared by meaning (sim.EventKeys): a notice's words, a tool
+	// result's or a command reply's text, and where a notice sits among
+	// its step's messages are the implementation's.
+	same := true
 	for i, w := range want {
 		if w.Type != got[i].Type {
 			return []string{fmt.Sprintf("appended: expected [%s], got %s", strings.Join(wantTypes, " "), types())}
 		}
-		if len(w.Data) > 0 && string(sim.Canonical(w.Data)) != string(got[i].Data) {
+		same = same && (len(w.Data) == 0 || string(sim.Canonical(w.Data)) == string(got[i].Data))
+	}
+	if same {
+		return nil // the same words too
+	}
+	wantEvents := make([]sim.Event, len(want))
+	for i, w := range want {
+		wantEvents[i] = sim.Event{Type: w.Type, Data: w.Data}
+	}
+	wantKeys, gotKeys := sim.EventKeys(wantEvents), sim.EventKeys(got)
+	var out []string
+	for i, w := range want {
+		if len(w.Data) > 0 && wantKeys[i] != gotKeys[i] {
 			out = append(out, fmt.Sprintf("appended[%d] %s data: expected %s, got %s", i, w.Type, sim.Canonical(w.Data), got[i].Data))
 		}
 	}
@@ -479,10 +510,7 @@ func checkTool(x *ToolExpect, r sim.Result) []string {
 		out = append(out, fmt.Sprintf("tool.ok: expected %v, got %v (%s)", *x.OK, t.OK, toolText(t)))
 	}
 	if x.Approved != nil {
-		var res struct {
-			Approved bool `json:"approved"`
-		}
-		approved := t.OK && json.Unmarshal(t.Result, &res) == nil && res.Approved && string(sim.Canonical(t.Result)) == `{"approved":true}`
+		approved := t.OK && sim.Approved(t.Result)
 		if approved != *x.Approved {
 			out = append(out, fmt.Sprintf("tool.approved: expected %v, got %v (%s)", *x.Approved, approved, toolText(t)))
 		}
