@@ -169,9 +169,22 @@ Feature: LOG — logged state and recovery
     Given an agent with plan mode inactive and an open turn
     When the user selects plan mode
     And another process appends plan/mode with the data {"active": true}
-    Then get reports active with active pending
-    And the next accepted step appends no plan/mode event
+    Then the next accepted step appends no plan/mode event
     And the request shows plan mode active
+
+  @PEND-7 @LOG-4 @choice:logged-pending=keep @id:log-outside-write-pending-kept
+  Scenario: A pending selection the log already holds is reported pending until the next step
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And another process appends plan/mode with the data {"active": true}
+    Then get reports active with active pending
+
+  @PEND-7 @LOG-4 @choice:logged-pending=clear @id:log-outside-write-pending-cleared
+  Scenario: A pending selection the log already holds is no longer waiting to be appended
+    Given an agent with plan mode inactive and an open turn
+    When the user selects plan mode
+    And another process appends plan/mode with the data {"active": true}
+    Then get reports active with no pending selection
 
   @LOG-3 @EXIT-2 @id:log-outside-write-opens-exit-gate
   Scenario: The exit tool's gate reads an outside write

@@ -150,3 +150,52 @@ Feature: SVC — the service
     When the user prompts "Go on."
     Then the next accepted step appends no plan/mode event
     And the request shows plan mode inactive
+
+  @STEP-6 @SVC-2 @choice:unloaded-header=fold @id:svc-unloaded-header-describes-the-fold
+  Scenario: A request logged while plan mode was unloaded described the state the log folds to
+    Given an agent with plan mode active
+    When the user prompts "Look around."
+    And a step is accepted
+    And the turn ends
+    And the plan-mode plugin is unloaded
+    And the user prompts "Go on."
+    And a step is accepted
+    And the turn ends
+    And the plan-mode plugin is loaded again
+    And the user selects the default mode
+    And the user prompts "Again."
+    And a step is accepted
+    Then the step carries one plan-mode notice
+
+  @STEP-6 @SVC-2 @choice:unloaded-header=shown @id:svc-unloaded-header-describes-what-it-showed
+  Scenario: A request logged while plan mode was unloaded described what it showed: no plan guidance
+    Given an agent with plan mode active
+    When the user prompts "Look around."
+    And a step is accepted
+    And the turn ends
+    And the plan-mode plugin is unloaded
+    And the user prompts "Go on."
+    And a step is accepted
+    And the turn ends
+    And the plan-mode plugin is loaded again
+    And the user selects the default mode
+    And the user prompts "Again."
+    And a step is accepted
+    Then the step carries no plan-mode notices
+
+  @STEP-6 @SVC-2 @choice:unloaded-header=skipped @id:svc-unloaded-header-skipped
+  Scenario: A request logged while plan mode was unloaded described nothing: the last one logged while composed counts
+    Given an agent with plan mode inactive
+    When the user prompts "Look around."
+    And a step is accepted
+    And the turn ends
+    And the user selects plan mode
+    And the plan-mode plugin is unloaded
+    And the user prompts "Go on."
+    And a step is accepted
+    And the turn ends
+    And the plan-mode plugin is loaded again
+    And the user selects the default mode
+    And the user prompts "Again."
+    And a step is accepted
+    Then the step carries no plan-mode notices

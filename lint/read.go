@@ -45,6 +45,13 @@ type Options struct {
 	// nothing) or "truthy" (the state becomes the truthiness of its
 	// active).
 	PlanModeMalformed string
+	// UnloadedHeader is the implementation's unloaded-header choice: which
+	// state a request/header logged while plan mode was not composed (no
+	// plan:policy, no exit_plan_mode) described, for STEP-6. "either"
+	// (default) judges a notice after such a header by every reading: it
+	// is due when one of them makes it due; "fold", "shown" or "skipped"
+	// by that one.
+	UnloadedHeader string
 	// SentAfter, when not nil, are the lines after which a request was
 	// seen sent (a runtime-level check observes them; a recording alone
 	// does not). The rules then judge whether a step sent its request by
@@ -82,7 +89,7 @@ func (o Options) limits() inputlimit.Limits {
 
 // Validate reports an unknown option value.
 func (o Options) Validate() error {
-	for _, o := range []struct{ name, v string }{{spec.ChoiceSectionSource, o.SectionSource}, {spec.ChoicePlanModeData, o.PlanModeData}, {spec.ChoicePlanModeMalformed, o.PlanModeMalformed}} {
+	for _, o := range []struct{ name, v string }{{spec.ChoiceSectionSource, o.SectionSource}, {spec.ChoicePlanModeData, o.PlanModeData}, {spec.ChoicePlanModeMalformed, o.PlanModeMalformed}, {spec.ChoiceUnloadedHeader, o.UnloadedHeader}} {
 		ch, _ := spec.LookupChoice(o.name)
 		if v := o.v; v != "" && !ch.Accepts(v) {
 			return fmt.Errorf("%s %q: want %s", ch.Name, v, strings.Join(ch.ValueNames(), " or "))

@@ -63,9 +63,10 @@ func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
 // deviates elsewhere too, the divergence reported is the one of the
 // reading that agreed with it longer: a deferring plugin (net) that keeps
 // a cancelled selection pending is named under PEND-5 at the cancel, not
-// under STEP-6 at the idle commit before it, where the reference (keep)
-// injected a notice; its trace, written against the reference under net
-// (and saying so), fails against it and passes that reference.
+// under STEP-6 at the step before it, whose request carries, under the
+// reference's keep, the notice of an idle change reverted before it; its
+// trace, written against the reference under net (and saying so), fails
+// against it and passes that reference.
 func TestLockstepEitherReportsTheReadingThatAgreedLonger(t *testing.T) {
 	newImpl := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}, Mutants: reference.Mutants{reference.CancelKeepsPending}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: ""}})
 	id, err := sim.Start(newImpl())
@@ -85,18 +86,20 @@ func TestLockstepEitherReportsTheReadingThatAgreedLonger(t *testing.T) {
 		{Prompt: &sim.TextAction{Agent: agent, Text: "Look."}},
 		{Step: &sim.StepAction{Agent: agent}},
 		{EndTurn: &sim.EndTurnAction{Agent: agent}},
-		{Set: &sim.SetAction{Agent: agent, Active: true}}, // keep injects a notice here
+		{Set: &sim.SetAction{Agent: agent, Active: true}},  // keep injects a notice here
+		{Set: &sim.SetAction{Agent: agent, Active: false}}, // and keeps it; net owes nothing now
 		{Prompt: &sim.TextAction{Agent: agent, Text: "Plan."}},
-		{Set: &sim.SetAction{Agent: agent, Active: false}},
-		{Set: &sim.SetAction{Agent: agent, Active: true}}, // cancelled, yet left pending
+		{Step: &sim.StepAction{Agent: agent}}, // keep: the notice; net: none
+		{Set: &sim.SetAction{Agent: agent, Active: true}},
+		{Set: &sim.SetAction{Agent: agent, Active: false}}, // cancelled, yet left pending
 	}
 	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
 	f, _, err := s.run(setup, acts)
 	if err != nil || f == nil {
 		t.Fatalf("no divergence (%v)", err)
 	}
-	if f.by != s.alt || len(f.acts) != len(acts) || f.diff.Clauses[0] != spec.PEND5 {
-		t.Fatalf("reported %s at action %d (by the net reading: %v), want the net reading's PEND-5 divergence at action %d", f.diff, len(f.acts), f.by == s.alt, len(acts))
+	if f.by == nil || f.by.reading[spec.ChoiceIdleRevertNotice] != spec.IdleRevertNoticeNet || len(f.acts) != len(acts) || f.diff.Clauses[0] != spec.PEND5 {
+		t.Fatalf("reported %s at action %d (by %v), want the net reading's PEND-5 divergence at action %d", f.diff, len(f.acts), f.by != nil, len(acts))
 	}
 	d := s.divergence(f, "random", 0)
 	if err := s.finish(d); err != nil {

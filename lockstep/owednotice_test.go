@@ -56,9 +56,7 @@ func TestOwedNoticeAcrossReloadOrRestartIsASilentPoint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !either {
-				s.newRefKept = nil
-			}
+			s.oneReading = !either
 			f, _, err := s.run(*tr)
 			if err != nil {
 				t.Fatal(err)

@@ -147,74 +147,172 @@ type rtSearcher struct {
 	opts   RuntimeOptions
 	id     loop.Identity
 	newRef func() loop.Runtime
-	// newRefKept are the reference side under the other readings of where
-	// a between-turns selection's notice waits: its inbox outlives a
-	// restart, a load after an unload, or both (the silent point "an owed
-	// notice across a restart or a reload", docs/spec-choices.md), and,
-	// when the runtime leaves choice idle-revert-notice undeclared
-	// (either), with plan mode deferring an idle commit's narration to the
-	// next accepted in-turn pre-step (net). A script passes when it agrees
-	// with any reading.
-	newRefKept []func() loop.Runtime
+	// oneReading plays the default reading alone (tests show with it
+	// what the other readings explain).
+	oneReading bool
+	// sideOf memoizes the reference sides of the other readings (sides).
+	sideOf map[string]func() loop.Runtime
 }
 
-// newRtSearcher is the search of opts against the runtime id: the
-// reference side, and the same under the owed notice's other readings.
+// newRtSearcher is the search of opts against the runtime id.
 func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
 	newRef, err := RuntimeReference(id, opts.Assume)
 	if err != nil {
 		return nil, err
 	}
-	s := &rtSearcher{opts: opts, id: id, newRef: newRef}
-	for _, k := range otherInboxReadings {
-		kept, err := runtimeReference(id, opts.Assume, k)
-		if err != nil {
-			return nil, err
-		}
-		s.newRefKept = append(s.newRefKept, kept)
+	return &rtSearcher{opts: opts, id: id, newRef: newRef, sideOf: map[string]func() loop.Runtime{}}, nil
+}
+
+// sides are the reference side under the other readings that can part on
+// t: the loop's readings of where a between-turns selection's notice
+// waits (its inbox outliving a restart, a load after an unload, a rejected
+// step's claimed messages dropped: the silent point "an owed notice across
+// a restart or a reload", docs/spec-choices.md), each with every reading of
+// the followed choices the runtime leaves undeclared that can part on t
+// (spec.Readings; partsScript). Under idle-revert-notice=net no notice
+// waits in the inbox (it is told at a pre-step, in the step's messages),
+// so the inbox readings do not part there: one side is enough. A script
+// passes when it agrees with any reading.
+func (s *rtSearcher) sides(t loop.Trace) ([]func() loop.Runtime, error) {
+	if s.oneReading {
+		return nil, nil
 	}
-	if v := id.Choices[spec.ChoiceIdleRevertNotice]; v == "" || v == spec.IdleRevertNoticeEither {
-		// Under net no notice waits in the inbox (it is told at a
-		// pre-step, in the step's messages), so the inbox readings do
-		// not part there: one side is enough.
-		net := id
-		net.Choices = maps.Clone(id.Choices)
-		if net.Choices == nil {
-			net.Choices = map[string]string{}
-		}
-		net.Choices[spec.ChoiceIdleRevertNotice] = spec.IdleRevertNoticeNet
-		deferred, err := runtimeReference(net, opts.Assume, inboxKept{})
-		if err != nil {
-			return nil, err
-		}
-		s.newRefKept = append(s.newRefKept, deferred)
+	decl := maps.Clone(s.id.Choices)
+	if decl == nil {
+		decl = map[string]string{}
 	}
-	return s, nil
+	for _, c := range spec.Choices {
+		if v := decl[c.Name]; c.Followed && (v == "" || v == spec.Either) && !partsScript(c.Name, t) {
+			decl[c.Name] = c.Values[1].Name // the built-in runtime's reading
+		}
+	}
+	var out []func() loop.Runtime
+	for i, d := range spec.Readings(decl, spec.LevelRuntime) {
+		loops := []loopReading{{}}
+		for _, k := range otherLoopReadings {
+			if loopPartsScript(k, t) {
+				loops = append(loops, k)
+			}
+		}
+		if d[spec.ChoiceIdleRevertNotice] == spec.IdleRevertNoticeNet {
+			loops = loops[:1]
+		}
+		if i == 0 {
+			loops = loops[1:] // the first reading's default loop is s.newRef
+		}
+		for _, k := range loops {
+			key := fmt.Sprint(sortedPairs(d), k)
+			side, ok := s.sideOf[key]
+			if !ok {
+				id := s.id
+				id.Choices = d
+				var err error
+				if side, err = runtimeReference(id, s.opts.Assume, k); err != nil {
+					return nil, err
+				}
+				s.sideOf[key] = side
+			}
+			out = append(out, side)
+		}
+	}
+	return out, nil
+}
+
+// loopPartsScript reports whether a loop reading can part from the
+// default one on t: each way it keeps its inbox only where the script has
+// what it is about (a restart, an unload, a step a listener or the script
+// rejects or aborts).
+func loopPartsScript(k loopReading, t loop.Trace) bool {
+	var restart, unload, rejects bool
+	for _, st := range t.Steps {
+		restart = restart || st.Restart != nil
+		unload = unload || st.Unload != nil
+		if sc := st.ScriptOf(); sc != nil {
+			rejects = rejects || len(sc.PreSteps) > 0 || len(t.Listeners) > 0
+		}
+	}
+	return (!k.restart || restart) && (!k.load || unload) && (!k.droppedAtReject || rejects) && (!k.withdrawnAtUnload || unload)
+}
+
+func sortedPairs(m map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
+
+// partsScript reports whether the readings of a followed choice can part
+// on a runtime script: an idle commit for idle-revert-notice (a set or a
+// command, a step's or a host action's), a /plan line with whitespace
+// around its argument for plan-argument, an unload for unloaded-header, an
+// outside writer's plan/mode for logged-pending, and one after a fault was
+// armed for fault-scope.
+func partsScript(choice string, t loop.Trace) bool {
+	var set, padded, unload, outside, afterFault, faults bool
+	note := func(setOrCommand bool, input string, fault, plan bool) {
+		set = set || setOrCommand
+		padded = padded || setOrCommand && spec.Padded(input)
+		faults = faults || fault
+		outside = outside || plan
+		afterFault = afterFault || plan && faults
+	}
+	for _, st := range t.Steps {
+		input := ""
+		if st.Command != nil {
+			input = st.Command.Input
+		}
+		note(st.Set != nil || st.Command != nil, input, st.Fault != nil, st.Append != nil && st.Append.Type == spec.TypePlanMode)
+		unload = unload || st.Unload != nil
+		for h := range st.ScriptOf().HostActions() {
+			input := ""
+			if h.Command != nil {
+				input = h.Command.Input
+			}
+			note(h.Set != nil || h.Command != nil, input, h.Fault != nil, h.Append != nil && h.Append.Type == spec.TypePlanMode)
+		}
+	}
+	switch choice {
+	case spec.ChoiceIdleRevertNotice:
+		return set
+	case spec.ChoicePlanArgument:
+		return padded
+	case spec.ChoiceUnloadedHeader:
+		return unload
+	case spec.ChoiceLoggedPending:
+		return outside
+	case spec.ChoiceFaultScope:
+		return afterFault
+	}
+	return true
 }
 
 // RuntimeReference returns the built-in runtime around the reference as the
 // runtime under test would be if it were faithful: its declared choices and
 // retry behaviour, plus the assumed variants.
 func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, error) {
-	return runtimeReference(id, assume, inboxKept{})
+	return runtimeReference(id, assume, loopReading{})
 }
 
-// inboxKept is where the reference side's loop keeps its inbox: across a
-// restart, across a load after an unload, and (unless dropped) the
-// messages a rejected or aborted step claimed.
-type inboxKept struct{ restart, load, droppedAtReject bool }
+// loopReading is how the reference side's loop reads the silent point of
+// the loop around plan mode: where it keeps its inbox — across a restart,
+// across a load after an unload, and (unless dropped) the messages a
+// rejected or aborted step claimed — and whether it withdraws plan mode's
+// notices from it at an unload.
+type loopReading struct{ restart, load, droppedAtReject, withdrawnAtUnload bool }
 
-// otherInboxReadings are the readings of the owed notice's silent point
-// besides the default (the inbox emptied at a restart and a load, a
-// rejected step's messages kept for a later step): every other
-// combination.
-var otherInboxReadings = func() []inboxKept {
-	var out []inboxKept
+// otherLoopReadings are the readings besides the default (the inbox
+// emptied at a restart and a load, a rejected step's messages kept for a
+// later step): every other combination.
+var otherLoopReadings = func() []loopReading {
+	var out []loopReading
 	for _, restart := range []bool{false, true} {
 		for _, load := range []bool{false, true} {
 			for _, dropped := range []bool{false, true} {
-				if k := (inboxKept{restart, load, dropped}); k != (inboxKept{}) {
-					out = append(out, k)
+				for _, withdrawn := range []bool{false, true} {
+					if k := (loopReading{restart, load, dropped, withdrawn}); k != (loopReading{}) {
+						out = append(out, k)
+					}
 				}
 			}
 		}
@@ -224,7 +322,7 @@ var otherInboxReadings = func() []inboxKept {
 
 // runtimeReference is RuntimeReference whose loop keeps its inbox as keep
 // says.
-func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func() loop.Runtime, error) {
+func runtimeReference(id loop.Identity, assume []string, keep loopReading) (func() loop.Runtime, error) {
 	var plugin []string
 	retry, assembly, headers := id.Capabilities.Retry, "", ""
 	for _, name := range assume {
@@ -257,6 +355,7 @@ func runtimeReference(id loop.Identity, assume []string, keep inboxKept) (func()
 		b.Assembly, b.Headers = assembly, headers
 		b.KeepInboxAtRestart, b.KeepInboxAtLoad = keep.restart, keep.load
 		b.DropClaimedAtReject = keep.droppedAtReject
+		b.WithdrawNoticesAtUnload = keep.withdrawnAtUnload
 		return b
 	}, nil
 }
@@ -353,11 +452,15 @@ func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state boo
 	// (A divergence at load, or a step the runtime refused, is not a
 	// record replayRuntime can compare: every reading plays both sides.)
 	compared := f.diff.Observation != RtLoadError && f.diff.Observation != RtError
-	agree := s.newRefKept
+	sides, err := s.sides(t)
+	if err != nil {
+		return nil, "", err
+	}
+	agree := sides
 	if compared {
 		headerOnChange := slices.Contains(s.opts.Assume, "header-on-change")
 		agree = nil
-		for _, kept := range s.newRefKept {
+		for _, kept := range sides {
 			if replayRuntime(kept, f.trace, f.imp, headerOnChange) {
 				agree = append(agree, kept)
 			}
@@ -384,7 +487,7 @@ func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state boo
 		// a reading agrees on f.trace
 		return nil, "", nil
 	}
-	for _, kept := range s.newRefKept {
+	for _, kept := range sides {
 		g, _, err := s.runWith(kept, newImp, f.trace)
 		if err != nil {
 			return nil, "", err
@@ -441,12 +544,6 @@ func (s *rtSearcher) runWith(newRef, newImp func() loop.Runtime, t loop.Trace) (
 		refRec, impRec := refSess.Record(), impSess.Record()
 		if ierr != nil {
 			var in *sim.InputError
-			if st.Append != nil && cx.faults {
-				// Whether an armed fault fails an outside writer's
-				// append too is the runtime's (the protocol's fault
-				// fails plan/mode appends): the script ends here.
-				return nil, "", nil
-			}
 			if !errors.As(ierr, &in) {
 				return nil, "", implErr(ierr)
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -272,37 +271,91 @@ type searcher struct {
 	// id is who the implementation said it is: the search draws the host's
 	// tools and skipped empty steps only where it declares them.
 	id sim.Identity
-	// alt is the search against the reference under the other reading of
-	// a silent point the implementation leaves undeclared
-	// (idle-revert-notice=either: the reference follows keep, alt net); a
-	// sequence passes when either reference agrees with the
-	// implementation at every action. nil when there is one reading.
-	alt *searcher
-	// reading names the other reading an alt search's reference follows
-	// (name=value); empty for the search of the declared choices.
-	reading string
+	// alts are the searches against the reference under the other
+	// readings of the followed choices the implementation leaves undeclared
+	// (spec.Readings: the reference follows the first); a sequence passes
+	// when one reference agrees with the implementation at every action.
+	// Empty when there is one reading.
+	alts []*searcher
+	// reading is the declaration the search's reference follows
+	// (spec.Readings), and differs the choices where it is not the first
+	// reading's (name=value), for an alt search.
+	reading map[string]string
+	differs []string
 }
 
-// withReadings sets s.alt when the implementation leaves choice
-// idle-revert-notice undeclared (either).
+// withReadings sets s.alts for the followed choices the implementation
+// leaves undeclared.
 func (s *searcher) withReadings() error {
-	if v := s.choices[spec.ChoiceIdleRevertNotice]; v != "" && v != spec.IdleRevertNoticeEither {
+	rs := spec.Readings(s.choices, spec.LevelPlugin)
+	s.reading = rs[0]
+	for _, r := range rs[1:] {
+		newRef, err := ReferenceFor(r, s.opts.Assume)
+		if err != nil {
+			return err
+		}
+		alt := *s
+		alt.alts, alt.newRef, alt.choices, alt.reading = nil, newRef, r, r
+		for _, c := range spec.Choices {
+			if r[c.Name] != rs[0][c.Name] {
+				alt.differs = append(alt.differs, c.Name+"="+r[c.Name])
+			}
+		}
+		s.alts = append(s.alts, &alt)
+	}
+	return nil
+}
+
+// parts reports whether the readings of a followed choice can part on a
+// sequence: an idle commit for idle-revert-notice (any set or command),
+// a /plan line with whitespace around its argument for plan-argument, an
+// unload for unloaded-header, an outside writer's plan/mode for
+// logged-pending.
+func parts(choice string, acts []sim.Action) bool {
+	return slices.ContainsFunc(acts, func(a sim.Action) bool {
+		switch choice {
+		case spec.ChoiceIdleRevertNotice:
+			return a.Set != nil || a.Command != nil
+		case spec.ChoicePlanArgument:
+			return a.Command != nil && spec.Padded(a.Command.Input)
+		case spec.ChoiceUnloadedHeader:
+			return a.Unload != nil
+		case spec.ChoiceLoggedPending:
+			return a.Append != nil && a.Append.Type == spec.TypePlanMode
+		}
+		return true
+	})
+}
+
+// altsFor are the alt searches worth playing on a sequence: one for each
+// distinct reading of the followed choices that can part on it, the
+// first reading's values aside.
+func (s *searcher) altsFor(acts []sim.Action) []*searcher {
+	if len(s.alts) == 0 {
 		return nil
 	}
-	net := maps.Clone(s.choices)
-	if net == nil {
-		net = map[string]string{}
+	var relevant []string
+	for _, c := range spec.Choices {
+		if c.Followed && s.reading[c.Name] != s.choices[c.Name] && parts(c.Name, acts) {
+			relevant = append(relevant, c.Name)
+		}
 	}
-	net[spec.ChoiceIdleRevertNotice] = spec.IdleRevertNoticeNet
-	newRef, err := ReferenceFor(net, s.opts.Assume)
-	if err != nil {
-		return err
+	key := func(r map[string]string) string {
+		var b strings.Builder
+		for _, n := range relevant {
+			b.WriteString(n + "=" + r[n] + ";")
+		}
+		return b.String()
 	}
-	alt := *s
-	alt.newRef, alt.choices = newRef, net
-	alt.reading = spec.ChoiceIdleRevertNotice + "=" + spec.IdleRevertNoticeNet
-	s.alt = &alt
-	return nil
+	seen := map[string]bool{key(s.reading): true}
+	var out []*searcher
+	for _, a := range s.alts {
+		if k := key(a.reading); !seen[k] {
+			seen[k] = true
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // failure is a divergence before shrinking.
@@ -313,7 +366,7 @@ type failure struct {
 	diff  *Diff
 	expr  *Diff
 	// by is the search whose reference the implementation diverged from
-	// when it is the other reading's (searcher.alt); nil: this one's.
+	// when it is another reading's (searcher.alts); nil: this one's.
 	by *searcher
 }
 
@@ -336,25 +389,28 @@ func caseFactory[T any](newImpl func() T, newFor func(sim.Check) T, i int) func(
 
 // runFrom is run, except that it goes on past divergences before action
 // from, and from there on stops only at one a trace can state. Where the
-// implementation leaves a silent point undeclared, a sequence that
-// diverges from the reference is played against the other reading's
-// (s.alt): it passes when that one agrees at every action, and otherwise
-// the divergence reported is the later of the two (the reading that
-// explained more of the sequence; the default reading's when they tie).
+// implementation leaves followed choices undeclared, a sequence that
+// diverges from the reference is played against the reference of each
+// other reading that can part on it (altsFor): it passes when one agrees
+// at every action, and otherwise the divergence reported is the latest
+// (the reading that explained the most of the sequence; the first
+// reading's when they tie).
 func (s *searcher) runFrom(newImp func() sim.Port, setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
 	f, ok, err = s.runOne(newImp, setup, acts, from)
-	if f == nil || err != nil || s.alt == nil {
+	if f == nil || err != nil {
 		return f, ok, err
 	}
-	g, _, err := s.alt.runOne(newImp, setup, acts, from)
-	switch {
-	case err != nil:
-		return nil, true, err
-	case g == nil:
-		return nil, true, nil
-	case len(g.acts) > len(f.acts):
-		g.by = s.alt
-		return g, true, nil
+	for _, alt := range s.altsFor(acts) {
+		g, _, err := alt.runOne(newImp, setup, acts, from)
+		switch {
+		case err != nil:
+			return nil, true, err
+		case g == nil:
+			return nil, true, nil
+		case len(g.acts) > len(f.acts):
+			g.by = alt
+			f = g
+		}
 	}
 	return f, ok, nil
 }
@@ -690,8 +746,9 @@ func (s *searcher) write(d *Divergence) error {
 	if len(s.opts.Assume) > 0 {
 		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
 	}
-	if s.reading != "" {
-		assumed += " under " + s.reading + " (the reading, of a choice the implementation does not declare, that agreed with it longer; the reference needs --choice " + s.reading + " to pass this trace)"
+	if len(s.differs) > 0 {
+		under := strings.Join(s.differs, " ")
+		assumed += " under " + under + " (the reading, of choices the implementation does not declare, that agreed with it longer; the reference needs --choice " + strings.Join(s.differs, " --choice ") + " to pass this trace)"
 	}
 	desc := fmt.Sprintf("Lockstep divergence (%s, seed %d, case %d) shrunk to %d actions: at action %d the implementation and the reference%s differ on %s.%s",
 		d.Search, s.opts.Seed, d.Case, len(d.Actions), d.Index+1, assumed, d.Diff.String(), note)
@@ -825,7 +882,7 @@ func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup,
 
 // model is the model of a fresh run of the searched implementation.
 func (s *searcher) model(setup properties.Setup) *properties.Model {
-	m := properties.NewModel(setup, properties.ChoicesOf(s.choices))
+	m := properties.NewModel(setup, properties.ChoicesOf(s.reading)) // one reading: no forks
 	m.ReviewReplies = s.reviewReplies
 	return m
 }

@@ -77,6 +77,18 @@ type Builtin struct {
 	// loop does, instead of keeping them for a later step: the same silent
 	// point. Set it before Load.
 	DropClaimedAtReject bool
+	// WithdrawNoticesAtUnload takes plan mode's notices out of the inbox
+	// when plan mode is unloaded, so none reaches a request while it is
+	// unloaded, instead of delivering one it recorded before: the same
+	// silent point.
+	WithdrawNoticesAtUnload bool
+	// FaultsFailOutsideAppends makes an armed append fault (Fault) fail an
+	// outside writer's plan/mode append too (Append), nothing appended,
+	// instead of only plan mode's own: the runtime protocol's fault fails
+	// "the next n attempts to append a plan/mode event to this agent's
+	// log", and a runtime may read it either way (choice fault-scope;
+	// Start sets it when the port declares fault-scope=every-append).
+	FaultsFailOutsideAppends bool
 	// inbox is what Stop kept of the inbox, by agent, for Open.
 	inbox map[string][]sim.Message
 }
@@ -161,6 +173,9 @@ func (b *Builtin) Start() (Identity, error) {
 		return Identity{}, err
 	}
 	b.id = id
+	if id.Choices[spec.ChoiceFaultScope] == spec.FaultScopeEveryAppend {
+		b.FaultsFailOutsideAppends = true // declared for the runtime by its plan mode
+	}
 	return Identity{
 		Name: "plankit-builtin(" + id.Name + ")", Version: BuiltinVersion, Language: "go", Choices: id.Choices,
 		Components: []sim.Component{{Name: "plankit-builtin", Version: BuiltinVersion}, {Name: id.Name, Version: id.Version}},
@@ -637,6 +652,9 @@ func (b *Builtin) Append(req AppendRequest) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
+	if b.FaultsFailOutsideAppends && req.Type == spec.TypePlanMode && b.rt.FailOutsideAppend() {
+		return Observation{}, nil // the session store threw: nothing appended
+	}
 	if _, err := b.rt.AppendEvent(req.Agent, req.Type, req.Data); err != nil {
 		return Observation{}, err
 	}
@@ -677,5 +695,8 @@ func (b *Builtin) Unload() error {
 		return err
 	}
 	_, err := b.do(sim.Action{Unload: &sim.UnloadAction{}})
+	if err == nil && b.WithdrawNoticesAtUnload {
+		b.rt.WithdrawNotices()
+	}
 	return err
 }

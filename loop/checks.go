@@ -106,10 +106,20 @@ func Invariants(t Trace, rec Record) []Finding {
 	// stepUnloaded: for each step, whether plan mode is unloaded while it
 	// plays.
 	stepUnloaded := make([]bool, len(rec.Steps))
+	// owed: by agent, the notices plan mode recorded before it was
+	// unloaded that a step may still deliver while it is unloaded (a
+	// runtime's inbox is the runtime's: docs/spec-choices.md, "Where a
+	// between-turns change's notice waits").
+	owed := map[string]int{}
 	for i, d := range rec.Steps {
 		agent := d.Step.Agent()
 		if agent == "" && len(rec.Agents) > 0 {
 			agent = rec.Agents[0]
+		}
+		if d.Step.Unload != nil && !unloaded {
+			for _, a := range rec.Agents {
+				owed[a] = noticeOwed(logBefore(rec, i, a))
+			}
 		}
 		unloaded = d.Step.unloadedAfter(unloaded)
 		stepUnloaded[i] = unloaded
@@ -132,7 +142,9 @@ func Invariants(t Trace, rec Record) []Finding {
 			composedAt[agent] = append(composedAt[agent], composed)
 		}
 		if unloaded {
-			out = append(out, withoutPlanMode(agent, d)...)
+			var fs []Finding
+			fs, owed[agent] = withoutPlanMode(agent, d, owed[agent])
+			out = append(out, fs...)
 			continue
 		}
 		if selects(d.Step) && (len(d.Obs.Requests) > 0 || slices.ContainsFunc(d.Obs.Events, func(e sim.Event) bool { return e.Type == spec.TypeTurnStart })) {
@@ -194,7 +206,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
 		out = append(out, planModeInMessages(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent])...)
+		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent], hostListenersAct(rec))...)
 	}
 	out = append(out, forcedSteps(rec)...)
 	out = append(out, idleSets(rec, stepUnloaded)...)
@@ -238,6 +250,39 @@ func forcedSteps(rec Record) []Finding {
 	return out
 }
 
+// logBefore is agent's log before step i of rec: the log up to where the
+// agent's next step started (StepDone.Start), the whole log when none did.
+func logBefore(rec Record, i int, agent string) []sim.Event {
+	log := rec.Logs[agent]
+	for _, d := range rec.Steps[i:] {
+		if d.Step.Agent() == agent && d.Start <= len(log) {
+			return log[:d.Start]
+		}
+	}
+	return log
+}
+
+// noticeOwed is how many notices plan mode may have recorded and not yet
+// seen delivered at the end of log: one when a plan/mode came after the
+// last request/header and no plan-mode notice after it (an idle commit's
+// notice waiting in the runtime's inbox), else none.
+func noticeOwed(log []sim.Event) int {
+	owed := 0
+	for _, e := range log {
+		switch e.Type {
+		case spec.TypeRequestHeader:
+			owed = 0
+		case spec.TypePlanMode:
+			owed = 1
+		case spec.TypeUserMessage:
+			if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
+				owed = 0
+			}
+		}
+	}
+	return owed
+}
+
 // selects reports whether a step is only a selection: a set, or a /plan
 // command that steers no message.
 func selects(st Step) bool {
@@ -249,9 +294,10 @@ func selects(st Step) bool {
 
 // withoutPlanMode judges a step played while plan mode is unloaded (SVC-2,
 // PEND-8): it appends no plan/mode event and no plan-mode notice (an
-// outside writer's append is the host's, not plan mode's), and /plan is an
-// unknown command.
-func withoutPlanMode(agent string, d StepDone) []Finding {
+// outside writer's append is the host's, not plan mode's; a notice plan
+// mode recorded before the unload, owed, the runtime may still deliver),
+// and /plan is an unknown command. It returns what is still owed.
+func withoutPlanMode(agent string, d StepDone, owed int) ([]Finding, int) {
 	var out []Finding
 	outside := outsidePlanModes(d.Step)
 	for _, e := range d.Obs.Events {
@@ -266,13 +312,17 @@ func withoutPlanMode(agent string, d StepDone) []Finding {
 			continue
 		}
 		if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
+			if owed > 0 {
+				owed--
+				continue
+			}
 			out = append(out, found(attribution.InvUnloadedNotice, agent, fmt.Sprintf("a plan-mode notice is logged at seq %d while plan mode is unloaded", e.Seq)))
 		}
 	}
 	if d.Step.Command != nil && d.Command != nil && d.Command.Kind == "success" && spec.NamesPlan(d.Step.Command.Input) {
 		out = append(out, found(attribution.InvUnloadedCommand, agent, fmt.Sprintf("%q succeeds while plan mode is unloaded: the command should be unknown", d.Step.Command.Input)))
 	}
-	return out
+	return out, owed
 }
 
 // outsidePlanModes counts the plan/mode events an outside writer appends
@@ -390,7 +440,12 @@ func planModeInMessages(agent string, log []sim.Event, reqs []ModelRequest) []Fi
 // so event i is line i+2, and a request sent when the log held n events
 // was sent after line n+1. A finding on the line of an event the kit wrote
 // itself (outside, by seq) is not the runtime's.
-func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[string]string, outside []int) []Finding {
+//
+// A host listener that takes a step's messages, or rejects a step whose
+// claimed messages the loop then drops, may lose a message /plan steered:
+// that is the host's doing, which the log does not show, so where one
+// acts the rule on a steered message is not the runtime's to fail.
+func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[string]string, outside []int, listenersAct bool) []Finding {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
 	for _, e := range log {
@@ -402,12 +457,12 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[str
 	for _, q := range sent {
 		after = append(after, q.At+1)
 	}
-	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: choices[spec.ChoiceSectionSource], PlanModeData: choices[spec.ChoicePlanModeData], PlanModeMalformed: choices[spec.ChoicePlanModeMalformed], SentAfter: after})
+	rep := lint.Bytes(agent, buf.Bytes(), lint.Options{SectionSource: choices[spec.ChoiceSectionSource], PlanModeData: choices[spec.ChoicePlanModeData], PlanModeMalformed: choices[spec.ChoicePlanModeMalformed], UnloadedHeader: choices[spec.ChoiceUnloadedHeader], SentAfter: after})
 	var out []Finding
 	for _, e := range rep.Entries {
 		switch e.Level {
 		case lint.LevelFinding:
-			if slices.Contains(outside, e.Line-2) {
+			if slices.Contains(outside, e.Line-2) || listenersAct && e.Rule == attribution.LintNotSteered {
 				continue
 			}
 			out = append(out, Finding{Clause: e.Clause, Rule: e.Rule, Agent: agent, Message: fmt.Sprintf("lint: log line %d: %s", e.Line, e.Message)})
@@ -416,6 +471,15 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[str
 		}
 	}
 	return out
+}
+
+// hostListenersAct reports whether a host pre-step listener acts in some
+// turn of the record (its script's preSteps).
+func hostListenersAct(rec Record) bool {
+	return slices.ContainsFunc(rec.Steps, func(d StepDone) bool {
+		sc := d.Step.ScriptOf()
+		return sc != nil && len(sc.PreSteps) > 0
+	})
 }
 
 // countOf is how many times name stands in names.

@@ -22,6 +22,9 @@ type Choices struct {
 	PlanModeData      string // fold-active | exact
 	PlanModeMalformed string // either | keep | truthy
 	IdleRevertNotice  string // either | keep | net
+	PlanArgument      string // either | trimmed | exact
+	UnloadedHeader    string // either | fold | shown | skipped
+	LoggedPending     string // either | keep | clear
 	// Assume is the known deviations the model predicts instead of
 	// SPEC.md (none by default).
 	Assume Deviations
@@ -128,5 +131,21 @@ func ChoicesOf(declared map[string]string) Choices {
 		PlanModeData:      pick(spec.ChoicePlanModeData, spec.PlanModeDataFoldActive),
 		PlanModeMalformed: pick(spec.ChoicePlanModeMalformed, spec.PlanModeMalformedEither),
 		IdleRevertNotice:  pick(spec.ChoiceIdleRevertNotice, spec.IdleRevertNoticeEither),
+		PlanArgument:      pick(spec.ChoicePlanArgument, spec.Either),
+		UnloadedHeader:    pick(spec.ChoiceUnloadedHeader, spec.Either),
+		LoggedPending:     pick(spec.ChoiceLoggedPending, spec.Either),
 	}
 }
+
+// Map is the choices as a declaration (name to value).
+func (c Choices) Map() map[string]string {
+	return map[string]string{
+		spec.ChoiceFoldEnd: c.FoldEnd, spec.ChoiceCancelPending: c.CancelPending,
+		spec.ChoiceSectionSource: c.SectionSource, spec.ChoiceReloadPending: c.ReloadPending,
+		spec.ChoiceIdleAppendFailure: c.IdleAppendFailure, spec.ChoiceEmptyStep: c.EmptyStep,
+		spec.ChoicePlanModeData: c.PlanModeData, spec.ChoicePlanModeMalformed: c.PlanModeMalformed,
+		spec.ChoiceIdleRevertNotice: c.IdleRevertNotice, spec.ChoicePlanArgument: c.PlanArgument,
+		spec.ChoiceUnloadedHeader: c.UnloadedHeader, spec.ChoiceLoggedPending: c.LoggedPending,
+	}
+}
+

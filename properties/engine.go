@@ -54,9 +54,9 @@ func startSession(prop *property, newPort func() sim.Port, setup Setup) (*sessio
 }
 
 // do runs one action, checks the property's obligations and returns the
-// first one missed. Where the model follows two readings of a silent
-// point the implementation leaves undeclared, the action passes when
-// either reading that explained every earlier action explains it too
+// first one missed. Where the model follows several readings of silent
+// points the implementation leaves undeclared, the action passes when one
+// reading that explained every earlier action explains it too
 // (Model.Settle); the failure reported is the model's own reading's.
 func (s *session) do(act sim.Action, expect func(sim.Action, Prediction) []trace.Expect) (*Failure, error) {
 	s.acts = append(s.acts, act)
@@ -65,26 +65,41 @@ func (s *session) do(act sim.Action, expect func(sim.Action, Prediction) []trace
 	if err != nil {
 		return nil, err
 	}
-	xs := expect(act, p)
-	f := s.check(act, xs, res)
-	if p.Alt == nil || p.SameAsAlt {
-		return f, nil
-	}
-	if s.model.Settle(f == nil, s.check(act, expect(act, *p.Alt), res) == nil) {
+	f := s.check(act, expect(act, p), res)
+	if s.settleReadings(act, p, res, f, expect) {
 		return nil, nil
 	}
 	return f, nil
+}
+
+// settleReadings keeps the readings of the model that explain the action
+// (Model.Settle), given f, the failure under the model's own; it reports
+// whether one did. A reading that predicts what the model's own does is
+// judged as it is.
+func (s *session) settleReadings(act sim.Action, p Prediction, res sim.Result, f *Failure, expect func(sim.Action, Prediction) []trace.Expect) bool {
+	if len(p.Alts) == 0 {
+		return f == nil
+	}
+	oks := make([]bool, len(p.Alts))
+	for i, alt := range p.Alts {
+		if p.Same[i] {
+			oks[i] = f == nil
+		} else {
+			oks[i] = s.check(act, expect(act, alt), res) == nil
+		}
+	}
+	return s.model.Settle(f == nil, oks)
 }
 
 // settle is do's bookkeeping of the readings for an action of an explored
 // state's prefix, which passed when it was explored: only where the two
 // readings expect different things does the result say which remain.
 func (s *session) settle(act sim.Action, p Prediction, res sim.Result) *Failure {
-	if p.Alt == nil || p.SameAsAlt {
+	if len(p.Alts) == 0 {
 		return nil
 	}
 	f := s.check(act, fullExpect(act, p), res)
-	if s.model.Settle(f == nil, s.check(act, fullExpect(act, *p.Alt), res) == nil) {
+	if s.settleReadings(act, p, res, f, fullExpect) {
 		return nil
 	}
 	return f

@@ -51,25 +51,49 @@ func TestIdleRevertNoticeReadings(t *testing.T) {
 // following one reading at one action and the other at the next.
 func TestSettleNeverMixesReadings(t *testing.T) {
 	setup := Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: sim.RetriesPreStep}
-	either := func() *Model { return NewModel(setup, ChoicesOf(nil)) }
+	// nothing declared: an idle commit forks the model into the two
+	// readings of idle-revert-notice, and nothing else
+	either := func() *Model {
+		m := NewModel(setup, ChoicesOf(nil))
+		if m.Undeclared() {
+			t.Fatal("a model forks before any action parts its readings")
+		}
+		for _, act := range []sim.Action{
+			{Prompt: &sim.TextAction{Agent: "main", Text: "Look."}},
+			{Step: &sim.StepAction{Agent: "main"}}, // a header showing inactive
+			{EndTurn: &sim.EndTurnAction{Agent: "main"}},
+		} {
+			m.Apply(act)
+		}
+		if m.Undeclared() {
+			t.Fatal("a model forks before an idle commit")
+		}
+		m.Apply(sim.Action{Set: &sim.SetAction{Agent: "main", Active: true}})
+		if len(m.alts) != 1 || m.alts[0].Choices.IdleRevertNotice != spec.IdleRevertNoticeNet || m.Choices.IdleRevertNotice != spec.IdleRevertNoticeKeep {
+			t.Fatalf("an idle commit forks the model into %d others: %+v", len(m.alts), m.alts)
+		}
+		return m
+	}
 	m := either()
-	if !m.Undeclared() || !m.Settle(true, true) || !m.Undeclared() {
+	if !m.Undeclared() || !m.Settle(true, []bool{true}) || !m.Undeclared() {
 		t.Fatal("both readings explaining an action keep both")
 	}
-	if !m.Settle(false, true) || m.Undeclared() || !m.defers() {
+	if !m.Settle(false, []bool{true}) || m.Undeclared() || !m.defers() {
 		t.Fatal("only the alt (net) explaining an action leaves net")
 	}
-	if m.Settle(true, false) != true || m.Settle(false, true) {
+	if m.Settle(true, nil) != true || m.Settle(false, nil) {
 		t.Fatal("with one reading left, only it decides: the other explaining an action does not pass it")
 	}
 	m = either()
-	if !m.Settle(true, false) || m.Undeclared() || m.defers() {
+	if !m.Settle(true, []bool{false}) || m.Undeclared() || m.defers() {
 		t.Fatal("only the model's own reading (keep) explaining an action leaves keep")
 	}
-	if m := either(); m.Settle(false, false) {
+	if m := either(); m.Settle(false, []bool{false}) {
 		t.Fatal("neither reading explaining an action fails it")
 	}
-	if m := NewModel(setup, ChoicesOf(map[string]string{spec.ChoiceIdleRevertNotice: spec.IdleRevertNoticeKeep})); m.Undeclared() {
+
+	if m := NewModel(setup, ChoicesOf(map[string]string{spec.ChoiceIdleRevertNotice: spec.IdleRevertNoticeKeep, spec.ChoicePlanArgument: spec.PlanArgumentTrimmed,
+		spec.ChoiceUnloadedHeader: spec.UnloadedHeaderFold, spec.ChoiceLoggedPending: spec.LoggedPendingKeep})); m.Undeclared() {
 		t.Fatal("a declared reading is the only one")
 	}
 }

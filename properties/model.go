@@ -73,26 +73,173 @@ type Model struct {
 	// seam's reply or failure (sim.Identity.ReviewReplies); without it no
 	// such review is a valid action.
 	ReviewReplies bool
-	// alt is the model under the other reading of a silent point the
-	// implementation leaves undeclared (idle-revert-notice=either: this
-	// model predicts keep, alt net), advanced by the same actions. A run
-	// passes while either reading explains every action so far (Settle);
-	// nil once one reading is left.
-	alt *Model
+	// alts are the model under the other readings of the silent points
+	// the implementation leaves undeclared (the followed choices,
+	// spec.Readings: this model follows the reference's reading), advanced
+	// by the same actions. A run passes while one reading explains every
+	// action so far (Settle); nil once one reading is left.
+	alts []*Model
 }
 
-// NewModel returns the model of a fresh run.
+// NewModel returns the model of a fresh run. A followed choice the
+// implementation leaves undeclared (spec.Either) is predicted as the
+// reference's reading until an action can part its readings; there the
+// model forks into one model per reading (fork), and Settle keeps those
+// that explain what the implementation did.
 func NewModel(s Setup, c Choices) *Model {
 	m := &Model{Setup: s, Choices: c}
 	for _, n := range s.Options().Agents {
 		m.agents = append(m.agents, &agent{name: n})
 	}
-	if c.IdleRevertNotice == spec.IdleRevertNoticeEither || c.IdleRevertNotice == "" {
-		net := c
-		net.IdleRevertNotice = spec.IdleRevertNoticeNet
-		m.alt = NewModel(s, net)
-	}
 	return m
+}
+
+// MayPart reports whether an action can part the readings of a followed
+// choice, whatever the state: an idle commit for idle-revert-notice (a set
+// or a command; under empty-step=inject a step too), a /plan line with
+// whitespace around its argument for plan-argument, a request for
+// unloaded-header (it parts only while plan mode is unloaded), another
+// writer's plan/mode for logged-pending. lockstep asks it of a sequence's
+// actions to play only the readings that can part on it.
+func MayPart(choice string, act sim.Action) bool {
+	switch choice {
+	case spec.ChoiceIdleRevertNotice:
+		return act.Set != nil || act.Command != nil || act.Step != nil || act.Retry != nil
+	case spec.ChoicePlanArgument:
+		return act.Command != nil && spec.Padded(act.Command.Input)
+	case spec.ChoiceUnloadedHeader:
+		return act.Step != nil || act.Retry != nil
+	case spec.ChoiceLoggedPending:
+		return act.Append != nil && act.Append.Type == spec.TypePlanMode
+	}
+	return false
+}
+
+// parts reports whether act parts the readings of choice from this
+// model's state.
+func (m *Model) parts(choice string, act sim.Action) bool {
+	if !MayPart(choice, act) {
+		return false
+	}
+	switch choice {
+	case spec.ChoiceIdleRevertNotice:
+		return act.Set != nil || act.Command != nil || m.Choices.EmptyStep == spec.EmptyStepInject
+	case spec.ChoiceUnloadedHeader:
+		return !m.Plugin() && !m.Setup.NoPlugin
+	case spec.ChoiceLoggedPending:
+		a := m.agent(act.Append.Agent)
+		return a != nil && a.pending != nil
+	}
+	return true
+}
+
+// followed are the followed choices the plugin-level model reads, each
+// with its field of Choices.
+var followed = []struct {
+	name  string
+	field func(*Choices) *string
+}{
+	{spec.ChoiceIdleRevertNotice, func(c *Choices) *string { return &c.IdleRevertNotice }},
+	{spec.ChoicePlanArgument, func(c *Choices) *string { return &c.PlanArgument }},
+	{spec.ChoiceUnloadedHeader, func(c *Choices) *string { return &c.UnloadedHeader }},
+	{spec.ChoiceLoggedPending, func(c *Choices) *string { return &c.LoggedPending }},
+}
+
+// fork splits the model (and each alt) into one model per reading of each
+// followed choice still undeclared that act parts: the model takes the
+// reference's reading, the others become alts.
+func (m *Model) fork(act sim.Action) {
+	for _, f := range followed {
+		if *f.field(&m.Choices) != spec.Either || !slices.ContainsFunc(append([]*Model{m}, m.alts...), func(x *Model) bool { return x.parts(f.name, act) }) {
+			continue
+		}
+		c, _ := spec.LookupChoice(f.name)
+		values := c.ValueNames()[1:]
+		var alts []*Model
+		for _, x := range append([]*Model{m}, m.alts...) {
+			for _, v := range values[1:] {
+				y := x.clone()
+				*f.field(&y.Choices) = v
+				alts = append(alts, y)
+			}
+		}
+		for _, x := range m.alts {
+			*f.field(&x.Choices) = values[0]
+		}
+		*f.field(&m.Choices) = values[0]
+		m.alts = append(m.alts, alts...)
+	}
+}
+
+// rejoin undoes forks that no longer part anything: where, for a followed
+// choice, the model or an alt and its siblings (the same reading of every
+// other choice) hold every value of the choice and are in one state, they
+// predict the same until an action parts them again, so they become one
+// model again with the choice undeclared (spec.Either). This keeps the
+// explored states few.
+func (m *Model) rejoin() {
+	if len(m.alts) == 0 {
+		return
+	}
+	for _, f := range followed {
+		c, _ := spec.LookupChoice(f.name)
+		values := len(c.Values) - 1
+		all := append([]*Model{m}, m.alts...)
+		groups := map[string][]int{}
+		var order []string
+		for i, x := range all {
+			v := *f.field(&x.Choices)
+			if v == spec.Either {
+				continue
+			}
+			*f.field(&x.Choices) = "*"
+			k := x.readingKey() + x.stateKey()
+			*f.field(&x.Choices) = v
+			if _, ok := groups[k]; !ok {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], i)
+		}
+		drop := map[int]bool{}
+		for _, k := range order {
+			g := groups[k]
+			if len(g) != values {
+				continue
+			}
+			*f.field(&all[g[0]].Choices) = spec.Either
+			for _, i := range g[1:] {
+				drop[i] = true
+			}
+		}
+		if len(drop) == 0 {
+			continue
+		}
+		var kept []*Model
+		for i, x := range all[1:] {
+			if !drop[i+1] {
+				kept = append(kept, x)
+			}
+		}
+		m.alts = kept
+	}
+}
+
+// clone is a deep copy of the model, without its alts.
+func (m *Model) clone() *Model {
+	c := *m
+	c.alts = nil
+	c.agents = make([]*agent, len(m.agents))
+	for i, a := range m.agents {
+		b := *a
+		b.log = slices.Clone(a.log)
+		b.queue = slices.Clone(a.queue)
+		if a.pending != nil {
+			p := *a.pending
+			b.pending = &p
+		}
+		c.agents[i] = &b
+	}
+	return &c
 }
 
 // defers reports whether this model's reading defers the narration of a
@@ -101,49 +248,44 @@ func NewModel(s Setup, c Choices) *Model {
 // model of either predicts first) the notice is queued at the commit.
 func (m *Model) defers() bool { return m.Choices.IdleRevertNotice == spec.IdleRevertNoticeNet }
 
-// agreesWithAlt reports whether the two readings of idle-revert-notice the
-// model follows are in the same state: no notice of an idle commit waits in
-// a queue (this model's keep) and none is owed (the alt's net). Only then
-// do they part, so from such a state they predict the same for any action.
-func (m *Model) agreesWithAlt() bool {
-	for _, a := range m.agents {
-		if slices.ContainsFunc(a.queue, func(q qmsg) bool { return q.notice }) {
-			return false
+// Undeclared reports whether the model still follows more than one
+// reading of the silent points the implementation leaves undeclared.
+func (m *Model) Undeclared() bool { return len(m.alts) > 0 }
+
+// Settle keeps, of the readings a model of undeclared silent points
+// follows, the ones that explained the last action: the model's own (ok)
+// and each of its alts' (altOK, in order). When the model's own did not,
+// the first alt that did becomes the model. It reports whether any reading
+// did; a model with one reading reports ok.
+func (m *Model) Settle(ok bool, altOK []bool) bool {
+	var kept []*Model
+	for i, a := range m.alts {
+		if altOK[i] {
+			kept = append(kept, a)
 		}
 	}
-	for _, a := range m.alt.agents {
-		if a.owed {
-			return false
+	switch {
+	case ok:
+		m.alts = kept
+	case len(kept) == 0:
+		return false
+	default:
+		rr := m.ReviewReplies
+		*m = *kept[0]
+		m.alts = kept[1:]
+		m.ReviewReplies = rr
+		for _, a := range m.alts {
+			a.alts = nil
 		}
 	}
+	m.rejoin()
 	return true
 }
 
-// Undeclared reports whether the model still follows two readings of a
-// silent point the implementation leaves undeclared.
-func (m *Model) Undeclared() bool { return m.alt != nil }
-
-// Settle keeps, of the two readings a model of an undeclared silent point
-// follows, the ones that explained the last action: the model's own
-// (ok) and its alt's (altOK). When only the alt's did, the model becomes
-// the alt. It reports whether either reading did; a model with one
-// reading reports ok.
-func (m *Model) Settle(ok, altOK bool) bool {
-	switch {
-	case m.alt == nil:
-		return ok
-	case ok && altOK:
-		return true
-	case ok:
-		m.alt = nil
-		return true
-	case altOK:
-		rr := m.ReviewReplies
-		*m = *m.alt
-		m.ReviewReplies = rr
-		return true
-	}
-	return false
+// readingKey names the model's values of the followed choices, which
+// decide its future as its state does.
+func (m *Model) readingKey() string {
+	return fmt.Sprintf("[%s %s %s %s]", m.Choices.IdleRevertNotice, m.Choices.PlanArgument, m.Choices.UnloadedHeader, m.Choices.LoggedPending)
 }
 
 // Agents lists agent names in creation order.
@@ -167,6 +309,15 @@ func (m *Model) agent(name string) *agent {
 // Key identifies the abstract state, for deduplication: everything that
 // decides the future behaviour, but not log lengths.
 func (m *Model) Key() string {
+	k := m.readingKey() + m.stateKey()
+	for _, a := range m.alts {
+		k += "||" + a.readingKey() + a.stateKey()
+	}
+	return k
+}
+
+// stateKey is Key of this one reading, without the reading.
+func (m *Model) stateKey() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "f%d", m.fail)
 	if m.unloaded {
@@ -189,9 +340,6 @@ func (m *Model) Key() string {
 		if a.owed {
 			b.WriteString(":o")
 		}
-	}
-	if m.alt != nil {
-		b.WriteString("||" + m.alt.Key())
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package properties
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 
 	"github.com/plankit/plankit/sim"
@@ -39,12 +40,12 @@ type Prediction struct {
 	Command  *trace.CommandExpect
 	Fold     *bool
 	FoldErr  bool
-	// Alt is the prediction under the other reading of a silent point
-	// the implementation leaves undeclared (Model.Settle), nil when there
-	// is one reading; SameAsAlt: the readings agreed before the action, so
-	// Alt predicts the same.
-	Alt       *Prediction
-	SameAsAlt bool
+	// Alts are the predictions under the other readings of the silent
+	// points the implementation leaves undeclared (Model.Settle), one per
+	// alt of the model, in order; empty when there is one reading. Same[i]
+	// says Alts[i] predicts exactly what this prediction does.
+	Alts []Prediction
+	Same []bool
 }
 
 // For returns the prediction for an agent.
@@ -96,8 +97,13 @@ func (x *pred) appendPlan(a *agent, active bool) bool {
 // Apply advances the model by act and returns what the implementation must
 // show. act must be Valid.
 func (m *Model) Apply(act sim.Action) Prediction {
+	m.fork(act)
+	return m.apply(act)
+}
+
+// apply is Apply without forking.
+func (m *Model) apply(act sim.Action) Prediction {
 	x := &pred{m: m}
-	same := m.alt != nil && m.agreesWithAlt()
 	switch {
 	case act.Prompt != nil:
 		a := m.agent(act.Prompt.Agent)
@@ -180,9 +186,11 @@ func (m *Model) Apply(act sim.Action) Prediction {
 		ap.State = m.Get(ap.Agent)
 		ap.Unobserved = !m.Plugin()
 	}
-	if m.alt != nil {
-		alt := m.alt.Apply(act)
-		x.p.Alt, x.p.SameAsAlt = &alt, same
+	for _, alt := range m.alts {
+		p := alt.apply(act)
+		x.p.Alts = append(x.p.Alts, p)
+		x.p.Same = append(x.p.Same, reflect.DeepEqual(p, Prediction{Agents: x.p.Agents, Outcome: x.p.Outcome, Error: x.p.Error, Decision: x.p.Decision,
+			Tool: x.p.Tool, Command: x.p.Command, Fold: x.p.Fold, FoldErr: x.p.FoldErr}))
 	}
 	return x.p
 }
@@ -259,7 +267,7 @@ func (x *pred) set(a *agent, active bool) (outcome string, failed bool) {
 // command is /plan [off|message] (CMD-1..4).
 func (x *pred) command(a *agent, input string) {
 	x.host(a, spec.TypeCommandRun, nil)
-	cmd := spec.ParseCommand(input)
+	cmd := spec.ParseCommandAs(input, x.m.Choices.PlanArgument)
 	registered := x.m.Setup.Services.Commands && cmd.IsPlan() && x.m.Plugin()
 	kind, outcome := "error", ""
 	steered := []string{}

@@ -29,6 +29,9 @@ func (x *pred) outside(a *agent, typ string, data json.RawMessage) {
 		me.isPlan, me.plan = ok, v
 		if ok {
 			a.logged = v
+			if a.pending != nil && a.pending.active == v && x.m.Choices.LoggedPending == spec.LoggedPendingClear {
+				a.pending = nil // the log holds the selection: no longer waiting (choice logged-pending)
+			}
 		}
 		written, _ := spec.PlanModeRead(data, spec.PlanModeDataFoldActive) // the value as written, whatever the fold reads
 		ap.Plan = append(ap.Plan, written)                                 // data with no boolean active reads as false; appended checks it as written

@@ -19,7 +19,6 @@ import (
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
-	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -479,14 +478,7 @@ func validConfig(raw string) bool {
 // choicesOf lists the choices a property depends on as name=value, with
 // the value the model used.
 func choicesOf(p *property, declared map[string]string) []string {
-	all := ChoicesOf(declared)
-	values := map[string]string{
-		spec.ChoiceFoldEnd: all.FoldEnd, spec.ChoiceCancelPending: all.CancelPending,
-		spec.ChoiceSectionSource: all.SectionSource, spec.ChoiceReloadPending: all.ReloadPending,
-		spec.ChoiceIdleAppendFailure: all.IdleAppendFailure,
-		spec.ChoicePlanModeData:      all.PlanModeData, spec.ChoicePlanModeMalformed: all.PlanModeMalformed,
-		spec.ChoiceIdleRevertNotice: all.IdleRevertNotice,
-	}
+	values := ChoicesOf(declared).Map()
 	var out []string
 	for _, name := range p.choices {
 		out = append(out, name+"="+values[name])

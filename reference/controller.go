@@ -131,6 +131,17 @@ func (c *Controller) Set(h host, agent string, active bool) (string, error) {
 	return spec.Committed, nil
 }
 
+// heard is told that another writer's plan/mode reached the agent's log:
+// under logged-pending=clear a selection the log now holds is no longer
+// waiting to be appended (PEND-7), so it is dropped; under keep it waits
+// for the next accepted in-turn pre-step, which finds it equal to the log
+// and appends nothing (LOG-4).
+func (c *Controller) heard(agent string) {
+	if p, ok := c.pending[agent]; ok && c.choices.LoggedPending == spec.LoggedPendingClear && p.active == c.sessions[agent].active {
+		delete(c.pending, agent)
+	}
+}
+
 // defers reports whether the narration of a change committed outside a
 // running step waits for the next accepted in-turn pre-step
 // (idle-revert-notice=net) instead of being injected at once.
@@ -396,8 +407,8 @@ func (c *Controller) approve(here at) json.RawMessage {
 // Command is /plan [off|message] (CMD-2..4).
 func (c *Controller) Command(h host, agent, input string) sim.CommandReply {
 	here := at{c, h, agent}
-	msg := strings.TrimSpace(input)
-	if c.hooks.isOff.at(input, msg == spec.CommandOff) {
+	msg := spec.CommandAs(spec.Command, input, c.choices.PlanArgument).Arg
+	if c.hooks.isOff.at(msg, msg == spec.CommandOff) {
 		if reply, ok := c.hooks.offReply.at(here); ok {
 			return reply
 		}

@@ -58,8 +58,9 @@ type session struct {
 	folds bend[bool, bool]
 	seen  bool
 	// reading is the declared values of choices plan-mode-data and
-	// plan-mode-malformed.
-	reading spec.PlanModeReading
+	// plan-mode-malformed; unloadedHeader the value of unloaded-header.
+	reading        spec.PlanModeReading
+	unloadedHeader string
 }
 
 func (s *session) add(e sim.Event) {
@@ -75,6 +76,16 @@ func (s *session) add(e sim.Event) {
 		s.open = false
 	case spec.TypeRequestHeader:
 		v := s.active
+		if section, tool := sim.HeaderShows(e.Data); !section && !tool {
+			// logged while plan mode was not composed (SVC-2): what it
+			// described is choice unloaded-header
+			switch s.unloadedHeader {
+			case spec.UnloadedHeaderShown:
+				v = false // no plan guidance shown
+			case spec.UnloadedHeaderSkipped:
+				return // judge by the last header logged while composed
+			}
+		}
 		s.header = &v
 	}
 }

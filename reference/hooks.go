@@ -72,8 +72,8 @@ type hooks struct {
 	withdraws       bend[intent, bool]           // whether keep-planning withdraws this pending exit
 	replaces        bend[at, bool]               // whether an approval replaces the pending selection
 	// The /plan command (CMD-2..4, SVC-1).
-	isOff     bend[string, bool]            // whether the input is /plan off
 	offReply  instead[at, sim.CommandReply] // before /plan off selects
+	isOff     bend[string, bool]            // whether /plan's argument is off
 	target    bend[commanding, bool]        // the state /plan [message] selects
 	steered   bend[string, bool]            // whether the message is steered
 	announced bend[announcing, string]      // the outcome the reply announces

@@ -25,6 +25,13 @@ type Choices struct {
 	PlanModeData      string // spec.ChoicePlanModeData
 	PlanModeMalformed string // spec.ChoicePlanModeMalformed
 	IdleRevertNotice  string // spec.ChoiceIdleRevertNotice
+	PlanArgument      string // spec.ChoicePlanArgument
+	UnloadedHeader    string // spec.ChoiceUnloadedHeader
+	LoggedPending     string // spec.ChoiceLoggedPending
+	// FaultScope is the runtime's (spec.ChoiceFaultScope): plan mode
+	// itself does not read it; it is declared here so that a runtime
+	// around the reference can declare it.
+	FaultScope string
 }
 
 // fields maps each choice name to the field holding the pick.
@@ -40,6 +47,10 @@ func (c *Choices) fields() map[string]*string {
 		spec.ChoicePlanModeData:      &c.PlanModeData,
 		spec.ChoicePlanModeMalformed: &c.PlanModeMalformed,
 		spec.ChoiceIdleRevertNotice:  &c.IdleRevertNotice,
+		spec.ChoicePlanArgument:      &c.PlanArgument,
+		spec.ChoiceUnloadedHeader:    &c.UnloadedHeader,
+		spec.ChoiceLoggedPending:     &c.LoggedPending,
+		spec.ChoiceFaultScope:        &c.FaultScope,
 	}
 }
 
@@ -201,7 +212,7 @@ func (p *plugin) Open(req sim.OpenRequest) error {
 	if p.ctl == nil {
 		return errNotStarted
 	}
-	s := &session{folds: p.hooks.folds, reading: p.opts.Choices.reading()}
+	s := &session{folds: p.hooks.folds, reading: p.opts.Choices.reading(), unloadedHeader: p.opts.Choices.UnloadedHeader}
 	for _, e := range req.Events {
 		s.add(e)
 	}
@@ -287,6 +298,9 @@ func (p *plugin) sync(c sim.Call) (*session, error) {
 			continue
 		}
 		s.add(e) // another writer's plan/mode is in force at once (LOG-3)
+		if e.Type == spec.TypePlanMode {
+			p.ctl.heard(c.Agent)
+		}
 	}
 	return s, nil
 }

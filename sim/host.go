@@ -48,6 +48,18 @@ func (r *Runtime) AppendEvent(agent, typ string, data json.RawMessage) (Event, e
 	return a.log.Append(typ, data), nil
 }
 
+// FailOutsideAppend consumes an armed append fault, when one is armed, as
+// a runtime whose faults fail every plan/mode append of the log (an
+// outside writer's too) does at an outside writer's plan/mode append; it
+// reports whether it did (then nothing is appended).
+func (r *Runtime) FailOutsideAppend() bool {
+	if r.fail == 0 {
+		return false
+	}
+	r.fail--
+	return true
+}
+
 // hostTool reports whether name is one of the host's own tools.
 func (r *Runtime) hostTool(name string) bool {
 	return slices.Contains(r.opts.HostTools, name) || slices.Contains(r.opts.AssemblyTools, name)

@@ -284,6 +284,15 @@ func (r *Runtime) Requeue(agent string, ms []Message) error {
 	return nil
 }
 
+// WithdrawNotices takes the plan-mode notices out of every agent's inbox:
+// a loop that lets nothing of plan mode reach the model once plan mode is
+// unloaded (a reading of where a recorded notice waits).
+func (r *Runtime) WithdrawNotices() {
+	for _, a := range r.agents {
+		a.queue = slices.DeleteFunc(a.queue, Message.IsPlanNotice)
+	}
+}
+
 // Plugin reports whether a plan-mode plugin is loaded.
 func (r *Runtime) Plugin() bool { return r.port != nil && r.loaded }
 

@@ -5,13 +5,15 @@ import "strings"
 // PlanCommand is a typed command line read as the /plan command reads it
 // (CMD-1..4). plankit's host splits a line "/name args" into the command's
 // name and its raw arguments (SplitCommand), hands them to the command's
-// handler and logs both (command/run); /plan reads its argument without
-// the whitespace around it (CMD-4: "the exact argument off"). A line that
-// is not /plan selects nothing and steers nothing.
+// handler and logs both (command/run); whether the whitespace around the
+// argument belongs to it (CMD-4: "the exact argument off") is choice
+// plan-argument. A line that is not /plan selects nothing and steers
+// nothing.
 type PlanCommand struct {
 	// Name is the command's name, without the slash.
 	Name string
-	// Arg is the argument, without its surrounding whitespace.
+	// Arg is the argument: without its surrounding whitespace, or as
+	// typed (plan-argument=exact).
 	Arg string
 }
 
@@ -25,13 +27,35 @@ func SplitCommand(input string) (name, args string) {
 }
 
 // ParseCommand reads a typed command line split as plankit's host splits
-// it (SplitCommand).
+// it (SplitCommand), its argument trimmed (plan-argument=trimmed).
 func ParseCommand(input string) PlanCommand { return CommandOf(SplitCommand(input)) }
 
+// ParseCommandAs is ParseCommand under a reading of choice plan-argument:
+// PlanArgumentExact keeps the argument as typed; any other value trims it.
+func ParseCommandAs(input, reading string) PlanCommand {
+	name, args := SplitCommand(input)
+	return CommandAs(name, args, reading)
+}
+
 // CommandOf is the command of a name and its raw arguments, as a handler
-// gets them and command/run logs them.
+// gets them and command/run logs them, the argument trimmed.
 func CommandOf(name, args string) PlanCommand {
 	return PlanCommand{Name: name, Arg: strings.TrimSpace(args)}
+}
+
+// CommandAs is CommandOf under a reading of choice plan-argument.
+func CommandAs(name, args, reading string) PlanCommand {
+	if reading == PlanArgumentExact {
+		return PlanCommand{Name: name, Arg: args}
+	}
+	return CommandOf(name, args)
+}
+
+// Padded reports whether a command line's argument has whitespace around
+// it, where the readings of choice plan-argument part.
+func Padded(input string) bool {
+	_, args := SplitCommand(input)
+	return args != strings.TrimSpace(args)
 }
 
 // IsPlan reports whether the command is /plan.
@@ -51,16 +75,24 @@ func (c PlanCommand) Message() string {
 	return c.Arg
 }
 
+// NearOff reports whether the argument is off but for its case or the
+// whitespace around it: where an implementation that reads "off" loosely
+// parts from CMD-4's exact argument.
+func (c PlanCommand) NearOff() bool {
+	return c.IsPlan() && c.Arg != CommandOff && strings.EqualFold(strings.TrimSpace(c.Arg), CommandOff)
+}
+
 // Clause is the clause that says what /plan does with the argument: CMD-2
-// bare, CMD-4 off, CMD-3 a message; CMD-1 (what the plugin registers) for
-// a line that is not /plan.
+// bare, CMD-4 off (and an argument that is off but for its case or
+// padding: CMD-4 makes only the exact argument off), CMD-3 a message;
+// CMD-1 (what the plugin registers) for a line that is not /plan.
 func (c PlanCommand) Clause() string {
 	switch {
 	case !c.IsPlan():
 		return "CMD-1"
 	case c.Arg == "":
 		return "CMD-2"
-	case !c.Active():
+	case !c.Active(), c.NearOff():
 		return "CMD-4"
 	}
 	return "CMD-3"

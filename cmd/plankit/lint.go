@@ -93,8 +93,10 @@ func runLint(ctx context.Context, o *lintOptions, stdin io.Reader, stdout io.Wri
 			opts.PlanModeData = value
 		case spec.ChoicePlanModeMalformed:
 			opts.PlanModeMalformed = value
+		case spec.ChoiceUnloadedHeader:
+			opts.UnloadedHeader = value
 		default:
-			return usageErr("--choice %q: lint reads only %s=log|pending, %s=fold-active|exact and %s=either|keep|truthy", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData, spec.ChoicePlanModeMalformed)
+			return usageErr("--choice %q: lint reads only %s=log|pending, %s=fold-active|exact, %s=either|keep|truthy and %s=either|fold|shown|skipped", c, spec.ChoiceSectionSource, spec.ChoicePlanModeData, spec.ChoicePlanModeMalformed, spec.ChoiceUnloadedHeader)
 		}
 	}
 	if err := opts.Validate(); err != nil {

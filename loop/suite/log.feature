@@ -22,6 +22,22 @@ Feature: LOG at runtime level — what the runtime logs, and where
     Then the requests show plan:policy as on
     And the step appends plan/mode nothing
 
+  @STEP-5 @LOG-3 @choice:fault-scope=plan-mode @id:rt-fault-spares-outside-writer
+  Scenario: an armed fault fails plan mode's own appends only: an outside writer's plan/mode is logged
+    When the next plan/mode append fails
+    And an outside writer appends plan/mode true
+    Then get shows active true with nothing pending
+    When the user leaves plan mode
+    Then set reports an error
+
+  @STEP-5 @LOG-3 @choice:fault-scope=every-append @id:rt-fault-fails-outside-writer
+  Scenario: an armed fault fails every plan/mode append of the log, an outside writer's too
+    When the next plan/mode append fails
+    And an outside writer appends plan/mode true
+    Then get shows active false with nothing pending
+    When the user selects plan mode
+    Then the outcome is "committed"
+
   @LOG-3 @id:rt-log-outside-writer
   Scenario: an event an outside writer appends is in force at once, with no mirror
     When an outside writer appends plan/mode true
