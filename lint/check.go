@@ -66,6 +66,13 @@ type session struct {
 	// header is the state at the last request header; nil before the first.
 	header     *bool
 	headerLine int
+	// uncomposed: the last header showed plan mode not composed (no
+	// plan:policy, no exit_plan_mode, no plan/mode appended at its
+	// pre-step); composed is the state at the last header that showed it
+	// composed (nil before one). What an uncomposed header described is
+	// choice unloaded-header (described).
+	uncomposed bool
+	composed   *bool
 	// prevTools is whether the last header that listed its tools listed
 	// exit_plan_mode, and the state then; nil before such a header.
 	prevTools *[2]bool
@@ -321,7 +328,7 @@ func (c *checker) planMode(r row) {
 	}
 	if s.unknown {
 		s.unknown = false // this plan/mode sets the state, whatever it was
-		s.changes = append(s.changes, change{line: r.line, to: active, eligible: s.header != nil && *s.header != active})
+		s.changes = append(s.changes, change{line: r.line, to: active, eligible: c.described(active)})
 	} else if active == s.active {
 		was := "the fold is already"
 		if !s.seenPlan {
@@ -329,7 +336,7 @@ func (c *checker) planMode(r row) {
 		}
 		c.findf(r.line, attribution.LintRepeatedValue, "plan/mode {active:%v} changes nothing (%s %v): every committed change is exactly one appended plan/mode, and nothing else is appended", active, was, s.active)
 	} else {
-		s.changes = append(s.changes, change{line: r.line, to: active, eligible: s.header != nil && *s.header != active})
+		s.changes = append(s.changes, change{line: r.line, to: active, eligible: c.described(active)})
 	}
 	s.active = active
 	s.seenPlan = true
@@ -362,12 +369,7 @@ func (c *checker) header(r row) {
 	hasSections := json.Unmarshal(d.Header.System, &sections) == nil && d.Header.System != nil && string(d.Header.System) != "null"
 	hasTools := json.Unmarshal(d.Header.Tools, &tools) == nil && d.Header.Tools != nil && string(d.Header.Tools) != "null"
 	if hasSections {
-		policy, found := sim.Section{}, false
-		for _, sec := range sections {
-			if sec.Name == spec.SectionName {
-				policy, found = sec, true
-			}
-		}
+		policy, found := sectionOf(sections, true)
 		listed := hasTools && containsTool(tools, spec.ExitTool)
 		if s.unknown && (found || listed) && c.opts.SectionSource != spec.SectionSourcePending {
 			// The state not known (plan-mode-malformed=either) is the one
@@ -398,10 +400,19 @@ func (c *checker) header(r row) {
 	}
 	if hasTools {
 		listed := containsTool(tools, spec.ExitTool)
-		if p := s.prevTools; p != nil && p[0] != listed && p[1] != v && !s.unknown {
-			c.findf(r.line, attribution.LintCatalogFlips, "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
+		_, found := sectionOf(sections, hasSections)
+		// A header shows plan mode composed when it renders plan:policy,
+		// lists exit_plan_mode, or follows a plan/mode this step's
+		// pre-step appended (only plan mode appends there, STEP-1). One
+		// that shows none of these may have been logged while plan mode
+		// was unloaded (SVC-2), which the log does not record, so only
+		// composed headers are compared.
+		if found || listed || applied != 0 {
+			if p := s.prevTools; p != nil && p[0] != listed && p[1] != v && !s.unknown {
+				c.findf(r.line, attribution.LintCatalogFlips, "exit_plan_mode is listed while plan mode is %s and not while %s: the tool catalog must not change with the state", onOff(whenListed(listed, v, p[1])), onOff(!whenListed(listed, v, p[1])))
+			}
+			s.prevTools = &[2]bool{listed, v}
 		}
-		s.prevTools = &[2]bool{listed, v}
 	}
 	c.add(Entry{Line: r.line, Level: LevelInfo, Message: msg, Active: &v})
 	if s.steer != "" {
@@ -410,8 +421,51 @@ func (c *checker) header(r row) {
 	}
 	s.header = &v
 	s.headerLine = r.line
+	_, found := sectionOf(sections, hasSections)
+	s.uncomposed = !found && !(hasTools && containsTool(tools, spec.ExitTool)) && applied == 0
+	if !s.uncomposed {
+		s.composed = &v
+	}
 	s.changes = nil
 	s.malformed = s.unknown // notices are not judged while the state is not known
+}
+
+// described reports whether a change to active is one a notice may
+// narrate: the last header described the other state (STEP-6). After a
+// header logged while plan mode was not composed, what it described is
+// choice unloaded-header: the fold (fold), inactive (shown, no plan
+// guidance), or what the last composed header described (skipped); under
+// either, a change any reading makes due is eligible.
+func (c *checker) described(active bool) bool {
+	s := c.s
+	other := func(h *bool) bool { return h != nil && *h != active }
+	if !s.uncomposed {
+		return other(s.header)
+	}
+	inactive := false
+	switch c.opts.UnloadedHeader {
+	case spec.UnloadedHeaderFold:
+		return other(s.header)
+	case spec.UnloadedHeaderShown:
+		return other(&inactive)
+	case spec.UnloadedHeaderSkipped:
+		return other(s.composed)
+	}
+	return other(s.header) || other(&inactive) || other(s.composed)
+}
+
+// sectionOf returns the plan:policy section among a header's sections, and
+// whether it is there.
+func sectionOf(sections []sim.Section, has bool) (sim.Section, bool) {
+	if !has {
+		return sim.Section{}, false
+	}
+	for _, sec := range sections {
+		if sec.Name == spec.SectionName {
+			return sec, true
+		}
+	}
+	return sim.Section{}, false
 }
 
 func whenListed(listed, v, prev bool) bool {

@@ -1,0 +1,71 @@
+package loop
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
+)
+
+// A request/header logged while plan mode is unloaded carries no exit
+// tool and no plan:policy, whatever the log's fold says (SVC-2); the log
+// does not record the unload, so the lint rule on the catalog compares
+// only headers that show plan mode composed. The built-in runtime around
+// the reference passes its own checks on the script that once failed it:
+// set true; unload; a turn; restart; "/plan  off "; a turn.
+func TestBuiltinPassesItsChecksAcrossAnUnload(t *testing.T) {
+	rt, err := NewBuiltin(reference.Factory(reference.Options{})(), RetryPreStep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := Trace{
+		Config:   json.RawMessage(`{"section":"Plan first."}`),
+		Services: &sim.Services{Commands: true, UserQuestions: true},
+		Steps: []Step{
+			{Set: &SetRequest{Agent: "main", Active: true}},
+			{Unload: &struct{}{}},
+			{Turn: &TurnRequest{Agent: "main", Prompt: "Go."}},
+			{Restart: &struct{}{}},
+			{Command: &CommandRequest{Agent: "main", Input: "/plan  off "}},
+			{Turn: &TurnRequest{Agent: "main", Prompt: "Go on."}},
+		},
+	}
+	rec, err := Run(rt, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := Verdict(tr, rec); len(fs) > 0 {
+		t.Errorf("the built-in runtime fails its own checks: %s", Describe(fs))
+	}
+}
+
+// A notice plan mode recorded before an unload (an idle commit's, waiting
+// in the runtime's inbox) may still reach the next request while plan mode
+// is unloaded: it was handed to the runtime, which SVC-2 does not speak of.
+// The built-in runtime delivers it, and passes its own checks.
+func TestBuiltinMayDeliverANoticeOwedBeforeAnUnload(t *testing.T) {
+	rt, err := NewBuiltin(reference.Factory(reference.Options{})(), RetryPreStep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := Trace{
+		Config: json.RawMessage(`{"section":"Plan first."}`),
+		Steps: []Step{
+			{Turn: &TurnRequest{Agent: "main", Prompt: "Look."}},
+			{Set: &SetRequest{Agent: "main", Active: true}},
+			{Unload: &struct{}{}},
+			{Turn: &TurnRequest{Agent: "main", Prompt: "Go."}},
+		},
+	}
+	rec, err := Run(rt, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Notices(rec.Steps[3]) != 1 {
+		t.Fatalf("the turn after the unload logs %d notices, want the one owed", Notices(rec.Steps[3]))
+	}
+	if fs := Verdict(tr, rec); len(fs) > 0 {
+		t.Errorf("the built-in runtime fails its own checks: %s", Describe(fs))
+	}
+}
