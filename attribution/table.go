@@ -24,7 +24,6 @@ const (
 	ObsTool      = "tool result"
 	ObsOrder     = "pre-step effect order"
 	ObsSteer     = "steered text"
-	ObsInject    = "injected text"
 	ObsPlanMode  = "appended plan/mode"
 	ObsAttempts  = "plan/mode append attempts"
 	// ObsExitAppend is an appended plan/mode that came during an
@@ -62,6 +61,9 @@ const (
 	RtEvents    = "runtime appended events"
 	RtRequest   = "runtime request"
 	RtGet       = "runtime get"
+	// RtTurnEnd is how a turn ended (completed, blocked, aborted), as a
+	// runtime-level expectation compares it.
+	RtTurnEnd = "runtime turn end"
 	// RtAny marks rows that qualify the row of any runtime observation.
 	RtAny = "runtime (any)"
 )
@@ -97,7 +99,6 @@ const (
 	RowOrder                   = "order"
 	RowSteerCommand            = "steer-command"
 	RowSteerOther              = "steer-other"
-	RowInject                  = "inject"
 	RowPlanData                = "plan-data"
 	RowPlanRepeated            = "plan-repeated"
 	RowPlanRejected            = "plan-rejected"
@@ -213,7 +214,6 @@ const (
 	RowRtRequestSections            = "rt-request-sections"
 	RowRtRequestTools               = "rt-request-tools"
 	RowRtRequestNotices             = "rt-request-notices"
-	RowRtRequestMessages            = "rt-request-messages"
 	RowRtGetLoad                    = "rt-get-load"
 	RowRtGetHidden                  = "rt-get-hidden"
 	RowRtGetTurn                    = "rt-get-turn"
@@ -244,7 +244,6 @@ var Table = []Rule{
 	{RowOrder, ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
 	{RowSteerCommand, ObsSteer, "a /plan <message> command", []string{"CMD-3"}},
 	{RowSteerOther, ObsSteer, "anything else", []string{"PEND-2"}},
-	{RowInject, ObsInject, "an idle commit's notice", []string{"STEP-6"}},
 	{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RowPlanRepeated, ObsPlanMode, "the implementation repeats a value", []string{"LOG-4"}},
 	{RowPlanRejected, ObsPlanMode, "a step the downstream listeners rejected or aborted", []string{"STEP-3"}},
@@ -361,7 +360,6 @@ var Table = []Rule{
 	{RowRtRequestSections, RtRequest, "each request as sent: sections (name, order, text)", []string{"CFG-2", "STEP-7"}},
 	{RowRtRequestTools, RtRequest, "tool catalog", []string{"EXIT-1"}},
 	{RowRtRequestNotices, RtRequest, "messages: the notices they carry", []string{"STEP-6", "STEP-7"}},
-	{RowRtRequestMessages, RtRequest, "messages: the rest", []string{"STEP-7"}},
 	{RowRtGetLoad, RtGet, "pending after a restart, reload or unload (an active state that differs: rt-state rows)", []string{"PEND-8"}},
 	{RowRtGetHidden, RtGet, "pending hidden where the reference shows it", []string{"PEND-7"}},
 	{RowRtGetTurn, RtGet, "pending after a turn (after a set: its outcome's rows; after a /plan command: the command's clause)", []string{"STEP-3", "PEND-1", "EXIT-6"}},

@@ -51,6 +51,19 @@ type Expect struct {
 	Announces string `json:"announces,omitempty"`
 }
 
+// Observes names, for each field of Expect (by its JSON name; state is
+// Active, Pending and NoPending), the observation kind it compares
+// (attribution.Ledger): what it compares and the SPEC.md sentences that
+// rest on are there.
+var Observes = map[string]string{
+	"planMode": attribution.RtPlanMode, "notices": attribution.RtNotices, "outcome": attribution.RtOutcome,
+	"error": attribution.RtOutcome, "state": attribution.RtGet, "results": attribution.RtTool,
+	"turnEnd": attribution.RtTurnEnd, "section": attribution.RtRequest, "requests": attribution.RtRequest,
+	"events": attribution.RtEvents, "sectionText": attribution.RtRequest, "noticeIn": attribution.RtRequest,
+	"offers": attribution.RtRequest, "asked": attribution.RtTool, "carries": attribution.RtTool,
+	"command": attribution.RtCommand, "announces": attribution.RtCommand,
+}
+
 // EventsExpect is the step's events of the given types, in log order, by
 // type; a plan/mode event may be named with its value ("plan/mode true").
 type EventsExpect struct {

@@ -177,7 +177,7 @@ func generatedRegions(root string) ([]generated.File, error) {
 		regions [][2]string // name, content
 	}{
 		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
-		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}}},
+		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}, {"ledger", attribution.LedgerMarkdown()}}},
 		{"docs/lint.md", [][2]string{{"lint-rules", attribution.ChecksMarkdown("lint/")}}},
 		{"docs/checking-your-runtime.md", [][2]string{{"runtime-rules", attribution.ChecksMarkdown("invariant/") + "\n" + attribution.ChecksMarkdown("expect/")}}},
 	} {
