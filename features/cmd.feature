@@ -97,8 +97,8 @@ Feature: CMD — the /plan command
     When the user types "/plan OFF"
     Then plan/mode active is appended
 
-  @CMD-4 @id:cmd-off-with-surrounding-whitespace
-  Scenario: "off" with surrounding whitespace is still the exact argument off
+  @CMD-4 @choice:plan-argument=trimmed @id:cmd-off-with-surrounding-whitespace
+  Scenario: "off" with surrounding whitespace is still the exact argument off, read trimmed
     Given an agent with plan mode active
     When the user types "/plan   off  "
     Then the command succeeds
@@ -106,8 +106,8 @@ Feature: CMD — the /plan command
     And the command steers nothing
     And plan/mode inactive is appended
 
-  @CMD-2 @id:cmd-blank-argument-is-bare-plan
-  Scenario: An argument of only whitespace is bare /plan: nothing is steered
+  @CMD-2 @choice:plan-argument=trimmed @id:cmd-blank-argument-is-bare-plan
+  Scenario: An argument of only whitespace is bare /plan, read trimmed: nothing is steered
     Given an agent with plan mode inactive
     When the user types "/plan    "
     Then the command succeeds
@@ -116,12 +116,28 @@ Feature: CMD — the /plan command
     And plan/mode active is appended
     And no step or turn is started
 
-  @CMD-3 @id:cmd-message-trimmed
-  Scenario: A message is steered without its surrounding whitespace
+  @CMD-3 @choice:plan-argument=trimmed @id:cmd-message-trimmed
+  Scenario: A message is steered without its surrounding whitespace, read trimmed
     Given an agent with plan mode inactive and an open turn
     When the user types "/plan   Sketch it first.  "
     Then the reply announces queued
     And the command steers "Sketch it first."
+
+  @CMD-3 @CMD-4 @choice:plan-argument=exact @id:cmd-padded-off-is-a-message-exact
+  Scenario: "off" with surrounding whitespace is a message when the argument is read as typed
+    Given an agent with plan mode active and an open turn
+    When the user types "/plan   off  "
+    Then the command succeeds
+    And the reply announces noop
+    And the command steers "  off  "
+    And get reports active with no pending selection
+
+  @CMD-3 @choice:plan-argument=exact @id:cmd-message-as-typed-exact
+  Scenario: A message is steered as typed when the argument is read as typed
+    Given an agent with plan mode inactive and an open turn
+    When the user types "/plan   Sketch it first.  "
+    Then the reply announces queued
+    And the command steers "  Sketch it first.  "
 
   @CMD-3 @CMD-4 @id:cmd-off-other-case-or-trailing-text-is-a-message
   Scenario Outline: Only the exact word off selects inactive; anything else is a message [<case>]

@@ -55,6 +55,8 @@ Feature: EXIT — the exit tool
       | blank            | \n   \n                               | exit_plan_mode fails                            |
       | hash-no-space    | #Refactor                             | exit_plan_mode fails                            |
       | heading-only-hash | #                                    | exit_plan_mode fails                            |
+      | text-before-heading | Some context.\n# Refactor\n1. Split. | exit_plan_mode fails                          |
+      | heading-no-body  | # Refactor                            | exit_plan_mode succeeds with {"approved": true} |
 
     @choice:plan-heading=level-1
     Examples: a lower-level heading

@@ -48,7 +48,7 @@ func checkWithoutPackage(c Chooser, steps int) (*Failure, error) {
 			x.Section = ptr(false)
 			x.Tools = []string{}
 		case k == 3:
-			input := []string{"/plan", "/plan off", "/plan Draft it"}[c.Intn("input", 3)]
+			input := CommandInputs[c.Intn("input", len(CommandInputs))]
 			act = sim.Action{Command: &sim.CommandAction{Agent: agent, Input: input}}
 			x.Command = &trace.CommandExpect{Registered: ptr(false), Kind: "error"}
 		case open:

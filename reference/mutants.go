@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -237,6 +238,11 @@ var mutations = map[Mutant]mutation{
 	PlanWithoutHeading: {hook: func(k *hooks) {
 		k.complete = then(k.complete, func(plan string, ok bool) bool { return ok || plan != "" })
 	}},
+	HeadingAfterText: {hook: func(k *hooks) {
+		k.complete = then(k.complete, func(plan string, ok bool) bool {
+			return ok || headingAnywhere.MatchString(plan)
+		})
+	}},
 	PlanHeadingAnyLevel: {hook: func(k *hooks) {
 		k.complete = then(k.complete, func(plan string, ok bool) bool {
 			return ok || strings.HasPrefix(strings.TrimSpace(plan), "#")
@@ -390,8 +396,8 @@ var mutations = map[Mutant]mutation{
 			return sim.Decision{Kind: sim.Reject}, s.active
 		})
 	}},
-	CommandUntrimmed: {hook: func(k *hooks) {
-		k.isOff = then(k.isOff, func(input string, off bool) bool { return off && input == strings.TrimSpace(input) })
+	OffAnyCase: {hook: func(k *hooks) {
+		k.isOff = then(k.isOff, func(arg string, off bool) bool { return off || strings.EqualFold(arg, spec.CommandOff) })
 	}},
 	ReplyAnnouncesEntering: {hook: func(k *hooks) {
 		k.announced = then(k.announced, func(a announcing, outcome string) string {
@@ -492,7 +498,7 @@ const (
 	ExitGateReadsPending     Mutant = "exit-gate-reads-pending"
 	ApprovalKeepsUserExit    Mutant = "approval-keeps-user-exit"
 	CancelledNarrated        Mutant = "cancelled-selection-narrated"
-	CommandUntrimmed         Mutant = "command-untrimmed"
+	OffAnyCase               Mutant = "off-any-case"
 	ReplyAnnouncesEntering   Mutant = "plan-reply-announces-entering"
 	ReviewReadsAnyQuestion   Mutant = "review-reads-any-question"
 	MultiSelectApproves      Mutant = "review-multi-select-approves"
@@ -504,6 +510,7 @@ const (
 	HostToolsBlockedInPlan    Mutant = "host-tools-blocked-in-plan"
 	NoticeForcesStep          Mutant = "notice-forces-step"
 	PlanHeadingAnyLevel       Mutant = "plan-heading-any-level"
+	HeadingAfterText          Mutant = "heading-after-text"
 )
 
 // MutantInfo describes a mutant: the clause it breaks, how, and what
@@ -584,7 +591,7 @@ var Catalogue = []MutantInfo{
 	{ListenerAppended, spec.STEP1, "the pre-step listener is registered without prepend", Evidence{
 		Example:   "step-listener-position.yaml",
 		LogHidden: "the listener order is not logged",
-		Found:     attribution.ObsEvents}},
+		Found:     attribution.ObsListener}},
 	{RetryNotObserved, spec.STEP2, "request-recovery retries do not apply pending selections", Evidence{
 		Example:   "step-retry-notice-once.yaml",
 		LogHidden: "a selection appended at a later step reads as a later selection",
@@ -608,7 +615,7 @@ var Catalogue = []MutantInfo{
 	{NarrateAlways, spec.STEP6, "every user selection is narrated, whatever the last header showed", Evidence{
 		Example: "step-listener-position.yaml",
 		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6,
-		Found: attribution.ObsInject}},
+		Found: attribution.ObsNotices}},
 	{NarrateTwice, spec.STEP6, "a narrated change gets two notices", Evidence{
 		Example: "step-append-failure-recovery.yaml",
 		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6,
@@ -729,9 +736,9 @@ var Catalogue = []MutantInfo{
 		Example:   "svc-host-tools.yaml",
 		LogHidden: "a rejected step reads as another listener's rejection",
 		Found:     attribution.ObsDecision}},
-	{CommandUntrimmed, spec.CMD4, "the /plan argument is compared with off untrimmed, so \" off \" is taken for a message", Evidence{
+	{OffAnyCase, spec.CMD4, "the /plan argument is compared with off in any case, so /plan OFF is taken for off, not for a message", Evidence{
 		Example:   "cmd-plan-input-details.yaml",
-		LogHidden: "the padded argument is logged in command/run, but no lint rule reads /plan arguments yet",
+		LogHidden: "the argument is logged in command/run, but no lint rule reads /plan arguments yet",
 		Found:     attribution.ObsCommand}},
 	{AssemblyToolsHiddenInPlan, spec.EXIT1, "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's", Evidence{
 		Example:   "svc-host-tools.yaml",
@@ -757,7 +764,14 @@ var Catalogue = []MutantInfo{
 		Example: "exit-preconditions.yaml",
 		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,
 		Found: attribution.ObsTool}},
+	{HeadingAfterText, spec.EXIT3, "a plan with a level-1 heading anywhere is accepted, one whose heading comes after other text too", Evidence{
+		Example: "exit-preconditions.yaml",
+		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,
+		Found: attribution.ObsTool}},
 }
+
+// headingAnywhere is a level-1 markdown heading at the start of any line.
+var headingAnywhere = regexp.MustCompile(`(?m)^#\s+\S`)
 
 // Variants reproduce deviations of published implementations that show
 // only under a silent-point choice (Choices says which), so they are not in

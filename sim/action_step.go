@@ -51,11 +51,19 @@ type ToolCall struct {
 	Review *Review         `json:"review,omitempty"`
 }
 
-// drawnPlans are the plans generated exit-tool calls present: a complete
-// one first, then ones the exit tool refuses (EXIT-3): no heading, an
-// empty plan, a # with no space (not a markdown heading) and a level-2
-// heading (refused under plan-heading=level-1, the only reading).
-var drawnPlans = []string{"# Plan\n\n1. Read the code.\n2. Change it.", "Just do it.", "", "#Plan\n1. Read the code.", "## Plan\n\n1. Read the code."}
+// Plans are the plans generated exit-tool calls present, at both levels:
+// a complete one first, then the shapes an implementation may misread
+// (EXIT-3, under plan-heading=level-1): no heading, an empty plan, a #
+// with no space (not a markdown heading), headings of levels 2 and 3, a
+// heading after other text — all refused —; a heading after blank lines or
+// indented (the plan is read trimmed) and a heading with no body — all
+// complete.
+var Plans = []string{
+	"# Plan\n\n1. Read the code.\n2. Change it.", "Just do it.", "", "#Plan\n1. Read the code.", "## Plan\n\n1. Read the code.",
+	"Intro first.\n# Plan\n1. Read the code.", "### Plan\n1. Read the code.", "\n\n# Plan\n1. Read the code.", "  # Plan\n1. Read the code.", "# Plan",
+}
+
+var drawnPlans = Plans
 
 // drawnReviews are the scripted review answers of generated exit-tool calls.
 var drawnReviews = []Review{

@@ -38,13 +38,19 @@ Feature: CMD at runtime level — /plan typed by the user
     And the step appends plan/mode nothing
     And the requests show plan:policy as off, off
 
-  @CMD-4 @id:rt-cmd-off-padded
-  Scenario: /plan off with surrounding whitespace leaves plan mode: the argument is trimmed
+  @CMD-4 @choice:plan-argument=trimmed @id:rt-cmd-off-padded
+  Scenario: /plan off with surrounding whitespace leaves plan mode: the argument read trimmed
     When the user selects plan mode
     And the user types "/plan  off "
     Then the command reports "success"
     And the step appends plan/mode false
     And get shows active false with nothing pending
+
+  @CMD-4 @id:rt-cmd-uppercase-off-is-a-message
+  Scenario: /plan OFF is not the exact argument off: it is a message, which selects plan mode
+    When the user types "/plan OFF"
+    Then the command reports "success"
+    And get shows active true with nothing pending
 
   @CMD-1 @id:rt-cmd-not-composed
   Scenario: without the commands service /plan is not a command

@@ -78,8 +78,9 @@ Feature: EXIT at runtime level — exit_plan_mode called by the model
     And the requests show plan:policy as on, on
 
     Examples:
-      | case          | plan             |
-      | hash-no-space | #Plan\\n1. edit  |
+      | case                | plan                                |
+      | hash-no-space       | #Plan\\n1. edit                     |
+      | text-before-heading | Context first.\\n# Plan\\n1. edit   |
 
     @choice:plan-heading=level-1
     Examples: a lower-level heading under plan-heading=level-1

@@ -445,7 +445,7 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop
 		case n == 1:
 			h.Get = &struct{}{}
 		case n == 2 && caps.Commands:
-			h.Command = &loop.InputArg{Input: []string{"/plan", "/plan off"}[r.IntN(2)]}
+			h.Command = &loop.InputArg{Input: sim.CommandInputs[r.IntN(len(sim.CommandInputs))]}
 		default:
 			h.Set = &loop.ActiveArg{Active: r.IntN(2) == 0}
 		}
@@ -458,13 +458,10 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop
 		}
 		return out
 	}
-	plans := []string{"# Plan\n1. edit", "1. no heading"}
-	if wide {
-		// headings that only a level-1 # heading reading refuses (EXIT-3)
-		plans = append(plans, "#Plan\n1. edit", "## Plan\n1. edit")
-	}
-	if f.reviews {
-		plans = append(plans, "## Plan\n1. edit", "#Plan\n1. edit", "# Plan\n1. edit", "# Plan\n\n- edit\n- test", "  # Plan\n1. edit")
+	plans := sim.Plans[:2] // a complete plan and one with no heading
+	if wide || f.reviews {
+		// every shape an implementation may misread (EXIT-3)
+		plans = sim.Plans
 	}
 	reviews := []sim.Review{{Answer: sim.Approve}, {Answer: sim.KeepPlanning}, {Answer: sim.Dismiss}}
 	if f.reviews {
@@ -612,7 +609,7 @@ func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop
 		case n == 8 && caps.Resume:
 			st.Restart = &struct{}{}
 		case n == 9 && caps.Commands:
-			st.Command = &loop.CommandRequest{Agent: "main", Input: []string{"/plan", "/plan off", "/plan think first"}[r.IntN(3)]}
+			st.Command = &loop.CommandRequest{Agent: "main", Input: sim.CommandInputs[r.IntN(len(sim.CommandInputs))]}
 		default:
 			st.Turn = turn()
 		}
@@ -666,7 +663,7 @@ func wideStep(r Chooser, caps loop.Capabilities) (loop.Step, bool) {
 		if !caps.Commands {
 			return st, false
 		}
-		st.Command = &loop.CommandRequest{Agent: "main", Input: []string{"/plan", "/plan off", "/plan think first", "/plan  off ", "/plan on"}[r.IntN(5)]}
+		st.Command = &loop.CommandRequest{Agent: "main", Input: sim.CommandInputs[r.IntN(len(sim.CommandInputs))]}
 	case 5:
 		st.Get = &loop.AgentRequest{Agent: "main"}
 	default:

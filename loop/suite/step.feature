@@ -19,6 +19,20 @@ Feature: STEP at runtime level — the pre-step append, observed through the loo
     And the requests show plan:policy as off, on
     And the turn ends "completed"
 
+  @STEP-2 @id:rt-step-retry-is-a-dispatch
+  Scenario: a request-recovery retry is a dispatch of agent/pre-step of its own: a host listener rejecting the second dispatch rejects the retry
+    Given a host pre-step listener "gate" registered after plan mode
+    When the user sends "Read the code." and the turn plays:
+      """
+      responses:
+        - fail: true
+        - text: Read it.
+      preSteps:
+        - {dispatch: 2, listener: gate, behaviour: reject}
+      """
+    Then the step sends 1 request
+    And the turn ends "blocked"
+
   @STEP-1 @STEP-3 @id:rt-step-listener-selection
   Scenario: a selection made by a host pre-step listener is applied by that same accepted step
     Given a host pre-step listener "gate" registered before plan mode
