@@ -393,6 +393,19 @@ func (m *Model) Fold(name string, end int) bool {
 // Valid reports whether act fits the state: the runtime would accept it
 // (no *sim.InputError).
 func (m *Model) Valid(act sim.Action) bool {
+	// An action valid under one reading of a followed choice and not
+	// another (a turn a padded /plan message opened under one reading
+	// only) is not drawn while both are followed.
+	for _, a := range m.alts {
+		if !a.valid(act) {
+			return false
+		}
+	}
+	return m.valid(act)
+}
+
+// valid is Valid under this model's own reading.
+func (m *Model) valid(act sim.Action) bool {
 	switch {
 	case act.Load != nil && (len(act.Load.Config) > 0 || act.Load.Services != nil):
 		return false // the model keeps the run's config and services

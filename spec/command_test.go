@@ -16,7 +16,7 @@ func TestParseCommand(t *testing.T) {
 		{"/plan   ", "plan", "", true, true, "", "CMD-2"},
 		{"/plan off", "plan", "off", true, false, "", "CMD-4"},
 		{"/plan  off ", "plan", "off", true, false, "", "CMD-4"},
-		{"/plan OFF", "plan", "OFF", true, true, "OFF", "CMD-3"},
+		{"/plan OFF", "plan", "OFF", true, true, "OFF", "CMD-4"}, // CMD-4: only the exact word is off
 		{"/plan off now", "plan", "off now", true, true, "off now", "CMD-3"},
 		{"/plan sketch it first", "plan", "sketch it first", true, true, "sketch it first", "CMD-3"},
 		{"/plans", "plans", "", false, false, "", "CMD-1"},
