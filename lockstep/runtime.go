@@ -223,15 +223,18 @@ func (s *rtSearcher) sides(t loop.Trace) ([]func() loop.Runtime, error) {
 // what it is about (a restart, an unload, a step a listener or the script
 // rejects or aborts).
 func loopPartsScript(k loopReading, t loop.Trace) bool {
-	var restart, unload, rejects bool
+	var restart, unload, rejects, steers bool
 	for _, st := range t.Steps {
 		restart = restart || st.Restart != nil
 		unload = unload || st.Unload != nil
 		if sc := st.ScriptOf(); sc != nil {
 			rejects = rejects || len(sc.PreSteps) > 0 || len(t.Listeners) > 0
+			for h := range sc.HostActions() {
+				steers = steers || h.Command != nil
+			}
 		}
 	}
-	return (!k.restart || restart) && (!k.load || unload) && (!k.droppedAtReject || rejects) && (!k.withdrawnAtUnload || unload)
+	return (!k.restart || restart) && (!k.load || unload) && (!k.droppedAtReject || rejects) && (!k.withdrawnAtUnload || unload) && (!k.steerContinues || steers)
 }
 
 func sortedPairs(m map[string]string) []string {
@@ -297,9 +300,10 @@ func RuntimeReference(id loop.Identity, assume []string) (func() loop.Runtime, e
 // loopReading is how the reference side's loop reads the silent point of
 // the loop around plan mode: where it keeps its inbox — across a restart,
 // across a load after an unload, and (unless dropped) the messages a
-// rejected or aborted step claimed — and whether it withdraws plan mode's
-// notices from it at an unload.
-type loopReading struct{ restart, load, droppedAtReject, withdrawnAtUnload bool }
+// rejected or aborted step claimed — whether it withdraws plan mode's
+// notices from it at an unload, and whether a message steered during a
+// turn's last response makes the turn go on.
+type loopReading struct{ restart, load, droppedAtReject, withdrawnAtUnload, steerContinues bool }
 
 // otherLoopReadings are the readings besides the default (the inbox
 // emptied at a restart and a load, a rejected step's messages kept for a
@@ -310,8 +314,10 @@ var otherLoopReadings = func() []loopReading {
 		for _, load := range []bool{false, true} {
 			for _, dropped := range []bool{false, true} {
 				for _, withdrawn := range []bool{false, true} {
-					if k := (loopReading{restart, load, dropped, withdrawn}); k != (loopReading{}) {
-						out = append(out, k)
+					for _, steer := range []bool{false, true} {
+						if k := (loopReading{restart, load, dropped, withdrawn, steer}); k != (loopReading{}) {
+							out = append(out, k)
+						}
 					}
 				}
 			}
@@ -356,6 +362,7 @@ func runtimeReference(id loop.Identity, assume []string, keep loopReading) (func
 		b.KeepInboxAtRestart, b.KeepInboxAtLoad = keep.restart, keep.load
 		b.DropClaimedAtReject = keep.droppedAtReject
 		b.WithdrawNoticesAtUnload = keep.withdrawnAtUnload
+		b.SteerContinues = keep.steerContinues
 		return b
 	}, nil
 }

@@ -82,6 +82,16 @@ type Builtin struct {
 	// unloaded, instead of delivering one it recorded before: the same
 	// silent point.
 	WithdrawNoticesAtUnload bool
+	// SteerContinues makes a turn whose model ended it (a response with no
+	// tool calls) go on to another step when a message was steered during
+	// that response (a /plan <message> host code typed), instead of
+	// leaving the message for a later turn: what a steered message does to
+	// a turn about to end is the loop's (SPEC.md: steer "wakes the
+	// agent"), a reading the comparisons accept either way. Set it before
+	// Load.
+	SteerContinues bool
+	// steered: a message was steered during the current response.
+	steered bool
 	// FaultsFailOutsideAppends makes an armed append fault (Fault) fail an
 	// outside writer's plan/mode append too (Append), nothing appended,
 	// instead of only plan mode's own: the runtime protocol's fault fails
@@ -312,6 +322,7 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 		}
 		r := b.nextResponse()
 		b.current = &r
+		b.steered = false
 		step := &sim.StepAction{Agent: agent, Model: &sim.Model{Text: r.Text}}
 		if r.Fail {
 			step.Request = "fail"
@@ -371,6 +382,8 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 			retrying = true
 		case res.Decision != "" && res.Decision != sim.Accept, res.Skipped:
 			// the runtime ended the turn (blocked, aborted, or nothing to send)
+		case len(r.Calls) == 0 && b.SteerContinues && b.steered:
+			// a message steered during the response: the turn goes on
 		case len(r.Calls) == 0:
 			if _, err := b.do(sim.Action{EndTurn: &sim.EndTurnAction{Agent: agent}}); err != nil {
 				return *obs, err
@@ -616,6 +629,7 @@ func (b *Builtin) command(agent, input string) (CommandResult, error) {
 	if err != nil {
 		return CommandResult{}, err
 	}
+	b.steered = b.steered || slices.ContainsFunc(res.Effects, func(e sim.AgentEffect) bool { return e.Agent == agent && e.Effect.Kind == sim.EffectSteer })
 	return CommandResult{Kind: res.Command.Kind, Text: res.Command.Text, Outcome: res.Command.Outcome}, nil
 }
 

@@ -147,7 +147,7 @@ func Invariants(t Trace, rec Record) []Finding {
 			out = append(out, fs...)
 			continue
 		}
-		if selects(d.Step) && (len(d.Obs.Requests) > 0 || slices.ContainsFunc(d.Obs.Events, func(e sim.Event) bool { return e.Type == spec.TypeTurnStart })) {
+		if selects(d.Step, rec.Identity.Choices[spec.ChoicePlanArgument]) && (len(d.Obs.Requests) > 0 || slices.ContainsFunc(d.Obs.Events, func(e sim.Event) bool { return e.Type == spec.TypeTurnStart })) {
 			out = append(out, found(attribution.InvSelectionNoStep, agent, fmt.Sprintf("%s between turns started a turn or sent %d requests: a selection never forces continuation, no step or turn is started because of it", d.Step.Name(), len(d.Obs.Requests))))
 		}
 		if d.Get != nil {
@@ -284,12 +284,25 @@ func noticeOwed(log []sim.Event) int {
 }
 
 // selects reports whether a step is only a selection: a set, or a /plan
-// command that steers no message.
-func selects(st Step) bool {
+// command that steers no message under the reading of choice
+// plan-argument the runtime declares (under either, under both readings:
+// "/plan   " read as typed is a message).
+func selects(st Step, reading string) bool {
 	if st.Set != nil {
 		return true
 	}
-	return st.Command != nil && spec.ParseCommand(st.Command.Input).IsPlan() && spec.ParseCommand(st.Command.Input).Message() == ""
+	if st.Command == nil {
+		return false
+	}
+	quiet := func(r string) bool {
+		c := spec.ParseCommandAs(st.Command.Input, r)
+		return c.IsPlan() && c.Message() == ""
+	}
+	switch reading {
+	case spec.PlanArgumentTrimmed, spec.PlanArgumentExact:
+		return quiet(reading)
+	}
+	return quiet(spec.PlanArgumentTrimmed) && quiet(spec.PlanArgumentExact)
 }
 
 // withoutPlanMode judges a step played while plan mode is unloaded (SVC-2,

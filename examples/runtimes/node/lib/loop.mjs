@@ -29,6 +29,9 @@ export class ProviderFailure extends Error {
 // only rides along with the next step that runs anyway.
 export class Inbox {
   #items = [];
+  // steered counts the messages ever steered, so that a caller can tell
+  // whether something it ran steered one.
+  steered = 0;
 
   admit(message) {
     this.#items.push({ message, kind: 'prompt' });
@@ -36,6 +39,7 @@ export class Inbox {
 
   steer(message) {
     this.#items.push({ message, kind: 'steer' });
+    this.steered++;
   }
 
   inject(message, owner) {

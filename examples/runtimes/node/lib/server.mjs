@@ -80,8 +80,11 @@ export class RuntimeServer {
       }
       case 'command': {
         const script = new Script(app, params.agent, params.script);
+        const steered = app.agent(params.agent).inbox.steered;
         const reply = await app.command(params.agent, params.input);
-        await app.wake(params.agent, script);
+        // A message this command steered wakes the agent; the command
+        // itself (a selection) starts nothing (PEND-2).
+        if (app.agent(params.agent).inbox.steered > steered) await app.wake(params.agent, script);
         return { ...reply, ...this.#observe(params.agent, script) };
       }
       case 'append':
