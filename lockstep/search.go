@@ -177,7 +177,9 @@ type searches[D interface {
 // divergence, the exhaustive one (res.Depth), reporting each on out; a
 // search an interruption or the implementation's failure stopped is
 // recorded in res (cut). The first divergence is finished (classified and
-// written) and returned; the zero D when there is none. cases and
+// written) and returned; the zero D when there is none. A divergence whose
+// trace could not be written (a symbolic link at its name) is returned
+// with the error, so that the caller can still report it. cases and
 // transitions name what each search compared in its progress line.
 func searchBoth[D interface {
 	comparable
@@ -202,7 +204,7 @@ func searchBoth[D interface {
 		return none, nil
 	}
 	if err := s.finish(d); err != nil {
-		return none, err
+		return d, err
 	}
 	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
 	return d, nil

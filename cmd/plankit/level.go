@@ -254,8 +254,17 @@ func exploreRuntime(ctx context.Context, w io.Writer, impl *implFlags, level *le
 		}
 		return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", states, depth)
 	}
+	var ie *sim.ImplError
+	if err != nil && res != nil && res.Runtime != nil && !errors.As(err, &ie) {
+		// A violation was found but its trace could not be written (a
+		// symbolic link at its name): an input error, the violation
+		// still reported, as at the plugin level.
+		d := res.Runtime
+		fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d step sequences compared with the model\n", depth, res.States, res.Transitions)
+		fmt.Fprintf(w, "violation: %s\nclauses: %s\ncounterexample: not written\n", d.Diff.String(), strings.Join(d.Clauses, " "))
+		return withCode(ExitUsage, fmt.Errorf("writing the counterexample of the violation: %w", err))
+	}
 	if err != nil {
-		var ie *sim.ImplError
 		if errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
 			return withCode(ExitImpl, err)
 		}
