@@ -14,6 +14,7 @@ import (
 
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/pathcheck"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
@@ -72,6 +73,12 @@ another clause than the mutant's own.`,
 					fmt.Fprintf(w, "%-28s %-7s %-7s %s\n", m.Name, m.Clause, "loop", m.What)
 				}
 				return nil
+			}
+			if out != "" {
+				// Checked before the matrix runs (minutes), not after.
+				if err := pathcheck.OutputFile("--out", out); err != nil {
+					return usageErr("%v", err)
+				}
 			}
 			rows, err := killMatrix(cmd.Context(), w)
 			if err != nil {
