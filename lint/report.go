@@ -141,7 +141,9 @@ func WriteText(w io.Writer, reports []*Report) error {
 
 func writeText(w io.Writer, r *Report) error {
 	var b bytes.Buffer
-	file := safetext.Line(r.File)
+	// The file's name heads every line: quoted unless plain, so that a
+	// name like "::error::x" cannot make the line a CI command.
+	file := safetext.Quote(r.File)
 	for _, e := range r.Entries {
 		msg := safetext.Line(e.Message)
 		if r.Sessions > 1 && e.Session != "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/loop"
@@ -295,7 +296,7 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 	if len(opts.Assume) > 0 {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
-	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", id.Name, id.Version, id.Capabilities.Retry, assumed, opts.Seed)
+	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Capabilities.Retry), assumed, opts.Seed)
 	d, err := searchBoth(ctx, out, res, s, fmt.Sprintf("scripts of %d steps", opts.Steps), "scripts")
 	if d != nil {
 		res.Runtime = d

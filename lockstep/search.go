@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/properties"
@@ -148,7 +149,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if len(opts.Assume) > 0 {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
-	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
+	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), assumed, opts.Seed)
 	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
 	if err := s.withReadings(); err != nil {
 		return res, err
@@ -206,7 +207,7 @@ func searchBoth[D interface {
 	if err := s.finish(d); err != nil {
 		return d, err
 	}
-	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
+	fmt.Fprintf(out, "divergence: %s\n", safetext.Line(d.Summary()))
 	return d, nil
 }
 

@@ -222,9 +222,9 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		case c.Status == report.Passed:
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
 		case opts.Expected != nil && opts.Expected(c) != "":
-			fmt.Fprintf(out, "XFAIL %s (%s): %s [expected by %s]\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Text(c.Message), opts.Expected(c))
+			fmt.Fprintf(out, "XFAIL %s (%s): %s [expected by %s]\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Line(c.Message), opts.Expected(c))
 		default:
-			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Text(c.Message))
+			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Line(c.Message))
 		}
 		cases = append(cases, c)
 		judged++

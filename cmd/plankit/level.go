@@ -127,7 +127,7 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 	}
 	for i, path := range paths {
 		if ie := interruption(ctx); ie != nil {
-			return interrupted(ie, "%d of %d traces not run (from %s)", len(paths)-i, len(paths), safetext.Text(path))
+			return interrupted(ie, "%d of %d traces not run (from %s)", len(paths)-i, len(paths), safetext.Line(path))
 		}
 		t, err := rtrace.ReadFileWithLimits(path, lim)
 		if err == nil && builtin {
@@ -135,7 +135,7 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 		}
 		if err != nil {
 			// The error names the file escaped (schemafile.Error).
-			fmt.Fprintf(errw, "plankit: %s\n", safetext.Text(err.Error()))
+			printError(errw, err)
 			worse(ExitUsage, errors.New(""))
 			continue
 		}
@@ -207,7 +207,7 @@ func builtinTurnLimit(path string, t loop.Trace) error {
 			}
 		}
 		if steps > loop.MaxTurnSteps {
-			return fmt.Errorf("%s: step %d (%s): the turn's script takes %d steps before a response can end it (one without tool calls that does not fail); the built-in runtime ends a turn after %d steps, so it cannot play this trace", safetext.Line(path), i+1, st.Name(), steps, loop.MaxTurnSteps)
+			return fmt.Errorf("%s: step %d (%s): the turn's script takes %d steps before a response can end it (one without tool calls that does not fail); the built-in runtime ends a turn after %d steps, so it cannot play this trace", safetext.Quote(path), i+1, st.Name(), steps, loop.MaxTurnSteps)
 		}
 	}
 	return nil

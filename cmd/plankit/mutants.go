@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/pathcheck"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
@@ -89,7 +90,7 @@ another clause than the mutant's own.`,
 				if err := atomicfile.Write(out, page); err != nil {
 					return usageErr("%v", err)
 				}
-				fmt.Fprintf(w, "wrote %s\n", out)
+				fmt.Fprintf(w, "wrote %s\n", safetext.Line(out))
 			} else {
 				w.Write(page)
 			}

@@ -108,7 +108,7 @@ func runSim(ctx context.Context, o *simOptions, stdout, stderr io.Writer) error 
 			// Report it and go on: the other traces still run, and
 			// the worst exit code wins.
 			// The error names the file escaped (schemafile.Error).
-			fmt.Fprintf(stderr, "plankit: %s\n", safetext.Text(err.Error()))
+			printError(stderr, err)
 			if ExitUsage > code {
 				code, firstErr = ExitUsage, withCode(ExitUsage, errors.New(""))
 			}
