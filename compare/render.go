@@ -30,13 +30,15 @@ func Write(w io.Writer, cmp Comparison, format string) error {
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
 
-// JSON renders cmp as indented JSON.
+// JSON renders cmp as indented JSON, the reports' text with JSON's own
+// escapes for what must not reach an output raw (safetext.Bytes): the
+// same data.
 func JSON(cmp Comparison) ([]byte, error) {
 	b, err := json.MarshalIndent(cmp, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return safetext.Bytes(append(b, '\n')), nil
 }
 
 // headings of each kind of change.

@@ -223,7 +223,9 @@ func (s *Stream) Write(r *Report) error {
 	}
 	b.Truncate(b.Len() - 1) // Encode's newline
 	s.n++
-	_, err := s.w.Write(b.Bytes())
+	// The log's text with JSON's own escapes for what must not reach an
+	// output raw (bidirectional and invisible characters): the same data.
+	_, err := s.w.Write(safetext.Bytes(b.Bytes()))
 	return err
 }
 

@@ -47,7 +47,9 @@ func JSON(w io.Writer, run *trace.Run) error {
 	if err := enc.Encode(run); err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	// JSON's own escapes for what must not reach an output raw: the
+	// same data (safetext.Bytes).
+	_, err := w.Write(safetext.Bytes(buf.Bytes()))
 	return err
 }
 
@@ -74,7 +76,7 @@ func JSONL(w io.Writer, run *trace.Run) error {
 			writeLine(&buf, logLine{Type: e.Type, Seq: e.Seq, Data: e.Data})
 		}
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(safetext.Bytes(buf.Bytes()))
 	return err
 }
 

@@ -151,7 +151,7 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "%s\n", data)
+			fmt.Fprintf(w, "%s\n", safetext.Bytes(data))
 		} else if err := loop.WriteTimeline(w, *t, rec, findings); err != nil {
 			return err
 		}
