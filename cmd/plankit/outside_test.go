@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/plankit/plankit/internal/safetext/safetexttest"
 )
 
 // Outside text at its worst: lines a CI runner reads as workflow commands,
@@ -26,59 +26,15 @@ const (
 	outsideTrace = "::error file=x::OUTSIDE\n::error::OUTSIDE-LINE \u202e\u2066\u200b ##vso[task.setvariable]x"
 )
 
-// inertProblems lists what outside text must never do in an output: a
-// line (its leading blanks aside, as CI runners read them) that starts
-// with it, a raw control but tab and line feed, a bidirectional or
-// invisible (format) character, a line or paragraph separator, a
-// non-ASCII space, invalid UTF-8, a CI marker.
-func inertProblems(what string, data []byte) []string {
-	var out []string
-	for n, line := range strings.Split(string(data), "\n") {
-		at := fmt.Sprintf("%s:%d", what, n+1)
-		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
-			out = append(out, fmt.Sprintf("%s: a line starts with outside text: %q", at, clipped(line)))
-		}
-		if !utf8.ValidString(line) {
-			out = append(out, fmt.Sprintf("%s: invalid UTF-8: %q", at, clipped(line)))
-			continue
-		}
-		for _, r := range line {
-			if r == '\t' || r == ' ' {
-				continue
-			}
-			if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Zs) {
-				out = append(out, fmt.Sprintf("%s: raw %U: %q", at, r, clipped(line)))
-				break
-			}
-		}
-		if strings.Contains(line, "##[") || strings.Contains(line, "##vso[") {
-			out = append(out, fmt.Sprintf("%s: a CI marker: %q", at, clipped(line)))
-		}
-	}
-	return out
-}
+// inertProblems is safetexttest.Problems: what outside text must never
+// leave in an output.
+func inertProblems(what string, data []byte) []string { return safetexttest.Problems(what, data) }
 
 func clipped(s string) string {
 	if len(s) > 200 {
 		return s[:200] + "..."
 	}
 	return s
-}
-
-// TestInertProblemsFindsEveryKind: the scan itself sees each thing it looks
-// for, so a clean scan means something.
-func TestInertProblemsFindsEveryKind(t *testing.T) {
-	for _, bad := range []string{
-		"ok\n::error::x", "ok\n   ::warning::x", "a \u202e b", "a \u2066 b", "zero\u200bwidth", "esc \x1b[31m", "cr \r here",
-		"nbsp\u00a0", "bad \xff", "x ##vso[task.setvariable]y", "x ##[error]y", "ls \u2028",
-	} {
-		if len(inertProblems("t", []byte(bad))) == 0 {
-			t.Errorf("%q: no problem found", bad)
-		}
-	}
-	if p := inertProblems("t", []byte("plankit: \"::error::x\\n::y\" \\u202e tab\there\n  fine: a::b\n")); len(p) > 0 {
-		t.Errorf("escaped text reported: %v", p)
-	}
 }
 
 // outsideCase is one command run with outside text in one of its sources.
