@@ -741,8 +741,10 @@ func (s *rtSearcher) write(d *RuntimeDivergence) error {
 		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
 	}
 	t.Name = "runtime lockstep divergence: " + d.Observation
-	t.Description = fmt.Sprintf("Runtime lockstep divergence (%s, seed %d, case %d) shrunk to %d steps: at step %d the runtime and the built-in runtime around the reference%s differ on %s.%s",
-		d.Search, s.opts.Seed, d.Case, len(t.Steps), d.Index+1, assumed, d.Diff.String(), note)
+	// The difference quotes what the runtime said: escaped for one line,
+	// so the trace file holds it inert (safetext).
+	t.Description = safetext.Line(fmt.Sprintf("Runtime lockstep divergence (%s, seed %d, case %d) shrunk to %d steps: at step %d the runtime and the built-in runtime around the reference%s differ on %s.%s",
+		d.Search, s.opts.Seed, d.Case, len(t.Steps), d.Index+1, assumed, d.Diff.String(), note))
 	b, err := rtrace.Marshal(t)
 	if err != nil {
 		return err

@@ -698,7 +698,9 @@ func (s *searcher) write(d *Divergence) error {
 	}
 	desc := fmt.Sprintf("Lockstep divergence (%s, seed %d, case %d) shrunk to %d actions: at action %d the implementation and the reference%s differ on %s.%s",
 		d.Search, s.opts.Seed, d.Case, len(d.Actions), d.Index+1, assumed, d.Diff.String(), note)
-	t := d.Setup.Trace("lockstep divergence: "+d.Observation, desc, d.Clauses, script)
+	// The difference quotes what the implementation said: escaped for
+	// one line, so the trace file holds it inert (safetext).
+	t := d.Setup.Trace("lockstep divergence: "+d.Observation, safetext.Line(desc), d.Clauses, script)
 	b, err := trace.Marshal(t)
 	if err != nil {
 		return err

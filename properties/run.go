@@ -406,7 +406,9 @@ func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failur
 	}
 	desc := fmt.Sprintf("Counterexample to property %s, found with seed %d (case %d) and shrunk to %d actions. The last action fails: %s",
 		info.Name, seed, index, len(f.Actions), strings.Join(f.Messages, "; "))
-	t := f.Setup.Trace(fmt.Sprintf("counterexample: %s", info.Name), desc, info.Clauses, script)
+	// The failures quote what the implementation did: escaped for one
+	// line, so the trace file holds it inert (safetext).
+	t := f.Setup.Trace(fmt.Sprintf("counterexample: %s", info.Name), safetext.Line(desc), info.Clauses, script)
 	b, err := trace.Marshal(t)
 	if err != nil {
 		return "", false, err

@@ -75,7 +75,7 @@ func TestOutsideTextIsInert(t *testing.T) {
 	quiet := func(name string, args ...string) {
 		cases = append(cases, outsideCase{name: name, args: args, quiet: true})
 	}
-	modes := []string{"identity", "choice", "error", "unsupported", "garbage", "crash", "exception"}
+	modes := []string{"identity", "choice", "error", "unsupported", "garbage", "crash", "exception", "text"}
 
 	// sim, both levels: trace contents in every format, file names, the
 	// adapter's every kind of reply, flag values.
@@ -109,7 +109,7 @@ func TestOutsideTextIsInert(t *testing.T) {
 	// console in every format and into every report; paths and values of
 	// flags; a manifest's contents.
 	reports := []string{"--junit", "{out}/r.xml", "--cucumber", "{out}/r.cucumber.json", "--json", "{out}/r.json", "--counterexamples", "{out}/cx"}
-	for _, m := range []string{"identity", "error", "crash", "exception"} {
+	for _, m := range []string{"identity", "error", "crash", "exception", "text"} {
 		add("check/adapter "+m, append([]string{"check", "--checks", "1", "--format", "progress", "--adapter", adapter("plugin", m)}, reports...)...)
 		add("check/runtime/adapter "+m, append([]string{"check", "--level", "runtime", "--checks", "1", "--format", "progress", "--adapter", adapter("runtime", m)}, reports...)...)
 	}
@@ -132,13 +132,15 @@ func TestOutsideTextIsInert(t *testing.T) {
 	add("explore/adapter error", "explore", "--depth", "2", "--adapter", adapter("plugin", "error"), "--out", "{out}")
 	add("explore/runtime/adapter error", "explore", "--level", "runtime", "--depth", "1", "--adapter", adapter("runtime", "error"), "--out", "{out}")
 	add("explore/runtime/adapter identity", "explore", "--level", "runtime", "--depth", "1", "--adapter", adapter("runtime", "identity"), "--out", "{out}")
+	add("explore/adapter text", "explore", "--depth", "3", "--adapter", adapter("plugin", "text"), "--out", "{out}")
+	add("explore/runtime/adapter text", "explore", "--level", "runtime", "--depth", "1", "--adapter", adapter("runtime", "text"), "--out", "{out}")
 	add("explore/path --out", "explore", "--out", outsideName+".yaml")
 	add("explore/runtime/path --out", "explore", "--level", "runtime", "--out", outsideName+".yaml")
 	add("explore/path --expect", "explore", "--expect", outsideName)
 	for _, flag := range []string{"--retries", "--empty-steps", "--assume"} {
 		add("explore/flag "+flag, "explore", flag, outside)
 	}
-	for _, m := range []string{"identity", "error"} {
+	for _, m := range []string{"identity", "error", "text"} {
 		add("diff/adapter "+m, "diff", "--cases", "3", "--depth", "1", "--adapter", adapter("plugin", m), "--out", "{out}", "--json", "{out}/r.json", "--junit", "{out}/r.xml")
 		add("diff/runtime/adapter "+m, "diff", "--level", "runtime", "--cases", "2", "--steps", "5", "--depth", "1", "--adapter", adapter("runtime", m), "--out", "{out}", "--json", "{out}/r.json", "--junit", "{out}/r.xml")
 	}

@@ -12,7 +12,10 @@
 // start gets an error reply with a hostile message), unsupported (the
 // same, an unsupported reply), garbage (the same, a hostile line that is
 // not JSON), crash (the same, hostile stderr and exit), exception (a
-// command reply saying its handler threw, with a hostile text).
+// command reply saying its handler threw, with a hostile text), text (every
+// command reply's text, every section it assembles and, at the runtime
+// level, every text a turn logs are hostile: the implementation diverges
+// from the reference in what it logs and sends the model).
 package main
 
 import (
@@ -41,7 +44,7 @@ func main() {
 		b, _ := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
 		srv, err = adapter.NewRuntimeServer(b, false)
 	} else {
-		srv, err = adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{Capabilities: adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}})
+		srv, err = adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{Capabilities: adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Unload: true, HostTools: true, EmptySteps: true}})
 	}
 	if err != nil {
 		panic(err)
@@ -77,6 +80,18 @@ func main() {
 			reply = patch(reply, func(res map[string]any) {
 				res["choices"].(map[string]any)["fold-end"] = Hostile
 			})
+		case mode == "text" && req.Method == "turn":
+			reply = patch(reply, func(res map[string]any) { hostileTexts(res) })
+		case mode == "text" && req.Method == "command":
+			reply = patch(reply, func(res map[string]any) { res["text"] = Hostile })
+		case mode == "text" && req.Method == "assemble":
+			reply = patch(reply, func(res map[string]any) {
+				if sections, ok := res["sections"].([]any); ok {
+					for _, sec := range sections {
+						sec.(map[string]any)["text"] = Hostile
+					}
+				}
+			})
 		case mode == "exception" && req.Method == "command":
 			reply = []byte(fmt.Sprintf(`{"seq":%d,"result":{"kind":"error","text":%s,"exception":true}}`, req.Seq, hostile))
 		case n == 3 && mode == "error":
@@ -100,6 +115,24 @@ func main() {
 		out.Flush()
 		if stop {
 			return
+		}
+	}
+}
+
+// hostileTexts makes every "text" member in v hostile.
+func hostileTexts(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if _, ok := x.(string); ok && k == "text" {
+				v[k] = Hostile
+				continue
+			}
+			hostileTexts(x)
+		}
+	case []any:
+		for _, x := range v {
+			hostileTexts(x)
 		}
 	}
 }
