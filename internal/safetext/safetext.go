@@ -160,6 +160,13 @@ func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := string(p)
+	if w.pending == "" && clean(s, true) {
+		// Plain ASCII text without a #: passed on as it is.
+		if _, err := w.w.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	if w.pending != "" {
 		s = w.pending + s
 		w.pending = ""
