@@ -113,8 +113,8 @@ func TestOutsideTextIsInert(t *testing.T) {
 		add("check/adapter "+m, append([]string{"check", "--checks", "1", "--format", "progress", "--adapter", adapter("plugin", m)}, reports...)...)
 		add("check/runtime/adapter "+m, append([]string{"check", "--level", "runtime", "--checks", "1", "--format", "progress", "--adapter", adapter("runtime", m)}, reports...)...)
 	}
-	add("check/adapter error/pretty", append([]string{"check", "--checks", "1", "--format", "pretty", "--only", "features", "--adapter", adapter("plugin", "error")}, reports...)...)
-	add("check/adapter error/summary", append([]string{"check", "--checks", "1", "--adapter", adapter("plugin", "error")}, reports...)...)
+	add("check/adapter error/pretty", append([]string{"check", "--format", "pretty", "--only", "features", "--adapter", adapter("plugin", "error")}, reports...)...)
+	add("check/adapter error/summary", append([]string{"check", "--only", "features", "--adapter", adapter("plugin", "error")}, reports...)...)
 	for _, flag := range []string{"--json", "--junit", "--cucumber"} {
 		add("check/path "+flag, "check", "--only", "features", flag, "nodir"+outsideName+"/r.json")
 	}
@@ -194,6 +194,9 @@ func TestOutsideTextIsInert(t *testing.T) {
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			// Each case its own process and directory: they run at once
+			// (-parallel, GOMAXPROCS by default), most waiting on a child.
+			t.Parallel()
 			out := filepath.Join(d, "out", strings.NewReplacer("/", "_", " ", "_").Replace(tc.name))
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				t.Fatal(err)
