@@ -92,8 +92,8 @@ func TestBrokenAdapters(t *testing.T) {
 	}{
 		{"hang", adapter.KindTimeout, []string{`seq 13 "preStep"`, "no reply within 1s", "hanging on preStep"}},
 		{"crash", adapter.KindExited, []string{`seq 13 "preStep"`, "exited (exit status 7)", "stderr:", "simulated crash in preStep"}},
-		{"garbage", adapter.KindProtocol, []string{`seq 13 "preStep"`, "not valid JSON", `reply:    this is not json`, `expected: {"seq": 13, "result": {"decision"`}},
-		{"schema", adapter.KindProtocol, []string{`seq 13 "preStep"`, "does not match the protocol schema", "/decision/kind", `reply:    {"seq":13`, "expected:"}},
+		{"garbage", adapter.KindProtocol, []string{`seq 13 "preStep"`, "not valid JSON", `reply: this is not json`, `expected: {"seq": 13, "result": {"decision"`}},
+		{"schema", adapter.KindProtocol, []string{`seq 13 "preStep"`, "does not match the protocol schema", "/decision/kind", `reply: {"seq":13`, "expected:"}},
 		{"wrongseq", adapter.KindProtocol, []string{`seq 13 "preStep"`, "has seq 14, want seq 13", "request:", "expected:"}},
 		{"oversized", adapter.KindProtocol, []string{`seq 13 "preStep"`, "longer than the limit of 4194304 bytes", "docs/adapter-protocol.md#limits"}},
 		{"flood-crash", adapter.KindExited, []string{`seq 13 "preStep"`, "stderr, last 4096 of", "simulated crash after the flood in preStep"}},

@@ -34,7 +34,7 @@ const (
 )
 
 func (e *RequestError) Error() string {
-	return safetext.Text(fmt.Sprintf("adapter request seq %d %q: %s", e.Seq, e.Method, e.Detail))
+	return safetext.Line(fmt.Sprintf("adapter request seq %d %q: %s", e.Seq, e.Method, e.Detail))
 }
 
 // UnsupportedError is an "unsupported" reply: the implementation does not
@@ -49,7 +49,7 @@ type UnsupportedError struct {
 func (e *UnsupportedError) Is(target error) bool { return target == sim.ErrUnsupported }
 
 func (e *UnsupportedError) Error() string {
-	return safetext.Text(fmt.Sprintf("adapter request seq %d %q: unsupported by the implementation: %s", e.Seq, e.Method, e.Message))
+	return safetext.Line(fmt.Sprintf("adapter request seq %d %q: unsupported by the implementation: %s", e.Seq, e.Method, e.Message))
 }
 
 // StartError is an adapter that could not be started or whose restart
@@ -60,7 +60,7 @@ type StartError struct {
 }
 
 func (e *StartError) Error() string {
-	return safetext.Text(fmt.Sprintf("adapter %s: %s", e.Command, e.Detail))
+	return safetext.Line(fmt.Sprintf("adapter %s: %s", e.Command, e.Detail))
 }
 
 // Error messages carry text from the adapter (its replies, its stderr,

@@ -48,7 +48,7 @@ func (p *Port) call(method string, params, out any) error {
 	line := buf[:len(buf)-1]
 	if p.pool.opts.Validate {
 		if err := checkRequest(p.pool.schemas, line); err != nil {
-			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v\n  request: %s", seq, method, err, quote(line))
+			return fmt.Errorf("adapter: the kit's own request seq %d %q fails the protocol schema (a kit bug): %v; request: %s", seq, method, err, quote(line))
 		}
 	}
 	timeout, flag := p.pool.opts.Timeout, "--timeout"
@@ -61,7 +61,7 @@ func (p *Port) call(method string, params, out any) error {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			pr.kill()
 			return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
-				Detail: fmt.Sprintf("the request could not be written within %v (%s): the adapter does not read its stdin; the process was killed\n  request: %s\n  %s", timeout, flag, quote(line), pr.stderr)})
+				Detail: fmt.Sprintf("the request could not be written within %v (%s): the adapter does not read its stdin; the process was killed; request: %s; %s", timeout, flag, quote(line), pr.stderr)})
 		}
 		// Most likely the process has exited; report that if it has.
 		select {
@@ -80,7 +80,7 @@ func (p *Port) call(method string, params, out any) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		pr.kill()
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindTimeout,
-			Detail: fmt.Sprintf("no reply within %v (%s); the process was killed\n  request: %s\n  %s", timeout, flag, quote(line), pr.stderr)})
+			Detail: fmt.Sprintf("no reply within %v (%s); the process was killed; request: %s; %s", timeout, flag, quote(line), pr.stderr)})
 	}
 	// End of stdout: the process is exiting; give it until the deadline.
 	select {
@@ -89,21 +89,21 @@ func (p *Port) call(method string, params, out any) error {
 	case <-time.After(time.Until(deadline)):
 		pr.kill()
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindExited,
-			Detail: fmt.Sprintf("the adapter closed its stdout (%v) without replying; the process was killed\n  request: %s\n  %s", err, quote(line), pr.stderr)})
+			Detail: fmt.Sprintf("the adapter closed its stdout (%v) without replying; the process was killed; request: %s; %s", err, quote(line), pr.stderr)})
 	}
 }
 
 func (p *Port) exitedError(method string, seq int, line []byte) error {
 	pr := p.proc
 	return &RequestError{Method: method, Seq: seq, Kind: KindExited,
-		Detail: fmt.Sprintf("the adapter process exited (%s) before replying\n  request: %s\n  %s", pr.exitStatus(), quote(line), pr.stderr)}
+		Detail: fmt.Sprintf("the adapter process exited (%s) before replying; request: %s; %s", pr.exitStatus(), quote(line), pr.stderr)}
 }
 
 // reply interprets one reply line.
 func (p *Port) reply(method string, seq int, request []byte, ev lineEvent, out any) error {
 	protocol := func(what string) error {
 		return p.fail(&RequestError{Method: method, Seq: seq, Kind: KindProtocol, Detail: fmt.Sprintf(
-			"protocol error: %s\n  request:  %s\n  reply:    %s\n  expected: %s", what, quote(request), quote(ev.data), p.pool.schemas.expectedShape(seq, method))})
+			"protocol error: %s; request: %s; reply: %s; expected: %s", what, quote(request), quote(ev.data), p.pool.schemas.expectedShape(seq, method))})
 	}
 	if ev.oversize {
 		return protocol(fmt.Sprintf("reply line longer than the limit of %d bytes (cut off; see docs/adapter-protocol.md#limits)", p.pool.opts.MaxLine))

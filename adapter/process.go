@@ -97,7 +97,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// String is the kept tail, indented for an error message.
+// String is the kept tail, on one line for an error message.
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -105,7 +105,8 @@ func (t *tail) String() string {
 	if len(b) > t.max {
 		b = b[len(b)-t.max:]
 	}
-	text := safetext.Text(strings.TrimRight(string(b), "\n"))
+	// Outside text: its line breaks escaped too (safetext).
+	text := safetext.Line(strings.TrimRight(string(b), "\n"))
 	if text == "" {
 		return "(no stderr output)"
 	}
@@ -113,7 +114,7 @@ func (t *tail) String() string {
 	if t.total > int64(len(b)) {
 		head = fmt.Sprintf("stderr, last %d of %d bytes", len(b), t.total)
 	}
-	return head + ":\n    " + strings.ReplaceAll(text, "\n", "\n    ")
+	return head + ": " + text
 }
 
 // process is one running adapter process, the leader of its own process

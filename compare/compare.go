@@ -10,18 +10,30 @@
 // manifest that lists a new failure does not hide it from the comparison.
 // It passes when the implementation passed it (passed, unexpected-pass),
 // and is not judged otherwise (skipped, error, not-run). A regression is a
-// check that fails in the new report and did not fail in the old one.
+// check that fails in the new report and did not fail in the old one, or
+// one the new report could not judge because the implementation could
+// not be run (error) or the run was cut short (not-run), unless
+// Options.AllowUnjudged: a release that does not start must not pass a
+// gate built on the comparison.
+//
+// Reports are outside input: Read takes only a regular file or standard
+// input, refuses invalid UTF-8 (and JSON escapes of half a surrogate
+// pair) at its line and column, since decoding would replace it, and every
+// text from a report is escaped where it is printed (safetext).
 package compare
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/report"
 )
 
@@ -30,6 +42,12 @@ const (
 	// New: the check fails in the new report and did not in the old one
 	// (it passed, was not judged, or was not there): a regression.
 	New = "new"
+	// Unjudged: the new report could not judge the check (error: the
+	// implementation could not be run; not-run: the run was cut short),
+	// whatever the old one says: a regression unless
+	// Options.AllowUnjudged, under which such a check is OneSided or
+	// unchanged.
+	Unjudged = "unjudged"
 	// Changed: the check fails in both, for another reason or under other
 	// clauses.
 	Changed = "changed"
@@ -42,7 +60,14 @@ const (
 )
 
 // Kinds lists the kinds of change in the order they are shown.
-var Kinds = []string{New, Changed, Fixed, OneSided}
+var Kinds = []string{New, Unjudged, Changed, Fixed, OneSided}
+
+// Options change what counts as a regression.
+type Options struct {
+	// AllowUnjudged: a check the new report could not judge (error,
+	// not-run) is no regression.
+	AllowUnjudged bool
+}
 
 // Comparison is what changed from one report to another.
 type Comparison struct {
@@ -61,8 +86,10 @@ type Comparison struct {
 	// order.
 	Clauses   []Clause  `json:"clauses"`
 	Unchanged Unchanged `json:"unchanged"`
-	// Regressions counts the checks of kind New.
+	// Regressions counts the checks of kind New and Unjudged.
 	Regressions int `json:"regressions"`
+	// Unjudged counts the checks of kind Unjudged.
+	Unjudged int `json:"unjudged"`
 }
 
 // Side describes one report.
@@ -79,7 +106,7 @@ type Check struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
 	Name string `json:"name"`
-	// Change is one of New, Changed, Fixed, OneSided.
+	// Change is one of Kinds.
 	Change string `json:"change"`
 	// Old and New are its outcome in each report; nil where it is absent.
 	Old *Outcome `json:"old"`
@@ -138,50 +165,181 @@ type MismatchError struct{ Reason string }
 
 func (e *MismatchError) Error() string { return "the reports cannot be compared: " + e.Reason }
 
+// Stdin is the file name that stands for standard input.
+const Stdin = "-"
+
 // Read reads a plankit JSON report (of `plankit check` or `plankit diff`)
-// of at most limit bytes. An unreadable file, one that is not a plankit
-// report, and one whose checks are ambiguous (an ID twice, a status plankit
-// does not write) are errors naming the file.
-func Read(file string, limit int64) (report.Run, error) {
-	data, err := inputlimit.ReadFile(file, limit)
+// of at most limit bytes from file, a regular file, or from stdin when
+// file is Stdin. Anything else (a directory, a FIFO, a device) is refused
+// before it is read, so that compare cannot wait forever on it. An
+// unreadable file, one that is not a plankit report, and one whose checks
+// are ambiguous (an ID twice, a status plankit does not write) are errors
+// naming the file.
+func Read(file string, stdin io.Reader, limit int64) (report.Run, error) {
+	var data []byte
+	var err error
+	if file == Stdin {
+		data, err = inputlimit.Read("standard input", stdin, limit)
+	} else {
+		data, err = readRegular(file, limit)
+	}
 	if err != nil {
 		return report.Run{}, err
 	}
 	return Parse(file, data)
 }
 
-// Parse reads the plankit JSON report data, named file in errors.
+// readRegular reads file if it is a regular file (a symbolic link to one
+// is followed).
+func readRegular(file string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the name is said once, escaped
+		}
+		return nil, fmt.Errorf("%s: %v", name(file), err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s); compare reads regular files, or standard input named %s", name(file), kindOf(fi.Mode()), Stdin)
+	}
+	data, err := inputlimit.ReadFile(file, limit)
+	var tl *inputlimit.TooLargeError
+	if errors.As(err, &tl) {
+		tl.File = name(file)
+	}
+	return data, err
+}
+
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
+// name is a report's file name as errors and outputs show it: outside
+// text, quoted unless plain.
+func name(file string) string {
+	if file == Stdin {
+		return "standard input"
+	}
+	return safetext.Quote(file)
+}
+
+// Parse reads the plankit JSON report data, named file in errors. Text
+// that is not UTF-8, or a JSON escape of half a surrogate pair, is refused
+// at its line and column: decoding would replace it with U+FFFD.
 func Parse(file string, data []byte) (report.Run, error) {
 	var run report.Run
+	if line, col, ok := inputlimit.InvalidUTF8(data); !ok {
+		return run, fmt.Errorf("%s:%d:%d: %s", name(file), line, col, inputlimit.UTF8Message)
+	}
+	if off := loneSurrogate(data); off >= 0 {
+		line, col := position(data, off)
+		return run, fmt.Errorf("%s:%d:%d: %s escapes half a UTF-16 surrogate pair, which decoding would replace with U+FFFD", name(file), line, col, data[off:off+6])
+	}
 	if err := json.Unmarshal(data, &run); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
-			line := 1 + strings.Count(string(data[:min(int(syn.Offset), len(data))]), "\n")
-			return run, fmt.Errorf("%s:%d: not a plankit JSON report: %v", file, line, err)
+			line, col := position(data, min(int(syn.Offset), len(data)))
+			return run, fmt.Errorf("%s:%d:%d: not a plankit JSON report: %v", name(file), line, col, err)
 		}
-		return run, fmt.Errorf("%s: not a plankit JSON report: %v", file, err)
+		return run, fmt.Errorf("%s: not a plankit JSON report: %v", name(file), err)
 	}
 	switch {
 	case run.Suite == "":
-		return run, fmt.Errorf("%s: not a plankit JSON report: no suite (write one with plankit check --json or plankit diff --json)", file)
+		return run, fmt.Errorf("%s: not a plankit JSON report: no suite (write one with plankit check --json or plankit diff --json)", name(file))
 	case run.SuiteVersion == "":
-		return run, fmt.Errorf("%s: no suiteVersion", file)
+		return run, fmt.Errorf("%s: no suiteVersion", name(file))
 	case run.Verdict == "":
-		return run, fmt.Errorf("%s: no verdict", file)
+		return run, fmt.Errorf("%s: no verdict", name(file))
 	}
 	seen := map[string]bool{}
 	for i, c := range run.Cases {
 		switch {
 		case c.ID == "":
-			return run, fmt.Errorf("%s: cases[%d]: no id", file, i)
+			return run, fmt.Errorf("%s: cases[%d]: no id", name(file), i)
 		case seen[c.ID]:
-			return run, fmt.Errorf("%s: cases[%d]: check %q is listed twice", file, i, c.ID)
+			return run, fmt.Errorf("%s: cases[%d]: check %q is listed twice", name(file), i, c.ID)
 		case !knownStatus(c.Status):
-			return run, fmt.Errorf("%s: cases[%d] (%s): unknown status %q", file, i, c.ID, c.Status)
+			return run, fmt.Errorf("%s: cases[%d] (%s): unknown status %q", name(file), i, safetext.Quote(c.ID), c.Status)
 		}
 		seen[c.ID] = true
 	}
 	return run, nil
+}
+
+// position is the line and column (1-based, in bytes) of data[off].
+func position(data []byte, off int) (line, col int) {
+	line, start := 1, 0
+	for i := 0; i < off && i < len(data); i++ {
+		if data[i] == '\n' {
+			line, start = line+1, i+1
+		}
+	}
+	return line, off - start + 1
+}
+
+// loneSurrogate returns the offset of the first \uXXXX escape in a JSON
+// string of data that is half a surrogate pair (a high one not followed
+// by a low one, or a low one alone), or -1.
+func loneSurrogate(data []byte) int {
+	in := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			in = !in
+		case c == '\\' && in:
+			if i+1 < len(data) && data[i+1] == 'u' {
+				r, ok := hex4(data, i+2)
+				switch {
+				case ok && r >= 0xd800 && r < 0xdc00:
+					lo, okLo := rune(0), false
+					if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+						lo, okLo = hex4(data, i+8)
+					}
+					if !okLo || lo < 0xdc00 || lo > 0xdfff {
+						return i
+					}
+					i += 11
+					continue
+				case ok && r >= 0xdc00 && r <= 0xdfff:
+					return i
+				}
+			}
+			i++ // the escaped character
+		}
+	}
+	return -1
+}
+
+// hex4 reads four hex digits at data[i:].
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 func knownStatus(s string) bool {
@@ -195,12 +353,12 @@ func knownStatus(s string) bool {
 // Reports compares the report old (read from oldFile) with new (newFile).
 // Reports of different commands (check, diff) or suite versions, and two
 // reports with checks but none in common, are a *MismatchError.
-func Reports(oldFile string, old report.Run, newFile string, new report.Run) (Comparison, error) {
+func Reports(oldFile string, old report.Run, newFile string, new report.Run, opts Options) (Comparison, error) {
 	switch {
 	case old.Suite != new.Suite:
-		return Comparison{}, &MismatchError{fmt.Sprintf("%s is a report of suite %q, %s of suite %q: compare two reports of the same command (plankit check, plankit diff)", oldFile, old.Suite, newFile, new.Suite)}
+		return Comparison{}, &MismatchError{fmt.Sprintf("%s is a report of suite %q, %s of suite %q: compare two reports of the same command (plankit check, plankit diff)", name(oldFile), old.Suite, name(newFile), new.Suite)}
 	case old.SuiteVersion != new.SuiteVersion:
-		return Comparison{}, &MismatchError{fmt.Sprintf("different suite versions: %s was made by suite %s, %s by suite %s; their checks and clauses differ, so run both implementations with the same plankit and compare those reports", oldFile, old.SuiteVersion, newFile, new.SuiteVersion)}
+		return Comparison{}, &MismatchError{fmt.Sprintf("different suite versions: %s was made by suite %s, %s by suite %s; their checks and clauses differ, so run both implementations with the same plankit and compare those reports", name(oldFile), safetext.Line(old.SuiteVersion), name(newFile), safetext.Line(new.SuiteVersion))}
 	}
 	oldCases := map[string]report.Case{}
 	for _, c := range old.Cases {
@@ -214,7 +372,7 @@ func Reports(oldFile string, old report.Run, newFile string, new report.Run) (Co
 		}
 	}
 	if !common && len(old.Cases) > 0 && len(new.Cases) > 0 {
-		return Comparison{}, &MismatchError{fmt.Sprintf("%s and %s have no check in common (reports of different levels?)", oldFile, newFile)}
+		return Comparison{}, &MismatchError{fmt.Sprintf("%s and %s have no check in common (reports of different levels?)", name(oldFile), name(newFile))}
 	}
 
 	cmp := Comparison{
@@ -239,11 +397,15 @@ func Reports(oldFile string, old report.Run, newFile string, new report.Run) (Co
 		}
 	}
 	for _, c := range checks {
-		if !classify(&c, &cmp.Unchanged) {
+		if !classify(&c, &cmp.Unchanged, opts) {
 			continue
 		}
-		if c.Change == New {
+		switch c.Change {
+		case New:
 			cmp.Regressions++
+		case Unjudged:
+			cmp.Regressions++
+			cmp.Unjudged++
 		}
 		cmp.Checks = append(cmp.Checks, c)
 	}
@@ -256,9 +418,11 @@ func Reports(oldFile string, old report.Run, newFile string, new report.Run) (Co
 
 // classify sets c.Change and reports whether c changed; an unchanged check
 // is counted in u.
-func classify(c *Check, u *Unchanged) bool {
+func classify(c *Check, u *Unchanged, opts Options) bool {
 	o, n := c.Old, c.New
 	switch {
+	case !opts.AllowUnjudged && n != nil && (n.Status == report.Errored || n.Status == report.NotRun):
+		c.Change = Unjudged
 	case n.Fails() && !o.Fails():
 		c.Change = New
 	case o.Fails() && n.Passes():

@@ -59,7 +59,7 @@ func TestEveryKindOfChange(t *testing.T) {
 		cs("error-then-not-run", report.NotRun, "interrupted", "LOG-3"),
 		cs("added", report.Failed, "new check fails", "CMD-1"),
 	)
-	cmp, err := Reports("old.json", old, "new.json", newer)
+	cmp, err := Reports("old.json", old, "new.json", newer, Options{AllowUnjudged: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +111,39 @@ func TestEveryKindOfChange(t *testing.T) {
 	}
 }
 
+// Without AllowUnjudged, a check the new report could not judge (error,
+// not-run) is a regression whatever the old report says, so that a
+// release that cannot be run does not pass the gate; a skipped one is not.
+func TestUnjudgedChecksAreRegressions(t *testing.T) {
+	old := run(cs("a", report.Passed, ""), cs("b", report.Errored, "crashed"), cs("c", report.Passed, ""), cs("d", report.Failed, "x", "PEND-1"), cs("e", report.Skipped, "choice"))
+	newer := run(cs("a", report.Errored, "could not start"), cs("b", report.Errored, "crashed"), cs("c", report.NotRun, "interrupted"), cs("d", report.Errored, "could not start"), cs("e", report.Skipped, "choice"))
+	newer.Verdict = report.VerdictImpl
+	cmp, err := Reports("old.json", old, "new.json", newer, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range cmp.Checks {
+		ids = append(ids, c.Change+" "+c.ID)
+	}
+	if want := []string{"unjudged a", "unjudged b", "unjudged c", "unjudged d"}; !slices.Equal(ids, want) {
+		t.Errorf("checks %q, want %q", ids, want)
+	}
+	if cmp.Regressions != 4 || cmp.Unjudged != 4 {
+		t.Errorf("regressions %d, unjudged %d; want 4, 4", cmp.Regressions, cmp.Unjudged)
+	}
+	if v := Verdict(cmp); !strings.HasPrefix(v, "Regression: 4 checks could not be judged in the new report") || !strings.Contains(v, "--allow-unjudged") {
+		t.Errorf("verdict %q", v)
+	}
+	allowed, err := Reports("old.json", old, "new.json", newer, Options{AllowUnjudged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allowed.Regressions != 0 || allowed.Unjudged != 0 || allowed.Unchanged.NotJudged != 2 {
+		t.Errorf("with AllowUnjudged: regressions %d, unjudged %d, unchanged %+v; want 0, 0 and b and e not judged in both", allowed.Regressions, allowed.Unjudged, allowed.Unchanged)
+	}
+}
+
 func must(b []byte, err error) []byte {
 	if err != nil {
 		panic(err)
@@ -121,7 +154,7 @@ func must(b []byte, err error) []byte {
 // Nothing changed: no check listed, no regression.
 func TestSameReport(t *testing.T) {
 	r := run(cs("a", report.Passed, ""), cs("b", report.Failed, "x", "PEND-1"))
-	cmp, err := Reports("a.json", r, "b.json", r)
+	cmp, err := Reports("a.json", r, "b.json", r, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +169,7 @@ func TestNotes(t *testing.T) {
 	old.Implementation = sim.Identity{Choices: map[string]string{"fold-end": "clamp", "plan-heading": "level-1"}}
 	newer.Implementation = sim.Identity{Choices: map[string]string{"fold-end": "drop", "section-source": "log"}}
 	newer.Seed, newer.Filter = 7, "--tags @PEND-5"
-	cmp, err := Reports("a.json", old, "b.json", newer)
+	cmp, err := Reports("a.json", old, "b.json", newer, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +196,13 @@ func TestMismatchedReports(t *testing.T) {
 		{"suite version", later, "different suite versions: old.json was made by suite 1.0.0, new.json by suite 1.1.0"},
 		{"no check in common", other, "no check in common"},
 	} {
-		_, err := Reports("old.json", base, "new.json", tc.new)
+		_, err := Reports("old.json", base, "new.json", tc.new, Options{})
 		var m *MismatchError
 		if !errors.As(err, &m) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want a mismatch saying %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := Reports("old.json", base, "new.json", run()); err != nil {
+	if _, err := Reports("old.json", base, "new.json", run(), Options{}); err != nil {
 		t.Errorf("a report without checks (a run that could not start) is comparable: %v", err)
 	}
 }
@@ -178,7 +211,7 @@ func TestMismatchedReports(t *testing.T) {
 // for a syntax error, the line.
 func TestParseRefuses(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
-		{"{\n\"suite\": \"plankit\",\n  oops\n}", "r.json:3: not a plankit JSON report"},
+		{"{\n\"suite\": \"plankit\",\n  oops\n}", "r.json:3:4: not a plankit JSON report"},
 		{`{"cases": []}`, "r.json: not a plankit JSON report: no suite"},
 		{`{"suite":"plankit","verdict":"pass"}`, "r.json: no suiteVersion"},
 		{`{"suite":"plankit","suiteVersion":"1.0.0","verdict":"pass","cases":[{"id":"a","status":"passed"},{"id":"a","status":"passed"}]}`, `r.json: cases[1]: check "a" is listed twice`},
@@ -222,16 +255,16 @@ func TestReasonLeavesOutTheManifestsNote(t *testing.T) {
 // found here independently by reading the two reports' cases.
 func TestPublishedDshReportAgainstAMutatedRun(t *testing.T) {
 	const oldFile, newFile = "testdata/dsh-plan-mode-0.1.0-rc.8.json", "testdata/dsh-plan-mode-mutated.json"
-	old, err := Read(oldFile, 16<<20)
+	old, err := Read(oldFile, nil, 16<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer, err := Read(newFile, 16<<20)
+	newer, err := Read(newFile, nil, 16<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Named as docs/ci-gate.md's command names them, from the module root.
-	cmp, err := Reports("compare/"+oldFile, old, "compare/"+newFile, newer)
+	cmp, err := Reports("compare/"+oldFile, old, "compare/"+newFile, newer, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +346,7 @@ func TestFormatsAreDeterministic(t *testing.T) {
 	for _, format := range Formats {
 		var first bytes.Buffer
 		for i := range 20 {
-			cmp, err := Reports("o.json", old, "n.json", newer)
+			cmp, err := Reports("o.json", old, "n.json", newer, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,7 +365,7 @@ func TestFormatsAreDeterministic(t *testing.T) {
 		if !strings.Contains(first.String(), "now") || !strings.Contains(first.String(), "CMD-2") {
 			t.Errorf("%s: the changes are missing:\n%s", format, first.String())
 		}
-		if format == "markdown" && (!strings.Contains(first.String(), `x\|y`) || strings.Contains(first.String(), "<bad>")) {
+		if format == "markdown" && (!strings.Contains(first.String(), `x&#124;y`) || strings.Contains(first.String(), "<bad>")) {
 			t.Errorf("markdown: a reason is not escaped for a table cell:\n%s", first.String())
 		}
 	}

@@ -30,25 +30,29 @@ func Write(w io.Writer, cmp Comparison, format string) error {
 	return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(Formats, ", "))
 }
 
-// JSON renders cmp as indented JSON.
+// JSON renders cmp as indented JSON, the reports' text with JSON's own
+// escapes for what must not reach an output raw (safetext.Bytes): the
+// same data.
 func JSON(cmp Comparison) ([]byte, error) {
 	b, err := json.MarshalIndent(cmp, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return safetext.Bytes(append(b, '\n')), nil
 }
 
 // headings of each kind of change.
 var headings = map[string]string{
 	New:      "New failures",
+	Unjudged: "Could not run in the new report",
 	Changed:  "Still failing, changed",
 	Fixed:    "Fixed",
 	OneSided: "Ran in one report and not the other",
 }
 
 // Text renders cmp for a terminal. Everything read from the reports is
-// escaped (safetext).
+// escaped (safetext): a check ID that heads a line is quoted unless it is
+// plain, and a reason follows a label of plankit's.
 func Text(w io.Writer, cmp Comparison) error {
 	p := &printer{w: w}
 	p.f("plankit compare: suite %s %s\n", line(cmp.Suite), line(cmp.SuiteVersion))
@@ -56,7 +60,7 @@ func Text(w io.Writer, cmp Comparison) error {
 		label string
 		side  Side
 	}{{"old", cmp.Old}, {"new", cmp.New}} {
-		p.f("  %s: %s  %s, verdict %s, %d checks, %d failing\n", s.label, line(s.side.File), line(s.side.Implementation), line(s.side.Verdict), s.side.Checks, s.side.Failing)
+		p.f("  %s: %s  %s, verdict %s, %d checks, %d failing\n", s.label, name(s.side.File), line(s.side.Implementation), line(s.side.Verdict), s.side.Checks, s.side.Failing)
 	}
 	for _, n := range cmp.Notes {
 		p.f("  differs: %s\n", line(n))
@@ -68,10 +72,10 @@ func Text(w io.Writer, cmp Comparison) error {
 		}
 		p.f("\n%s (%d):\n", headings[kind], len(checks))
 		for _, c := range checks {
-			p.f("  %s: %s\n", line(c.ID), summary(c))
+			p.f("  %s: %s\n", safetext.Quote(c.ID), summary(c, line))
 			switch {
-			case c.Change == New || (c.Change == OneSided && c.New != nil && c.New.Reason != ""):
-				p.f("    %s\n", line(c.New.Reason))
+			case c.Change == New || c.Change == Unjudged || (c.Change == OneSided && c.New != nil && c.New.Reason != ""):
+				p.f("    reason: %s\n", line(c.New.Reason))
 			case c.Change == Changed && c.ReasonChanged:
 				p.f("    old: %s\n    new: %s\n", line(c.Old.Reason), line(c.New.Reason))
 			case c.Change == Fixed || (c.Change == OneSided && c.Old != nil && c.Old.Reason != ""):
@@ -82,7 +86,7 @@ func Text(w io.Writer, cmp Comparison) error {
 	if len(cmp.Clauses) > 0 {
 		p.f("\nClauses whose failing checks changed:\n")
 		for _, r := range cmp.Clauses {
-			p.f("  %s: %d → %d failing", line(r.Clause), r.Old, r.New)
+			p.f("  %s: %d → %d failing", safetext.Quote(r.Clause), r.Old, r.New)
 			if len(r.NowFailing) > 0 {
 				p.f("; now failing: %s", line(strings.Join(r.NowFailing, ", ")))
 			}
@@ -104,8 +108,8 @@ func Markdown(w io.Writer, cmp Comparison) error {
 	p := &printer{w: w}
 	p.f("## plankit compare: suite %s %s\n\n", md(cmp.Suite), md(cmp.SuiteVersion))
 	p.f("| | report | implementation | verdict | checks | failing |\n|---|---|---|---|---|---|\n")
-	p.f("| old | `%s` | %s | %s | %d | %d |\n", md(cmp.Old.File), md(cmp.Old.Implementation), md(cmp.Old.Verdict), cmp.Old.Checks, cmp.Old.Failing)
-	p.f("| new | `%s` | %s | %s | %d | %d |\n", md(cmp.New.File), md(cmp.New.Implementation), md(cmp.New.Verdict), cmp.New.Checks, cmp.New.Failing)
+	p.f("| old | %s | %s | %s | %d | %d |\n", code(cmp.Old.File), md(cmp.Old.Implementation), md(cmp.Old.Verdict), cmp.Old.Checks, cmp.Old.Failing)
+	p.f("| new | %s | %s | %s | %d | %d |\n", code(cmp.New.File), md(cmp.New.Implementation), md(cmp.New.Verdict), cmp.New.Checks, cmp.New.Failing)
 	if len(cmp.Notes) > 0 {
 		p.f("\nThe runs differ in:\n\n")
 		for _, n := range cmp.Notes {
@@ -128,7 +132,7 @@ func Markdown(w io.Writer, cmp Comparison) error {
 			case c.Old != nil:
 				reason = md(c.Old.Reason)
 			}
-			p.f("| `%s` | %s | %s |\n", md(c.ID), md(summary(c)), reason)
+			p.f("| %s | %s | %s |\n", code(c.ID), summary(c, md), reason)
 		}
 	}
 	if len(cmp.Clauses) > 0 {
@@ -145,13 +149,26 @@ func Markdown(w io.Writer, cmp Comparison) error {
 // Verdict is the comparison's last line: whether the new report has a
 // regression.
 func Verdict(cmp Comparison) string {
-	switch cmp.Regressions {
-	case 0:
+	failing := cmp.Regressions - cmp.Unjudged
+	if cmp.Regressions == 0 {
 		return "No regression: every check failing in the new report failed in the old one."
-	case 1:
-		return "Regression: 1 check fails in the new report that did not fail in the old one."
 	}
-	return fmt.Sprintf("Regression: %d checks fail in the new report that did not fail in the old one.", cmp.Regressions)
+	var parts []string
+	if failing > 0 {
+		parts = append(parts, fmt.Sprintf("%s in the new report that did not fail in the old one", checks(failing, "fails", "fail")))
+	}
+	if cmp.Unjudged > 0 {
+		parts = append(parts, fmt.Sprintf("%s not be judged in the new report (error or not-run: the implementation could not be run, or the run was cut short; --allow-unjudged accepts that)", checks(cmp.Unjudged, "could", "could")))
+	}
+	return "Regression: " + strings.Join(parts, "; ") + "."
+}
+
+// checks is "1 check VERB" or "N checks VERB".
+func checks(n int, one, many string) string {
+	if n == 1 {
+		return "1 check " + one
+	}
+	return fmt.Sprintf("%d checks %s", n, many)
 }
 
 func ofKind(checks []Check, kind string) []Check {
@@ -165,9 +182,10 @@ func ofKind(checks []Check, kind string) []Check {
 }
 
 // summary says in one line how a check's outcome changed: its statuses and,
-// for a failure, its clauses.
-func summary(c Check) string {
-	s := state(c.Old) + " → " + state(c.New)
+// for a failure, its clauses, which come from the reports and are escaped
+// with esc (line or md).
+func summary(c Check, esc func(string) string) string {
+	s := state(c.Old, esc) + " → " + state(c.New, esc)
 	if c.Change == Changed {
 		var what []string
 		if c.ClausesChanged {
@@ -181,27 +199,35 @@ func summary(c Check) string {
 	return s
 }
 
-func state(o *Outcome) string {
+func state(o *Outcome, esc func(string) string) string {
 	switch {
 	case o == nil:
 		return "absent"
 	case len(o.Clauses) > 0:
-		return o.Status + " [" + strings.Join(o.Clauses, " ") + "]"
+		return esc(o.Status) + " [" + esc(strings.Join(o.Clauses, " ")) + "]"
 	}
-	return o.Status
+	return esc(o.Status)
 }
 
 func line(s string) string { return safetext.Line(s) }
 
-// md escapes s for a Markdown table cell.
-func md(s string) string {
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'").Replace(safetext.Line(s))
+// md makes outside text inert Markdown (safetext.Markdown): no link,
+// image, HTML or table cell boundary comes of it.
+func md(s string) string { return safetext.Markdown(s) }
+
+// code is a check ID or file name in a code span when it is plain, else
+// as inert Markdown (a code span would show the escapes raw).
+func code(s string) string {
+	if safetext.Plain(s) {
+		return "`" + s + "`"
+	}
+	return md(s)
 }
 
 func codes(ids []string) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = "`" + md(id) + "`"
+		out[i] = code(id)
 	}
 	return strings.Join(out, ", ")
 }

@@ -1,19 +1,22 @@
 package lint_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/internal/safetext/safetexttest"
 	"github.com/plankit/plankit/lint"
 )
 
 // Any input gives a report and an exit code, never a panic nor a blow-up
 // (allocation stays within a fixed budget plus a multiple of the input's
 // size, and the report keeps at most its MaxEntries entries, counting the
-// rest); a clean report has no error entries.
+// rest); a clean report has no error entries; its text and JSON output
+// keep the log's text inert (safetexttest.Problems).
 func FuzzBytes(f *testing.F) {
 	files, _ := filepath.Glob("testdata/dsh/*.jsonl")
 	for _, p := range files {
@@ -25,6 +28,7 @@ func FuzzBytes(f *testing.F) {
 	}
 	f.Add([]byte(head + `{"type":"plan/mode","seq":0,"data":{"active":true}}` + "\n" + `{"type":"text-chunks","seq0":1,"data":{"texts":["a"]}}`))
 	f.Add([]byte(strings.Repeat("\n", 5000)))
+	f.Add([]byte(head + `{"type":"plan/mode","seq":0,"data":{"active":"::error::x\n\u202e"}}` + "\n::error::\u202e\x1b[31m not json\n"))
 	f.Add([]byte(head + strings.Repeat(`{"type":"plan/mode","data":{"active":true}}`+"\n", 500)))
 	const maxEntries = 100
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -45,6 +49,19 @@ func FuzzBytes(f *testing.F) {
 		for i := 1; i < len(r.Entries); i++ {
 			if r.Entries[i].Line < r.Entries[i-1].Line {
 				t.Fatalf("entries out of line order: %+v", r.Entries)
+			}
+		}
+		for _, format := range []string{"text", "json"} {
+			var out bytes.Buffer
+			s := lint.NewStream(&out, format)
+			if err := s.Write(r); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if p := safetexttest.Problems(format, out.Bytes()); len(p) > 0 {
+				t.Fatalf("the %s report lets outside text through: %s", format, strings.Join(p, "\n"))
 			}
 		}
 	})

@@ -141,7 +141,9 @@ func WriteText(w io.Writer, reports []*Report) error {
 
 func writeText(w io.Writer, r *Report) error {
 	var b bytes.Buffer
-	file := safetext.Line(r.File)
+	// The file's name heads every line: quoted unless plain, so that a
+	// name like "::error::x" cannot make the line a CI command.
+	file := safetext.Quote(r.File)
 	for _, e := range r.Entries {
 		msg := safetext.Line(e.Message)
 		if r.Sessions > 1 && e.Session != "" {
@@ -221,7 +223,9 @@ func (s *Stream) Write(r *Report) error {
 	}
 	b.Truncate(b.Len() - 1) // Encode's newline
 	s.n++
-	_, err := s.w.Write(b.Bytes())
+	// The log's text with JSON's own escapes for what must not reach an
+	// output raw (bidirectional and invisible characters): the same data.
+	_, err := s.w.Write(safetext.Bytes(b.Bytes()))
 	return err
 }
 

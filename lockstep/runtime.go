@@ -14,6 +14,7 @@ import (
 
 	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/loop"
@@ -401,7 +402,7 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 	if len(opts.Assume) > 0 {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
-	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", id.Name, id.Version, id.Capabilities.Retry, assumed, opts.Seed)
+	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Capabilities.Retry), assumed, opts.Seed)
 	d, err := searchBoth(ctx, out, res, s, fmt.Sprintf("scripts of %d steps", opts.Steps), "scripts")
 	if d != nil {
 		res.Runtime = d
@@ -844,8 +845,10 @@ func (s *rtSearcher) write(d *RuntimeDivergence) error {
 		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
 	}
 	t.Name = "runtime lockstep divergence: " + d.Observation
-	t.Description = fmt.Sprintf("Runtime lockstep divergence (%s, seed %d, case %d) shrunk to %d steps: at step %d the runtime and the built-in runtime around the reference%s differ on %s.%s",
-		d.Search, s.opts.Seed, d.Case, len(t.Steps), d.Index+1, assumed, d.Diff.String(), note)
+	// The difference quotes what the runtime said: escaped for one line,
+	// so the trace file holds it inert (safetext).
+	t.Description = safetext.Line(fmt.Sprintf("Runtime lockstep divergence (%s, seed %d, case %d) shrunk to %d steps: at step %d the runtime and the built-in runtime around the reference%s differ on %s.%s",
+		d.Search, s.opts.Seed, d.Case, len(t.Steps), d.Index+1, assumed, d.Diff.String(), note))
 	b, err := rtrace.Marshal(t)
 	if err != nil {
 		return err

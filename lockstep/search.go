@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/properties"
@@ -147,7 +148,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if len(opts.Assume) > 0 {
 		assumed = "assuming " + strings.Join(opts.Assume, ", ")
 	}
-	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", id.Name, id.Version, assumed, opts.Seed)
+	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), assumed, opts.Seed)
 	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
 	if err := s.withReadings(); err != nil {
 		return res, err
@@ -176,7 +177,9 @@ type searches[D interface {
 // divergence, the exhaustive one (res.Depth), reporting each on out; a
 // search an interruption or the implementation's failure stopped is
 // recorded in res (cut). The first divergence is finished (classified and
-// written) and returned; the zero D when there is none. cases and
+// written) and returned; the zero D when there is none. A divergence whose
+// trace could not be written (a symbolic link at its name) is returned
+// with the error, so that the caller can still report it. cases and
 // transitions name what each search compared in its progress line.
 func searchBoth[D interface {
 	comparable
@@ -201,9 +204,9 @@ func searchBoth[D interface {
 		return none, nil
 	}
 	if err := s.finish(d); err != nil {
-		return none, err
+		return d, err
 	}
-	fmt.Fprintf(out, "divergence: %s\n", d.Summary())
+	fmt.Fprintf(out, "divergence: %s\n", safetext.Line(d.Summary()))
 	return d, nil
 }
 
@@ -752,7 +755,9 @@ func (s *searcher) write(d *Divergence) error {
 	}
 	desc := fmt.Sprintf("Lockstep divergence (%s, seed %d, case %d) shrunk to %d actions: at action %d the implementation and the reference%s differ on %s.%s",
 		d.Search, s.opts.Seed, d.Case, len(d.Actions), d.Index+1, assumed, d.Diff.String(), note)
-	t := d.Setup.Trace("lockstep divergence: "+d.Observation, desc, d.Clauses, script)
+	// The difference quotes what the implementation said: escaped for
+	// one line, so the trace file holds it inert (safetext).
+	t := d.Setup.Trace("lockstep divergence: "+d.Observation, safetext.Line(desc), d.Clauses, script)
 	b, err := trace.Marshal(t)
 	if err != nil {
 		return err

@@ -14,9 +14,11 @@ import (
 // BuiltinVersion is the version of the built-in runtime.
 const BuiltinVersion = "1.0.0"
 
-// maxSteps bounds the steps of one turn of the built-in runtime; a script
-// is finite, so only a runtime bug reaches it.
-const maxSteps = 256
+// MaxTurnSteps bounds the steps of one turn of the built-in runtime. A
+// script whose responses do not let a turn end within it is an input
+// error (plankit sim checks it before it runs a trace); past that, only
+// a runtime bug reaches it.
+const MaxTurnSteps = 256
 
 // Builtin is plankit's own runtime behind the runtime port: the simulator
 // of package sim, which follows the specification's loop, around a plan-mode
@@ -317,8 +319,8 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 		if _, open := b.rt.Status(agent); !open {
 			break
 		}
-		if steps == maxSteps {
-			return *obs, fmt.Errorf("built-in runtime: the turn did not end after %d steps", maxSteps)
+		if steps == MaxTurnSteps {
+			return *obs, fmt.Errorf("built-in runtime: the turn did not end after %d steps", MaxTurnSteps)
 		}
 		r := b.nextResponse()
 		b.current = &r

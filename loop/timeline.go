@@ -25,9 +25,9 @@ func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 	for i, d := range rec.Steps {
 		fmt.Fprintf(&b, "\n#%d %s", i+1, d.Step.Name())
 		if a := d.Step.Agent(); a != "" {
-			fmt.Fprintf(&b, " %s", a)
+			fmt.Fprintf(&b, " %s", safetext.Line(a))
 		}
-		b.WriteString(kindOf(&d.Step).detail(&d.Step))
+		b.WriteString(safetext.Line(kindOf(&d.Step).detail(&d.Step)))
 		b.WriteString("\n")
 		if d.Set != nil {
 			fmt.Fprintf(&b, "  set: %s%s\n", d.Set.Outcome, errText(d.Set.Error))
@@ -47,13 +47,13 @@ func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 				writeRequest(&b, reqs[0])
 				reqs = reqs[1:]
 			}
-			fmt.Fprintf(&b, "  %4d %s %s\n", e.Seq, e.Type, short(string(e.Data)))
+			fmt.Fprintf(&b, "  %4d %s %s\n", e.Seq, safetext.Line(e.Type), safetext.Line(short(string(e.Data))))
 		}
 		for _, q := range reqs {
 			writeRequest(&b, q)
 		}
 		for _, r := range d.Obs.Results {
-			fmt.Fprintf(&b, "  result %s: %s\n", r.ID, Result(StepDone{Obs: Observation{Results: []ActionResult{r}}}, r.ID))
+			fmt.Fprintf(&b, "  result %s: %s\n", safetext.Line(r.ID), safetext.Line(Result(StepDone{Obs: Observation{Results: []ActionResult{r}}}, r.ID)))
 		}
 	}
 	if len(findings) == 0 {
@@ -61,7 +61,7 @@ func WriteTimeline(w io.Writer, t Trace, rec Record, findings []Finding) error {
 	} else {
 		b.WriteString("\nfindings:\n")
 		for _, f := range findings {
-			fmt.Fprintf(&b, "  %s\n", f)
+			fmt.Fprintf(&b, "  %s\n", safetext.Line(fmt.Sprint(f)))
 		}
 		b.WriteString("verdict: fail\n")
 	}
@@ -80,14 +80,14 @@ func writeRequest(b *strings.Builder, q ModelRequest) {
 			notices++
 		}
 	}
-	fmt.Fprintf(b, "       => request at %d: sections [%s], tools [%s], %d messages (%d notices)\n", q.At, strings.Join(names, " "), strings.Join(q.Tools, " "), len(q.Messages), notices)
+	fmt.Fprintf(b, "       => request at %d: sections [%s], tools [%s], %d messages (%d notices)\n", q.At, safetext.Line(strings.Join(names, " ")), safetext.Line(strings.Join(q.Tools, " ")), len(q.Messages), notices)
 }
 
 func errText(e string) string {
 	if e == "" {
 		return ""
 	}
-	return " error: " + e
+	return " error: " + safetext.Line(e)
 }
 
 func short(s string) string {

@@ -221,9 +221,9 @@ func Run(ctx context.Context, opts Options) ([]report.Case, error) {
 		case c.Status == report.Passed:
 			fmt.Fprintf(out, "ok   %s (%s): %d checks\n", p.Name, strings.Join(p.Clauses, ", "), opts.Checks)
 		case opts.Expected != nil && opts.Expected(c) != "":
-			fmt.Fprintf(out, "XFAIL %s (%s): %s [expected by %s]\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Text(c.Message), opts.Expected(c))
+			fmt.Fprintf(out, "XFAIL %s (%s): %s [expected by %s]\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Line(c.Message), opts.Expected(c))
 		default:
-			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Text(c.Message))
+			fmt.Fprintf(out, "FAIL %s (%s): %s\n", p.Name, strings.Join(p.Clauses, ", "), safetext.Line(c.Message))
 		}
 		cases = append(cases, c)
 		judged++
@@ -405,7 +405,9 @@ func WriteCounterexample(dir string, info Info, seed int64, index int, f *Failur
 	}
 	desc := fmt.Sprintf("Counterexample to property %s, found with seed %d (case %d) and shrunk to %d actions. The last action fails: %s",
 		info.Name, seed, index, len(f.Actions), strings.Join(f.Messages, "; "))
-	t := f.Setup.Trace(fmt.Sprintf("counterexample: %s", info.Name), desc, info.Clauses, script)
+	// The failures quote what the implementation did: escaped for one
+	// line, so the trace file holds it inert (safetext).
+	t := f.Setup.Trace(fmt.Sprintf("counterexample: %s", info.Name), safetext.Line(desc), info.Clauses, script)
 	b, err := trace.Marshal(t)
 	if err != nil {
 		return "", false, err

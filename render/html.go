@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
@@ -20,6 +21,7 @@ import (
 // It is a pure function of the run.
 func HTML(w io.Writer, run *trace.Run) error {
 	page := buildPage(run)
+	page.escape()
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, page); err != nil {
 		return err
@@ -70,6 +72,46 @@ type htmlRequest struct {
 	Policy   bool
 	Tools    string
 	Messages []string
+}
+
+// escape escapes every text of the page for one line (safetext.Line):
+// names, messages, event data and errors come from the trace and the
+// implementation, and the template's HTML escaping keeps their line
+// breaks, controls and bidirectional characters.
+func (p *htmlPage) escape() {
+	esc := func(ss ...*string) {
+		for _, s := range ss {
+			*s = safetext.Line(*s)
+		}
+	}
+	all := func(ss []string) {
+		for i := range ss {
+			esc(&ss[i])
+		}
+	}
+	esc(&p.Name, &p.File, &p.Description, &p.Clauses, &p.Implementation, &p.Verdict)
+	all(p.Agents)
+	for i := range p.Rows {
+		r := &p.Rows[i]
+		esc(&r.Action)
+		all(r.Notes)
+		all(r.Failures)
+		for j := range r.Lanes {
+			l := &r.Lanes[j]
+			esc(&l.Before, &l.After)
+			all(l.Notes)
+			for k := range l.Events {
+				e := &l.Events[k]
+				esc(&e.Type, &e.Data, &e.By)
+			}
+			for k := range l.Requests {
+				q := &l.Requests[k]
+				esc(&q.Title, &q.Tools)
+				all(q.Sections)
+				all(q.Messages)
+			}
+		}
+	}
 }
 
 func buildPage(run *trace.Run) htmlPage {

@@ -29,7 +29,7 @@ func Mermaid(w io.Writer, run *trace.Run) error {
 	m := &mermaid{b: &b}
 	t := run.Trace
 	b.WriteString("sequenceDiagram\n")
-	fmt.Fprintf(&b, "    %%%% plankit sim: %s (%s)\n", oneLine(t.Name), safetext.Line(t.File))
+	fmt.Fprintf(&b, "    %%%% plankit sim: %s (%s)\n", safetext.Line(oneLine(t.Name)), safetext.Line(t.File))
 	for _, p := range []string{"user", "runtime", "plugin", "log", "model"} {
 		fmt.Fprintf(&b, "    participant %s\n", p)
 	}
@@ -111,12 +111,15 @@ func (m *mermaid) event(a sim.Appended) {
 	}
 }
 
+// line and note are where text enters the diagram: what the trace and the
+// implementation said is escaped for one line (safetext) after Mermaid's
+// own replacements.
 func (m *mermaid) line(from, arrow, to, text string) {
-	fmt.Fprintf(m.b, "    %s%s%s%s: %s\n", m.indent, from, arrow, to, mermaidText.Replace(clip(text, 100)))
+	fmt.Fprintf(m.b, "    %s%s%s%s: %s\n", m.indent, from, arrow, to, safetext.Line(mermaidText.Replace(clip(text, 100))))
 }
 
 func (m *mermaid) note(over, text string) {
-	fmt.Fprintf(m.b, "    %sNote over %s: %s\n", m.indent, over, mermaidText.Replace(clip(text, 120)))
+	fmt.Fprintf(m.b, "    %sNote over %s: %s\n", m.indent, over, safetext.Line(mermaidText.Replace(clip(text, 120))))
 }
 
 // action draws one action: a note naming it, the call that starts it, the

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/plankit/plankit/internal/safetext"
@@ -46,7 +47,9 @@ func JSON(w io.Writer, run *trace.Run) error {
 	if err := enc.Encode(run); err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	// JSON's own escapes for what must not reach an output raw: the
+	// same data (safetext.Bytes).
+	_, err := w.Write(safetext.Bytes(buf.Bytes()))
 	return err
 }
 
@@ -73,7 +76,7 @@ func JSONL(w io.Writer, run *trace.Run) error {
 			writeLine(&buf, logLine{Type: e.Type, Seq: e.Seq, Data: e.Data})
 		}
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(safetext.Bytes(buf.Bytes()))
 	return err
 }
 
@@ -109,10 +112,10 @@ func Text(w io.Writer, run *trace.Run) error {
 	}
 	switch {
 	case run.Err != nil:
-		fmt.Fprintf(&b, "STOPPED %s\n", run.Err)
+		fmt.Fprintf(&b, "STOPPED %s\n", esc(run.Err.Error()))
 	case run.Failed():
 		f, _ := run.FirstFailure()
-		fmt.Fprintf(&b, "FAIL %s: %s\n", run.Describe(f), f.Failures[0])
+		fmt.Fprintf(&b, "FAIL %s: %s\n", esc(run.Describe(f)), esc(f.Failures[0]))
 	default:
 		fmt.Fprintf(&b, "PASS %d actions, every expectation held\n", len(run.Steps))
 	}
@@ -120,14 +123,21 @@ func Text(w io.Writer, run *trace.Run) error {
 	return err
 }
 
+// esc escapes outside text for a line of the timeline: what the trace
+// and the implementation said (names, texts, event data, errors) can hold
+// line breaks, controls and bidirectional characters (safetext).
+func esc(s string) string { return safetext.Line(s) }
+
+// block writes one action's block of the timeline. Every line starts with
+// plankit's words; what the trace and the implementation said is escaped.
 func block(b *strings.Builder, head string, r sim.Result, failures []string) {
-	fmt.Fprintf(b, "#%s\n", head)
+	fmt.Fprintf(b, "#%s\n", esc(head))
 	if r.Load != nil {
 		if r.Load.Error != "" {
-			fmt.Fprintf(b, "  load refused: %s\n", r.Load.Error)
+			fmt.Fprintf(b, "  load refused: %s\n", esc(r.Load.Error))
 		} else {
 			fmt.Fprintf(b, "  registered: listener %s; tools %s; sections %s; commands %s\n",
-				r.Load.Listener, toolNames(r.Load.Tools), list(r.Load.Sections), list(r.Load.Commands))
+				esc(r.Load.Listener), esc(toolNames(r.Load.Tools)), esc(list(r.Load.Sections)), esc(list(r.Load.Commands)))
 		}
 	}
 	if r.PreStep != nil {
@@ -139,17 +149,17 @@ func block(b *strings.Builder, head string, r sim.Result, failures []string) {
 		b.WriteString("\n")
 	}
 	if r.Decision != "" {
-		fmt.Fprintf(b, "  decision: %s\n", r.Decision)
+		fmt.Fprintf(b, "  decision: %s\n", esc(r.Decision))
 	}
 	for _, e := range r.Effects {
 		if e.Effect.Kind == sim.EffectAppend && e.Effect.Failed {
-			fmt.Fprintf(b, "  ! %s append of %s %s failed\n", e.Agent, e.Effect.Type, e.Effect.Data)
+			fmt.Fprintf(b, "  ! %s append of %s %s failed\n", esc(e.Agent), esc(e.Effect.Type), esc(string(e.Effect.Data)))
 		}
 		if e.Effect.Kind == sim.EffectSteer || e.Effect.Kind == sim.EffectInject {
-			fmt.Fprintf(b, "  > %s %s %q\n", e.Effect.Kind, e.Agent, e.Effect.Message.Text)
+			fmt.Fprintf(b, "  > %s %s %s\n", esc(e.Effect.Kind), esc(e.Agent), esc(strconv.Quote(e.Effect.Message.Text)))
 		}
 		if e.Effect.Kind == sim.EffectAsk {
-			fmt.Fprintf(b, "  ? %s plan review asked\n", e.Agent)
+			fmt.Fprintf(b, "  ? %s plan review asked\n", esc(e.Agent))
 		}
 	}
 	for _, a := range r.Appended {
@@ -157,20 +167,20 @@ func block(b *strings.Builder, head string, r sim.Result, failures []string) {
 		if a.ByPlugin {
 			by = "  (plugin)"
 		}
-		fmt.Fprintf(b, "  + %s#%d %s %s%s\n", a.Agent, a.Event.Seq, a.Event.Type, a.Event.Data, by)
+		fmt.Fprintf(b, "  + %s#%d %s %s%s\n", esc(a.Agent), a.Event.Seq, esc(a.Event.Type), esc(string(a.Event.Data)), by)
 	}
 	for _, q := range r.Requests {
-		fmt.Fprintf(b, "  request %s turn %d step %d", q.Agent, q.Turn, q.Step)
+		fmt.Fprintf(b, "  request %s turn %d step %d", esc(q.Agent), q.Turn, q.Step)
 		if q.Retry > 0 {
 			fmt.Fprintf(b, " retry %d", q.Retry)
 		}
 		b.WriteString("\n")
 		for _, s := range q.Sections {
-			fmt.Fprintf(b, "    section %s @%d %q\n", s.Name, s.Order, s.Text)
+			fmt.Fprintf(b, "    section %s @%d %s\n", esc(s.Name), s.Order, esc(strconv.Quote(s.Text)))
 		}
-		fmt.Fprintf(b, "    tools %s\n", toolNames(q.Tools))
+		fmt.Fprintf(b, "    tools %s\n", esc(toolNames(q.Tools)))
 		for _, m := range q.Messages {
-			fmt.Fprintf(b, "    message %s %q\n", who(m), m.Text)
+			fmt.Fprintf(b, "    message %s %s\n", esc(who(m)), esc(strconv.Quote(m.Text)))
 		}
 	}
 	if r.RequestFailed {
@@ -178,28 +188,28 @@ func block(b *strings.Builder, head string, r sim.Result, failures []string) {
 	}
 	for _, t := range r.Tools {
 		if t.OK {
-			fmt.Fprintf(b, "  tool %s ok %s\n", t.Name, t.Result)
+			fmt.Fprintf(b, "  tool %s ok %s\n", esc(t.Name), esc(string(t.Result)))
 		} else {
-			fmt.Fprintf(b, "  tool %s failed: %s\n", t.Name, t.Error)
+			fmt.Fprintf(b, "  tool %s failed: %s\n", esc(t.Name), esc(t.Error))
 		}
 	}
 	if c := r.Command; c != nil {
-		fmt.Fprintf(b, "  command %s: %s\n", c.Kind, c.Text)
+		fmt.Fprintf(b, "  command %s: %s\n", esc(c.Kind), esc(c.Text))
 	}
 	if r.Outcome != "" {
-		fmt.Fprintf(b, "  outcome %s\n", r.Outcome)
+		fmt.Fprintf(b, "  outcome %s\n", esc(r.Outcome))
 	}
 	if r.Fold != nil {
 		fmt.Fprintf(b, "  fold %v\n", *r.Fold)
 	}
 	if r.Error != "" && r.Load == nil {
-		fmt.Fprintf(b, "  error: %s\n", r.Error)
+		fmt.Fprintf(b, "  error: %s\n", esc(r.Error))
 	}
 	for _, s := range r.After {
-		fmt.Fprintf(b, "  get(%s) %s\n", s.Agent, stateText(s.Get))
+		fmt.Fprintf(b, "  get(%s) %s\n", esc(s.Agent), stateText(s.Get))
 	}
 	for _, f := range failures {
-		fmt.Fprintf(b, "  FAIL %s\n", f)
+		fmt.Fprintf(b, "  FAIL %s\n", esc(f))
 	}
 	b.WriteString("\n")
 }

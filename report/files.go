@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -142,6 +143,11 @@ func failedText(c Case) string {
 	return "clauses " + strings.Join(c.FailedClauses(), " ") + ": " + c.Message
 }
 
+// line escapes text that may hold outside text (an implementation's
+// messages and identity, file names) for a JUnit field: XML would keep its
+// line breaks in element text and turn its controls into U+FFFD.
+func line(s string) string { return safetext.Line(s) }
+
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
@@ -169,22 +175,22 @@ func JUnit(r Run) ([]byte, error) {
 		if !ok {
 			i = len(root.Suites)
 			index[suite] = i
-			root.Suites = append(root.Suites, JUnitSuite{Name: suite, Time: "0"})
+			root.Suites = append(root.Suites, JUnitSuite{Name: line(suite), Time: "0"})
 		}
-		tc := JUnitTestCase{Name: c.ID, Classname: classname(c), Time: "0"}
+		tc := JUnitTestCase{Name: line(c.ID), Classname: line(classname(c)), Time: "0"}
 		s := &root.Suites[i]
 		switch c.Status {
 		case Failed, UnexpectedPass:
-			tc.Failure = &JUnitFailure{Message: firstLine(c.Message), Type: c.Status, Text: failedText(c)}
+			tc.Failure = &JUnitFailure{Message: line(firstLine(c.Message)), Type: c.Status, Text: line(failedText(c))}
 			s.Failures++
 		case Errored:
-			tc.Error = &JUnitFailure{Message: firstLine(c.Message), Type: "implementation", Text: c.Message}
+			tc.Error = &JUnitFailure{Message: line(firstLine(c.Message)), Type: "implementation", Text: line(c.Message)}
 			s.Errors++
 		case Skipped, NotRun:
-			tc.Skipped = &JUnitSkipped{Message: c.Message}
+			tc.Skipped = &JUnitSkipped{Message: line(c.Message)}
 			s.Skipped++
 		case ExpectedFailed:
-			tc.Skipped = &JUnitSkipped{Message: "expected failure: " + failedText(c)}
+			tc.Skipped = &JUnitSkipped{Message: "expected failure: " + line(failedText(c))}
 			s.Skipped++
 		}
 		s.Tests++
@@ -194,7 +200,7 @@ func JUnit(r Run) ([]byte, error) {
 		s := JUnitSuite{Name: "plankit", Time: "0"}
 		for _, f := range r.Findings {
 			s.Cases = append(s.Cases, JUnitTestCase{Name: "manifest", Classname: "plankit.manifest", Time: "0",
-				Failure: &JUnitFailure{Message: firstLine(f), Type: "manifest", Text: f}})
+				Failure: &JUnitFailure{Message: line(firstLine(f)), Type: "manifest", Text: line(f)}})
 			s.Tests++
 			s.Failures++
 		}
@@ -207,14 +213,14 @@ func JUnit(r Run) ([]byte, error) {
 				kind = "interrupted"
 			}
 			s.Cases = append(s.Cases, JUnitTestCase{Name: kind, Classname: "plankit." + kind, Time: "0",
-				Error: &JUnitFailure{Message: firstLine(r.Error), Type: kind, Text: r.Error}})
+				Error: &JUnitFailure{Message: line(firstLine(r.Error)), Type: kind, Text: line(r.Error)}})
 			s.Tests++
 			s.Errors++
 		}
 		root.Suites = append(root.Suites, s)
 	}
 	props := &JUnitProps{Props: []JUnitProp{
-		{Name: "implementation", Value: r.Implementation.Name + " " + r.Implementation.Version},
+		{Name: "implementation", Value: line(r.Implementation.Name + " " + r.Implementation.Version)},
 		{Name: "suite-version", Value: r.SuiteVersion},
 		{Name: "seed", Value: fmt.Sprint(r.Seed)},
 	}}

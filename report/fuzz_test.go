@@ -4,10 +4,13 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/internal/safetext/safetexttest"
 )
 
 // FuzzParseManifest: any input is a manifest or an error naming the file and
-// a line, never a panic nor a blow-up (allocation stays within a fixed
+// a line, one line without a raw control, bidirectional or invisible
+// character; never a panic nor a blow-up (allocation stays within a fixed
 // budget plus a multiple of the input's size).
 func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte("# header\nid:a/b expires=2027-01-31 issue=https://x.test/1 -- reason\nclause:STEP-2 -- retries\n"))
@@ -25,6 +28,9 @@ func FuzzParseManifest(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "m.txt:") {
 				t.Fatalf("error without the file and line: %v", err)
+			}
+			if why := safetexttest.OneLine(err.Error()); why != "" {
+				t.Fatalf("error text not inert: %s", why)
 			}
 			return
 		}

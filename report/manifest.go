@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -323,11 +324,13 @@ func (m *Manifest) Fix(raw []Case) []byte {
 	}
 	sort.SliceStable(added, func(i, j int) bool { return added[i].ID < added[j].ID })
 	for _, c := range added {
+		// The implementation's message is outside text: its first line,
+		// escaped (safetext), so that it cannot add an entry of its own.
 		msg, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
 		if msg == "" {
 			msg = "fails"
 		}
-		fmt.Fprintf(&b, "id:%s -- failing: %s\n", c.ID, msg)
+		fmt.Fprintf(&b, "id:%s -- failing: %s\n", c.ID, safetext.Line(msg))
 	}
 	return b.Bytes()
 }

@@ -20,9 +20,9 @@ func Summary(w io.Writer, r Run) error {
 	for _, c := range r.Cases {
 		switch c.Status {
 		case Failed, UnexpectedPass:
-			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.FailedClauses(), " "), safetext.Text(c.Message))
+			fmt.Fprintf(&b, "FAIL %s [%s] %s\n", c.ID, strings.Join(c.FailedClauses(), " "), safetext.Line(c.Message))
 		case ExpectedFailed:
-			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.FailedClauses(), " "), safetext.Text(c.Message))
+			fmt.Fprintf(&b, "XFAIL %s [%s] %s\n", c.ID, strings.Join(c.FailedClauses(), " "), safetext.Line(c.Message))
 		case Errored:
 			if errored == 0 {
 				firstError = c.ID
@@ -35,7 +35,7 @@ func Summary(w io.Writer, r Run) error {
 		fmt.Fprintf(&b, "ERROR %d checks not judged: the implementation could not be run (first: %s)\n", errored, firstError)
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "MANIFEST %s\n", f)
+		fmt.Fprintf(&b, "MANIFEST %s\n", safetext.Line(f))
 	}
 	counts := map[string]int{}
 	for _, c := range r.Cases {
@@ -52,7 +52,7 @@ func Summary(w io.Writer, r Run) error {
 	}
 	b.WriteString("\n")
 	if r.Error != "" {
-		fmt.Fprintf(&b, "error: %s\n", safetext.Text(r.Error))
+		fmt.Fprintf(&b, "error: %s\n", safetext.Line(r.Error))
 	}
 	fmt.Fprintf(&b, "verdict: %s (seed %d)\n", r.Verdict, r.Seed)
 	_, err := io.WriteString(w, b.String())
@@ -60,6 +60,10 @@ func Summary(w io.Writer, r Run) error {
 }
 
 // Files names the report files a run writes; an empty path is not written.
+// Every file passes through safetext.Bytes on its way out: the JSON and
+// cucumber JSON keep their data (the escapes are JSON's own), and no raw
+// control, bidirectional or invisible character or CI marker from an
+// implementation's text reaches a file a CI job may print.
 type Files struct {
 	JUnit, Cucumber, JSON string
 }
@@ -77,7 +81,7 @@ func (f Files) Write(r Run) error {
 		}
 		data, err := w.render(r)
 		if err == nil {
-			err = atomicfile.Write(w.path, data)
+			err = atomicfile.Write(w.path, safetext.Bytes(data))
 		}
 		if first == nil {
 			first = err

@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/safetext/safetexttest"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/rtrace"
 )
 
-// FuzzParse: any input is a runtime trace or an *Error saying where; never
+// FuzzParse: any input is a runtime trace or an *Error saying where, one
+// line without a raw control, bidirectional or invisible character; never
 // a panic, and never a blow-up: parsing allocates at most a fixed budget
 // plus a multiple of the input's size (the guard the plugin traces' fuzz
 // target has), and a trace that parses runs on the built-in runtime within
@@ -52,6 +54,9 @@ func FuzzParse(f *testing.F) {
 			var te *rtrace.Error
 			if !errors.As(err, &te) {
 				t.Fatalf("error of type %T: %v", err, err)
+			}
+			if why := safetexttest.OneLine(err.Error()); why != "" {
+				t.Fatalf("error text not inert: %s", why)
 			}
 			return
 		}

@@ -7,9 +7,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plankit/plankit/internal/safetext/safetexttest"
 )
 
-// FuzzParse: any input is a trace or an *Error saying where; never a panic,
+// FuzzParse: any input is a trace or an *Error saying where, one line
+// without a raw control, bidirectional or invisible character (outside
+// text is inert in it, safetext); never a panic,
 // and never a blow-up: parsing allocates at most a fixed budget plus a
 // multiple of the input's size, and finishes within a generous time. The
 // seed corpus is every example trace, every malformed fixture and the
@@ -49,6 +53,9 @@ func FuzzParse(f *testing.F) {
 		var te *Error
 		if !errors.As(err, &te) {
 			t.Fatalf("error of type %T: %v", err, err)
+		}
+		if why := safetexttest.OneLine(err.Error()); why != "" {
+			t.Fatalf("error text not inert: %s", why)
 		}
 	})
 }

@@ -191,6 +191,19 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 			rep.Cases = res.ReportCases()
 		default:
 			code, rep.Verdict = ExitUsage, report.VerdictFail
+			// A divergence whose trace could not be written (a symbolic
+			// link at its name) is still reported.
+			summary := ""
+			switch {
+			case res == nil:
+			case res.Runtime != nil:
+				summary = res.Runtime.Summary()
+			case res.Divergence != nil:
+				summary = res.Divergence.Summary()
+			}
+			if summary != "" {
+				fmt.Fprintf(stdout, "\nfirst divergence (its trace not written): %s\n", strings.TrimSuffix(summary, "; trace "))
+			}
 		}
 		rep.Error = err.Error()
 		rep.Clauses = report.Table(rep.Cases, spec.ClauseIDs())

@@ -112,8 +112,10 @@ func runtimeFactory(f *implFlags, l *levelFlags) (func() loop.Runtime, error) {
 // simRuntime replays runtime traces: it prints each run's timeline (text)
 // or record (json) and returns the worst exit code. Interrupted (ctx
 // cancelled by SIGINT or SIGTERM), it stops before the next trace and
-// names the traces it did not run.
-func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format string, lim inputlimit.Limits, newRuntime func() loop.Runtime) error {
+// names the traces it did not run. With builtin (the runtime is plankit's
+// own), a trace whose turn the built-in runtime cannot play to its end is
+// an input error before it runs.
+func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format string, lim inputlimit.Limits, newRuntime func() loop.Runtime, builtin bool) error {
 	if format != "text" && format != "json" {
 		return usageErr("--format %q: at --level runtime want text or json", format)
 	}
@@ -125,12 +127,15 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 	}
 	for i, path := range paths {
 		if ie := interruption(ctx); ie != nil {
-			return interrupted(ie, "%d of %d traces not run (from %s)", len(paths)-i, len(paths), safetext.Text(path))
+			return interrupted(ie, "%d of %d traces not run (from %s)", len(paths)-i, len(paths), safetext.Line(path))
 		}
 		t, err := rtrace.ReadFileWithLimits(path, lim)
+		if err == nil && builtin {
+			err = builtinTurnLimit(path, *t)
+		}
 		if err != nil {
 			// The error names the file escaped (schemafile.Error).
-			fmt.Fprintf(errw, "plankit: %s\n", safetext.Text(err.Error()))
+			printError(errw, err)
 			worse(ExitUsage, errors.New(""))
 			continue
 		}
@@ -146,7 +151,7 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "%s\n", data)
+			fmt.Fprintf(w, "%s\n", safetext.Bytes(data))
 		} else if err := loop.WriteTimeline(w, *t, rec, findings); err != nil {
 			return err
 		}
@@ -172,6 +177,38 @@ func simRuntime(ctx context.Context, w, errw io.Writer, paths []string, format s
 	}
 	if code != ExitPass {
 		return withCode(code, first)
+	}
+	return nil
+}
+
+// builtinTurnLimit refuses a trace with a turn the built-in runtime cannot
+// play to its end: its script holds more responses before the first that
+// ends the turn (text without tool calls, not a failed request) than the
+// runtime takes steps in a turn (loop.MaxTurnSteps). The trace asks for
+// what the runtime cannot do, so it is an input error, before anything
+// runs, not the runtime's failure.
+func builtinTurnLimit(path string, t loop.Trace) error {
+	for i, st := range t.Steps {
+		var sc *loop.Script
+		switch {
+		case st.Turn != nil:
+			sc = &st.Turn.Script
+		case st.Command != nil:
+			sc = st.Command.Script
+		}
+		if sc == nil {
+			continue
+		}
+		steps := len(sc.Responses) + 1 // the runtime's own ending response after the last
+		for j, r := range sc.Responses {
+			if len(r.Calls) == 0 && !r.Fail {
+				steps = j + 1
+				break
+			}
+		}
+		if steps > loop.MaxTurnSteps {
+			return fmt.Errorf("%s: step %d (%s): the turn's script takes %d steps before a response can end it (one without tool calls that does not fail); the built-in runtime ends a turn after %d steps, so it cannot play this trace", safetext.Quote(path), i+1, st.Name(), steps, loop.MaxTurnSteps)
+		}
 	}
 	return nil
 }
@@ -217,8 +254,17 @@ func exploreRuntime(ctx context.Context, w io.Writer, impl *implFlags, level *le
 		}
 		return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", states, depth)
 	}
+	var ie *sim.ImplError
+	if err != nil && res != nil && res.Runtime != nil && !errors.As(err, &ie) {
+		// A violation was found but its trace could not be written (a
+		// symbolic link at its name): an input error, the violation
+		// still reported, as at the plugin level.
+		d := res.Runtime
+		fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d step sequences compared with the model\n", depth, res.States, res.Transitions)
+		fmt.Fprintf(w, "violation: %s\nclauses: %s\ncounterexample: not written\n", d.Diff.String(), strings.Join(d.Clauses, " "))
+		return withCode(ExitUsage, fmt.Errorf("writing the counterexample of the violation: %w", err))
+	}
 	if err != nil {
-		var ie *sim.ImplError
 		if errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
 			return withCode(ExitImpl, err)
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/pathcheck"
+	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/workers"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
@@ -73,6 +75,12 @@ another clause than the mutant's own.`,
 				}
 				return nil
 			}
+			if out != "" {
+				// Checked before the matrix runs (minutes), not after.
+				if err := pathcheck.OutputFile("--out", out); err != nil {
+					return usageErr("%v", err)
+				}
+			}
 			rows, err := killMatrix(cmd.Context(), w)
 			if err != nil {
 				return err
@@ -82,7 +90,7 @@ another clause than the mutant's own.`,
 				if err := atomicfile.Write(out, page); err != nil {
 					return usageErr("%v", err)
 				}
-				fmt.Fprintf(w, "wrote %s\n", out)
+				fmt.Fprintf(w, "wrote %s\n", safetext.Line(out))
 			} else {
 				w.Write(page)
 			}

@@ -13,7 +13,17 @@ import (
 // Main runs plankit with args and returns the exit code. The command runs
 // under a context that SIGINT and SIGTERM cancel (interrupt.go); the
 // adapter processes it started are ended however it returns.
+//
+// Outside text (safetext) is made inert where it leaves the program:
+// stdout and stderr pass through a safetext.Writer, which escapes any
+// control, bidirectional or invisible character and CI marker that
+// reached them, and the command's error is printed as one line after
+// "plankit: ", every line break in it escaped, whatever text it wraps.
 func Main(args []string, stdout, stderr io.Writer) int {
+	out, errOut := safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	defer out.Flush()
+	defer errOut.Flush()
+	stdout, stderr = out, errOut
 	pools := &poolSet{}
 	ctx, stopSignals := catchSignals(stderr, pools)
 	ctx = withPools(ctx, pools)
@@ -37,9 +47,16 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		code = ExitInterrupted
 	}
 	if err != nil && err.Error() != "" {
-		io.WriteString(stderr, "plankit: "+safetext.Text(err.Error())+"\n")
+		printError(stderr, err)
 	}
 	return code
+}
+
+// printError prints an error on w as plankit's one line: what it wraps
+// may hold outside text (file names, an adapter's messages), so its line
+// breaks are escaped with the rest (safetext.Line).
+func printError(w io.Writer, err error) {
+	io.WriteString(w, "plankit: "+safetext.Line(err.Error())+"\n")
 }
 
 func newRootCmd() *cobra.Command {

@@ -82,7 +82,7 @@ func runSim(ctx context.Context, o *simOptions, stdout, stderr io.Writer) error 
 		if err := o.limits.validate(); err != nil {
 			return err
 		}
-		return simRuntime(ctx, stdout, stderr, o.traces, o.format, o.limits.Limits, newRuntime)
+		return simRuntime(ctx, stdout, stderr, o.traces, o.format, o.limits.Limits, newRuntime, o.impl.adapter == "")
 	}
 	if o.transcriptSet {
 		return usageErr("%s bounds a runtime trace's run; it needs --level runtime", inputlimit.FlagTranscript)
@@ -108,7 +108,7 @@ func runSim(ctx context.Context, o *simOptions, stdout, stderr io.Writer) error 
 			// Report it and go on: the other traces still run, and
 			// the worst exit code wins.
 			// The error names the file escaped (schemafile.Error).
-			fmt.Fprintf(stderr, "plankit: %s\n", safetext.Text(err.Error()))
+			printError(stderr, err)
 			if ExitUsage > code {
 				code, firstErr = ExitUsage, withCode(ExitUsage, errors.New(""))
 			}

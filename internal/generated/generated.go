@@ -175,10 +175,25 @@ func (s Set) orphans(root string) ([]orphan, error) {
 // changed file atomically and removes the orphans that carry a generated
 // header (never a file it cannot tell it wrote). It returns how many files
 // it wrote or removed.
+//
+// Generated files belong inside the module: a symbolic link to a
+// directory on the way from root to a file (docs/cli linked elsewhere) is
+// refused, before anything is written or removed, so that regeneration
+// cannot write into, or remove from, a directory outside it.
 func (s Set) Write(root string) (int, error) {
 	orphans, err := s.orphans(root)
 	if err != nil {
 		return 0, err
+	}
+	for _, f := range s.Files {
+		if err := noLinkedDir(root, f.Path); err != nil {
+			return 0, err
+		}
+	}
+	for _, o := range orphans {
+		if err := noLinkedDir(root, o.path); err != nil {
+			return 0, err
+		}
 	}
 	n := 0
 	for _, o := range orphans {
@@ -204,6 +219,27 @@ func (s Set) Write(root string) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// ErrLinkedDir is wrapped by Write's error for a symbolic link on the way
+// to a generated file.
+var ErrLinkedDir = errors.New("a symbolic link to a directory; generated files are written only inside the module, not through links")
+
+// noLinkedDir checks that no directory between root and the file rel
+// (slash form) is a symbolic link; a missing one is fine (Write makes it).
+func noLinkedDir(root, rel string) error {
+	dir := path.Dir(rel)
+	for dir != "." && dir != "/" {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir)))
+		switch {
+		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s: %s is %w", rel, dir, ErrLinkedDir)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+		dir = path.Dir(dir)
+	}
+	return nil
 }
 
 // Stale compares the set with the files under root and returns one line

@@ -12,15 +12,19 @@ import (
 	"path/filepath"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safetext"
 )
 
-// Error is a path a flag names that cannot be used.
+// Error is a path a flag names that cannot be used. The path is outside
+// text: its message quotes it unless it is plain (safetext.Quote).
 type Error struct {
 	Flag, Path string
 	Err        error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s %s: %v", e.Flag, e.Path, e.Err) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s %s: %v", e.Flag, safetext.Quote(e.Path), e.Err)
+}
 func (e *Error) Unwrap() error { return e.Err }
 
 func fail(flag, path string, err error) error {
@@ -86,7 +90,7 @@ func OutputDir(flag, path string) error {
 		fi, err := os.Stat(p)
 		if err == nil {
 			if !fi.IsDir() {
-				return fail(flag, path, fmt.Errorf("%s is not a directory", p))
+				return fail(flag, path, fmt.Errorf("%s is not a directory", safetext.Quote(p)))
 			}
 			probe, err := os.MkdirTemp(p, ".plankit-probe-*")
 			if err != nil {

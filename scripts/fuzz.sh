@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of the module with -fuzz, one after another, for
+# FUZZTIME each (2s by default): go test ./... runs only their seeds. A
+# target is found by its declaration (func FuzzX(f *testing.F)) in a
+# _test.go file, so a new one is run without being listed here. A crasher
+# fails the run; go test has then written its input under the package's
+# testdata/fuzz/FuzzX/, which is committed with the fix as a seed
+# (docs/reliability.md, "Fuzzing").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime="${FUZZTIME:-2s}"
+targets=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+while IFS= read -r file; do
+  pkg="./$(dirname "$file")"
+  for name in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(f \*testing\.F).*/\1/p' "$file"); do
+    targets=$((targets + 1))
+    echo "-- $pkg $name"
+    if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" > "$log" 2>&1; then
+      cat "$log"
+      echo "$pkg $name failed: fix it, keeping its input (testdata/fuzz/$name/) as a seed"
+      exit 1
+    fi
+    tail -n 1 "$log"
+  done
+done < <(git ls-files --cached --others --exclude-standard '*_test.go' | grep -v '^internal/third_party/' | xargs grep -l '^func Fuzz[A-Za-z0-9_]*(f \*testing\.F)' | sort)
+echo "$targets fuzz targets, $fuzztime each"
