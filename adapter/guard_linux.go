@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -16,23 +16,37 @@ import (
 )
 
 // The guard. On Linux every adapter runs under a guard: this very program
-// (/proc/self/exe), started with guardEnv set, which runs nothing else. It
-// makes itself a child subreaper, so every descendant of the adapter stays
-// its descendant even after it leaves the adapter's process group or
-// session (setsid) and its parent dies, and it starts the adapter command
-// in a process group of its own. When the adapter exits, when plankit asks
-// (it closes the lifeline), and when plankit dies in any way, SIGKILL
-// included (the kernel closes the lifeline), the guard kills the adapter's
-// group and then every descendant left, reaps them all, and exits with the
-// adapter's status. Without it, Pdeathsig reaches only plankit's direct
-// child: a wrapper (sh -c '…; true', npx) would die and leave the real
-// adapter running; and a descendant that left the group would survive and
-// hold the adapter's pipes open.
+// (/proc/self/exe), started with guardEnv set, which runs nothing but the
+// pool's adapter command. It makes itself a child subreaper, so every
+// descendant of the adapter stays its descendant even after it leaves the
+// adapter's process group or session (setsid) and its parent dies, and it
+// starts the adapter in a process group of its own. When the adapter exits,
+// when plankit asks, and when plankit dies in any way, SIGKILL included
+// (the kernel closes plankit's end of the guard's socket), the guard kills
+// the adapter's group and then every descendant left, and reaps them all.
+// Without it, Pdeathsig reaches only plankit's direct child: a wrapper
+// (sh -c '…; true', npx) would die and leave the real adapter running; and
+// a descendant that left the group would survive and hold the adapter's
+// pipes open.
 //
-// The guard reads the lifeline on fd 3 (end of file: end everything) and
-// writes, on fd 4, "pid N" once the adapter started or "error TEXT" when it
-// could not be started. SIGTERM, SIGINT and SIGHUP sent to the guard are
-// passed on to the adapter's group.
+// A guard runs one adapter at a time and then the pool's next one: a Pool
+// starts a guard when it has none free and keeps it until it closes, so a
+// run starts as many guards as it runs adapter processes at once (its
+// workers, the spare, the parked), not one per process. When a guard's
+// adapter exits, every descendant it has left is of that adapter's tree.
+//
+// The guard and plankit talk over a socket pair (fd 3 in the guard), one
+// message a datagram:
+//
+//	plankit → guard  "run N"       with the adapter's stdin, stdout and stderr (SCM_RIGHTS)
+//	plankit → guard  "signal N S"  pass signal S to run N's process group (SIGKILL: its whole tree)
+//	guard → plankit  "pid N P"     run N started as process P
+//	guard → plankit  "error N T"   run N could not be started: T
+//	guard → plankit  "exit N W"    run N exited with wait status W, and its tree has been ended
+//
+// The end of the socket (plankit closed it, or died) ends the running
+// adapter's tree and the guard. SIGTERM, SIGINT and SIGHUP sent to the
+// guard are passed on to the adapter's group.
 
 // guardEnv marks a process started as an adapter's guard; the guard
 // removes it from the adapter's environment.
@@ -47,43 +61,6 @@ func init() {
 	}
 }
 
-// guard is plankit's side of a guard process.
-type guard struct {
-	lifeline *os.File // write end; closing it ends everything
-	once     sync.Once
-	pid      int // the adapter's pid
-}
-
-// adapterCommand is the command that runs words under a guard; status is
-// the read end of the guard's status pipe, and theirs the guard's ends of
-// its pipes, for plankit to close once it started.
-func adapterCommand(words []string) (cmd *exec.Cmd, g *guard, status *os.File, theirs []*os.File, err error) {
-	if !guardable() {
-		// No /proc: the adapter is plankit's direct child, as elsewhere.
-		cmd = exec.Command(words[0], words[1:]...)
-		setProcessGroup(cmd)
-		return cmd, nil, nil, nil, nil
-	}
-	lifeR, lifeW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	statR, statW, err := os.Pipe()
-	if err != nil {
-		lifeR.Close()
-		lifeW.Close()
-		return nil, nil, nil, nil, err
-	}
-	cmd = exec.Command("/proc/self/exe", words...)
-	cmd.Args[0] = guardArg0
-	cmd.Env = append(os.Environ(), guardEnv+"=1")
-	cmd.ExtraFiles = []*os.File{lifeR, statW}
-	// Its own process group; no Pdeathsig: when plankit dies the guard
-	// must live on long enough to end the adapter's whole tree.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, &guard{lifeline: lifeW}, statR, []*os.File{lifeR, statW}, nil
-}
-
 // guardable reports whether this program can be started again as a
 // guard: /proc/self/exe names it.
 var guardable = sync.OnceValue(func() bool {
@@ -91,104 +68,410 @@ var guardable = sync.OnceValue(func() bool {
 	return err == nil
 })
 
-// started reads the guard's status: the adapter's pid, or why it could
-// not be started.
-func (g *guard) started(status *os.File) error {
-	b, err := io.ReadAll(io.LimitReader(status, 64<<10))
-	status.Close()
-	if err != nil {
-		return err
-	}
-	text := string(b)
-	switch {
-	case strings.HasPrefix(text, "pid "):
-		g.pid, err = strconv.Atoi(strings.TrimPrefix(text, "pid "))
-		return err
-	case strings.HasPrefix(text, "error "):
-		return errors.New(strings.TrimPrefix(text, "error "))
-	}
-	return errors.New("the adapter's guard process ended before it started the adapter")
+// guardSet is a pool's guards.
+type guardSet struct {
+	command []string
+	dir     string
+
+	mu     sync.Mutex
+	free   []*guard
+	all    []*guard
+	closed bool
 }
 
-// signal passes sig to the adapter: SIGKILL closes the lifeline (the
-// guard kills the adapter's group and every descendant left); any other
-// signal goes to the guard, which passes it on to the adapter's group.
-func (g *guard) signal(cmd *exec.Cmd, sig syscall.Signal) {
-	if sig == syscall.SIGKILL {
-		g.end()
+// newGuardSet returns the guards for the adapter command in o, or nil
+// where adapters run without a guard (no /proc).
+func newGuardSet(o Options) *guardSet {
+	if !guardable() {
+		return nil
+	}
+	return &guardSet{command: o.Command, dir: o.Dir}
+}
+
+// get returns a guard with no adapter running: a free one, else a new one.
+func (s *guardSet) get() (*guard, error) {
+	s.mu.Lock()
+	for len(s.free) > 0 {
+		g := s.free[len(s.free)-1]
+		s.free = s.free[:len(s.free)-1]
+		if g.alive() {
+			s.mu.Unlock()
+			return g, nil
+		}
+	}
+	if s.closed {
+		s.mu.Unlock()
+		return nil, errors.New("the pool is closed")
+	}
+	s.mu.Unlock()
+	g, err := startGuard(s.command, s.dir)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		g.close()
+		return nil, errors.New("the pool is closed")
+	}
+	s.all = append(s.all, g)
+	return g, nil
+}
+
+// put hands back a guard whose adapter has exited and whose tree has been
+// ended.
+func (s *guardSet) put(g *guard) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || !g.alive() {
+		g.close()
 		return
 	}
-	if cmd.Process != nil {
-		syscall.Kill(cmd.Process.Pid, sig)
+	s.free = append(s.free, g)
+}
+
+// close ends every guard and waits until each has exited; kill only asks
+// them to end (the guards end their adapters' trees either way).
+func (s *guardSet) close() { s.end(true) }
+func (s *guardSet) kill()  { s.end(false) }
+
+func (s *guardSet) end(wait bool) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.closed = true
+	all := s.all
+	s.all, s.free = nil, nil
+	s.mu.Unlock()
+	for _, g := range all {
+		g.close()
+	}
+	if !wait {
+		return
+	}
+	for _, g := range all {
+		select {
+		case <-g.gone:
+		case <-time.After(guardExit):
+			g.cmd.Process.Kill()
+			<-g.gone
+		}
 	}
 }
 
-// end closes the lifeline.
-func (g *guard) end() { g.once.Do(func() { g.lifeline.Close() }) }
+// guard is plankit's side of one guard process.
+type guard struct {
+	cmd  *exec.Cmd
+	conn *net.UnixConn
+	// started receives the reply to a run; exits the exit of a run.
+	started chan guardReply
+	exits   chan guardReply
+	// dead is closed when the socket ended (the guard exited or is
+	// exiting); gone when the guard process has been reaped.
+	dead, gone chan struct{}
+	once       sync.Once
+	// run numbers the adapters this guard ran.
+	run int
+}
 
-// runGuard is the guard's main: it runs args and returns the exit code.
+// guardReply is one message from a guard.
+type guardReply struct {
+	kind string // "pid", "error" or "exit"
+	run  int
+	arg  string
+}
+
+// startGuard starts a guard process for command, run in dir.
+func startGuard(command []string, dir string) (*guard, error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "guard"), os.NewFile(uintptr(fds[1]), "guard")
+	defer theirs.Close()
+	c, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		return nil, err
+	}
+	conn := c.(*net.UnixConn)
+	cmd := exec.Command("/proc/self/exe", command...)
+	cmd.Args[0] = guardArg0
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), guardEnv+"=1")
+	cmd.ExtraFiles = []*os.File{theirs}
+	// Its own process group; no Pdeathsig: when plankit dies the guard
+	// must live on long enough to end the adapter's whole tree.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	g := &guard{cmd: cmd, conn: conn, started: make(chan guardReply, 1), exits: make(chan guardReply, 1),
+		dead: make(chan struct{}), gone: make(chan struct{})}
+	go g.read()
+	return g, nil
+}
+
+// read routes the guard's messages until its socket ends, then reaps it.
+func (g *guard) read() {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := g.conn.Read(buf)
+		if err != nil || n == 0 {
+			break
+		}
+		kind, rest, _ := strings.Cut(string(buf[:n]), " ")
+		num, arg, _ := strings.Cut(rest, " ")
+		run, _ := strconv.Atoi(num)
+		r := guardReply{kind: kind, run: run, arg: arg}
+		if kind == "exit" {
+			g.exits <- r
+		} else {
+			g.started <- r
+		}
+	}
+	close(g.dead)
+	g.conn.Close()
+	g.cmd.Wait()
+	close(g.gone)
+}
+
+func (g *guard) alive() bool {
+	select {
+	case <-g.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+// start runs the adapter with the given stdin, stdout and stderr and
+// returns its run number and pid.
+func (g *guard) start(stdin, stdout, stderr *os.File) (run, pid int, err error) {
+	g.run++
+	run = g.run
+	rights := syscall.UnixRights(int(stdin.Fd()), int(stdout.Fd()), int(stderr.Fd()))
+	if _, _, err := g.conn.WriteMsgUnix([]byte("run "+strconv.Itoa(run)), rights, nil); err != nil {
+		return 0, 0, fmt.Errorf("the adapter's guard: %v", err)
+	}
+	select {
+	case r := <-g.started:
+		switch {
+		case r.run != run:
+			return 0, 0, fmt.Errorf("the adapter's guard answered run %d for run %d", r.run, run)
+		case r.kind == "error":
+			return 0, 0, errors.New(r.arg)
+		}
+		pid, err := strconv.Atoi(r.arg)
+		return run, pid, err
+	case <-g.dead:
+		return 0, 0, errors.New("the adapter's guard process ended before it started the adapter")
+	}
+}
+
+// wait waits until run has exited and its tree has been ended, and
+// returns how it exited as exec.Cmd.Wait would (nil for exit status 0);
+// ok is false when the guard ended instead (its adapter is killed with it,
+// Pdeathsig).
+func (g *guard) wait(run int) (exit error, ok bool) {
+	select {
+	case r := <-g.exits:
+		w, err := strconv.ParseUint(r.arg, 10, 32)
+		if err != nil || r.run != run {
+			return fmt.Errorf("the adapter's guard reported %q for run %d", r.arg, run), false
+		}
+		return waitError(syscall.WaitStatus(w)), true
+	case <-g.dead:
+		return errors.New("the adapter's guard process ended"), false
+	}
+}
+
+// waitError describes a wait status as os.ProcessState does; nil for exit
+// status 0.
+func waitError(ws syscall.WaitStatus) error {
+	var text string
+	switch {
+	case ws.Exited():
+		if ws.ExitStatus() == 0 {
+			return nil
+		}
+		text = "exit status " + strconv.Itoa(ws.ExitStatus())
+	case ws.Signaled():
+		text = "signal: " + ws.Signal().String()
+	default:
+		text = fmt.Sprintf("wait status %#x", uint32(ws))
+	}
+	if ws.CoreDump() {
+		text += " (core dumped)"
+	}
+	return errors.New(text)
+}
+
+// signal passes sig to run's process group; SIGKILL has the guard kill
+// the group and every descendant left. A run that has ended is not
+// signalled.
+func (g *guard) signal(run int, sig syscall.Signal) {
+	g.conn.Write([]byte("signal " + strconv.Itoa(run) + " " + strconv.Itoa(int(sig))))
+}
+
+// close closes plankit's end of the socket: the guard ends its adapter's
+// tree, if one runs, and exits.
+func (g *guard) close() { g.once.Do(func() { g.conn.CloseWrite() }) }
+
+// kill kills the guard process itself (its adapter dies with it,
+// Pdeathsig), for a guard that does not answer.
+func (g *guard) kill() { g.cmd.Process.Kill() }
+
+// runGuard is the guard's main: it runs the adapter command args for each
+// run request until the socket ends.
 func runGuard(args []string) int {
-	lifeline, status := os.NewFile(3, "lifeline"), os.NewFile(4, "status")
 	syscall.CloseOnExec(3)
-	syscall.CloseOnExec(4)
 	os.Unsetenv(guardEnv)
 	// PR_SET_CHILD_SUBREAPER: orphaned descendants are reparented here.
 	syscall.RawSyscall(syscall.SYS_PRCTL, 36, 1, 0)
 	signals := make(chan os.Signal, 8)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	if len(args) == 0 {
-		fmt.Fprint(status, "error no adapter command")
+	f := os.NewFile(3, "plankit")
+	c, err := net.FileConn(f)
+	f.Close()
+	if err != nil {
 		return 2
 	}
+	conn := c.(*net.UnixConn)
+	s := &guardState{conn: conn}
+	go func() {
+		for sig := range signals {
+			s.signal(s.current(), sig.(syscall.Signal))
+		}
+	}()
+	buf, oob := make([]byte, 4096), make([]byte, syscall.CmsgSpace(3*4))
+	for {
+		n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
+		if err != nil || n == 0 {
+			break
+		}
+		files := receivedFiles(oob[:oobn])
+		fields := strings.Fields(string(buf[:n]))
+		run := 0
+		if len(fields) > 1 {
+			run, _ = strconv.Atoi(fields[1])
+		}
+		switch {
+		case len(fields) == 2 && fields[0] == "run" && len(files) == 3:
+			s.start(run, args, files)
+		case len(fields) == 3 && fields[0] == "signal":
+			if sig, err := strconv.Atoi(fields[2]); err == nil {
+				s.signal(run, syscall.Signal(sig))
+			}
+		}
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	// plankit closed the socket, or died: end everything.
+	s.signal(s.current(), syscall.SIGKILL)
+	s.wg.Wait()
+	endTree(0)
+	return 0
+}
+
+// receivedFiles are the descriptors a message carried.
+func receivedFiles(oob []byte) []*os.File {
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil
+	}
+	var files []*os.File
+	for _, m := range msgs {
+		fds, err := syscall.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			syscall.CloseOnExec(fd)
+			files = append(files, os.NewFile(uintptr(fd), "adapter"))
+		}
+	}
+	return files
+}
+
+// guardState is the guard's run: which adapter runs, if any.
+type guardState struct {
+	conn *net.UnixConn
+	mu   sync.Mutex
+	run  int // the running adapter's run number, 0 when none runs
+	pid  int
+	wg   sync.WaitGroup
+}
+
+func (s *guardState) current() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.run
+}
+
+func (s *guardState) send(msg string) { s.conn.Write([]byte(msg)) }
+
+// start starts run: the adapter command with stdin, stdout and stderr.
+func (s *guardState) start(run int, args []string, stdio []*os.File) {
+	if len(args) == 0 {
+		s.send(fmt.Sprintf("error %d no adapter command", run))
+		return
+	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio[0], stdio[1], stdio[2]
 	// Its own group, which plankit's signals reach through the guard; and
 	// killed if the guard itself is killed.
 	setProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(status, "error %v", err)
-		return 127
+		s.send(fmt.Sprintf("error %d %v", run, err))
+		return
 	}
 	pid := cmd.Process.Pid
-	fmt.Fprintf(status, "pid %d", pid)
-	status.Close()
-	// The adapter has its own copies; the guard never reads or writes them.
-	os.Stdin.Close()
-	os.Stdout.Close()
-
-	exited := make(chan struct{})
+	s.mu.Lock()
+	s.run, s.pid = run, pid
+	s.mu.Unlock()
+	s.send(fmt.Sprintf("pid %d %d", run, pid))
+	s.wg.Add(1)
 	go func() {
+		defer s.wg.Done()
 		cmd.Wait()
-		close(exited)
+		s.mu.Lock()
+		s.run, s.pid = 0, 0
+		s.mu.Unlock()
+		endTree(pid)
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		s.send(fmt.Sprintf("exit %d %d", run, uint32(ws)))
 	}()
-	ended := make(chan struct{})
-	go func() {
-		io.Copy(io.Discard, lifeline)
-		close(ended)
-	}()
-	for {
-		select {
-		case <-exited:
-			endTree(pid)
-			return mirror(cmd.ProcessState)
-		case <-ended:
-			syscall.Kill(-pid, syscall.SIGKILL)
-			syscall.Kill(pid, syscall.SIGKILL)
-			<-exited
-			endTree(pid)
-			return mirror(cmd.ProcessState)
-		case sig := <-signals:
-			syscall.Kill(-pid, sig.(syscall.Signal))
-		}
+}
+
+// signal passes sig to run's process group, if run is the adapter that
+// runs; SIGKILL also kills the adapter itself (its group may be gone).
+func (s *guardState) signal(run int, sig syscall.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if run == 0 || run != s.run {
+		return
+	}
+	syscall.Kill(-s.pid, sig)
+	if sig == syscall.SIGKILL {
+		syscall.Kill(s.pid, sig)
 	}
 }
 
-// endTree kills the adapter's process group and every descendant of the
-// guard left, and reaps them, until the guard has no child: as a child
-// subreaper it inherits every orphan of the tree, so none escapes. With no
-// child left at once (the usual clean exit) it does not scan /proc.
+// endTree kills the adapter's process group (when group is not 0) and
+// every descendant of the guard left, and reaps them, until the guard has
+// no child: as a child subreaper it inherits every orphan of the tree, so
+// none escapes. The adapter it ran has been reaped, and the guard runs one
+// adapter at a time, so every descendant left is of that adapter's tree.
+// With no child left at once (the usual clean exit) it does not scan
+// /proc.
 func endTree(group int) {
-	syscall.Kill(-group, syscall.SIGKILL)
+	if group != 0 {
+		syscall.Kill(-group, syscall.SIGKILL)
+	}
 	self := os.Getpid()
 	for {
 		reaped, left := reap()
@@ -258,18 +541,4 @@ func descendants(root int) []int {
 		}
 	}
 	return out
-}
-
-// mirror exits the guard as the adapter did: with its exit code, or
-// killed by the same signal.
-func mirror(st *os.ProcessState) int {
-	ws, ok := st.Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() {
-		return st.ExitCode()
-	}
-	sig := ws.Signal()
-	signal.Reset(sig)
-	syscall.Kill(os.Getpid(), sig)
-	time.Sleep(time.Second)
-	return 128 + int(sig)
 }
