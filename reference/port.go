@@ -122,9 +122,9 @@ func NewPort(opts Options) *Port {
 }
 
 // plugin serves the reference controller in-process through sim.Port. It
-// keeps its own mirror of every session log, fed only by the requests'
-// Sync events and its own appends, exactly as an out-of-process
-// implementation would.
+// keeps its own view of every session log (the folds of it, session), fed
+// only by the requests' Sync events and its own appends, exactly as an
+// out-of-process implementation would.
 type plugin struct {
 	opts     Options
 	hooks    *hooks
@@ -230,7 +230,7 @@ func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
 	}
 	h.effects = append(h.effects, ef)
 	s := h.p.sessions[agent]
-	s.add(sim.Event{Seq: len(s.events), Type: typ, Data: sim.Canonical(data)})
+	s.add(sim.Event{Seq: s.n, Type: typ, Data: sim.Canonical(data)})
 	return nil
 }
 
@@ -279,14 +279,12 @@ func (p *plugin) sync(c sim.Call) (*session, error) {
 		return nil, fmt.Errorf("unknown agent %q", c.Agent)
 	}
 	for _, e := range c.Sync {
-		if e.Seq != len(s.events) {
-			return nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, len(s.events))
+		if e.Seq != s.n {
+			return nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, s.n)
 		}
-		if e.Type == spec.TypePlanMode && !p.hooks.heard.at(e, true) {
-			s.events = append(s.events, e) // logged, but not folded
-			continue
-		}
-		s.add(e) // another writer's plan/mode is in force at once (LOG-3)
+		// Another writer's plan/mode is in force at once (LOG-3), unless
+		// a mutant's hook has it logged but not folded.
+		s.log(e, e.Type != spec.TypePlanMode || p.hooks.heard.at(e, true))
 	}
 	return s, nil
 }
