@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -230,7 +231,10 @@ func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
 	}
 	h.effects = append(h.effects, ef)
 	s := h.p.sessions[agent]
-	s.add(sim.Event{Seq: s.n, Type: typ, Data: sim.Canonical(data)})
+	if typ == spec.TypePlanMode && !bytes.Equal(data, planModeOn) && !bytes.Equal(data, planModeOff) {
+		data = sim.Canonical(data) // as the log holds it; the fold reads it
+	}
+	s.add(sim.Event{Seq: s.n, Type: typ, Data: data})
 	return nil
 }
 

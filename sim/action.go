@@ -74,6 +74,8 @@ type ActionKind interface {
 	apply(*Runtime, *Result, *Action) error
 	touches(*Runtime, *Action) []string
 	ready(World, *Action) bool
+	// steps says the action runs a step (its result's room, newBox).
+	steps() bool
 }
 
 // kind declares one action. T is the type of its field of Action.
@@ -94,6 +96,8 @@ type kind[T any] struct {
 	// ready is the runtime's precondition beyond the agent existing (nil:
 	// none): an action that is not ready is refused as bad input.
 	ready_ func(World, *T) bool
+	// runsStep: the action runs a step.
+	runsStep bool
 	// schema is the JSON Schema of the value.
 	schema string
 	// draws are the ways generators draw it.
@@ -106,6 +110,7 @@ func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
 func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
 func (k kind[T]) field() int              { return fieldIndex(k.name) }
+func (k kind[T]) steps() bool             { return k.runsStep }
 func (k kind[T]) ready(w World, a *Action) bool {
 	return k.ready_ == nil || k.ready_(w, *k.of(a))
 }
@@ -133,6 +138,9 @@ func (k kind[T]) touches(r *Runtime, a *Action) []string {
 		return k.touches_(r, *k.of(a))
 	}
 	if n := k.agent(a); n != "" {
+		if ag := r.agents[n]; ag != nil {
+			return ag.self
+		}
 		return []string{n}
 	}
 	return nil
