@@ -217,8 +217,13 @@ type callHost struct {
 	p       *plugin
 	fail    int
 	effects []sim.Effect
-	next    func() sim.Decision
+	// down is the downstream listeners' decision Next returns (hasDown:
+	// set; otherwise Next enters).
+	down    sim.Decision
+	hasDown bool
 	review  sim.Review
+	// room holds a call's usual few effects, in the host's allocation.
+	room [3]sim.Effect
 }
 
 func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
@@ -248,10 +253,10 @@ func (h *callHost) Inject(_ string, m sim.Message) {
 
 func (h *callHost) Next() sim.Decision {
 	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectDownstream})
-	if h.next == nil {
+	if !h.hasDown {
 		return sim.Decision{Kind: sim.Enter}
 	}
-	return h.next()
+	return h.down
 }
 
 func (h *callHost) Ask(_ string, question json.RawMessage) (sim.Review, error) {
@@ -269,7 +274,9 @@ func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &callHost{p: p, fail: c.FailAppends}, s, nil
+	h := &callHost{p: p, fail: c.FailAppends}
+	h.effects = h.room[:0]
+	return h, s, nil
 }
 
 // sync syncs the call's host events into the session mirror, for a call
@@ -321,7 +328,7 @@ func (p *plugin) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 	if err != nil {
 		return sim.PreStepReply{}, err
 	}
-	h.next = func() sim.Decision { return req.Downstream }
+	h.down, h.hasDown = req.Downstream, true
 	d := p.ctl.PreStep(h, req.Agent, req)
 	return sim.PreStepReply{Decision: d, Effects: h.effects}, nil
 }

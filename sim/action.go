@@ -74,8 +74,6 @@ type ActionKind interface {
 	apply(*Runtime, *Result, *Action) error
 	touches(*Runtime, *Action) []string
 	ready(World, *Action) bool
-	// steps says the action runs a step (its result's room, newBox).
-	steps() bool
 }
 
 // kind declares one action. T is the type of its field of Action.
@@ -96,8 +94,6 @@ type kind[T any] struct {
 	// ready is the runtime's precondition beyond the agent existing (nil:
 	// none): an action that is not ready is refused as bad input.
 	ready_ func(World, *T) bool
-	// runsStep: the action runs a step.
-	runsStep bool
 	// schema is the JSON Schema of the value.
 	schema string
 	// draws are the ways generators draw it.
@@ -110,7 +106,6 @@ func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
 func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
 func (k kind[T]) field() int              { return fieldIndex(k.name) }
-func (k kind[T]) steps() bool             { return k.runsStep }
 func (k kind[T]) ready(w World, a *Action) bool {
 	return k.ready_ == nil || k.ready_(w, *k.of(a))
 }

@@ -7,13 +7,12 @@ package sim
 //
 //	retry: {agent: main}
 var _ = declare(kind[StepAction]{
-	name:     "retry",
-	of:       func(a *Action) **StepAction { return &a.Retry },
-	agent_:   func(s *StepAction) string { return s.Agent },
-	apply_:   func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, true) },
-	ready_:   func(w World, s *StepAction) bool { return w.Open(s.Agent) && w.AwaitingRetry(s.Agent) },
-	schema:   `{"$ref": "#/$defs/step"}`,
-	runsStep: true,
+	name:   "retry",
+	of:     func(a *Action) **StepAction { return &a.Retry },
+	agent_: func(s *StepAction) string { return s.Agent },
+	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, true) },
+	ready_: func(w World, s *StepAction) bool { return w.Open(s.Agent) && w.AwaitingRetry(s.Agent) },
+	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{{Name: "retry", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, w.AwaitingRetry)
 		if !ok {

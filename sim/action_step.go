@@ -115,13 +115,12 @@ func drawStepOf(script func(w World, c Chooser) *StepAction) func(World, Chooser
 }
 
 var _ = declare(kind[StepAction]{
-	name:     "step",
-	of:       func(a *Action) **StepAction { return &a.Step },
-	agent_:   func(s *StepAction) string { return s.Agent },
-	apply_:   func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, false) },
-	ready_:   func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
-	schema:   `{"$ref": "#/$defs/step"}`,
-	runsStep: true,
+	name:   "step",
+	of:     func(a *Action) **StepAction { return &a.Step },
+	agent_: func(s *StepAction) string { return s.Agent },
+	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, false) },
+	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
+	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{
 		{Name: "step", Default: true, Make: drawStepOf(drawStep)},
 		{Name: "step-exit", Default: true, Make: drawStepOf(func(w World, c Chooser) *StepAction {

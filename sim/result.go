@@ -168,7 +168,7 @@ type resultBox struct {
 type stepBox struct {
 	resultBox
 	appendedRoom [8]Appended
-	effectsRoom  [4]AgentEffect
+	effectsRoom  [2]AgentEffect
 	afterRoom    [1]AgentState
 	requestsRoom [1]Request
 	preStepRoom  PreStepTrace
@@ -177,11 +177,12 @@ type stepBox struct {
 type smallBox struct {
 	resultBox
 	appendedRoom [2]Appended
-	effectsRoom  [2]AgentEffect
-	afterRoom    [2]AgentState
+	effectsRoom  [1]AgentEffect
+	afterRoom    [1]AgentState
 }
 
-// newBox returns the box for an action; steps says the action runs a step.
+// newBox returns the box for an action; steps says the action runs a step
+// (a step or a retry).
 func newBox(act Action, steps bool) *resultBox {
 	if steps {
 		b := &stepBox{resultBox: resultBox{res: Result{Action: act}}}

@@ -427,12 +427,14 @@ func (r *Runtime) Do(act Action) (Result, error) {
 	// One allocation for the result and its usual slices; the result's
 	// copy of the action is the one the kinds read. Hooks may call Do
 	// inside a step: the outer action's box comes back after.
-	k := kindOf(&act)
-	box := newBox(act, k != nil && k.steps())
+	// The box's copy of the action is the one the kinds read (act itself
+	// would escape to the heap).
+	box := newBox(act, act.Step != nil || act.Retry != nil)
 	outer := r.box
 	r.box = box
 	defer func() { r.box = outer }()
 	res := &box.res
+	k := kindOf(&res.Action)
 	if k == nil {
 		return *res, inputf("empty action")
 	}
