@@ -1,10 +1,10 @@
 package adapter
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -35,18 +35,23 @@ import (
 // workers, the spare, the parked), not one per process. When a guard's
 // adapter exits, every descendant it has left is of that adapter's tree.
 //
-// The guard and plankit talk over a socket pair (fd 3 in the guard), one
-// message a datagram:
+// The guard and plankit talk over two pipes, one line a message: plankit
+// writes on the guard's fd 3, the guard on its fd 4.
 //
-//	plankit → guard  "run N"       with the adapter's stdin, stdout and stderr (SCM_RIGHTS)
-//	plankit → guard  "signal N S"  pass signal S to run N's process group (SIGKILL: its whole tree)
-//	guard → plankit  "pid N P"     run N started as process P
+//	plankit → guard  "run N"       start run N
+//	guard → plankit  "pid N P I O E"  run N started as process P; I, O and E are the
+//	                               guard's descriptors of the adapter's stdin (write end),
+//	                               stdout and stderr (read ends)
+//	plankit → guard  "took N"      plankit opened them (/proc/G/fd/I …): the guard closes its own
 //	guard → plankit  "error N T"   run N could not be started: T
+//	plankit → guard  "signal N S"  pass signal S to run N's process group (SIGKILL: its whole tree)
 //	guard → plankit  "exit N W"    run N exited with wait status W, and its tree has been ended
 //
-// The end of the socket (plankit closed it, or died) ends the running
-// adapter's tree and the guard. SIGTERM, SIGINT and SIGHUP sent to the
-// guard are passed on to the adapter's group.
+// The adapter's pipes are the guard's: plankit opens its ends through
+// /proc, so nothing but pipes joins the two (no socket). The end of fd 3
+// (plankit closed it, or died) ends the running adapter's tree and the
+// guard. SIGTERM, SIGINT and SIGHUP sent to the guard are passed on to the
+// adapter's group.
 
 // guardEnv marks a process started as an adapter's guard; the guard
 // removes it from the adapter's environment.
@@ -162,12 +167,15 @@ func (s *guardSet) end(wait bool) {
 
 // guard is plankit's side of one guard process.
 type guard struct {
-	cmd  *exec.Cmd
-	conn *net.UnixConn
+	cmd *exec.Cmd
+	// commands is the guard's fd 3, replies its fd 4.
+	commands *os.File
+	replies  *bufio.Reader
+	mu       sync.Mutex // serialises writes on commands
 	// started receives the reply to a run; exits the exit of a run.
 	started chan guardReply
 	exits   chan guardReply
-	// dead is closed when the socket ended (the guard exited or is
+	// dead is closed when the guard's replies ended (it exited or is
 	// exiting); gone when the guard process has been reaped.
 	dead, gone chan struct{}
 	once       sync.Once
@@ -179,61 +187,69 @@ type guard struct {
 type guardReply struct {
 	kind string // "pid", "error" or "exit"
 	run  int
-	arg  string
+	args []string
 }
 
 // startGuard starts a guard process for command, run in dir.
 func startGuard(command []string, dir string) (*guard, error) {
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	cmdR, cmdW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	ours, theirs := os.NewFile(uintptr(fds[0]), "guard"), os.NewFile(uintptr(fds[1]), "guard")
-	defer theirs.Close()
-	c, err := net.FileConn(ours)
-	ours.Close()
+	repR, repW, err := os.Pipe()
 	if err != nil {
+		cmdR.Close()
+		cmdW.Close()
 		return nil, err
 	}
-	conn := c.(*net.UnixConn)
 	cmd := exec.Command("/proc/self/exe", command...)
 	cmd.Args[0] = guardArg0
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), guardEnv+"=1")
-	cmd.ExtraFiles = []*os.File{theirs}
+	cmd.ExtraFiles = []*os.File{cmdR, repW}
 	// Its own process group; no Pdeathsig: when plankit dies the guard
 	// must live on long enough to end the adapter's whole tree.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		conn.Close()
+	err = cmd.Start()
+	cmdR.Close()
+	repW.Close()
+	if err != nil {
+		cmdW.Close()
+		repR.Close()
 		return nil, err
 	}
-	g := &guard{cmd: cmd, conn: conn, started: make(chan guardReply, 1), exits: make(chan guardReply, 1),
+	g := &guard{cmd: cmd, commands: cmdW, replies: bufio.NewReader(repR), started: make(chan guardReply, 1), exits: make(chan guardReply, 1),
 		dead: make(chan struct{}), gone: make(chan struct{})}
-	go g.read()
+	go g.read(repR)
 	return g, nil
 }
 
-// read routes the guard's messages until its socket ends, then reaps it.
-func (g *guard) read() {
-	buf := make([]byte, 64<<10)
+// read routes the guard's messages until they end, then reaps it.
+func (g *guard) read(r *os.File) {
 	for {
-		n, err := g.conn.Read(buf)
-		if err != nil || n == 0 {
+		line, err := g.replies.ReadString('\n')
+		if err != nil {
 			break
 		}
-		kind, rest, _ := strings.Cut(string(buf[:n]), " ")
-		num, arg, _ := strings.Cut(rest, " ")
-		run, _ := strconv.Atoi(num)
-		r := guardReply{kind: kind, run: run, arg: arg}
-		if kind == "exit" {
-			g.exits <- r
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		run, _ := strconv.Atoi(f[1])
+		m := guardReply{kind: f[0], run: run, args: f[2:]}
+		if m.kind == "error" {
+			// The text, spaces and all.
+			_, text, _ := strings.Cut(strings.TrimSuffix(line, "\n"), f[1]+" ")
+			m.args = []string{text}
+		}
+		if m.kind == "exit" {
+			g.exits <- m
 		} else {
-			g.started <- r
+			g.started <- m
 		}
 	}
 	close(g.dead)
-	g.conn.Close()
+	r.Close()
 	g.cmd.Wait()
 	close(g.gone)
 }
@@ -247,28 +263,64 @@ func (g *guard) alive() bool {
 	}
 }
 
-// start runs the adapter with the given stdin, stdout and stderr and
-// returns its run number and pid.
-func (g *guard) start(stdin, stdout, stderr *os.File) (run, pid int, err error) {
+// send writes one command line (shorter than a pipe's atomic write).
+func (g *guard) send(msg string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, err := g.commands.WriteString(msg + "\n")
+	return err
+}
+
+// start runs the adapter and returns its run number, its pid and
+// plankit's ends of its pipes: stdin's write end, stdout's and stderr's
+// read ends.
+func (g *guard) start() (run, pid int, stdin, stdout, stderr *os.File, err error) {
 	g.run++
 	run = g.run
-	rights := syscall.UnixRights(int(stdin.Fd()), int(stdout.Fd()), int(stderr.Fd()))
-	if _, _, err := g.conn.WriteMsgUnix([]byte("run "+strconv.Itoa(run)), rights, nil); err != nil {
-		return 0, 0, fmt.Errorf("the adapter's guard: %v", err)
+	if err := g.send("run " + strconv.Itoa(run)); err != nil {
+		return 0, 0, nil, nil, nil, fmt.Errorf("the adapter's guard: %v", err)
 	}
+	var m guardReply
 	select {
-	case r := <-g.started:
-		switch {
-		case r.run != run:
-			return 0, 0, fmt.Errorf("the adapter's guard answered run %d for run %d", r.run, run)
-		case r.kind == "error":
-			return 0, 0, errors.New(r.arg)
-		}
-		pid, err := strconv.Atoi(r.arg)
-		return run, pid, err
+	case m = <-g.started:
 	case <-g.dead:
-		return 0, 0, errors.New("the adapter's guard process ended before it started the adapter")
+		return 0, 0, nil, nil, nil, errors.New("the adapter's guard process ended before it started the adapter")
 	}
+	switch {
+	case m.run != run:
+		return 0, 0, nil, nil, nil, fmt.Errorf("the adapter's guard answered run %d for run %d", m.run, run)
+	case m.kind == "error" && len(m.args) == 1:
+		return 0, 0, nil, nil, nil, errors.New(m.args[0])
+	case m.kind != "pid" || len(m.args) != 4:
+		return 0, 0, nil, nil, nil, fmt.Errorf("the adapter's guard answered %s %v", m.kind, m.args)
+	}
+	pid, err = strconv.Atoi(m.args[0])
+	if err != nil {
+		return 0, 0, nil, nil, nil, err
+	}
+	// The guard's descriptors, opened as plankit's own: non-blocking, so
+	// reads and writes take deadlines.
+	var files []*os.File
+	for i, flag := range []int{syscall.O_WRONLY, syscall.O_RDONLY, syscall.O_RDONLY} {
+		f, ferr := os.OpenFile("/proc/"+strconv.Itoa(g.cmd.Process.Pid)+"/fd/"+m.args[1+i], flag|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if ferr != nil {
+			err = fmt.Errorf("opening the adapter's pipes: %v", ferr)
+			break
+		}
+		files = append(files, f)
+	}
+	if serr := g.send("took " + strconv.Itoa(run)); err == nil && serr != nil {
+		err = fmt.Errorf("the adapter's guard: %v", serr)
+	}
+	if err != nil {
+		for _, f := range files {
+			f.Close()
+		}
+		g.signal(run, syscall.SIGKILL)
+		g.wait(run) // its exit is not the next run's
+		return 0, 0, nil, nil, nil, err
+	}
+	return run, pid, files[0], files[1], files[2], nil
 }
 
 // wait waits until run has exited and its tree has been ended, and
@@ -278,9 +330,13 @@ func (g *guard) start(stdin, stdout, stderr *os.File) (run, pid int, err error) 
 func (g *guard) wait(run int) (exit error, ok bool) {
 	select {
 	case r := <-g.exits:
-		w, err := strconv.ParseUint(r.arg, 10, 32)
+		var w uint64
+		err := errors.New("no status")
+		if len(r.args) == 1 {
+			w, err = strconv.ParseUint(r.args[0], 10, 32)
+		}
 		if err != nil || r.run != run {
-			return fmt.Errorf("the adapter's guard reported %q for run %d", r.arg, run), false
+			return fmt.Errorf("the adapter's guard reported %v for run %d", r.args, run), false
 		}
 		return waitError(syscall.WaitStatus(w)), true
 	case <-g.dead:
@@ -313,97 +369,72 @@ func waitError(ws syscall.WaitStatus) error {
 // the group and every descendant left. A run that has ended is not
 // signalled.
 func (g *guard) signal(run int, sig syscall.Signal) {
-	g.conn.Write([]byte("signal " + strconv.Itoa(run) + " " + strconv.Itoa(int(sig))))
+	g.send("signal " + strconv.Itoa(run) + " " + strconv.Itoa(int(sig)))
 }
 
-// close closes plankit's end of the socket: the guard ends its adapter's
-// tree, if one runs, and exits.
-func (g *guard) close() { g.once.Do(func() { g.conn.CloseWrite() }) }
+// close closes plankit's end of the guard's commands: the guard ends its
+// adapter's tree, if one runs, and exits.
+func (g *guard) close() { g.once.Do(func() { g.mu.Lock(); g.commands.Close(); g.mu.Unlock() }) }
 
 // kill kills the guard process itself (its adapter dies with it,
 // Pdeathsig), for a guard that does not answer.
 func (g *guard) kill() { g.cmd.Process.Kill() }
 
 // runGuard is the guard's main: it runs the adapter command args for each
-// run request until the socket ends.
+// run command until its commands end.
 func runGuard(args []string) int {
+	commands, replies := os.NewFile(3, "commands"), os.NewFile(4, "replies")
 	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
 	os.Unsetenv(guardEnv)
 	// PR_SET_CHILD_SUBREAPER: orphaned descendants are reparented here.
 	syscall.RawSyscall(syscall.SYS_PRCTL, 36, 1, 0)
 	signals := make(chan os.Signal, 8)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	f := os.NewFile(3, "plankit")
-	c, err := net.FileConn(f)
-	f.Close()
-	if err != nil {
-		return 2
-	}
-	conn := c.(*net.UnixConn)
-	s := &guardState{conn: conn}
+	s := &guardState{replies: replies, held: map[int][]*os.File{}}
 	go func() {
 		for sig := range signals {
 			s.signal(s.current(), sig.(syscall.Signal))
 		}
 	}()
-	buf, oob := make([]byte, 4096), make([]byte, syscall.CmsgSpace(3*4))
-	for {
-		n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
-		if err != nil || n == 0 {
-			break
+	in := bufio.NewScanner(commands)
+	for in.Scan() {
+		f := strings.Fields(in.Text())
+		if len(f) < 2 {
+			continue
 		}
-		files := receivedFiles(oob[:oobn])
-		fields := strings.Fields(string(buf[:n]))
-		run := 0
-		if len(fields) > 1 {
-			run, _ = strconv.Atoi(fields[1])
+		run, err := strconv.Atoi(f[1])
+		if err != nil {
+			continue
 		}
 		switch {
-		case len(fields) == 2 && fields[0] == "run" && len(files) == 3:
-			s.start(run, args, files)
-		case len(fields) == 3 && fields[0] == "signal":
-			if sig, err := strconv.Atoi(fields[2]); err == nil {
+		case f[0] == "run" && len(f) == 2:
+			s.start(run, args)
+		case f[0] == "took" && len(f) == 2:
+			s.release(run)
+		case f[0] == "signal" && len(f) == 3:
+			if sig, err := strconv.Atoi(f[2]); err == nil {
 				s.signal(run, syscall.Signal(sig))
 			}
 		}
-		for _, f := range files {
-			f.Close()
-		}
 	}
-	// plankit closed the socket, or died: end everything.
+	// plankit closed the commands, or died: end everything.
 	s.signal(s.current(), syscall.SIGKILL)
 	s.wg.Wait()
 	endTree(0)
 	return 0
 }
 
-// receivedFiles are the descriptors a message carried.
-func receivedFiles(oob []byte) []*os.File {
-	msgs, err := syscall.ParseSocketControlMessage(oob)
-	if err != nil {
-		return nil
-	}
-	var files []*os.File
-	for _, m := range msgs {
-		fds, err := syscall.ParseUnixRights(&m)
-		if err != nil {
-			continue
-		}
-		for _, fd := range fds {
-			syscall.CloseOnExec(fd)
-			files = append(files, os.NewFile(uintptr(fd), "adapter"))
-		}
-	}
-	return files
-}
-
 // guardState is the guard's run: which adapter runs, if any.
 type guardState struct {
-	conn *net.UnixConn
-	mu   sync.Mutex
-	run  int // the running adapter's run number, 0 when none runs
-	pid  int
-	wg   sync.WaitGroup
+	replies *os.File
+	mu      sync.Mutex
+	run     int // the running adapter's run number, 0 when none runs
+	pid     int
+	wg      sync.WaitGroup
+	// held are the guard's ends of each run's pipes, until plankit took
+	// its own.
+	held map[int][]*os.File
 }
 
 func (s *guardState) current() int {
@@ -412,28 +443,60 @@ func (s *guardState) current() int {
 	return s.run
 }
 
-func (s *guardState) send(msg string) { s.conn.Write([]byte(msg)) }
+// send writes one reply line.
+func (s *guardState) send(format string, a ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.replies, format+"\n", a...)
+}
 
-// start starts run: the adapter command with stdin, stdout and stderr.
-func (s *guardState) start(run int, args []string, stdio []*os.File) {
+// start starts run: the adapter command on three new pipes, whose other
+// ends the guard holds for plankit to open.
+func (s *guardState) start(run int, args []string) {
 	if len(args) == 0 {
-		s.send(fmt.Sprintf("error %d no adapter command", run))
+		s.send("error %d no adapter command", run)
 		return
 	}
+	var ours, theirs []*os.File
+	closeAll := func() {
+		for _, f := range append(ours, theirs...) {
+			f.Close()
+		}
+	}
+	for i := range 3 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			s.send("error %d %v", run, err)
+			return
+		}
+		if i == 0 { // stdin: the adapter reads
+			theirs, ours = append(theirs, r), append(ours, w)
+		} else {
+			theirs, ours = append(theirs, w), append(ours, r)
+		}
+	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio[0], stdio[1], stdio[2]
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = theirs[0], theirs[1], theirs[2]
 	// Its own group, which plankit's signals reach through the guard; and
 	// killed if the guard itself is killed.
 	setProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		s.send(fmt.Sprintf("error %d %v", run, err))
+	err := cmd.Start()
+	for _, f := range theirs {
+		f.Close()
+	}
+	theirs = nil
+	if err != nil {
+		closeAll()
+		s.send("error %d %s", run, strings.ReplaceAll(err.Error(), "\n", " "))
 		return
 	}
 	pid := cmd.Process.Pid
 	s.mu.Lock()
 	s.run, s.pid = run, pid
+	s.held[run] = ours
 	s.mu.Unlock()
-	s.send(fmt.Sprintf("pid %d %d", run, pid))
+	s.send("pid %d %d %d %d %d", run, pid, ours[0].Fd(), ours[1].Fd(), ours[2].Fd())
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -442,9 +505,21 @@ func (s *guardState) start(run int, args []string, stdio []*os.File) {
 		s.run, s.pid = 0, 0
 		s.mu.Unlock()
 		endTree(pid)
+		s.release(run)
 		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
-		s.send(fmt.Sprintf("exit %d %d", run, uint32(ws)))
+		s.send("exit %d %d", run, uint32(ws))
 	}()
+}
+
+// release closes the guard's ends of run's pipes.
+func (s *guardState) release(run int) {
+	s.mu.Lock()
+	files := s.held[run]
+	delete(s.held, run)
+	s.mu.Unlock()
+	for _, f := range files {
+		f.Close()
+	}
 }
 
 // signal passes sig to run's process group, if run is the adapter that

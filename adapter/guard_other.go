@@ -22,8 +22,8 @@ func (s *guardSet) kill()                {}
 
 type guard struct{}
 
-func (g *guard) start(stdin, stdout, stderr *os.File) (run, pid int, err error) {
-	return 0, 0, errors.New("no guard on this system")
+func (g *guard) start() (run, pid int, stdin, stdout, stderr *os.File, err error) {
+	return 0, 0, nil, nil, nil, errors.New("no guard on this system")
 }
 func (g *guard) wait(int) (error, bool)     { return nil, false }
 func (g *guard) signal(int, syscall.Signal) {}

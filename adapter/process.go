@@ -193,59 +193,25 @@ func spawn(o Options, guards *guardSet) (*process, error) {
 	// request, and the goroutine waiting for a reply reads stdout
 	// directly. Stderr is ours too, so that the wait ends when the process
 	// exits (not when its last child closes stderr) and the group can be
-	// ended at that moment.
-	var files []*os.File
-	closeAll := func() {
-		for _, f := range files {
-			f.Close()
+	// ended at that moment. Under a guard, the guard makes the pipes and
+	// plankit opens its ends.
+	var (
+		g               *guard
+		inW, outR, errR *os.File
+		err             error
+	)
+	if guards != nil {
+		if g, err = guards.get(); err != nil {
+			return nil, err
 		}
-	}
-	pipe := func() (r, w *os.File, err error) {
-		if r, w, err = os.Pipe(); err == nil {
-			files = append(files, r, w)
+		if p.run, p.adapter, inW, outR, errR, err = g.start(); err != nil {
+			guards.put(g)
+			return nil, err
 		}
-		return r, w, err
-	}
-	inR, inW, err := pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	errR, errW, err := pipe()
-	if err != nil {
-		closeAll()
+	} else if inW, outR, errR, err = p.startDirect(o); err != nil {
 		return nil, err
 	}
 	p.stdin, p.out = inW, newLineReader(outR, o.MaxLine)
-	var g *guard
-	if guards != nil {
-		if g, err = guards.get(); err == nil {
-			if p.run, p.adapter, err = g.start(inR, outW, errW); err != nil {
-				guards.put(g)
-			}
-		}
-	} else {
-		p.cmd = exec.Command(o.Command[0], o.Command[1:]...)
-		setProcessGroup(p.cmd)
-		p.cmd.Dir = o.Dir
-		p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW
-		if err = p.cmd.Start(); err == nil {
-			p.adapter = p.cmd.Process.Pid
-		}
-	}
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
-		return nil, err
-	}
 	p.g = g
 	drained := make(chan struct{})
 	go func() {
@@ -279,6 +245,50 @@ func spawn(o Options, guards *guardSet) (*process, error) {
 		}
 	}()
 	return p, nil
+}
+
+// startDirect starts the adapter as plankit's own child, with no guard,
+// and returns plankit's ends of its pipes.
+func (p *process) startDirect(o Options) (inW, outR, errR *os.File, err error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		if r, w, err = os.Pipe(); err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, nil, nil, err
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, nil, nil, err
+	}
+	p.cmd = exec.Command(o.Command[0], o.Command[1:]...)
+	setProcessGroup(p.cmd)
+	p.cmd.Dir = o.Dir
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW
+	if err := p.cmd.Start(); err != nil {
+		closeAll()
+		return nil, nil, nil, err
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	p.adapter = p.cmd.Process.Pid
+	return inW, outR, errR, nil
 }
 
 // kill ends the process group at once (SIGKILL) and waits until the
