@@ -22,7 +22,7 @@ import (
 // adapter's process group or session (setsid) and its parent dies, and it
 // starts the adapter in a process group of its own. When the adapter exits,
 // when plankit asks, and when plankit dies in any way, SIGKILL included
-// (the kernel closes plankit's end of the guard's socket), the guard kills
+// (the kernel closes plankit's end of the guard's command pipe), the guard kills
 // the adapter's group and then every descendant left, and reaps them all.
 // Without it, Pdeathsig reaches only plankit's direct child: a wrapper
 // (sh -c '…; true', npx) would die and leave the real adapter running; and
