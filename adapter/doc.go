@@ -20,7 +20,9 @@
 // package's init recognises, which runs nothing but the adapter command,
 // is its child subreaper and ends the adapter's whole tree when the
 // adapter exits, when the Pool ends it, or when the program dies
-// (guard_linux.go).
+// (guard_linux.go). A guard runs one adapter at a time and then the
+// pool's next one, so a Pool starts as many guards as it runs processes
+// at once, not one per process.
 //
 // A Pool keeps one spare process spawned ahead of time, and parks the
 // processes of implementations that declare the "reuse" capability at Stop

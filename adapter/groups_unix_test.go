@@ -99,6 +99,60 @@ func TestEscapedChildEndsWithTheAdapter(t *testing.T) {
 	}
 }
 
+// One guard runs a pool's adapters one after another (Linux): real
+// restarts on one port start no guard after the first, and each adapter's
+// escaped child has ended when its Stop returns, before the next adapter
+// runs under the same guard.
+func TestGuardRunsAdaptersInTurn(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux runs adapters under a guard")
+	}
+	pids := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("FAKEADAPTER_PIDS", pids)
+	killOnCleanup(t, pids)
+	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "setsid", "start"}, NoReuse: true, NoSpare: true, Restarts: adapter.RestartReal})
+	port := pool.Port()
+	guards := map[int]bool{}
+	seen := 0
+	for round := range 4 {
+		if _, err := port.Start(); err != nil {
+			t.Fatal(err)
+		}
+		guards[parentOf(t, port.PID())] = true
+		if err := port.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		got := pidsIn(t, pids)
+		if len(got) != seen+2 {
+			t.Fatalf("round %d: pids %v, want the adapter's and its child's added", round, got)
+		}
+		for _, pid := range got[seen:] {
+			if !proctest.Ended(pid) {
+				t.Errorf("round %d: process %d survived the adapter's clean exit", round, pid)
+			}
+		}
+		seen = len(got)
+	}
+	if len(guards) != 1 {
+		t.Errorf("4 adapters one after another ran under %d guards, want 1", len(guards))
+	}
+}
+
+// parentOf is the parent pid of a running process, from /proc.
+func parentOf(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	ppid, err := strconv.Atoi(fields[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ppid
+}
+
 // An adapter that ignores the end of its input and SIGTERM is killed
 // when the pool closes, within the grace periods.
 func TestDeafAdapterIsKilled(t *testing.T) {

@@ -3,26 +3,29 @@
 package adapter
 
 import (
+	"errors"
 	"os"
-	"os/exec"
 	"syscall"
 )
 
-// guard: only Linux runs adapters under a guard (guard_linux.go); here
-// the adapter is plankit's direct child, the leader of its own process
-// group where there are groups.
-type guard struct {
-	pid      int
-	lifeline *os.File
-}
+// Only Linux runs adapters under a guard (guard_linux.go); here the
+// adapter is plankit's direct child, the leader of its own process group
+// where there are groups.
+type guardSet struct{}
 
-// adapterCommand is the command that runs words, with no guard.
-func adapterCommand(words []string) (*exec.Cmd, *guard, *os.File, []*os.File, error) {
-	cmd := exec.Command(words[0], words[1:]...)
-	setProcessGroup(cmd)
-	return cmd, nil, nil, nil, nil
-}
+func newGuardSet(Options) *guardSet { return nil }
 
-func (g *guard) started(*os.File) error           { return nil }
-func (g *guard) signal(*exec.Cmd, syscall.Signal) {}
-func (g *guard) end()                             {}
+func (s *guardSet) get() (*guard, error) { return nil, errors.New("no guard on this system") }
+func (s *guardSet) put(*guard)           {}
+func (s *guardSet) close()               {}
+func (s *guardSet) kill()                {}
+
+type guard struct{}
+
+func (g *guard) start() (run, pid int, stdin, stdout, stderr *os.File, err error) {
+	return 0, 0, nil, nil, nil, errors.New("no guard on this system")
+}
+func (g *guard) wait(int) (error, bool)     { return nil, false }
+func (g *guard) signal(int, syscall.Signal) {}
+func (g *guard) kill()                      {}
+func (g *guard) close()                     {}

@@ -41,6 +41,8 @@ type Pool struct {
 	ending []*process
 	// valid remembers replies that passed the schema check.
 	valid validReplies
+	// guards run the pool's processes (nil where there are none).
+	guards *guardSet
 }
 
 // NewPool returns a pool for the adapter command in opts. It starts
@@ -58,7 +60,7 @@ func newPool(opts Options, schemas protocolSchemas) (*Pool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adapter schemas: %w", err)
 	}
-	p := &Pool{opts: opts, name: fmt.Sprintf("%q", strings.Join(opts.Command, " ")), schemas: lenientSet, live: map[*process]bool{}}
+	p := &Pool{opts: opts, name: fmt.Sprintf("%q", strings.Join(opts.Command, " ")), schemas: lenientSet, live: map[*process]bool{}, guards: newGuardSet(opts)}
 	if opts.Validate {
 		p.schemas = strictSet
 	}
@@ -123,6 +125,7 @@ func (p *Pool) Kill() {
 			pr.signal(syscall.SIGKILL)
 		}
 	}
+	p.guards.kill()
 }
 
 func (p *Pool) end(stdinGrace time.Duration) {
@@ -165,6 +168,7 @@ func (p *Pool) end(stdinGrace time.Duration) {
 		}()
 	}
 	wg.Wait()
+	p.guards.close()
 	p.mu.Lock()
 	p.ending = slices.DeleteFunc(p.ending, func(pr *process) bool { return slices.Contains(procs, pr) })
 	p.mu.Unlock()
@@ -194,7 +198,7 @@ func (p *Pool) spawn() (*process, error) {
 	p.mu.Unlock()
 	if pr == nil {
 		var err error
-		if pr, err = spawn(p.opts); err != nil {
+		if pr, err = spawn(p.opts, p.guards); err != nil {
 			err = &StartError{Command: p.name, Detail: "cannot start: " + err.Error()}
 			p.failed(err)
 			return nil, err
@@ -229,7 +233,7 @@ func (p *Pool) refill() {
 	done := make(chan struct{})
 	p.refilling = done
 	go func() {
-		pr, err := spawn(p.opts)
+		pr, err := spawn(p.opts, p.guards)
 		p.mu.Lock()
 		late := err == nil && p.closed
 		if err == nil && !late {

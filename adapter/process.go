@@ -119,12 +119,15 @@ func (t *tail) String() string {
 
 // process is one running adapter process, the leader of its own process
 // group (on unix): whatever it starts belongs to the group, and the group
-// is ended with it. On Linux cmd is the adapter's guard (guard_linux.go),
-// which also ends the descendants that left the group, and ends them all
-// when plankit dies.
+// is ended with it. On Linux it runs under a guard (guard_linux.go), which
+// also ends the descendants that left the group, and ends them all when
+// plankit dies; elsewhere cmd is the adapter itself.
 type process struct {
-	cmd     *exec.Cmd
-	guard   *guard
+	cmd *exec.Cmd
+	// g is the guard the process runs under, run its number there.
+	g       *guard
+	run     int
+	adapter int // the adapter's pid
 	stdin   *os.File
 	out     *lineReader
 	stderr  *tail
@@ -181,25 +184,74 @@ const stderrDrain = time.Second
 // itself.
 const guardExit = 10 * time.Second
 
-// spawn starts the adapter command.
-func spawn(o Options) (*process, error) {
-	cmd, g, status, theirs, err := adapterCommand(o.Command)
-	if err != nil {
-		return nil, err
-	}
-	cmd.Dir = o.Dir
-	p := &process{cmd: cmd, guard: g, stderr: &tail{max: o.StderrTail}, exited: make(chan struct{}), enc: newLineEncoder()}
+// spawn starts the adapter command, under a guard of guards where there
+// are guards.
+func spawn(o Options, guards *guardSet) (*process, error) {
+	p := &process{stderr: &tail{max: o.StderrTail}, exited: make(chan struct{}), enc: newLineEncoder()}
 	// Our own pipes rather than cmd.StdinPipe and friends: the write end of
 	// stdin and the read end of stdout support deadlines, so a request to
 	// an adapter that stopped reading times out without a goroutine per
 	// request, and the goroutine waiting for a reply reads stdout
-	// directly. Stderr is ours too, so that Wait returns when the process
+	// directly. Stderr is ours too, so that the wait ends when the process
 	// exits (not when its last child closes stderr) and the group can be
-	// ended at that moment.
-	files := theirs
-	if g != nil {
-		files = append(files, g.lifeline, status)
+	// ended at that moment. Under a guard, the guard makes the pipes and
+	// plankit opens its ends.
+	var (
+		g               *guard
+		inW, outR, errR *os.File
+		err             error
+	)
+	if guards != nil {
+		if g, err = guards.get(); err != nil {
+			return nil, err
+		}
+		if p.run, p.adapter, inW, outR, errR, err = g.start(); err != nil {
+			guards.put(g)
+			return nil, err
+		}
+	} else if inW, outR, errR, err = p.startDirect(o); err != nil {
+		return nil, err
 	}
+	p.stdin, p.out = inW, newLineReader(outR, o.MaxLine)
+	p.g = g
+	drained := make(chan struct{})
+	go func() {
+		io.Copy(p.stderr, errR)
+		close(drained)
+	}()
+	go func() {
+		var err error
+		healthy := true
+		if g != nil {
+			// The guard reports the exit once the adapter's whole tree
+			// has been ended.
+			err, healthy = g.wait(p.run)
+		} else {
+			err = p.cmd.Wait()
+			// The adapter has exited: nothing of its group may outlive it.
+			killGroup(p.cmd, syscall.SIGKILL)
+		}
+		select {
+		case <-drained:
+		case <-time.After(stderrDrain):
+		}
+		errR.Close()
+		p.waitErr = err
+		close(p.exited)
+		if g != nil {
+			if !healthy {
+				g.close()
+			}
+			guards.put(g)
+		}
+	}()
+	return p, nil
+}
+
+// startDirect starts the adapter as plankit's own child, with no guard,
+// and returns plankit's ends of its pipes.
+func (p *process) startDirect(o Options) (inW, outR, errR *os.File, err error) {
+	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
 			f.Close()
@@ -213,64 +265,31 @@ func spawn(o Options) (*process, error) {
 	}
 	inR, inW, err := pipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	outR, outW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, err
+		return nil, nil, nil, err
 	}
 	errR, errW, err := pipe()
 	if err != nil {
 		closeAll()
-		return nil, err
+		return nil, nil, nil, err
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	p.stdin, p.out = inW, newLineReader(outR, o.MaxLine)
-	err = cmd.Start()
+	p.cmd = exec.Command(o.Command[0], o.Command[1:]...)
+	setProcessGroup(p.cmd)
+	p.cmd.Dir = o.Dir
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW
+	if err := p.cmd.Start(); err != nil {
+		closeAll()
+		return nil, nil, nil, err
+	}
 	inR.Close()
 	outW.Close()
 	errW.Close()
-	for _, f := range theirs {
-		f.Close()
-	}
-	if err == nil && g != nil {
-		if err = g.started(status); err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
-		if g != nil {
-			g.end()
-			status.Close()
-		}
-		return nil, err
-	}
-	drained := make(chan struct{})
-	go func() {
-		io.Copy(p.stderr, errR)
-		close(drained)
-	}()
-	go func() {
-		err := cmd.Wait()
-		// The adapter has exited: nothing of its group may outlive it.
-		killGroup(cmd, syscall.SIGKILL)
-		if g != nil {
-			g.end()
-		}
-		select {
-		case <-drained:
-		case <-time.After(stderrDrain):
-		}
-		errR.Close()
-		p.waitErr = err
-		close(p.exited)
-	}()
-	return p, nil
+	p.adapter = p.cmd.Process.Pid
+	return inW, outR, errR, nil
 }
 
 // kill ends the process group at once (SIGKILL) and waits until the
@@ -281,13 +300,13 @@ func (p *process) kill() {
 	case <-p.exited:
 	default:
 		p.signal(syscall.SIGKILL)
-		if p.guard != nil {
+		if p.g != nil {
 			select {
 			case <-p.exited:
 			case <-time.After(guardExit):
-				// The guard did not end: kill it (its adapter dies with
-				// it, Pdeathsig).
-				killGroup(p.cmd, syscall.SIGKILL)
+				// The guard did not end the tree: kill the guard (its
+				// adapter dies with it, Pdeathsig).
+				p.g.kill()
 			}
 		}
 		<-p.exited
@@ -315,23 +334,15 @@ func (p *process) terminate(grace time.Duration) {
 // signal sends sig to the adapter's process group; through a guard,
 // SIGKILL has the guard kill the group and every descendant left.
 func (p *process) signal(sig syscall.Signal) {
-	if p.guard != nil {
-		p.guard.signal(p.cmd, sig)
+	if p.g != nil {
+		p.g.signal(p.run, sig)
 		return
 	}
 	killGroup(p.cmd, sig)
 }
 
 // pid is the adapter's process id (not its guard's).
-func (p *process) pid() int {
-	if p.guard != nil {
-		return p.guard.pid
-	}
-	if p.cmd.Process == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
-}
+func (p *process) pid() int { return p.adapter }
 
 // alive reports whether the process has not exited.
 func (p *process) alive() bool {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"sync"
+
+	"github.com/plankit/plankit/sim"
 )
 
 // validReplies remembers the replies that passed the schema check, so a
@@ -22,6 +24,9 @@ type validReplies struct {
 	mu       sync.Mutex
 	byMethod map[string]map[string]struct{}
 	size     int
+	// gets are the results of remembered get replies, decoded: the most
+	// frequent request is answered from a handful of replies.
+	gets map[string]sim.GetReply
 }
 
 // Bounds of the memory of valid replies.
@@ -87,4 +92,32 @@ func (v *validReplies) add(method string, rest []byte) {
 		m[string(rest)] = struct{}{}
 		v.size++
 	}
+}
+
+// get returns the decoded result of a remembered get reply (rest from a
+// lookup that found it).
+func (v *validReplies) get(rest []byte) (sim.GetReply, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	g, ok := v.gets[string(rest)]
+	return g, ok
+}
+
+// addGet remembers the decoded result of a get reply remembered as valid.
+func (v *validReplies) addGet(rest []byte, g sim.GetReply) {
+	if rest == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if _, valid := v.byMethod[MethodGet][string(rest)]; !valid {
+		return
+	}
+	if v.gets == nil {
+		v.gets = map[string]sim.GetReply{}
+	}
+	if g.Pending != nil {
+		g.Pending = new(*g.Pending)
+	}
+	v.gets[string(rest)] = g
 }

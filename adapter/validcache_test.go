@@ -1,6 +1,10 @@
 package adapter
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/plankit/plankit/sim"
+)
 
 func TestSplitSeq(t *testing.T) {
 	for _, c := range []struct {
@@ -50,5 +54,24 @@ func TestValidReplies(t *testing.T) {
 	}
 	if v.size != maxValidReplies {
 		t.Errorf("%d replies remembered, the bound is %d", v.size, maxValidReplies)
+	}
+}
+
+// A get reply remembered as valid keeps its decoded result, and only
+// then; each caller gets its own pending flag.
+func TestValidGets(t *testing.T) {
+	var v validReplies
+	data := []byte(`{"seq":3,"result":{"active":true,"pending":false}}`)
+	rest, _ := v.lookup(MethodGet, 3, data)
+	pending := false
+	v.addGet(rest, sim.GetReply{Active: true, Pending: &pending})
+	if _, ok := v.get(rest); ok {
+		t.Fatal("a result remembered for a reply not known as valid")
+	}
+	v.add(MethodGet, rest)
+	v.addGet(rest, sim.GetReply{Active: true, Pending: &pending})
+	g, ok := v.get(rest)
+	if !ok || !g.Active || g.Pending == nil || *g.Pending || g.Pending == &pending {
+		t.Fatalf("remembered %+v, %v: want active, pending false, a copy of the flag", g, ok)
 	}
 }

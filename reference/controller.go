@@ -162,10 +162,25 @@ func (c *Controller) owe(agent string, due bool) {
 }
 
 func (c *Controller) append(h host, agent string, active bool) error {
-	data := c.hooks.data.at(active, sim.JSON(spec.PlanModeData{Active: active}))
+	data := c.hooks.data.at(active, planModeData(active))
 	err := h.Append(agent, spec.TypePlanMode, data)
 	return c.hooks.appended.at(appending{h, agent, data}, err)
 }
+
+// planModeData is the data of a plan/mode change to active, in canonical
+// JSON: sim.JSON(spec.PlanModeData{Active: active}), made once. The slice
+// is shared and capped; no caller changes it.
+func planModeData(active bool) json.RawMessage {
+	if active {
+		return planModeOn[:len(planModeOn):len(planModeOn)]
+	}
+	return planModeOff[:len(planModeOff):len(planModeOff)]
+}
+
+var (
+	planModeOn  = sim.JSON(spec.PlanModeData{Active: true})
+	planModeOff = sim.JSON(spec.PlanModeData{Active: false})
+)
 
 // narration is the notice for a user selection of target, and whether one
 // is due: only when the last logged request header described the other
@@ -280,11 +295,25 @@ func (c *Controller) Sections(agent string) []sim.Section {
 // tools exactly as the host and the other assembly listeners gave them, in
 // their order, then exit_plan_mode, whatever the state. Plan mode neither
 // hides, reorders nor filters a host tool (EXIT-1, SVC-3).
+//
+// The catalog it returns may be shared (the exit tool alone, when the host
+// has no tool): callers must not change it, as sim.AssembleReply's tools.
 func (c *Controller) Tools(agent string, host []sim.Tool) []sim.Tool {
 	s := c.sessions[agent]
-	catalog := c.hooks.catalog.at(cataloging{s, c.hostTools}, slices.Clone(host))
-	return append(catalog, c.hooks.tools.at(s, []sim.Tool{{Name: spec.ExitTool}})...)
+	catalog := host
+	if c.hooks.catalog != nil {
+		// A mutant's hook may change the catalog in place.
+		catalog = c.hooks.catalog.at(cataloging{s, c.hostTools}, slices.Clone(host))
+	}
+	own := c.hooks.tools.at(s, exitTool[:1:1])
+	if len(catalog) == 0 {
+		return own
+	}
+	return append(catalog[:len(catalog):len(catalog)], own...) // a new slice
 }
+
+// exitTool is plan mode's own tool, the catalog's end.
+var exitTool = []sim.Tool{{Name: spec.ExitTool}}
 
 // GateHostTool is plan mode's view of a call of a host tool: it never
 // blocks one, in plan mode or out of it (SVC-3: plan mode is soft

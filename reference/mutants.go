@@ -272,7 +272,7 @@ var mutations = map[Mutant]mutation{
 		// The notice is judged against the header before the failed
 		// request's, as if a failed request had shown the model nothing.
 		k.retryNotice = then(k.retryNotice, func(r retrying, _ bool) bool {
-			h := headerBeforeLast(r.s.events)
+			h := r.s.plainHeaders[0]
 			return h != nil && *h != r.target
 		})
 	}},
@@ -817,20 +817,4 @@ func LookupMutant(name string) (MutantInfo, error) {
 		names = append(names, string(v.Name))
 	}
 	return MutantInfo{}, fmt.Errorf("unknown mutant %q (known: %s)", name, strings.Join(names, ", "))
-}
-
-// headerBeforeLast is the fold at the request header before the last one
-// (nil when there is none): what the mutant retry-ignores-failed-header
-// takes for the last header the model saw, skipping the failed request's.
-func headerBeforeLast(events []sim.Event) *bool {
-	seen := 0
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type == spec.TypeRequestHeader {
-			if seen++; seen == 2 {
-				v := FoldPlanMode(events, i)
-				return &v
-			}
-		}
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -133,9 +134,9 @@ func NewPort(opts Options) *Port {
 }
 
 // plugin serves the reference controller in-process through sim.Port. It
-// keeps its own mirror of every session log, fed only by the requests'
-// Sync events and its own appends, exactly as an out-of-process
-// implementation would.
+// keeps its own view of every session log (the folds of it, session), fed
+// only by the requests' Sync events and its own appends, exactly as an
+// out-of-process implementation would.
 type plugin struct {
 	opts     Options
 	hooks    *hooks
@@ -227,8 +228,13 @@ type callHost struct {
 	p       *plugin
 	fail    int
 	effects []sim.Effect
-	next    func() sim.Decision
+	// down is the downstream listeners' decision Next returns (hasDown:
+	// set; otherwise Next enters).
+	down    sim.Decision
+	hasDown bool
 	review  sim.Review
+	// room holds a call's usual few effects, in the host's allocation.
+	room [3]sim.Effect
 }
 
 func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
@@ -241,7 +247,10 @@ func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
 	}
 	h.effects = append(h.effects, ef)
 	s := h.p.sessions[agent]
-	s.add(sim.Event{Seq: len(s.events), Type: typ, Data: sim.Canonical(data)})
+	if typ == spec.TypePlanMode && !bytes.Equal(data, planModeOn) && !bytes.Equal(data, planModeOff) {
+		data = sim.Canonical(data) // as the log holds it; the fold reads it
+	}
+	s.add(sim.Event{Seq: s.n, Type: typ, Data: data})
 	return nil
 }
 
@@ -255,10 +264,10 @@ func (h *callHost) Inject(_ string, m sim.Message) {
 
 func (h *callHost) Next() sim.Decision {
 	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectDownstream})
-	if h.next == nil {
+	if !h.hasDown {
 		return sim.Decision{Kind: sim.Enter}
 	}
-	return h.next()
+	return h.down
 }
 
 func (h *callHost) Ask(_ string, question json.RawMessage) (sim.Review, error) {
@@ -276,7 +285,9 @@ func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &callHost{p: p, fail: c.FailAppends}, s, nil
+	h := &callHost{p: p, fail: c.FailAppends}
+	h.effects = h.room[:0]
+	return h, s, nil
 }
 
 // sync syncs the call's host events into the session mirror, for a call
@@ -290,15 +301,14 @@ func (p *plugin) sync(c sim.Call) (*session, error) {
 		return nil, fmt.Errorf("unknown agent %q", c.Agent)
 	}
 	for _, e := range c.Sync {
-		if e.Seq != len(s.events) {
-			return nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, len(s.events))
+		if e.Seq != s.n {
+			return nil, fmt.Errorf("agent %q: sync event seq %d, want %d", c.Agent, e.Seq, s.n)
 		}
-		if e.Type == spec.TypePlanMode && !p.hooks.heard.at(e, true) {
-			s.events = append(s.events, e) // logged, but not folded
-			continue
-		}
-		s.add(e) // another writer's plan/mode is in force at once (LOG-3)
-		if e.Type == spec.TypePlanMode {
+		// Another writer's plan/mode is in force at once (LOG-3), unless
+		// a mutant's hook has it logged but not folded.
+		folds := e.Type != spec.TypePlanMode || p.hooks.heard.at(e, true)
+		s.log(e, folds)
+		if folds && e.Type == spec.TypePlanMode {
 			p.ctl.heard(c.Agent)
 		}
 	}
@@ -333,7 +343,7 @@ func (p *plugin) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 	if err != nil {
 		return sim.PreStepReply{}, err
 	}
-	h.next = func() sim.Decision { return req.Downstream }
+	h.down, h.hasDown = req.Downstream, true
 	d := p.ctl.PreStep(h, req.Agent, req)
 	return sim.PreStepReply{Decision: d, Effects: h.effects}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/sim"
@@ -23,7 +24,7 @@ func HTML(w io.Writer, run *trace.Run) error {
 	page := buildPage(run)
 	page.escape()
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, page); err != nil {
+	if err := pageTemplate().Execute(&b, page); err != nil {
 		return err
 	}
 	_, err := w.Write(b.Bytes())
@@ -281,7 +282,12 @@ func buildRow(agents []string, before map[string]string, n int, action string, l
 	return row
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// pageTemplate is parsed on first use, not at every program start.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageSource))
+})
+
+const pageSource = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -348,4 +354,4 @@ ul.events { list-style: none; margin: 4px 0; padding: 0; }
 <p class="legend"><span class="ev plan">plan/mode</span><span class="ev notice">plan-mode notice</span><span class="ev header">request/header</span><span class="ev turn">turn</span> get() shows the plan state before → after each action; a changed state is blue.</p>
 </body>
 </html>
-`))
+`

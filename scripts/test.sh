@@ -21,21 +21,32 @@ npm ci --prefix adapter/dsh-runtime --no-audit --no-fund
 # The hosts' node tests mostly wait (timeouts, child processes), so they
 # run beside go test; their output is printed, and their failure fails the
 # command, once go test is done.
-step "go test ./..., with node --test adapter/dsh/test/ and adapter/dsh-runtime/test/ beside it"
+# staticcheck runs beside them too: cold, it takes about 30 s of CPU (and
+# .ci/run runs it again after this, from its cache, in about a second),
+# which go test's waiting leaves room for.
+step "go test ./..., with node --test adapter/dsh/test/, adapter/dsh-runtime/test/ and staticcheck beside it"
 node_logs=$(mktemp -d)
 node --test adapter/dsh/test/ > "$node_logs/dsh" 2>&1 & node_dsh=$!
 node --test adapter/dsh-runtime/test/ > "$node_logs/dsh-runtime" 2>&1 & node_runtime=$!
+go tool staticcheck ./... > "$node_logs/staticcheck" 2>&1 & staticcheck=$!
+# A package's tests may take longer than go test's default 10-minute
+# bound on a machine loaded by other work (cmd/plankit's took more than
+# 10 minutes of wall time at a load average of 40 on 2 cores, with about
+# 2 minutes of CPU): the bound is raised so that load alone fails nothing.
 go_status=0
-go test ./... || go_status=$?
+go test -timeout 30m ./... || go_status=$?
 node_status=0
 wait "$node_dsh" || node_status=$?
 echo "== node --test adapter/dsh/test/ (exit $node_status)"; cat "$node_logs/dsh"
 runtime_status=0
 wait "$node_runtime" || runtime_status=$?
 echo "== node --test adapter/dsh-runtime/test/ (exit $runtime_status)"; cat "$node_logs/dsh-runtime"
+static_status=0
+wait "$staticcheck" || static_status=$?
+echo "== go tool staticcheck ./... (exit $static_status)"; cat "$node_logs/staticcheck"
 rm -rf "$node_logs"
-if [ "$go_status" -ne 0 ] || [ "$node_status" -ne 0 ] || [ "$runtime_status" -ne 0 ]; then
-  echo "go test exit $go_status, node --test adapter/dsh/test/ exit $node_status, adapter/dsh-runtime/test/ exit $runtime_status"
+if [ "$go_status" -ne 0 ] || [ "$node_status" -ne 0 ] || [ "$runtime_status" -ne 0 ] || [ "$static_status" -ne 0 ]; then
+  echo "go test exit $go_status, node --test adapter/dsh/test/ exit $node_status, adapter/dsh-runtime/test/ exit $runtime_status, staticcheck exit $static_status"
   exit 1
 fi
 step "scripts/conformance.sh"

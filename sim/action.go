@@ -133,6 +133,9 @@ func (k kind[T]) touches(r *Runtime, a *Action) []string {
 		return k.touches_(r, *k.of(a))
 	}
 	if n := k.agent(a); n != "" {
+		if ag := r.agents[n]; ag != nil {
+			return ag.self
+		}
 		return []string{n}
 	}
 	return nil
@@ -178,8 +181,21 @@ func jsonName(f reflect.StructField) string {
 // Actions is the action table in Action's field order.
 func Actions() []ActionKind {
 	tableOnce.Do(func() {
-		table = slices.Clone(registered)
-		slices.SortStableFunc(table, func(a, b ActionKind) int { return a.field() - b.field() })
+		// Each kind's field index is found once (by reflection): a
+		// program's start pays for this table.
+		type row struct {
+			k     ActionKind
+			field int
+		}
+		rows := make([]row, len(registered))
+		for i, k := range registered {
+			rows[i] = row{k, k.field()}
+		}
+		slices.SortStableFunc(rows, func(a, b row) int { return a.field - b.field })
+		table = make([]ActionKind, len(rows))
+		for i, r := range rows {
+			table[i] = r.k
+		}
 	})
 	return table
 }

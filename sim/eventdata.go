@@ -193,7 +193,7 @@ func appendToolResultJSON(dst []byte, turn, step int, id, text string, isError b
 func (r *Runtime) record(res *Result, a *agentState, e Event, byPlugin bool) {
 	if res.Appended == nil {
 		if b := r.boxOf(res); b != nil {
-			res.Appended = b.appended[:0]
+			res.Appended = b.appended
 		} else {
 			res.Appended = make([]Appended, 0, 8)
 		}

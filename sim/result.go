@@ -147,17 +147,52 @@ func (r Result) StateOf(agent string) (GetReply, bool) {
 	return GetReply{}, false
 }
 
-// resultBox holds an action's Result together with room for what a
-// typical action records, so that one allocation serves the result and
-// its usual slices (Runtime.Do). A result that outgrows the room grows
-// its slices out of the box as any slice grows.
+// resultBox holds an action's Result together with room for what the
+// action usually records, so that one allocation serves the result and its
+// usual slices (Runtime.Do). The room is in the struct that embeds the box:
+// a step's (stepBox) has room for a step's appends, effects, request and
+// pre-step trace; any other action's (smallBox) for the few appends and
+// effects it makes. A result that outgrows its room grows its slices out of
+// the box as any slice grows.
 type resultBox struct {
-	res      Result
-	appended [8]Appended
-	effects  [4]AgentEffect
-	after    [2]AgentState
-	requests [1]Request
-	preStep  PreStepTrace
+	res Result
+	// The room: empty slices over the embedding struct's arrays (nil
+	// where it has none).
+	appended []Appended
+	effects  []AgentEffect
+	after    []AgentState
+	requests []Request
+	preStep  *PreStepTrace
+}
+
+type stepBox struct {
+	resultBox
+	appendedRoom [8]Appended
+	effectsRoom  [2]AgentEffect
+	afterRoom    [1]AgentState
+	requestsRoom [1]Request
+	preStepRoom  PreStepTrace
+}
+
+type smallBox struct {
+	resultBox
+	appendedRoom [2]Appended
+	effectsRoom  [1]AgentEffect
+	afterRoom    [1]AgentState
+}
+
+// newBox returns the box for an action; steps says the action runs a step
+// (a step or a retry).
+func newBox(act Action, steps bool) *resultBox {
+	if steps {
+		b := &stepBox{resultBox: resultBox{res: Result{Action: act}}}
+		b.appended, b.effects, b.after = b.appendedRoom[:0], b.effectsRoom[:0], b.afterRoom[:0]
+		b.requests, b.preStep = b.requestsRoom[:0], &b.preStepRoom
+		return &b.resultBox
+	}
+	b := &smallBox{resultBox: resultBox{res: Result{Action: act}}}
+	b.appended, b.effects, b.after = b.appendedRoom[:0], b.effectsRoom[:0], b.afterRoom[:0]
+	return &b.resultBox
 }
 
 // boxOf is the box of the result the runtime is recording, when res is

@@ -108,7 +108,9 @@ const (
 )
 
 type agentState struct {
-	name     string
+	name string
+	// self is []string{name}, the agents an action on this one touches.
+	self     []string
 	log      *Log
 	seen     int // events the implementation has seen
 	status   string
@@ -327,7 +329,7 @@ func (r *Runtime) addAgent(name string, events []Event) error {
 	if _, dup := r.agents[name]; dup {
 		return inputf("agent %q already exists", name)
 	}
-	a := &agentState{name: name, log: NewLog(events), status: StatusIdle}
+	a := &agentState{name: name, self: []string{name}, log: NewLog(events), status: StatusIdle}
 	r.agents[name] = a
 	r.order = append(r.order, name)
 	if r.Plugin() {
@@ -396,7 +398,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
 	if res.Effects == nil && len(effects) > 0 {
 		if b := r.boxOf(res); b != nil {
-			res.Effects = b.effects[:0]
+			res.Effects = b.effects
 		} else {
 			res.Effects = make([]AgentEffect, 0, len(effects))
 		}
@@ -434,7 +436,9 @@ func (r *Runtime) Do(act Action) (Result, error) {
 	// One allocation for the result and its usual slices; the result's
 	// copy of the action is the one the kinds read. Hooks may call Do
 	// inside a step: the outer action's box comes back after.
-	box := &resultBox{res: Result{Action: act}}
+	// The box's copy of the action is the one the kinds read (act itself
+	// would escape to the heap).
+	box := newBox(act, act.Step != nil || act.Retry != nil)
 	outer := r.box
 	r.box = box
 	defer func() { r.box = outer }()
@@ -458,7 +462,7 @@ func (r *Runtime) observe(res *Result, k ActionKind, act *Action) error {
 	names := k.touches(r, act)
 	if len(names) > 0 && res.After == nil {
 		if b := r.boxOf(res); b != nil {
-			res.After = b.after[:0]
+			res.After = b.after
 		} else {
 			res.After = make([]AgentState, 0, len(names))
 		}

@@ -175,9 +175,9 @@ func (d *dispatch) plugin(i int) Decision {
 		return Decision{Kind: Reject}
 	}
 	trace := PreStepTrace{Downstream: down, Decision: reply.Decision, AbortedBefore: abortedBefore, Aborted: d.aborted}
-	if b := d.r.boxOf(d.res); b != nil && d.res.PreStep == nil {
-		b.preStep = trace
-		d.res.PreStep = &b.preStep
+	if b := d.r.boxOf(d.res); b != nil && b.preStep != nil && d.res.PreStep == nil {
+		*b.preStep = trace
+		d.res.PreStep = b.preStep
 	} else {
 		d.res.PreStep = new(PreStepTrace)
 		*d.res.PreStep = trace
@@ -338,7 +338,7 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	a.assembled = true
 	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: msgs[:len(msgs):len(msgs)]}
 	if b := r.boxOf(res); b != nil && res.Requests == nil {
-		res.Requests = b.requests[:0]
+		res.Requests = b.requests
 	}
 	res.Requests = append(res.Requests, q)
 	return q
