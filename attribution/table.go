@@ -149,6 +149,8 @@ const (
 	RowGetKeptPlanningUserExit = "get-kept-planning-user-exit"
 	RowGetKeptPlanning         = "get-kept-planning"
 	RowGetStep                 = "get-step"
+	RowGetStepFault            = "get-step-fault"
+	RowGetStepRejected         = "get-step-rejected"
 	RowGetOther                = "get-other"
 	RowFold                    = "fold"
 	RowListener                = "listener"
@@ -283,6 +285,8 @@ var Table = []Rule{
 	{RowRequestTools, ObsRequest, "tool catalog", []string{"EXIT-1"}},
 	{RowRequestMessages, ObsRequest, "messages", []string{"STEP-7"}},
 	{RowRequestCount, ObsRequest, "the number of requests an action sends", []string{"STEP-7"}},
+	{RowGetStepFault, ObsGet, "pending after a step with an append fault armed: a failed append keeps the selection pending (before the rows below)", []string{"STEP-5"}},
+	{RowGetStepRejected, ObsGet, "pending after a step the chain rejected or aborted: it appends nothing and the selection stays pending", []string{"STEP-3"}},
 	{RowGetHidden, ObsGet, "pending hidden where the reference shows it (not after a restart or reload)", []string{"PEND-7"}},
 	{RowGetRestart, ObsGet, "pending after a restart", []string{"PEND-8"}},
 	{RowGetAfterNoop, ObsGet, "pending after set, the reference's outcome noop", []string{"PEND-3"}},
@@ -293,7 +297,7 @@ var Table = []Rule{
 	{RowGetCommand, ObsGet, "pending after a /plan command", []string{"CMD-2", "CMD-3", "CMD-4"}},
 	{RowGetKeptPlanningUserExit, ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending, and a user's exit was pending before", []string{"EXIT-6", "EXIT-5"}},
 	{RowGetKeptPlanning, ObsGet, "pending after a step where a review not approved followed an approval whose exit was pending", []string{"EXIT-6"}},
-	{RowGetStep, ObsGet, "pending after a step", []string{"STEP-3", "PEND-1"}},
+	{RowGetStep, ObsGet, "pending after an accepted step: the next accepted in-turn pre-step appends a selection", []string{"PEND-1", "STEP-3"}},
 	{RowGetOther, ObsGet, "anything else", []string{"PEND-7"}},
 	{RowFold, ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
 	{RowListener, ObsListener, "the plugin's pre-step listener is not prepended, or does not wrap the listeners registered before it (scenarios)", []string{"STEP-1"}},

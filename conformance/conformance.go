@@ -127,6 +127,10 @@ type Options struct {
 	// Attribute, when set, names the clauses of the observation a failing
 	// property diverged on (properties.Options.Attribute).
 	Attribute func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error)
+	// Depart, when set, names a failing scenario's cause: the clauses of
+	// the first action of its run that departed from the reference
+	// (features.Options.Depart).
+	Depart func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) ([]string, string, error)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
@@ -282,7 +286,7 @@ func (o Options) portFor() func(sim.Check) sim.Port {
 
 func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := withChoices(o.NewPort, o.Choices)
-	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format})
+	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Depart: o.Depart})
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -64,6 +65,12 @@ type Options struct {
 	// Features replaces the embedded .feature files (tests of the runner
 	// itself); nil runs the conformance suite.
 	Features fs.FS
+	// Depart, when set, names a failing scenario's cause: it replays the
+	// scenario's runtime options and actions beside the reference and
+	// returns the clauses of the first action that departed from it and
+	// a line saying so (lockstep.Depart); nil clauses leave the failing
+	// step's observation to name it.
+	Depart func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) (clauses []string, note string, err error)
 }
 
 // ErrImpl wraps the failure of an implementation that could not be run.
@@ -240,6 +247,10 @@ type record struct {
 	observation string
 	// attributed: the clauses the failing step's error names, if any.
 	attributed []string
+	// departed: the clauses of the first action that departed from the
+	// reference (SuiteOptions.Depart), and the line saying so.
+	departed   []string
+	departNote string
 	// implErr: the implementation could not be run during the scenario,
 	// so it was not judged.
 	implErr string
@@ -300,9 +311,35 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		FS: fsys, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
 		NewWorld: func() World { return newWorld(o.NewPort) },
 		ForCheck: forCheck(o.PortFor),
+		Depart:   departFor(o.Depart),
 	}, infos, order, nodes)
 	res.Cases, res.Impl = cases, implErr
 	return res, err
+}
+
+// departFor replays a failing plugin-level scenario's run with depart;
+// nil without depart.
+func departFor(depart func(func() sim.Port, sim.Options, []sim.Action) ([]string, string, error)) func(World) ([]string, string) {
+	if depart == nil {
+		return nil
+	}
+	return func(w World) ([]string, string) {
+		pw, ok := w.(*world)
+		if !ok || pw.rt == nil {
+			return nil, ""
+		}
+		acts := make([]sim.Action, 0, len(pw.history))
+		for _, r := range pw.history {
+			if !reflect.ValueOf(r.Action).IsZero() { // an action the runtime refused is not one it ran
+				acts = append(acts, r.Action)
+			}
+		}
+		cl, note, err := depart(pw.newPort, pw.opts, acts)
+		if err != nil {
+			return nil, ""
+		}
+		return cl, note
+	}
 }
 
 // forCheck points a plugin-level world's port at portFor, told the
@@ -350,6 +387,11 @@ type SuiteOptions struct {
 	// with the world built for it (the plugin level points its world's
 	// port at Options.PortFor there).
 	ForCheck func(World, sim.Check)
+	// Depart, when set, names a failing scenario's cause from its world
+	// (what it ran): the clauses of the first action that departed from
+	// the reference and a line saying so; nil clauses leave the failing
+	// step's observation or rule to name it.
+	Depart func(World) (clauses []string, note string)
 }
 
 // RunSuite runs a Gherkin suite with the harness of this package: tags
@@ -466,6 +508,8 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 				if implErr == nil {
 					implErr = fmt.Errorf("%w: scenario %s: %v", ErrImpl, r.info.id, ie)
 				}
+			case r != nil && r.failure != "" && o.Depart != nil && ctx.Err() == nil:
+				r.departed, r.departNote = o.Depart(w)
 			}
 			w.Close()
 			return c, nil
@@ -514,6 +558,10 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 		case r.failure != "":
 			c.Status, c.Message, c.Observed = report.Failed, r.failure, r.observation
 			switch {
+			case len(r.departed) > 0:
+				// named by its cause; the failing step is where it was seen
+				c.Attributed = r.departed
+				c.Message = r.departNote + "; seen at " + r.failure
 			case len(r.attributed) > 0:
 				c.Attributed = r.attributed
 			case r.observation != "":

@@ -288,7 +288,13 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 		return attribution.Row(attribution.RowGetRestart)
 	case act.Get != nil:
 		return attribution.Row(attribution.RowGetOther)
-	case r.Pending != nil && i.Pending == nil && act.Reload == nil:
+	case (act.Step != nil || act.Retry != nil) && cx.faults:
+		// a failed append keeps the selection pending (STEP-5)
+		return attribution.Row(attribution.RowGetStepFault)
+	case (act.Step != nil || act.Retry != nil) && ref.Decision != "" && ref.Decision != sim.Accept:
+		// a rejected or aborted step appends nothing (STEP-3)
+		return attribution.Row(attribution.RowGetStepRejected)
+	case r.Pending != nil && i.Pending == nil && act.Reload == nil && act.Step == nil && act.Retry == nil:
 		return attribution.Row(attribution.RowGetHidden)
 	case act.Set != nil:
 		switch ref.Outcome {

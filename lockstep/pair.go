@@ -30,6 +30,10 @@ type pair struct {
 	// expr is, at a divergence, the first differing observation a trace
 	// can state (nil: none at that action).
 	expr *Diff
+	// lastCx, lastRef and lastImp are the last action's situation and
+	// both results (what probe re-judges with every agent's state).
+	lastCx           situation
+	lastRef, lastImp sim.Result
 }
 
 // refused is returned when the reference's runtime refused an action the
@@ -38,22 +42,35 @@ type pair struct {
 var errRefused = errors.New("the reference's runtime refused the action")
 
 func startPair(newRef, newImp func() sim.Port, setup properties.Setup, choices map[string]string) (*pair, *Diff, error) {
-	ref, rload, err := sim.New(newRef(), setup.Options())
+	p, d, err := startPairWith(newRef, newImp, setup.Options())
+	if err != nil || d != nil {
+		return p, d, err
+	}
+	p.setup = setup
+	p.model = properties.NewModel(setup, properties.ChoicesOf(choices))
+	p.model.ReviewReplies = p.imp.Identity().ReviewReplies
+	return p, nil, nil
+}
+
+// startPairWith starts both sides with the runtime options opts (a
+// generated setup's, or a scenario's), with no model: the caller plays
+// actions it knows to be valid.
+func startPairWith(newRef, newImp func() sim.Port, opts sim.Options) (*pair, *Diff, error) {
+	ref, rload, err := sim.New(newRef(), opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the reference could not start: %w", err)
 	}
-	imp, iload, err := sim.New(newImp(), setup.Options())
+	imp, iload, err := sim.New(newImp(), opts)
 	if err != nil {
 		ref.Close()
 		return nil, nil, err
 	}
-	p := &pair{setup: setup, ref: ref, imp: imp, model: properties.NewModel(setup, properties.ChoicesOf(choices)), exitPending: map[string]bool{}}
-	p.model.ReviewReplies = imp.Identity().ReviewReplies
+	p := &pair{setup: properties.Setup{Services: opts.Services}, ref: ref, imp: imp, exitPending: map[string]bool{}}
 	if (rload.Error != "") != (iload.Error != "") {
 		p.close()
-		act := sim.Action{Load: &sim.LoadAction{Config: setup.Options().Config}}
+		act := sim.Action{Load: &sim.LoadAction{Config: opts.Config}}
 		p.acts = []sim.Action{act}
-		d := compare(situation{services: setup.Services}, act, rload, iload)
+		d := compare(situation{services: opts.Services}, act, rload, iload)
 		return p, d, nil
 	}
 	return p, nil, nil
@@ -93,6 +110,7 @@ func (p *pair) do(act sim.Action) (*Diff, error) {
 		return nil, err
 	}
 	p.impResults = append(p.impResults, ires)
+	p.lastCx, p.lastRef, p.lastImp = cx, rres, ires
 	d := compare(cx, act, rres, ires)
 	if d != nil {
 		p.expr = expressible(cx, act, rres, ires)

@@ -310,24 +310,38 @@ func (s *searcher) withReadings() error {
 }
 
 // parts reports whether the readings of a followed choice can part on a
-// sequence: an idle commit for idle-revert-notice (any set or command),
-// a /plan line with whitespace around its argument for plan-argument, an
-// unload for unloaded-header, an outside writer's plan/mode for
-// logged-pending.
+// sequence: some action of it can part them (properties.MayPart).
 func parts(choice string, acts []sim.Action) bool {
-	return slices.ContainsFunc(acts, func(a sim.Action) bool {
-		switch choice {
-		case spec.ChoiceIdleRevertNotice:
-			return a.Set != nil || a.Command != nil
-		case spec.ChoicePlanArgument:
-			return a.Command != nil && spec.Padded(a.Command.Input)
-		case spec.ChoiceUnloadedHeader:
-			return a.Unload != nil
-		case spec.ChoiceLoggedPending:
-			return a.Append != nil && a.Append.Type == spec.TypePlanMode
+	return slices.ContainsFunc(acts, func(a sim.Action) bool { return properties.MayPart(choice, a) })
+}
+
+// partingReadings are the readings of declared worth playing on acts: the
+// first, and one for each other combination of the values of the followed
+// choices left undeclared that can part on acts.
+func partingReadings(declared map[string]string, acts []sim.Action) []map[string]string {
+	rs := spec.Readings(declared, spec.LevelPlugin)
+	var relevant []string
+	for _, c := range spec.Choices {
+		if c.Followed && rs[0][c.Name] != declared[c.Name] && parts(c.Name, acts) {
+			relevant = append(relevant, c.Name)
 		}
-		return true
-	})
+	}
+	key := func(r map[string]string) string {
+		var b strings.Builder
+		for _, n := range relevant {
+			b.WriteString(n + "=" + r[n] + ";")
+		}
+		return b.String()
+	}
+	seen := map[string]bool{}
+	var out []map[string]string
+	for _, r := range rs {
+		if k := key(r); !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // altsFor are the alt searches worth playing on a sequence: one for each
@@ -855,34 +869,13 @@ func weightsOf(i int) properties.Weights {
 // hostWeights add the host's tool calls and steps left with no messages.
 var hostWeights = properties.Weights{"set": 4, "step": 4, "retry": 2, "command": 2, "end-turn": 2, "prompt": 2, "step-host-tool": 3, "step-empty": 3}
 
-// Attribute runs a fixed sequence side by side — the implementation and
-// the reference with the implementation's declared choices and the
-// assumed variants — and returns the first observation on which they
-// differ, named by the same table as a divergence (nil when none does).
-// It is how a failing property is attributed to the clauses of the
-// observation that diverged rather than to the property's tags.
-func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup, acts []sim.Action) (*Diff, error) {
-	port := newImpl()
-	id, err := sim.Start(port)
-	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := port.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
-	}
-	newRef, err := ReferenceFor(id.Choices, assume)
-	if err != nil {
-		return nil, err
-	}
-	s := &searcher{opts: Options{NewImpl: newImpl, Assume: assume}, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies}
-	if err := s.withReadings(); err != nil {
-		return nil, err
-	}
-	f, _, err := s.run(setup, acts)
-	if err != nil || f == nil {
-		return nil, err
-	}
-	return f.diff, nil
+// Attribute names a failing property's cause: its sequence (the setup and
+// the actions up to the failing one) departed from the reference first
+// where Depart says. It is how a failing property is attributed to the
+// clauses of the action that departed rather than to the property's tags
+// or the observation that finally failed.
+func Attribute(newImpl func() sim.Port, assume []string, setup properties.Setup, acts []sim.Action) (*Departure, error) {
+	return Depart(newImpl, assume, setup.Options(), acts)
 }
 
 // model is the model of a fresh run of the searched implementation.

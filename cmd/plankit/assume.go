@@ -59,6 +59,19 @@ func gatherAssumptions(flags []string, m *report.Manifest, known func(string) er
 	return out, nil
 }
 
+// departInLockstep names a failing scenario's cause: its run replayed
+// beside the reference (the implementation's choices, the assumed
+// variants), the clauses of the first action that departed.
+func departInLockstep(assume []string) func(func() sim.Port, sim.Options, []sim.Action) ([]string, string, error) {
+	return func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) ([]string, string, error) {
+		d, err := lockstep.Depart(newPort, assume, opts, acts)
+		if err != nil || d == nil {
+			return nil, "", err
+		}
+		return d.Clauses, d.String(), nil
+	}
+}
+
 // attributeInLockstep attributes a failing property as lockstep does a
 // divergence: its sequence is replayed against the reference (the
 // implementation's choices, the assumed variants) and the first differing

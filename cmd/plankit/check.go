@@ -102,6 +102,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return err
 	}
 	opts.Attribute = attributeInLockstep(opts.Assume)
+	opts.Depart = departInLockstep(opts.Assume)
 	if err := o.impl.plugIn(&opts, &o.level, o.factory); err != nil {
 		return err
 	}
