@@ -219,6 +219,16 @@ const (
 	RowRtGetLoad                    = "rt-get-load"
 	RowRtGetHidden                  = "rt-get-hidden"
 	RowRtGetTurn                    = "rt-get-turn"
+	RowRtGetTurnFault               = "rt-get-turn-fault"
+	RowRtGetTurnCancelled           = "rt-get-turn-cancelled"
+	RowRtPlanGuard                  = "rt-plan-mode-guard"
+	RowRtPlanCancelled              = "rt-plan-mode-cancelled"
+	RowRtOutcomeKeptEntry           = "rt-outcome-kept-entry"
+	RowRtRequestRetry               = "rt-request-retry"
+	RowRtRequestNoticesMoved        = "rt-request-notices-moved"
+	RowRtStateFoldFirst             = "rt-state-fold-first"
+	RowRtGetTurnRejected            = "rt-get-turn-rejected"
+	RowRtGetTurnKeptPlanning        = "rt-get-turn-kept-planning"
 	RowRtGetOther                   = "rt-get-other"
 )
 
@@ -320,6 +330,7 @@ var Table = []Rule{
 	{RowRtOutcomeQueued, RtOutcome, "the reference's outcome queued", []string{"PEND-4"}},
 	{RowRtOutcomeCancelledInTurn, RtOutcome, "the reference's outcome cancelled, by a host action in a turn", []string{"PEND-5"}},
 	{RowRtOutcomeCommitted, RtOutcome, "the reference's outcome committed, or cancelled between turns", []string{"PEND-6"}},
+	{RowRtOutcomeKeptEntry, RtOutcome, "the runtime returns cancelled where the reference returns noop, after a cancellation earlier in the turn: the cancellation left the opposite entry (before the outcome's row)", []string{"PEND-5"}},
 	{RowRtAfterCancellation, RtOutcome, "after the outcome's row, when a set was cancelled earlier: that cancellation decides what is pending now", []string{"PEND-5"}},
 	{RowRtAfterOff, RtOutcome, "after the outcome's row, when /plan off was typed earlier: it cancels a pending entry as a set does", []string{"PEND-5", "CMD-4"}},
 	{RowRtCommandRegistered, RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds); then the command's clause (bare /plan CMD-2, /plan <message> CMD-3, /plan off CMD-4), which alone names a differing result kind otherwise (prefixed)", []string{"CMD-1"}},
@@ -329,6 +340,8 @@ var Table = []Rule{
 	{RowRtPlanCommand, RtPlanMode, "a /plan command that appends the state it selects: as an idle set, then the command's clause (only the command's clause when it appends another state) (prefixed); a set step takes its outcome's rows", []string{"PEND-6"}},
 	{RowRtPlanOutside, RtPlanMode, "an outside writer's append", []string{"LOG-3"}},
 	{RowRtPlanLoad, RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
+	{RowRtPlanGuard, RtPlanMode, "a turn: a host listener registered before plan mode acts in it (plan mode's must run first and wrap it; before the rows below)", []string{"STEP-1"}},
+	{RowRtPlanCancelled, RtPlanMode, "a turn: the runtime appends a selection a set or /plan cancelled earlier in it (before the rows below)", []string{"PEND-5"}},
 	{RowRtPlanKeptPlanning, RtPlanMode, "a turn (each row its script has, in this order, then rt-plan-mode-step; prefixed): keep planning followed an approval, or a review the seam replied to", []string{"EXIT-6"}},
 	{RowRtPlanApproved, RtPlanMode, "a turn: an approved exit", []string{"EXIT-5"}},
 	{RowRtPlanRetry, RtPlanMode, "a turn: a failed request's retry", []string{"STEP-2"}},
@@ -343,6 +356,7 @@ var Table = []Rule{
 	{RowRtNoticesListener, RtNotices, "a host listener rejects, aborts or takes the messages", []string{"STEP-3"}},
 	{RowRtNotices, RtNotices, "the notices a step logs", []string{"STEP-6"}},
 	{RowRtStateApproved, RtActive, "get's active (before the tool results it decides; also get's active after the step, and a host action's get): after an exit approved in the step or the one before (then the next row)", []string{"EXIT-5"}},
+	{RowRtStateFoldFirst, RtActive, "the runtime's state is the first plan/mode of the log, not the last (before the rows below)", []string{"LOG-2", "LOG-3"}},
 	{RowRtStateReloaded, RtActive, "after a load from the log", []string{"LOG-3", "LOG-2"}},
 	{RowRtState, RtActive, "otherwise", []string{"LOG-3"}},
 	{RowRtToolHost, RtTool, "a call of a tool of the host's own (tool results are compared with the host actions' results, in the order they happened; prefixed)", []string{"SVC-3"}},
@@ -355,6 +369,7 @@ var Table = []Rule{
 	{RowRtToolKeepPlanning, RtTool, "otherwise (keep planning, a dismissal, an approval with feedback)", []string{"EXIT-6"}},
 	{RowRtRequestFault, RtRequest, "a request sent, or a host action run, on one side only (compared before the events; also a host action that ran on one side only, as a step error): the command's clause, then each row that applies, in this order: an armed fault", []string{"STEP-5"}},
 	{RowRtRequestPlanMode, RtRequest, "plan mode in force in a request the reference sent (it only guides)", []string{"SVC-3"}},
+	{RowRtRequestRetry, RtRequest, "a request sent on one side only in a turn with a failed request: the retry is a proposed step of its own (before the count's row)", []string{"STEP-2"}},
 	{RowRtRequestCount, RtRequest, "then: the loop, or a step a selection started", []string{"STEP-7", "PEND-2"}},
 	{RowRtEventsOrder, RtEvents, "plan mode's events (plan/mode, request/header, notices; the runtime's own are not compared) in another order", []string{"STEP-1", "STEP-7"}},
 	{RowRtEventsCommand, RtEvents, "a /plan command's events: the command's clause, then", []string{"STEP-7"}},
@@ -363,10 +378,15 @@ var Table = []Rule{
 	{RowRtEventsOther, RtEvents, "anything else", []string{"STEP-7"}},
 	{RowRtRequestSections, RtRequest, "each request as sent: sections (name, order, text)", []string{"CFG-2", "STEP-7"}},
 	{RowRtRequestTools, RtRequest, "tool catalog", []string{"EXIT-1"}},
+	{RowRtRequestNoticesMoved, RtRequest, "the step logs as many notices, but a request carries one another request of the step carries on the other side: the notice is part of its own step's messages", []string{"STEP-7"}},
 	{RowRtRequestNotices, RtRequest, "messages: the notices they carry", []string{"STEP-6", "STEP-7"}},
 	{RowRtGetLoad, RtGet, "pending after a restart, reload or unload (an active state that differs: rt-state rows)", []string{"PEND-8"}},
 	{RowRtGetHidden, RtGet, "pending hidden where the reference shows it", []string{"PEND-7"}},
-	{RowRtGetTurn, RtGet, "pending after a turn (after a set: its outcome's rows; after a /plan command: the command's clause)", []string{"STEP-3", "PEND-1", "EXIT-6"}},
+	{RowRtGetTurnCancelled, RtGet, "pending after a turn in which a set or /plan cancelled the opposite selection: the cancellation clears it (before the rows below)", []string{"PEND-5"}},
+	{RowRtGetTurnFault, RtGet, "pending after a turn with an append fault armed: a failed append keeps the selection pending (before the rows below; after a set: its outcome's rows; after a /plan command: the command's clause; the turn's end shares it)", []string{"STEP-5", "PEND-1"}},
+	{RowRtGetTurnRejected, RtGet, "pending after a turn whose host listener rejected or aborted a step: it appends nothing and the selection stays pending (the turn's end shares it)", []string{"STEP-3", "PEND-1"}},
+	{RowRtGetTurnKeptPlanning, RtGet, "pending after a turn where keep planning followed an approval", []string{"EXIT-6"}},
+	{RowRtGetTurn, RtGet, "pending after any other turn: the next accepted in-turn pre-step appends a selection", []string{"PEND-1", "STEP-3"}},
 	{RowRtGetOther, RtGet, "anything else", []string{"PEND-7"}},
 }
 

@@ -131,6 +131,10 @@ type Options struct {
 	// the first action of its run that departed from the reference
 	// (features.Options.Depart).
 	Depart func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) ([]string, string, error)
+	// RuntimeDepart, when set, names a failing runtime-level check's cause:
+	// the clauses of the first step of its script that departed from the
+	// built-in runtime around the reference (suite.Options.Depart).
+	RuntimeDepart func(newRuntime func() loop.Runtime, t loop.Trace) ([]string, string, error)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,

@@ -58,6 +58,43 @@ type rtSituation struct {
 	// lastApproved: the previous step approved an exit (EXIT-5: it is
 	// pending, appended at the next accepted in-turn pre-step).
 	lastApproved bool
+	// lastStep and lastDone are the previous step and the reference's
+	// record of it (what a turn's script did decides what a selection
+	// pending after it met).
+	lastStep loop.Step
+	lastDone loop.StepDone
+	// before are the host listeners registered before plan mode (plan
+	// mode's, prepended, must still run first and wrap them: STEP-1).
+	before []string
+}
+
+// situationOf is the situation at the start of t.
+func situationOf(t loop.Trace, headerOnChange bool) rtSituation {
+	cx := rtSituation{headerOnChange: headerOnChange, noQuestions: t.Services != nil && !t.Services.UserQuestions}
+	for _, l := range t.Listeners {
+		if l.Position == "before" {
+			cx.before = append(cx.before, l.Name)
+		}
+	}
+	return cx
+}
+
+// guarded reports whether a listener registered before plan mode acts in
+// the step's script.
+func (cx rtSituation) guarded(st loop.Step) bool {
+	sc := st.ScriptOf()
+	return sc != nil && slices.ContainsFunc(sc.PreSteps, func(p loop.PreStep) bool { return slices.Contains(cx.before, p.Listener) })
+}
+
+// cancels reports whether a set or /plan of the reference's step (a step's
+// or a host action's) returned cancelled.
+func cancels(d loop.StepDone) bool {
+	if d.Set != nil && d.Set.Outcome == spec.Cancelled {
+		return true
+	}
+	return slices.ContainsFunc(d.Obs.Results, func(r loop.ActionResult) bool {
+		return r.Set != nil && r.Set.Outcome == spec.Cancelled || r.Command != nil && r.Command.Outcome == spec.Cancelled
+	})
 }
 
 // after advances the situation past a step the reference played.
@@ -96,6 +133,7 @@ func (cx *rtSituation) after(st loop.Step, ref loop.StepDone) {
 		cx.offTyped = true
 	}
 	cx.last, cx.lastOutcome, cx.lastInput = st.Name(), "", ""
+	cx.lastStep, cx.lastDone = st, ref
 	cx.lastApproved = approved(ref)
 	if ref.Set != nil {
 		cx.lastOutcome = ref.Set.Outcome
@@ -138,6 +176,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 	// happened: set outcomes, command results, tool results
 	missing := ""
 	here := cx
+	cancelledNow := false // a set or /plan cancelled earlier in this step
 	for _, rr := range ref.Obs.Results {
 		ir := resultByID(imp, rr.ID)
 		cx := here
@@ -160,7 +199,12 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
 			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", rows(attribution.RowRtOutcomeError))
 		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
-			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil))
+			cl := outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil)
+			if cancelledNow && rr.Set.Outcome == spec.Noop && ir.Set.Outcome == spec.Cancelled {
+				// an entry the cancellation earlier in the turn left
+				cl = merge(rows(attribution.RowRtOutcomeKeptEntry), cl)
+			}
+			return d(RtOutcome, rr.Set.Outcome, ir.Set.Outcome, cl)
 		case rr.Command != nil && ir.Command != nil && rr.Command.Kind != ir.Command.Kind:
 			return d(RtCommand, rr.Command.Kind, ir.Command.Kind, cx.prefix(commandResultClauses(hostInput(st, rr.ID), rr.Command.Kind, ir.Command.Kind)))
 		case rr.Tool != nil && ir.Tool != nil:
@@ -169,6 +213,7 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 				return df
 			}
 		}
+		cancelledNow = cancelledNow || rr.Set != nil && rr.Set.Outcome == spec.Cancelled || rr.Command != nil && rr.Command.Outcome == spec.Cancelled
 	}
 	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
 		if len(r) == len(i) && !plainPlanData(imp) {
@@ -184,11 +229,15 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		if approved(ref) {
 			ids = append(ids, attribution.RowRtNoticesApproved)
 		}
-		ids = append(ids, listenerRows(st)...)
+		ids = append(ids, listenerRows(cx, st)...)
 		return d(RtNotices, r, i, cx.prefix(rows(append(ids, attribution.RowRtNotices)...)))
 	}
 	if r, i := ref.Get, imp.Get; r != nil && i != nil && r.Active != i.Active {
-		return d(RtActive, r, i, cx.stateClauses(approved(ref)))
+		cl := cx.stateClauses(approved(ref))
+		if foldFirst(refRec.Logs[agent], i.Active) {
+			cl = merge(rows(attribution.RowRtStateFoldFirst), cl)
+		}
+		return d(RtActive, r, i, cl)
 	}
 	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r != i {
 		// a request sent on one side only (before the headers it logs)
@@ -304,14 +353,22 @@ func (cx rtSituation) pendingClauses(r, i *sim.GetReply) []string {
 	switch {
 	case cx.last == "restart" || cx.last == "reload" || cx.last == "unload":
 		return rows(attribution.RowRtGetLoad)
+	case cx.last == "turn" && cancels(cx.lastDone):
+		return rows(attribution.RowRtGetTurnCancelled)
+	case cx.last == "turn" && (cx.faults || scriptFaults(cx.lastStep)):
+		return rows(attribution.RowRtGetTurnFault)
+	case cx.last == "turn" && rejects(cx.lastStep):
+		return rows(attribution.RowRtGetTurnRejected)
+	case cx.last == "turn" && keptPlanning(cx.lastDone):
+		return rows(attribution.RowRtGetTurnKeptPlanning)
+	case cx.last == "turn":
+		return rows(attribution.RowRtGetTurn)
 	case r.Pending != nil && i.Pending == nil:
 		return rows(attribution.RowRtGetHidden)
 	case cx.last == "set":
 		return outcomeClauses(cx, cx.lastOutcome, false)
 	case cx.last == "command":
 		return commandResultClauses(cx.lastInput, "", "")
-	case cx.last == "turn":
-		return rows(attribution.RowRtGetTurn)
 	}
 	return rows(attribution.RowRtGetOther)
 }
@@ -424,19 +481,28 @@ func dropsMessages(st loop.Step) bool {
 // script has host listeners act: STEP-1 when one registered before plan
 // mode acts (plan mode's must wrap it), STEP-3 when one rejects, aborts or
 // takes the messages (plan mode appends only after the chain accepts).
-func listenerRows(st loop.Step) []string {
+func listenerRows(cx rtSituation, st loop.Step) []string {
 	sc := st.ScriptOf()
 	if sc == nil {
 		return nil
 	}
 	var ids []string
-	if slices.ContainsFunc(sc.PreSteps, func(p loop.PreStep) bool { return p.Listener == "guard" }) {
+	if cx.guarded(st) {
 		ids = append(ids, attribution.RowRtNoticesGuard)
 	}
 	if slices.ContainsFunc(sc.PreSteps, func(p loop.PreStep) bool { return p.Behaviour != sim.Accept }) {
 		ids = append(ids, attribution.RowRtNoticesListener)
 	}
 	return ids
+}
+
+// rejects reports whether a host listener of the step's script rejects or
+// aborts a step (a veto too).
+func rejects(st loop.Step) bool {
+	sc := st.ScriptOf()
+	return sc != nil && slices.ContainsFunc(sc.PreSteps, func(p loop.PreStep) bool {
+		return p.Behaviour == sim.Reject || p.Behaviour == sim.Abort || p.Behaviour == sim.Veto
+	})
 }
 
 // approved reports whether an exit was approved in the step.
@@ -468,7 +534,8 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 	case st.Command != nil && st.Command.Script == nil:
 		cmd := spec.ParseCommand(st.Command.Input)
 		cl := commandResultClauses(st.Command.Input, "", "")
-		if cmd.IsPlan() && len(i) > 0 && i[0] != cmd.Active() {
+		if cmd.IsPlan() && (len(i) > 0 && i[0] != cmd.Active() || cmd.NearOff()) {
+			// the command selected another state (or read off loosely)
 			return cx.prefix(cl)
 		}
 		return cx.prefix(append(rows(attribution.RowRtPlanCommand), cl...))
@@ -505,6 +572,8 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 		applies bool
 		id      string
 	}{
+		{cx.guarded(st), attribution.RowRtPlanGuard},
+		{cancels(ref) && len(i) > len(r), attribution.RowRtPlanCancelled},
 		{keptPlanning(ref) || repliedReview(sc), attribution.RowRtPlanKeptPlanning},
 		{approved(ref), attribution.RowRtPlanApproved},
 		{failed, attribution.RowRtPlanRetry},
@@ -608,6 +677,9 @@ func requestClauses(cx rtSituation, ref loop.StepDone) []string {
 	if cx.faults || scriptFaults(ref.Step) {
 		cl = append(cl, rows(attribution.RowRtRequestFault)...)
 	}
+	if sc := ref.Step.ScriptOf(); sc != nil && slices.ContainsFunc(sc.Responses, func(r loop.Response) bool { return r.Fail }) {
+		cl = append(cl, rows(attribution.RowRtRequestRetry)...)
+	}
 	for _, q := range ref.Obs.Requests {
 		if s, ok := q.Section(spec.SectionName); ok && s.Text != "" {
 			cl = append(cl, rows(attribution.RowRtRequestPlanMode)...)
@@ -695,12 +767,15 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(rows(row))}
 }
 
-// eventView is the events a step appended as compared: plan mode's events
-// in log order — plan/mode with its data, a request/header, a notice —
-// and nothing of the runtime's own events (their names and data are the
-// runtime's: one loop logs chunks or inbox splices another does not), nor
-// a header's or a notice's words (each request as sent is compared on its
-// sections and tools, and a notice's words are plan mode's own text).
+// eventView is the events a step appended as compared: plan/mode (with its
+// data) and request/header in log order — a step's append before its
+// request (STEP-7) — and nothing of the runtime's own events (their names
+// and data are the runtime's: one loop logs chunks or inbox splices
+// another does not), nor a header's words (each request as sent is
+// compared on its sections and tools). Notices are compared by how many a
+// step logs and which request carries each (RtNotices, RtRequest): where
+// one sits among the step's messages, or beside its header in the log, is
+// the runtime's.
 func eventView(d loop.StepDone) []string {
 	var out []string
 	for _, e := range d.Obs.Events {
@@ -709,10 +784,6 @@ func eventView(d loop.StepDone) []string {
 			out = append(out, e.Type+" "+string(sim.Canonical(e.Data)))
 		case spec.TypeRequestHeader:
 			out = append(out, e.Type)
-		case spec.TypeUserMessage:
-			if m, err := sim.MessageOf(e.Data); err == nil && m.IsPlanNotice() {
-				out = append(out, "notice")
-			}
 		}
 	}
 	return out
@@ -812,7 +883,12 @@ func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
 		case show(a.Tools) != show(b.Tools):
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: rows(attribution.RowRtRequestTools)}
 		case notices(a) != notices(b):
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d notices %d", k+1, notices(a)), Implementation: fmt.Sprintf("request %d notices %d", k+1, notices(b)), Clauses: rows(attribution.RowRtRequestNotices)}
+			cl := rows(attribution.RowRtRequestNotices)
+			if loop.Notices(ref) == loop.Notices(imp) {
+				// as many notices, in another request of the step
+				cl = rows(attribution.RowRtRequestNoticesMoved)
+			}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d notices %d", k+1, notices(a)), Implementation: fmt.Sprintf("request %d notices %d", k+1, notices(b)), Clauses: cl}
 		}
 	}
 	return nil

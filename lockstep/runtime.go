@@ -151,6 +151,9 @@ type rtSearcher struct {
 	// oneReading plays the default reading alone (tests show with it
 	// what the other readings explain).
 	oneReading bool
+	// probing asks get() of every agent on both sides after every step
+	// (RuntimeDepart): a state that departed at a step is named there.
+	probing bool
 	// sideOf memoizes the reference sides of the other readings (sides).
 	sideOf map[string]func() loop.Runtime
 }
@@ -533,7 +536,7 @@ func (s *rtSearcher) runWith(newRef, newImp func() loop.Runtime, t loop.Trace) (
 	if !refSess.Loaded() {
 		return nil, "", nil
 	}
-	tracker := rtSituation{headerOnChange: slices.Contains(s.opts.Assume, "header-on-change"), noQuestions: t.Services != nil && !t.Services.UserQuestions}
+	tracker := situationOf(t, slices.Contains(s.opts.Assume, "header-on-change"))
 	for _, st := range t.Steps {
 		before := len(refSess.Record().Steps)
 		cx := tracker
@@ -566,14 +569,121 @@ func (s *rtSearcher) runWith(newRef, newImp func() loop.Runtime, t loop.Trace) (
 		}
 		r, i := refRec.Steps[len(refRec.Steps)-1], impRec.Steps[len(impRec.Steps)-1]
 		if d := compareRuntime(cx, refRec, r, i); d != nil {
-			if d.Observation == RtOutcome && !cx.unloaded {
+			if (d.Observation == RtOutcome || slices.Equal(d.Clauses, rows(attribution.RowRtRequestSections))) && !cx.unloaded {
+				// an outcome or a section that follows from a state in
+				// force that differs
 				probeState(refSess, impSess, st.Agent(), d)
 			}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
 		}
 		tracker.after(st, r)
+		if s.probing && !tracker.unloaded {
+			if d := probeGets(tracker, refSess, impSess); d != nil {
+				return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
+			}
+		}
 	}
 	return nil, signature(refSess.Record(), tracker), nil
+}
+
+// probeGets asks get() of every agent on both sides after a step and
+// names a state that differs by the step just played (cx has advanced
+// past it): the active state by stateClauses, a pending selection by
+// pendingClauses. The gets are the sessions' steps, not the script's.
+func probeGets(cx rtSituation, ref, imp *loop.Session) *Diff {
+	for _, agent := range ref.Record().Agents {
+		probe := loop.Step{Get: &loop.AgentRequest{Agent: agent}}
+		if ref.Do(probe) != nil || imp.Do(probe) != nil {
+			return nil
+		}
+		r, i := ref.Last().Get, imp.Last().Get
+		switch {
+		case r == nil || i == nil || show(r) == show(i):
+		case r.Active != i.Active:
+			cl := cx.stateClauses(false)
+			if foldFirst(ref.Record().Logs[agent], i.Active) {
+				cl = merge(rows(attribution.RowRtStateFoldFirst), cl)
+			}
+			return &Diff{Observation: RtActive, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: cl}
+		default:
+			return &Diff{Observation: RtGet, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: cx.pendingClauses(r, i)}
+		}
+	}
+	return nil
+}
+
+// RuntimeDeparture is where a failing runtime-level check's script first
+// departed from the built-in runtime around the reference: the step whose
+// observations, or the state get() showed after it, differed first.
+type RuntimeDeparture struct {
+	Diff
+	// Index is the departing step of the script, from 0; Step is it.
+	Index int
+	Step  loop.Step
+}
+
+// String says which step departed, what SPEC.md requires there (its first
+// clause's words) and what differed.
+func (d *RuntimeDeparture) String() string {
+	var b strings.Builder
+	if d.Observation == RtLoadError {
+		fmt.Fprintf(&b, "first departure at load: %s", d.Diff.String())
+	} else {
+		fmt.Fprintf(&b, "first departure at step %d (%s): %s", d.Index+1, d.Step.Name(), d.Diff.String())
+	}
+	if len(d.Clauses) > 0 {
+		if c, ok := spec.Lookup(d.Clauses[0]); ok {
+			fmt.Fprintf(&b, "; %s: %s", c.ID, c.Statement)
+		}
+	}
+	return b.String()
+}
+
+// RuntimeDepart replays a script a runtime-level check played (a
+// scenario's steps, a generated script) beside the built-in runtime around
+// the reference — the runtime's choices and retry kind, the assumed
+// variants, and every reading of the loop and of the followed choices
+// that can part on it — asking get() of every agent after every step, and
+// returns the first departure (under several readings the latest: the
+// reading that agreed longest), named by the attribution table's runtime
+// rows. Nil when the script agrees throughout.
+func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (*RuntimeDeparture, error) {
+	rt := newImpl()
+	id, err := rt.Start()
+	if err != nil {
+		return nil, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := rt.Stop(); err != nil {
+		return nil, &sim.ImplError{Op: "stop", Err: err}
+	}
+	s, err := newRtSearcher(RuntimeOptions{NewImpl: newImpl, Assume: assume}, id)
+	if err != nil {
+		return nil, err
+	}
+	s.probing = true
+	sides, err := s.sides(t)
+	if err != nil {
+		return nil, err
+	}
+	var best *RuntimeDeparture
+	for _, newRef := range append([]func() loop.Runtime{s.newRef}, sides...) {
+		f, _, err := s.runWith(newRef, newImpl, t)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			return nil, nil // a reading explains the whole script
+		}
+		k := len(f.trace.Steps) - 1
+		if best == nil || k > best.Index {
+			var st loop.Step
+			if k >= 0 {
+				st = f.trace.Steps[k]
+			}
+			best = &RuntimeDeparture{Diff: *f.diff, Index: max(k, 0), Step: st}
+		}
+	}
+	return best, nil
 }
 
 // probeState tells a set outcome that follows from a state in force that
@@ -591,7 +701,30 @@ func probeState(ref, imp *loop.Session, agent string, d *Diff) {
 	r, i := ref.Last().Get, imp.Last().Get
 	if r != nil && i != nil && r.Active != i.Active {
 		d.Clauses = merge(rows(attribution.RowRtProbe), d.Clauses)
+		if foldFirst(ref.Record().Logs[agent], i.Active) {
+			d.Clauses = merge(rows(attribution.RowRtStateFoldFirst), d.Clauses)
+		}
 	}
+}
+
+// foldFirst reports whether active, a runtime's state that is not the
+// log's fold, is the value of the log's first plan/mode where the last's
+// differs: the fold read the first event of the range, not the last
+// (LOG-2), rather than a state kept beside the log (LOG-3).
+func foldFirst(log []sim.Event, active bool) bool {
+	var first, last *bool
+	for _, e := range log {
+		if e.Type != spec.TypePlanMode {
+			continue
+		}
+		if v, ok := (spec.PlanModeReading{}).Read(e.Data); ok {
+			if first == nil {
+				first = &v
+			}
+			last = &v
+		}
+	}
+	return first != nil && *first == active && *last != active
 }
 
 func implErr(err error) error {
@@ -786,7 +919,7 @@ func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone
 		return false
 	}
 	defer sess.Close()
-	tracker := rtSituation{headerOnChange: headerOnChange, noQuestions: t.Services != nil && !t.Services.UserQuestions}
+	tracker := situationOf(t, headerOnChange)
 	for k, st := range t.Steps {
 		if k >= len(imp) {
 			return false

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/plankit/plankit/lockstep"
+	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
@@ -65,6 +66,19 @@ func gatherAssumptions(flags []string, m *report.Manifest, known func(string) er
 func departInLockstep(assume []string) func(func() sim.Port, sim.Options, []sim.Action) ([]string, string, error) {
 	return func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) ([]string, string, error) {
 		d, err := lockstep.Depart(newPort, assume, opts, acts)
+		if err != nil || d == nil {
+			return nil, "", err
+		}
+		return d.Clauses, d.String(), nil
+	}
+}
+
+// runtimeDepartInLockstep names a failing runtime-level check's cause: its
+// script replayed beside the built-in runtime around the reference, the
+// clauses of the first step that departed.
+func runtimeDepartInLockstep(assume []string) func(func() loop.Runtime, loop.Trace) ([]string, string, error) {
+	return func(newRuntime func() loop.Runtime, t loop.Trace) ([]string, string, error) {
+		d, err := lockstep.RuntimeDepart(newRuntime, assume, t)
 		if err != nil || d == nil {
 			return nil, "", err
 		}

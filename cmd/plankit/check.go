@@ -103,6 +103,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	}
 	opts.Attribute = attributeInLockstep(opts.Assume)
 	opts.Depart = departInLockstep(opts.Assume)
+	opts.RuntimeDepart = runtimeDepartInLockstep(opts.Assume)
 	if err := o.impl.plugIn(&opts, &o.level, o.factory); err != nil {
 		return err
 	}

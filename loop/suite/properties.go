@@ -40,6 +40,12 @@ type PropertyOptions struct {
 	// Replay is the command that replays a counterexample against this
 	// runtime, before the trace's path (empty: report.ReplayRuntime).
 	Replay string
+	// Depart, when set, names a failing property's cause: the clauses of
+	// the first step of its shrunk script that departed from the built-in
+	// runtime around the reference, and a line saying so
+	// (lockstep.RuntimeDepart); nil clauses leave its first finding's
+	// rule to name it.
+	Depart func(newRuntime func() loop.Runtime, t loop.Trace) (clauses []string, note string, err error)
 }
 
 // replayOr is replay, or the command that replays against the built-in
@@ -180,6 +186,12 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 			path, werr := writeCounterexample(o.CounterexampleDir, p.id, *failing)
 			c.Status, c.Attributed, c.Observed = report.Failed, loop.Findings(findings[:1]).AttributedClauses(), findings[0].Rule
 			c.Message = fmt.Sprintf("%s (seed %d); shrunk to %d steps", loop.Describe(findings[:1]), o.Seed, len(failing.Steps))
+			if o.Depart != nil {
+				if cl, note, err := o.Depart(o.NewRuntime, *failing); err == nil && len(cl) > 0 {
+					// named by its cause; the finding is where it was seen
+					c.Attributed, c.Message = cl, note+"; seen at "+c.Message
+				}
+			}
 			if werr != nil {
 				// As at the plugin level: the property failed, only its
 				// trace could not be written (a symbolic link at its name, a

@@ -43,6 +43,10 @@ type Options struct {
 	// runtime, before the trace's path (empty: report.ReplayRuntime, the
 	// built-in runtime).
 	Replay string
+	// Depart, when set, names a failing scenario's cause: the clauses of
+	// the first step of its script that departed from the built-in runtime
+	// around the reference (PropertyOptions.Depart).
+	Depart func(newRuntime func() loop.Runtime, t loop.Trace) (clauses []string, note string, err error)
 }
 
 // Result is a finished run.
@@ -93,6 +97,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
 		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, replayOr(o.Replay), refused) },
 		ForCheck: forCheck,
+		Depart:   departFor(o.Depart),
 	})
 	res.Cases, res.Impl = cases, implErr
 	if err == nil {
@@ -101,6 +106,25 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		err = refused.first()
 	}
 	return res, err
+}
+
+// departFor replays a failing scenario's script with depart; nil without
+// depart.
+func departFor(depart func(func() loop.Runtime, loop.Trace) ([]string, string, error)) func(features.World) ([]string, string) {
+	if depart == nil {
+		return nil
+	}
+	return func(fw features.World) ([]string, string) {
+		w, ok := fw.(*world)
+		if !ok || w.session == nil {
+			return nil, ""
+		}
+		cl, note, err := depart(w.newRuntime, w.Trace())
+		if err != nil {
+			return nil, ""
+		}
+		return cl, note
+	}
 }
 
 // identify starts and stops one runtime to learn who it is; op names the
