@@ -12,8 +12,11 @@ import (
 // JUnit, say). Each check is a subtest of t named by its ID, so
 // `go test -run 'TestPlanMode/pend-'` narrows the output, not the run.
 //
-// A failed check fails its subtest with the clauses it states and the
-// observation that diverged; a check skipped for a silent-point choice, an
+// A failed check fails its subtest with the clauses the report counts it
+// under (those of its first failing observation, as plankit check names
+// them), what diverged, and, when the check wrote a counterexample trace,
+// how to replay that trace against the implementation from Go (Replay,
+// ReplayRuntime); a check skipped for a silent-point choice, an
 // expected failure listed in opts.Manifest, and a check that was not judged
 // (error, not-run) skip theirs. Options that
 // cannot run, an implementation that could not be run, an interrupted run
@@ -27,20 +30,25 @@ func Test(t *testing.T, opts Options) report.Run {
 	if err != nil {
 		t.Fatalf("conformance: %v", err)
 	}
+	runtime := opts.NewRuntime != nil
 	for _, c := range rep.Cases {
-		t.Run(c.ID, func(t *testing.T) { judgeCase(t, c) })
+		t.Run(c.ID, func(t *testing.T) { judgeCase(t, c, runtime) })
 	}
 	judgeRun(t, rep)
 	return rep
 }
 
-// judgeCase reports one check's outcome on its subtest.
-func judgeCase(tb testing.TB, c report.Case) {
+// judgeCase reports one check's outcome on its subtest: a failure under
+// the clauses the report counts it under; runtime says the check ran at
+// the runtime level.
+func judgeCase(tb testing.TB, c report.Case, runtime bool) {
 	tb.Helper()
-	clauses := strings.Join(c.Clauses, " ")
+	clauses := strings.Join(c.FailedClauses(), " ")
 	switch c.Status {
 	case report.Passed:
-	case report.Failed, report.UnexpectedPass:
+	case report.Failed:
+		tb.Errorf("[%s] %s%s", clauses, c.Message, replayHint(c.Counterexample, runtime))
+	case report.UnexpectedPass:
 		tb.Errorf("[%s] %s", clauses, c.Message)
 	case report.ExpectedFailed:
 		tb.Skipf("expected failure [%s] %s", clauses, c.Message)

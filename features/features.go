@@ -246,6 +246,9 @@ type record struct {
 	// interrupted: the run was interrupted before or while the scenario
 	// ran, so it was not judged.
 	interrupted bool
+	// counterexample is the trace the scenario's world wrote of its
+	// failure (a world with a Counterexample method), or "".
+	counterexample string
 }
 
 // Messages of checks that were not judged.
@@ -452,6 +455,9 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			if u := w.Unsupported(); u != "" && r != nil && r.skip == "" {
 				r.skip = "not judged: " + u
 			}
+			if cw, ok := w.(interface{ Counterexample() string }); ok && r != nil {
+				r.counterexample = cw.Counterexample()
+			}
 			ie := w.ImplErr()
 			switch {
 			case ie != nil && r == nil:
@@ -512,7 +518,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 		case r.skip != "":
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
-			c.Status, c.Message, c.Observed = report.Failed, r.failure, r.observation
+			c.Status, c.Message, c.Observed, c.Counterexample = report.Failed, r.failure, r.observation, r.counterexample
 			switch {
 			case len(r.attributed) > 0:
 				c.Attributed = r.attributed

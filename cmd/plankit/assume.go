@@ -6,7 +6,6 @@ import (
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
-	"github.com/plankit/plankit/sim"
 )
 
 // modelAssumptions gathers the known deviations check and explore assume
@@ -57,18 +56,4 @@ func gatherAssumptions(flags []string, m *report.Manifest, known func(string) er
 		}
 	}
 	return out, nil
-}
-
-// attributeInLockstep attributes a failing property as lockstep does a
-// divergence: its sequence is replayed against the reference (the
-// implementation's choices, the assumed variants) and the first differing
-// observation names the clauses (lockstep.Table).
-func attributeInLockstep(assume []string) func(func() sim.Port, properties.Setup, []sim.Action) ([]string, string, error) {
-	return func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error) {
-		d, err := lockstep.Attribute(newPort, assume, setup, acts)
-		if err != nil || d == nil {
-			return nil, "", err
-		}
-		return d.Clauses, d.String(), nil
-	}
 }
