@@ -155,7 +155,7 @@ func (p presenting) Start() (sim.Identity, error) {
 // declare them: the checks that depend on them run instead of skipping.
 func TestChoicesFillWhatTheImplementationLeavesUndeclared(t *testing.T) {
 	silent := func() sim.Port {
-		return presenting{conforming(), sim.Identity{Name: "silent", Capabilities: sim.Capabilities{CommandOutcomes: true}}}
+		return presenting{conforming(), sim.Identity{Name: "silent", Capabilities: reference.Capabilities}}
 	}
 	skipped := func(rep report.Run) int {
 		n := 0
