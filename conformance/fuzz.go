@@ -74,43 +74,65 @@ func Fuzz(f *testing.F, opts FuzzOptions) {
 	if out == "" {
 		out = filepath.Join("testdata", "plankit", f.Name())
 	}
-	newPort := declared(opts.NewPort, opts.Choices)
-	var probe struct {
+	fz := &fuzzer{newPort: declared(opts.NewPort, opts.Choices), assume: opts.Assume, steps: steps, out: out, worker: fuzzWorker()}
+	f.Fuzz(func(t *testing.T, data []byte) { fz.one(t, data) })
+}
+
+// fuzzer runs a fuzz target's inputs.
+type fuzzer struct {
+	newPort func() sim.Port
+	assume  []string
+	steps   int
+	out     string
+	// worker: the process is one of the fuzzer's workers (no trace is
+	// written).
+	worker bool
+	probe  struct {
 		sync.Once
 		id  sim.Identity
 		err error
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		probe.Do(func() { probe.id, probe.err = start(newPort) })
-		if probe.err != nil {
-			t.Fatalf("conformance.Fuzz: the implementation could not be started: %v", probe.err)
-		}
-		setup, acts := decode(data, probe.id, steps)
-		d, err := lockstep.Attribute(newPort, opts.Assume, setup, acts)
-		if err != nil {
-			fatalImpl(t, err)
-		}
-		if d == nil {
-			return
-		}
-		msg := fmt.Sprintf("divergence on %s after %d actions", d, len(acts))
-		if fuzzWorker() {
-			t.Fatalf("%s\nthe fuzzer keeps this input in testdata/fuzz/%s: go test -run=%s/INPUT (Go names INPUT below) replays it and writes it as a plankit trace under %s", msg, fuzzTarget(t), fuzzTarget(t), out)
-		}
-		input := strings.TrimPrefix(t.Name(), fuzzTarget(t)+"/")
-		div, err := lockstep.Sequence(lockstep.Options{NewImpl: newPort, Assume: opts.Assume, Out: out}, "fuzz-"+safeName(input), setup, acts)
-		if err != nil {
-			fatalImpl(t, err)
-		}
-		if div == nil {
-			t.Fatalf("%s\nreplayed once more, the implementation agreed with the reference: it does not do the same on the same sequence", msg)
-		}
-		t.Fatalf("%s\nreplay the input: go test -run='^%s$'", describeDivergence(div), t.Name())
-	})
+}
+
+// one runs one input: its sequence beside the reference; a divergence
+// fails t (and, outside a fuzzing worker, is written as a trace).
+func (fz *fuzzer) one(t testing.TB, data []byte) {
+	t.Helper()
+	fz.probe.Do(func() { fz.probe.id, fz.probe.err = start(fz.newPort) })
+	if fz.probe.err != nil {
+		t.Fatalf("conformance.Fuzz: the implementation could not be started: %v", fz.probe.err)
+		return
+	}
+	setup, acts := decode(data, fz.probe.id, fz.steps)
+	d, err := lockstep.Attribute(fz.newPort, fz.assume, setup, acts)
+	if err != nil {
+		fatalImpl(t, err)
+		return
+	}
+	if d == nil {
+		return
+	}
+	msg := fmt.Sprintf("divergence on %s after %d actions", d, len(acts))
+	target := fuzzTarget(t)
+	if fz.worker {
+		t.Fatalf("%s\nthe fuzzer keeps this input in testdata/fuzz/%s: go test -run=%s/INPUT (Go names INPUT below) replays it and writes it as a plankit trace under %s", msg, target, target, fz.out)
+		return
+	}
+	input := strings.TrimPrefix(t.Name(), target+"/")
+	div, err := lockstep.Sequence(lockstep.Options{NewImpl: fz.newPort, Assume: fz.assume, Out: fz.out}, "fuzz-"+safeName(input), setup, acts)
+	if err != nil {
+		fatalImpl(t, err)
+		return
+	}
+	if div == nil {
+		t.Fatalf("%s\nreplayed once more, the implementation agreed with the reference: it does not do the same on the same sequence", msg)
+		return
+	}
+	t.Fatalf("%s\nreplay the input: go test -run='^%s$'", describeDivergence(div), t.Name())
 }
 
 // fatalImpl fails t for an error that kept a sequence from being compared.
-func fatalImpl(t *testing.T, err error) {
+func fatalImpl(t testing.TB, err error) {
 	t.Helper()
 	var ie *sim.ImplError
 	if errors.As(err, &ie) {
@@ -130,7 +152,7 @@ func start(newPort func() sim.Port) (sim.Identity, error) {
 }
 
 // fuzzTarget is the fuzz target's name, t's name up to its first slash.
-func fuzzTarget(t *testing.T) string {
+func fuzzTarget(t testing.TB) string {
 	name, _, _ := strings.Cut(t.Name(), "/")
 	return name
 }
