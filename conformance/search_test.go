@@ -275,6 +275,14 @@ func TestUndeclaredCapabilitiesAreNotAsked(t *testing.T) {
 			t.Errorf("%s: %s %q, want skipped for the unload capability", c.ID, c.Status, c.Message)
 		}
 	}
+	// The searches draw unload too; against an implementation that does not
+	// declare it they stop each sequence there, and find nothing.
+	r := &rec{TB: t}
+	Diff(r, DiffOptions{NewPort: counting(fewer), Cases: 30, Depth: 2})
+	Explore(r, ExploreOptions{NewPort: counting(fewer), Depth: 3})
+	if len(r.failures()) > 0 || unloads.Load() != 0 {
+		t.Errorf("searches without the unload capability: %q, %d unloads asked", r.failures(), unloads.Load())
+	}
 	rep = mustRun(t, Options{NewPort: counting(reference.Capabilities), Seed: 1, Checks: 10})
 	if rep.Verdict != report.VerdictPass || unloads.Load() == 0 || hostLoads.Load() == 0 || preTools.Load() == 0 || emptySteps.Load() == 0 {
 		t.Errorf("declared: verdict %s; asked %d unloads, %d loads with host tools, %d tool gates, %d steps that skip when empty",
