@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -288,4 +289,27 @@ func TestUndeclaredCapabilitiesAreNotAsked(t *testing.T) {
 		t.Errorf("declared: verdict %s; asked %d unloads, %d loads with host tools, %d tool gates, %d steps that skip when empty",
 			rep.Verdict, unloads.Load(), hostLoads.Load(), preTools.Load(), emptySteps.Load())
 	}
+}
+
+// A failing scenario's message says how to run it alone, and that runs it
+// alone and fails it again.
+func TestAFailingScenarioSaysHowToRunItAlone(t *testing.T) {
+	rep := mustRun(t, Options{NewPort: cancelKeepsPending, Seed: 1, Tags: "@PEND-5"})
+	for _, c := range rep.Cases {
+		if !c.Failing() || c.Kind != report.KindScenario {
+			continue
+		}
+		r := &tb{}
+		judgeCase(r, c, false)
+		tags := regexp.MustCompile(`run it alone: the same Options with Tags: "(@id:[^"]+)"`).FindStringSubmatch(strings.Join(r.errors, "\n"))
+		if tags == nil {
+			t.Fatalf("%s: %q says nothing of running it alone", c.ID, r.errors)
+		}
+		again := mustRun(t, Options{NewPort: cancelKeepsPending, Seed: 1, Tags: tags[1]})
+		if len(again.Cases) == 0 || !slices.ContainsFunc(again.Cases, func(k report.Case) bool { return k.ID == c.ID && k.Failing() }) {
+			t.Errorf("%s alone with %s: %d checks, not failing it", c.ID, tags[1], len(again.Cases))
+		}
+		return
+	}
+	t.Fatal("no scenario failed against cancel-keeps-pending")
 }

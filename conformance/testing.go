@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -14,9 +15,10 @@ import (
 //
 // A failed check fails its subtest with the clauses the report counts it
 // under (those of its first failing observation, as plankit check names
-// them), what diverged, and, when the check wrote a counterexample trace,
-// how to replay that trace against the implementation from Go (Replay,
-// ReplayRuntime); a check skipped for a silent-point choice, an
+// them), what diverged, and how to run it again against the
+// implementation from Go: its counterexample trace through Replay (or
+// ReplayRuntime), or a scenario alone, selected by Options.Tags; a check
+// skipped for a silent-point choice, an
 // expected failure listed in opts.Manifest, and a check that was not judged
 // (error, not-run) skip theirs. Options that
 // cannot run, an implementation that could not be run, an interrupted run
@@ -47,7 +49,7 @@ func judgeCase(tb testing.TB, c report.Case, runtime bool) {
 	switch c.Status {
 	case report.Passed:
 	case report.Failed:
-		tb.Errorf("[%s] %s%s", clauses, c.Message, replayHint(c.Counterexample, runtime))
+		tb.Errorf("[%s] %s%s", clauses, c.Message, rerunHint(c, runtime))
 	case report.UnexpectedPass:
 		tb.Errorf("[%s] %s", clauses, c.Message)
 	case report.ExpectedFailed:
@@ -62,6 +64,21 @@ func judgeCase(tb testing.TB, c report.Case, runtime bool) {
 	default:
 		tb.Errorf("[%s] unknown status %q: %s", clauses, c.Status, c.Message)
 	}
+}
+
+// rerunHint says how to run a failed check again against the
+// implementation: its counterexample trace through Replay (or
+// ReplayRuntime), or, for a scenario that wrote none, the scenario alone
+// (Options.Tags selects it by its id).
+func rerunHint(c report.Case, runtime bool) string {
+	if c.Counterexample != "" {
+		return replayHint(c.Counterexample, runtime)
+	}
+	if c.Kind == report.KindScenario {
+		id, _, _ := strings.Cut(c.ID, "/") // an outline's row runs with its outline
+		return fmt.Sprintf("\nrun it alone: the same Options with Tags: %q", "@id:"+id)
+	}
+	return ""
 }
 
 // judgeRun reports what concerns the run as a whole.

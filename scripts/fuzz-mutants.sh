@@ -12,8 +12,11 @@
 # No MUTANT: every mutant of the catalogue. Each run starts from an empty
 # corpus: no seed inputs, a fresh fuzz cache, and the failing input Go
 # writes to conformance/testdata/fuzz/FuzzReferenceMutant removed after
-# it. Exit 1 when a mutant named (or any, with none named) is not found
-# within --fuzztime. CI runs a few mutants with a short --fuzztime
+# it. Each input found is then replayed as go test replays a kept input:
+# it must write a plankit trace that fails against the mutant (plankit sim
+# --mutant) and passes against the reference. Exit 1 when a mutant named
+# (or any, with none named) is not found within --fuzztime, or its trace
+# does not replay so. CI runs a few mutants with a short --fuzztime
 # (scripts/conformance.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,8 +38,9 @@ work=$(mktemp -d)
 corpus=conformance/testdata/fuzz/FuzzReferenceMutant
 trap 'rm -rf "$work" "$corpus"' EXIT
 # Build the fuzzing test binary once (coverage-instrumented, so it is a
-# build of its own), before anything is timed.
+# build of its own) and plankit, before anything is timed.
 PLANKIT_FUZZ_MUTANT= go test -run '^$' -fuzz '^FuzzReferenceMutant$' -fuzztime 1x ./conformance > /dev/null
+go build -o "$work/plankit" ./cmd/plankit
 echo "| mutant | found | fuzzing time |"
 echo "|---|---|---|"
 missed=0
@@ -52,6 +56,16 @@ for m in "${mutants[@]}"; do
       exit 1
     fi
     secs=${failed##*(}; secs=${secs%)}
+    input=$(basename "$(ls "$corpus" | head -1)")
+    rm -rf "$work/traces"
+    PLANKIT_FUZZ_MUTANT="$m" PLANKIT_FUZZ_OUT="$work/traces" go test ./conformance -count=1 \
+      -run "^FuzzReferenceMutant/$input\$" > "$work/replay.log" 2>&1 || true
+    trace="$work/traces/lockstep-fuzz-$input.yaml"
+    if [ ! -f "$trace" ] || "$work/plankit" sim --mutant "$m" "$trace" > /dev/null 2>&1 || ! "$work/plankit" sim "$trace" > /dev/null 2>&1; then
+      echo "$m: the kept input $input did not replay into a trace that fails against the mutant and passes against the reference:" >&2
+      cat "$work/replay.log" >&2
+      exit 1
+    fi
     echo "| \`$m\` | yes | $secs |"
   else
     if ! printf '%s\n' "$out" | grep -q '^ok '; then

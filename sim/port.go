@@ -276,7 +276,12 @@ type LoadRequest struct {
 	HostTools []Tool `json:"hostTools,omitempty"`
 }
 
-// LoadReply says what the plugin registered, or why it refused to load.
+// LoadReply says what the plugin registered, or why it refused to load:
+// Error set (CFG-1) and nothing else. A loaded plugin registers its
+// pre-step listener with Prepend (STEP-1), the exit_plan_mode tool (EXIT-1),
+// the plan:policy section (CFG-2) and, only with the commands service
+// composed, the plan command (CMD-1). After Unload it lists what is still
+// registered: nothing (SVC-2).
 type LoadReply struct {
 	Error    string   `json:"error,omitempty"`
 	Listener string   `json:"listener,omitempty"` // "prepend" or "append"
@@ -291,7 +296,8 @@ const (
 	Append  = "append"
 )
 
-// OpenRequest introduces an agent.
+// OpenRequest introduces an agent whose durable log starts as Events (the
+// implementation folds it: LOG-3).
 type OpenRequest struct {
 	Agent  string  `json:"agent"`
 	Events []Event `json:"events"`
@@ -314,14 +320,20 @@ type SetRequest struct {
 	Active bool `json:"active"`
 }
 
-// SetReply is what set returned, or the error it threw.
+// SetReply is what set returned: Outcome is committed, queued, cancelled or
+// noop (SVC-1, PEND-3..6); or Error, the error set threw (an idle append
+// the host failed: PEND-6, STEP-5). Effects lists what set did to the host:
+// a committed change's plan/mode append, and the notice STEP-6 calls for,
+// injected for the next step.
 type SetReply struct {
 	Outcome string   `json:"outcome,omitempty"`
 	Error   string   `json:"error,omitempty"`
 	Effects []Effect `json:"effects,omitempty"`
 }
 
-// GetReply is get(agent).
+// GetReply is get(agent) (PEND-7): Active is the logged state; Pending is
+// present exactly when a selection waits for the next accepted in-turn
+// pre-step, and is that selection.
 type GetReply struct {
 	Active  bool  `json:"active"`
 	Pending *bool `json:"pending,omitempty"`
@@ -361,7 +373,11 @@ type Decision struct {
 	Messages []Message `json:"messages,omitempty"`
 }
 
-// PreStepReply is what the plugin's listener returned.
+// PreStepReply is what the plugin's listener returned: the decision the
+// step goes on with (the downstream decision, with the notice STEP-6 calls
+// for added to an accepted one's messages: STEP-7), and its effects in the
+// order they happened, the call of next() among them as a downstream
+// effect (STEP-3: before any append).
 type PreStepReply struct {
 	Decision Decision `json:"decision"`
 	Effects  []Effect `json:"effects,omitempty"`
@@ -454,7 +470,11 @@ type ExitToolRequest struct {
 	Review Review          `json:"review"`
 }
 
-// ToolReply is a tool call's result or failure.
+// ToolReply is a tool call's result or failure: OK with Result (an approved
+// exit: {"approved": true}, EXIT-5), or not OK with Error (outside plan
+// mode, a plan without a # heading, anything but a plain approval:
+// EXIT-2, EXIT-3, EXIT-6, EXIT-7), and the effects (the review asked: an
+// ask effect, EXIT-4).
 type ToolReply struct {
 	OK      bool            `json:"ok"`
 	Result  json.RawMessage `json:"result,omitempty"`
@@ -492,7 +512,8 @@ type FoldRequest struct {
 	End    *int    `json:"end,omitempty"`
 }
 
-// FoldReply is the folded state.
+// FoldReply is the folded state; Error only under the choice fold-end=error
+// for an End outside the log.
 type FoldReply struct {
 	Active bool   `json:"active"`
 	Error  string `json:"error,omitempty"`
@@ -507,7 +528,15 @@ const (
 	EffectDownstream = "downstream"
 )
 
-// Effect is one thing the implementation did to its host during a call.
+// Effect is one thing the implementation did to its host during a call,
+// listed in the order it happened: an append to the agent's log
+// (EffectAppend: Type and Data, Failed when the host failed it, as the
+// call's FailAppends armed), a message steered into the running turn
+// (EffectSteer, CMD-3) or injected for the next step (EffectInject), the
+// plan review asked through the user-questions seam (EffectAsk, EXIT-4),
+// and the call of the downstream listeners from the pre-step listener
+// (EffectDownstream, STEP-3). The kit applies them: the durable log gains
+// the appends that did not fail.
 type Effect struct {
 	Kind string `json:"kind"`
 	// Append: the event type and data, and whether the host failed it.
