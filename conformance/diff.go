@@ -59,9 +59,9 @@ type DiffOptions struct {
 	Output io.Writer
 }
 
-// lockstep is the search the options describe, with plankit diff's
+// search is the lockstep search the options describe, with plankit diff's
 // defaults filled in.
-func (o DiffOptions) lockstep() (lockstep.Options, error) {
+func (o DiffOptions) search() (lockstep.Options, error) {
 	if o.NewPort == nil {
 		return lockstep.Options{}, errors.New("no implementation: DiffOptions.NewPort is nil")
 	}
@@ -108,7 +108,7 @@ func (o DiffOptions) lockstep() (lockstep.Options, error) {
 // too. The context is t.Context().
 func Diff(t testing.TB, opts DiffOptions) *lockstep.Result {
 	t.Helper()
-	l, err := opts.lockstep()
+	l, err := opts.search()
 	if err != nil {
 		t.Fatalf("conformance.Diff: %v", err)
 		return nil
