@@ -113,3 +113,38 @@ func around(a, b []byte) string {
 	i := firstDifference(a, b)
 	return string(a[max(0, i-80):min(len(a), i+80)])
 }
+
+// The report names a failing property's trace; the console's summary line
+// adds the command that replays it against the implementation check ran.
+func TestCheckConsoleSaysHowToReplay(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := run(t, "check", "--mutant", "fold-first", "--only", "properties", "--checks", "10", "--json", filepath.Join(dir, "r.json"), "--counterexamples", filepath.Join(dir, "cex"))
+	if code != ExitFail {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Run
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, c := range rep.Cases {
+		if !c.Failing() {
+			continue
+		}
+		if c.Counterexample == "" || bytes.Contains([]byte(c.Message), []byte("replay:")) {
+			t.Errorf("%s: counterexample %q, message %q: want the trace named and no command", c.ID, c.Counterexample, c.Message)
+		}
+		want := "(replay: plankit sim --mutant fold-first " + c.Counterexample + ")"
+		if !bytes.Contains([]byte(out), []byte(want)) {
+			t.Errorf("%s: the console does not say %q:\n%s", c.ID, want, out)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatalf("no property failed against fold-first:\n%s", out)
+	}
+}
