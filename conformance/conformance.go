@@ -4,7 +4,15 @@
 // the runtime level's suites of package loop/suite). It is the gate behind
 // `plankit check`, as a library in the shape of testing/fstest.TestFS:
 // Run returns the results as a report.Run, and Test runs the whole suite
-// from an implementer's own go test, one subtest per check.
+// from an implementer's own go test, one subtest per check, with plankit
+// check's verdict (the same attribution, the same reports).
+//
+// The searches of the plankit command run from go test too, against a
+// sim.Port factory: Diff (plankit diff: the implementation beside the
+// reference on generated sequences), Explore (plankit explore: every
+// sequence up to a depth against the model) and Fuzz (Go's fuzzer drives
+// the sequences); Replay runs one trace a failure wrote against the
+// implementation. docs/checking-from-go-test.md shows a whole module.
 //
 // A run never reads the clock or the environment: the date that decides
 // whether an expected-failure entry has expired, the seed and the output
