@@ -70,8 +70,10 @@ func runFmt(o *fmtOptions, paths []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		what, current, upgrade := "trace", trace.Format, trace.Upgrade
+		parse := func(path string, data []byte) error { _, err := trace.Parse(path, data); return err }
 		if runtimeTrace(data) {
 			what, current, upgrade = "runtime trace", rtrace.Format, rtrace.Upgrade
+			parse = func(path string, data []byte) error { _, err := rtrace.Parse(path, data); return err }
 		}
 		out, from, err := upgrade(path, data)
 		if err != nil {
@@ -80,6 +82,12 @@ func runFmt(o *fmtOptions, paths []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		if from == current && bytes.Equal(out, data) {
+			// Nothing to upgrade: it must be a trace of this format.
+			if err := parse(path, data); err != nil {
+				fmt.Fprintf(stderr, "plankit: %s\n", safetext.Text(err.Error()))
+				worse(ExitUsage, fmt.Errorf("%s is not a %s of format %d", safetext.Line(path), what, current))
+				continue
+			}
 			fmt.Fprintf(stdout, "%s: %s format %d, current\n", safetext.Line(path), what, current)
 			continue
 		}

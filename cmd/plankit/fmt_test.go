@@ -127,6 +127,11 @@ func TestFmtReadsTheFormatATraceDeclares(t *testing.T) {
 		}
 	}
 
+	notATrace := write("not-a-trace.yaml", "name: no script\n")
+	if code, _, errs := run(t, "fmt", notATrace); code != ExitUsage || !strings.Contains(errs, "not-a-trace.yaml") {
+		t.Errorf("fmt of a file that is no trace: exit %d, want %d naming it\n%s", code, ExitUsage, errs)
+	}
+
 	both := write("both.yaml", "level: runtime\nsteps:\n  - get: {agent: main}\n    expect:\n      pending: true\n      noPending: true\n")
 	if code, _, errs := run(t, "fmt", "--fix", both); code != ExitUsage || !strings.Contains(errs, "both.yaml:5:7") || !strings.Contains(errs, "contradict") {
 		t.Errorf("contradictory get keys: exit %d\n%s", code, errs)
