@@ -8,8 +8,8 @@ import (
 
 // Load implements sim.Port.
 func (p *Port) Load(req sim.LoadRequest) (sim.LoadReply, error) {
-	if len(req.HostTools) > 0 && !p.start.Capabilities.HostTools {
-		return sim.LoadReply{}, p.lacks(MethodLoad, "hostTools")
+	if c := p.lacking(req); c != "" {
+		return sim.LoadReply{}, p.lacks(MethodLoad, c)
 	}
 	if len(req.Config) == 0 {
 		req.Config = json.RawMessage("null")
@@ -54,8 +54,8 @@ func (p *Port) sawGet(agent string, out sim.GetReply) {
 
 // PreStep implements sim.Port.
 func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
-	if req.SkipsEmpty && !p.start.Capabilities.EmptySteps {
-		return sim.PreStepReply{}, p.lacks(MethodPreStep, "emptySteps")
+	if c := p.lacking(req); c != "" {
+		return sim.PreStepReply{}, p.lacks(MethodPreStep, c)
 	}
 	req.Messages = nonNil(req.Messages)
 	return request[sim.PreStepReply](p, MethodPreStep, req)
@@ -65,22 +65,26 @@ func (p *Port) PreStep(req sim.PreStepRequest) (sim.PreStepReply, error) {
 // implementation that declares the hostTools capability; for another the
 // request is unsupported, so the check that needs it is skipped.
 func (p *Port) Assemble(req sim.AssembleRequest) (sim.AssembleReply, error) {
-	if len(req.Tools) > 0 && !p.start.Capabilities.HostTools {
-		return sim.AssembleReply{}, p.lacks(MethodAssemble, "hostTools")
+	if c := p.lacking(req); c != "" {
+		return sim.AssembleReply{}, p.lacks(MethodAssemble, c)
 	}
 	return request[sim.AssembleReply](p, MethodAssemble, req)
 }
 
 // PreTool implements sim.ToolGate (capability hostTools).
 func (p *Port) PreTool(req sim.PreToolRequest) (sim.PreToolReply, error) {
-	if !p.start.Capabilities.HostTools {
-		return sim.PreToolReply{}, p.lacks(MethodPreTool, "hostTools")
+	if c := p.lacking(req); c != "" {
+		return sim.PreToolReply{}, p.lacks(MethodPreTool, c)
 	}
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("null")
 	}
 	return request[sim.PreToolReply](p, MethodPreTool, req)
 }
+
+// lacking names the capability req needs that the implementation did not
+// declare at start ("" when none; sim.Capabilities.Lacks).
+func (p *Port) lacking(req any) string { return p.start.Capabilities.Sim().Lacks(req) }
 
 // lacks is the unsupported error of a request that needs a capability the
 // implementation does not declare (an older minor version).
@@ -93,8 +97,8 @@ func (p *Port) lacks(method, capability string) error {
 // reviewReplies capability (an older minor version): the request is
 // unsupported, so the check that needs it is skipped.
 func (p *Port) ExitTool(req sim.ExitToolRequest) (sim.ToolReply, error) {
-	if req.Review.Extended() && !p.start.Capabilities.ReviewReplies {
-		return sim.ToolReply{}, &UnsupportedError{Method: MethodExitTool, Message: "the implementation does not declare the reviewReplies capability (" + req.Review.String() + ")"}
+	if c := p.lacking(req); c != "" {
+		return sim.ToolReply{}, &UnsupportedError{Method: MethodExitTool, Message: "the implementation does not declare the " + c + " capability (" + req.Review.String() + ")"}
 	}
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("null")

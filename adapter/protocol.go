@@ -74,9 +74,16 @@ type StartParams struct {
 	Minor    int `json:"minor,omitempty"`
 }
 
-// Capabilities say which optional parts of plan mode an implementation
-// has. An implementation without one answers the corresponding requests
-// with "unsupported".
+// Capabilities are the start reply's capabilities as they travel: the
+// members of sim.Capabilities, the one declaration of what an
+// implementation can do, one for one and in the same order (a Go
+// implementation declares them in its sim.Identity; WireCapabilities and
+// Sim convert). The four the protocol has always had are always written;
+// the others only when true. What each means: sim.Capabilities and
+// docs/adapter-protocol.md#start. An implementation without one of the
+// first four answers the corresponding requests with "unsupported"; the
+// kit sends none of the members the others stand for unless they are
+// declared (sim.Capabilities.Lacks).
 type Capabilities struct {
 	Commands      bool `json:"commands"`
 	UserQuestions bool `json:"userQuestions"`
@@ -84,26 +91,26 @@ type Capabilities struct {
 	Reload        bool `json:"reload"`
 	// Reuse (optional): a start request on a process that has already
 	// served a scenario resets it to exactly the state of a new process.
-	// The kit then reuses the process for another scenario instead of
-	// spawning one; a restart within a scenario still gets a new process.
 	Reuse bool `json:"reuse,omitempty"`
-	// CommandOutcomes (optional, minor 1): every successful command reply
-	// carries the selection outcome it announces.
+	// CommandOutcomes (optional, minor 1).
 	CommandOutcomes bool `json:"commandOutcomes,omitempty"`
-	// Unload (optional, minor 1): the implementation answers unload.
+	// Unload (optional, minor 1).
 	Unload bool `json:"unload,omitempty"`
-	// ReviewReplies (optional, minor 2): exitTool's review may script the
-	// seam's structured reply (review.reply) or the seam failing
-	// (review.fail).
+	// ReviewReplies (optional, minor 2).
 	ReviewReplies bool `json:"reviewReplies,omitempty"`
-	// HostTools (optional, minor 2): the implementation reads the host's
-	// tools (load.hostTools, assemble.tools), returns the whole catalog
-	// from assemble and answers preTool.
+	// HostTools (optional, minor 2).
 	HostTools bool `json:"hostTools,omitempty"`
-	// EmptySteps (optional, minor 2): the implementation reads
-	// preStep.skipsEmpty.
+	// EmptySteps (optional, minor 2).
 	EmptySteps bool `json:"emptySteps,omitempty"`
 }
+
+// WireCapabilities is a Go implementation's declaration as the start reply
+// carries it.
+func WireCapabilities(c sim.Capabilities) Capabilities { return Capabilities(c) }
+
+// Sim is the declaration the start reply carries, as a Go implementation
+// makes it.
+func (c Capabilities) Sim() sim.Capabilities { return sim.Capabilities(c) }
 
 // StartResult is the start reply's result: the implementation's identity,
 // the protocol version it speaks and its capabilities.
@@ -117,11 +124,9 @@ type StartResult struct {
 	Capabilities Capabilities      `json:"capabilities"`
 }
 
-// Identity returns the sim.Identity part of the start result.
+// Identity is the start result as a Go implementation's Start returns it.
 func (s StartResult) Identity() sim.Identity {
-	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices,
-		CommandOutcomes: s.Capabilities.CommandOutcomes, ReviewReplies: s.Capabilities.ReviewReplies,
-		HostTools: s.Capabilities.HostTools, EmptySteps: s.Capabilities.EmptySteps}
+	return sim.Identity{Name: s.Name, Version: s.Version, Language: s.Language, Choices: s.Choices, Capabilities: s.Capabilities.Sim()}
 }
 
 // Empty is the params of reload and stop and the result of open and stop.

@@ -12,10 +12,9 @@ import (
 	"github.com/plankit/plankit/sim"
 )
 
-// ServeOptions configure Serve.
+// ServeOptions configure Serve. The capabilities the start reply announces
+// are those the port's Start declares (sim.Identity's Capabilities).
 type ServeOptions struct {
-	// Capabilities are announced at start.
-	Capabilities Capabilities
 	// Validate checks every request against the strict schemas and answers
 	// an invalid one with an error reply.
 	Validate bool
@@ -78,7 +77,7 @@ type Server struct {
 
 // NewServer returns an adapter-protocol server for port.
 func NewServer(port sim.Port, opts ServeOptions) (*Server, error) {
-	return newServer(func(req Request) (any, error) { return dispatch(port, req, opts.Capabilities) }, opts.Validate, compiledSchemas)
+	return newServer(func(req Request) (any, error) { return dispatch(port, req) }, opts.Validate, compiledSchemas)
 }
 
 // newServer returns a server that answers with dispatch and, with
@@ -225,9 +224,8 @@ func checkProtocol(protocol int, speaker string) error {
 	return nil
 }
 
-// dispatch runs one request against port and returns its result; caps
-// are the capabilities announced at start.
-func dispatch(port sim.Port, req Request, caps Capabilities) (any, error) {
+// dispatch runs one request against port and returns its result.
+func dispatch(port sim.Port, req Request) (any, error) {
 	switch req.Method {
 	case MethodStart:
 		return call(req.Params, func(p StartParams) (StartResult, error) {
@@ -238,9 +236,7 @@ func dispatch(port sim.Port, req Request, caps Capabilities) (any, error) {
 			if err != nil {
 				return StartResult{}, err
 			}
-			caps.CommandOutcomes = caps.CommandOutcomes || id.CommandOutcomes
-			caps.ReviewReplies = caps.ReviewReplies || id.ReviewReplies
-			return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: caps}, nil
+			return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: WireCapabilities(id.Capabilities)}, nil
 		})
 	case MethodLoad:
 		return call(req.Params, port.Load)

@@ -4,7 +4,15 @@
 // the runtime level's suites of package loop/suite). It is the gate behind
 // `plankit check`, as a library in the shape of testing/fstest.TestFS:
 // Run returns the results as a report.Run, and Test runs the whole suite
-// from an implementer's own go test, one subtest per check.
+// from an implementer's own go test, one subtest per check, with plankit
+// check's verdict (the same attribution, the same reports).
+//
+// The searches of the plankit command run from go test too, against a
+// sim.Port factory: Diff (plankit diff: the implementation beside the
+// reference on generated sequences), Explore (plankit explore: every
+// sequence up to a depth against the model) and Fuzz (Go's fuzzer drives
+// the sequences); Replay runs one trace a failure wrote against the
+// implementation. docs/checking-from-go-test.md shows a whole module.
 //
 // A run never reads the clock or the environment: the date that decides
 // whether an expected-failure entry has expired, the seed and the output
@@ -76,12 +84,12 @@ type Options struct {
 	// CounterexampleDir receives the trace file of each failing property
 	// (empty: a fresh temporary directory).
 	CounterexampleDir string
-	// Replay is the command that replays a counterexample trace against
-	// this implementation, before the trace's path, as the failure
-	// messages print it: `plankit sim` with the flags that pick the level,
-	// the adapter (its command and directory) and the options. Empty:
-	// report.ReplayPlugin or report.ReplayRuntime, which replay against the
-	// reference or the built-in runtime.
+	// Replay, when set, is a command that replays a counterexample trace
+	// against this implementation, before the trace's path, and failure
+	// messages (and so the reports) name it. Empty, as plankit check runs
+	// it: the messages name the trace only, so the reports are the same
+	// whoever ran the check, and each runner says how to replay it (Test:
+	// Replay or ReplayRuntime; plankit check: plankit sim with its flags).
 	Replay string
 	// Output receives the progress of the run: godog's formatter output
 	// and one line per property. Nil discards it.
@@ -124,24 +132,17 @@ type Options struct {
 	// are an error). Scenarios are not affected: their failures stay
 	// listed in the manifest. The report records them.
 	Assume []string
-	// Attribute, when set, names the clauses of the observation a failing
-	// property diverged on (properties.Options.Attribute).
-	Attribute func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error)
-	// Depart, when set, names a failing scenario's cause: the clauses of
-	// the first action of its run that departed from the reference
-	// (features.Options.Depart).
-	Depart func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) ([]string, string, error)
-	// RuntimeDepart, when set, names a failing runtime-level check's cause:
-	// the clauses of the first step of its script that departed from the
-	// built-in runtime around the reference (suite.Options.Depart).
-	RuntimeDepart func(newRuntime func() loop.Runtime, t loop.Trace) ([]string, string, error)
 }
 
 // Run runs the suite and returns its report, whatever the verdict: pass,
 // fail (a check failed or the manifest is out of date), implementation
 // error (the implementation could not be started or broke mid-run) or
-// interrupted (ctx was cancelled; context.Cause, when set, says why). The
-// report lists every check of the run, also when it broke early: those
+// interrupted (ctx was cancelled; context.Cause, when set, says why). It
+// is plankit check's run: a failing check counts under the clauses of its
+// first failing observation, as check attributes it (a failing property's
+// case is replayed beside the reference: package lockstep), so the same
+// implementation, seed and options give the same per-clause table and the
+// same report files, byte for byte. The report lists every check of the run, also when it broke early: those
 // judged with their results (failures before an implementation error or
 // an interruption included), the others report.Errored (the
 // implementation could not be run) or report.NotRun (interrupted), never
@@ -278,19 +279,19 @@ func stopCause(ctx context.Context) error {
 	return cause
 }
 
-// portFor is Options.PortFor with the options' choices declared, or nil.
+// portFor is Options.PortFor as declared (declared), or nil.
 func (o Options) portFor() func(sim.Check) sim.Port {
 	if o.PortFor == nil {
 		return nil
 	}
 	return func(c sim.Check) sim.Port {
-		return withChoices(func() sim.Port { return o.PortFor(c) }, o.Choices)()
+		return declared(func() sim.Port { return o.PortFor(c) }, o.Choices)()
 	}
 }
 
 func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
-	newPort := withChoices(o.NewPort, o.Choices)
-	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Depart: o.Depart})
+	newPort := declared(o.NewPort, o.Choices)
+	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Depart: depart(o.Assume)})
 	if err != nil {
 		return nil, err
 	}
@@ -298,8 +299,8 @@ func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 }
 
 func runProperties(ctx context.Context, o Options) ([]report.Case, error) {
-	newPort := withChoices(o.NewPort, o.Choices)
-	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: o.Attribute,
+	newPort := declared(o.NewPort, o.Choices)
+	return properties.Run(ctx, properties.Options{NewPort: newPort, PortFor: o.portFor(), Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output, Jobs: o.Jobs, Discard: o.Discard, Assume: o.Assume, Attribute: attribute(o.Assume),
 		Expected: func(c report.Case) string { return o.Manifest.Expects(c, o.Today) }})
 }
 

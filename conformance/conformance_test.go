@@ -154,7 +154,9 @@ func (p presenting) Start() (sim.Identity, error) {
 // Choices given in the options stand for an implementation that does not
 // declare them: the checks that depend on them run instead of skipping.
 func TestChoicesFillWhatTheImplementationLeavesUndeclared(t *testing.T) {
-	silent := func() sim.Port { return presenting{conforming(), sim.Identity{Name: "silent", CommandOutcomes: true}} }
+	silent := func() sim.Port {
+		return presenting{conforming(), sim.Identity{Name: "silent", Capabilities: reference.Capabilities}}
+	}
 	skipped := func(rep report.Run) int {
 		n := 0
 		for _, c := range rep.Cases {
@@ -219,7 +221,7 @@ func TestTheHelperFailsWhatFailed(t *testing.T) {
 		{report.ExpectedFailed, 0, 1}, {report.Skipped, 0, 1}, {report.Errored, 0, 1}, {report.NotRun, 0, 1}, {"bogus", 1, 0},
 	} {
 		r := &tb{}
-		judgeCase(r, report.Case{ID: "x", Clauses: []string{"PEND-5"}, Status: tc.status, Message: "why"})
+		judgeCase(r, report.Case{ID: "x", Clauses: []string{"PEND-5"}, Status: tc.status, Message: "why"}, false)
 		if len(r.errors) != tc.errors || len(r.skips) != tc.skips {
 			t.Errorf("%s: errors %q, skips %q", tc.status, r.errors, r.skips)
 		}

@@ -16,7 +16,7 @@ import (
 func runtimeSuites(newRuntime func() loop.Runtime, runtimeFor func(sim.Check) loop.Runtime) []Suite {
 	return []Suite{
 		{Name: Features, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Depart: o.RuntimeDepart})
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Depart: runtimeDepart(o.Assume)})
 			if err != nil {
 				// The cases judged stay listed (a scenario whose trace could
 				// not be written is failed, the run an input error).
@@ -25,7 +25,7 @@ func runtimeSuites(newRuntime func() loop.Runtime, runtimeFor func(sim.Check) lo
 			return res.Cases, res.Impl
 		}, List: suite.Scenarios},
 		{Name: Properties, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output, Depart: o.RuntimeDepart})
+			return suite.Properties(ctx, suite.PropertyOptions{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Seed: o.Seed, Checks: o.Checks, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Output: o.Output, Depart: runtimeDepart(o.Assume)})
 		}, List: func(string) ([]report.Case, error) { return suite.PropertyCases(), nil }},
 	}
 }

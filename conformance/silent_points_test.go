@@ -3,11 +3,8 @@ package conformance
 import (
 	"testing"
 
-	"github.com/plankit/plankit/lockstep"
-	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
-	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -87,13 +84,6 @@ func TestMalformedPlanModeIsNotJudgedByDefault(t *testing.T) {
 // under STEP-6 or STEP-7, the clauses the choice refines (a property by
 // the first observation that diverged in lockstep).
 func TestIdleRevertNoticeIsNotJudgedByDefault(t *testing.T) {
-	attribute := func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error) {
-		d, err := lockstep.Attribute(newPort, nil, setup, acts)
-		if err != nil || d == nil {
-			return nil, "", err
-		}
-		return d.Clauses, d.String(), nil
-	}
 	for _, c := range []struct {
 		behaves, declares string
 		pass              bool
@@ -103,7 +93,7 @@ func TestIdleRevertNoticeIsNotJudgedByDefault(t *testing.T) {
 		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, false},
 	} {
 		newPort := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: c.declares}})
-		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 15, Attribute: attribute})
+		rep := mustRun(t, Options{NewPort: newPort, Seed: 1, Checks: 15})
 		if pass := rep.Verdict == report.VerdictPass; pass != c.pass {
 			t.Errorf("behaves %s, declares %s: verdict %s, failing %v", c.behaves, c.declares, rep.Verdict, failing(rep))
 		}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,8 +13,12 @@ import (
 // JUnit, say). Each check is a subtest of t named by its ID, so
 // `go test -run 'TestPlanMode/pend-'` narrows the output, not the run.
 //
-// A failed check fails its subtest with the clauses it states and the
-// observation that diverged; a check skipped for a silent-point choice, an
+// A failed check fails its subtest with the clauses the report counts it
+// under (those of its first failing observation, as plankit check names
+// them), what diverged, and how to run it again against the
+// implementation from Go: its counterexample trace through Replay (or
+// ReplayRuntime), or a scenario alone, selected by Options.Tags; a check
+// skipped for a silent-point choice, an
 // expected failure listed in opts.Manifest, and a check that was not judged
 // (error, not-run) skip theirs. Options that
 // cannot run, an implementation that could not be run, an interrupted run
@@ -27,20 +32,25 @@ func Test(t *testing.T, opts Options) report.Run {
 	if err != nil {
 		t.Fatalf("conformance: %v", err)
 	}
+	runtime := opts.NewRuntime != nil
 	for _, c := range rep.Cases {
-		t.Run(c.ID, func(t *testing.T) { judgeCase(t, c) })
+		t.Run(c.ID, func(t *testing.T) { judgeCase(t, c, runtime) })
 	}
 	judgeRun(t, rep)
 	return rep
 }
 
-// judgeCase reports one check's outcome on its subtest.
-func judgeCase(tb testing.TB, c report.Case) {
+// judgeCase reports one check's outcome on its subtest: a failure under
+// the clauses the report counts it under; runtime says the check ran at
+// the runtime level.
+func judgeCase(tb testing.TB, c report.Case, runtime bool) {
 	tb.Helper()
-	clauses := strings.Join(c.Clauses, " ")
+	clauses := strings.Join(c.FailedClauses(), " ")
 	switch c.Status {
 	case report.Passed:
-	case report.Failed, report.UnexpectedPass:
+	case report.Failed:
+		tb.Errorf("[%s] %s%s", clauses, c.Message, rerunHint(c, runtime))
+	case report.UnexpectedPass:
 		tb.Errorf("[%s] %s", clauses, c.Message)
 	case report.ExpectedFailed:
 		tb.Skipf("expected failure [%s] %s", clauses, c.Message)
@@ -54,6 +64,21 @@ func judgeCase(tb testing.TB, c report.Case) {
 	default:
 		tb.Errorf("[%s] unknown status %q: %s", clauses, c.Status, c.Message)
 	}
+}
+
+// rerunHint says how to run a failed check again against the
+// implementation: its counterexample trace through Replay (or
+// ReplayRuntime), or, for a scenario that wrote none, the scenario alone
+// (Options.Tags selects it by its id).
+func rerunHint(c report.Case, runtime bool) string {
+	if c.Counterexample != "" {
+		return replayHint(c.Counterexample, runtime)
+	}
+	if c.Kind == report.KindScenario {
+		id, _, _ := strings.Cut(c.ID, "/") // an outline's row runs with its outline
+		return fmt.Sprintf("\nrun it alone: the same Options with Tags: %q", "@id:"+id)
+	}
+	return ""
 }
 
 // judgeRun reports what concerns the run as a whole.

@@ -257,6 +257,9 @@ type record struct {
 	// interrupted: the run was interrupted before or while the scenario
 	// ran, so it was not judged.
 	interrupted bool
+	// counterexample is the trace the scenario's world wrote of its
+	// failure (a world with a Counterexample method), or "".
+	counterexample string
 }
 
 // Messages of checks that were not judged.
@@ -494,6 +497,9 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			if u := w.Unsupported(); u != "" && r != nil && r.skip == "" {
 				r.skip = "not judged: " + u
 			}
+			if cw, ok := w.(interface{ Counterexample() string }); ok && r != nil {
+				r.counterexample = cw.Counterexample()
+			}
 			ie := w.ImplErr()
 			switch {
 			case ie != nil && r == nil:
@@ -556,7 +562,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 		case r.skip != "":
 			c.Status, c.Message = report.Skipped, r.skip
 		case r.failure != "":
-			c.Status, c.Message, c.Observed = report.Failed, r.failure, r.observation
+			c.Status, c.Message, c.Observed, c.Counterexample = report.Failed, r.failure, r.observation, r.counterexample
 			switch {
 			case len(r.departed) > 0:
 				// named by its cause; the failing step is where it was seen

@@ -454,7 +454,10 @@ func (s *searcher) runOne(newImp func() sim.Port, setup properties.Setup, acts [
 			p.model.Apply(act)
 		}
 		d, err := p.do(act)
-		if errors.Is(err, errRefused) {
+		if errors.Is(err, errRefused) || errors.Is(err, sim.ErrUnsupported) {
+			// The sequence stops at an action the reference's runtime
+			// refuses, or one needing a capability the implementation
+			// does not declare (unload, say): what ran before agreed.
 			return nil, true, nil
 		}
 		if err != nil {

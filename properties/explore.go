@@ -3,6 +3,7 @@ package properties
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/plankit/plankit/sim"
@@ -166,6 +167,10 @@ func Explore(ctx context.Context, opts ExploreOptions) (ExploreResult, error) {
 			res.Transitions++
 		}
 		switch {
+		case errors.Is(tr.err, sim.ErrUnsupported):
+			// An action needing a capability the implementation does not
+			// declare (unload, say) is not explored.
+			return nil, true
 		case tr.err != nil:
 			stopErr = tr.err
 			return nil, false

@@ -13,7 +13,8 @@ import (
 // that reach the same state (Model.Key). Every (state, action) pair of a
 // level is run by run, told the state's prefix and the action, on jobs
 // workers; judge then takes the outcomes in order and returns the model
-// the pair reached, or false to stop the walk. The walk, the states
+// the pair reached (nil: none, as for an action the implementation does not
+// support, which is not explored further), or false to stop the walk. The walk, the states
 // counted and where it stops are therefore the same for any number of
 // workers. It returns the number of distinct states seen, start
 // included. A prefix is shared by the pairs of its state and their
@@ -55,6 +56,9 @@ func Levels[O any](ctx context.Context, jobs, depth int, start *Model, alphabet 
 			if !more {
 				stopped = true
 				return false
+			}
+			if m == nil {
+				return true
 			}
 			if key := m.Key(); !seen[key] {
 				seen[key] = true

@@ -43,9 +43,9 @@ type Options struct {
 	// means one fresh temporary directory for the run, created at the
 	// first failure. Each failure's message names its file.
 	CounterexampleDir string
-	// Replay is the command that replays a counterexample against this
-	// implementation, before the trace's path (empty: report.ReplayPlugin,
-	// the reference).
+	// Replay, when set, is the command that replays a counterexample
+	// against this implementation, before the trace's path, and each
+	// failure's message names it; empty, the message names the trace only.
 	Replay string
 	// Output receives one line per property (nil: discarded).
 	Output io.Writer
@@ -358,11 +358,10 @@ func judge(ctx context.Context, p *property, i int, r caseResult, opts Options, 
 	}
 	c.Status = report.Failed
 	c.Counterexample = path
-	replay := opts.Replay
-	if replay == "" {
-		replay = report.ReplayPlugin
+	c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s", opts.Seed, i, f, path)
+	if opts.Replay != "" {
+		c.Message += fmt.Sprintf(" (replay: %s %s)", opts.Replay, path)
 	}
-	c.Message = fmt.Sprintf("seed %d, case %d: %s; counterexample %s (replay: %s %s)", opts.Seed, i, f, path, replay, path)
 	if f.Note != "" {
 		c.Message += " (" + f.Note + ")"
 	}

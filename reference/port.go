@@ -154,6 +154,11 @@ type plugin struct {
 
 var errNotStarted = errors.New("the reference is not started")
 
+// Capabilities are what the reference can do: every optional part of the
+// contract (its Start resets it to a new instance, so it declares reuse).
+var Capabilities = sim.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true,
+	CommandOutcomes: true, Unload: true, ReviewReplies: true, HostTools: true, EmptySteps: true}
+
 // Start implements sim.Port.
 func (p *plugin) Start() (sim.Identity, error) {
 	p.sessions = map[string]*session{}
@@ -170,7 +175,7 @@ func (p *plugin) Start() (sim.Identity, error) {
 			choices[name] = v
 		}
 	}
-	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: choices, CommandOutcomes: true, ReviewReplies: true, HostTools: true, EmptySteps: true}, nil
+	return sim.Identity{Name: name, Version: Version, Language: "go", Choices: choices, Capabilities: Capabilities}, nil
 }
 
 // Load implements sim.Port.

@@ -32,14 +32,6 @@ const (
 	NotRun = "not-run"
 )
 
-// The command that replays a counterexample trace, before its path, when
-// the run is not told one (conformance.Options.Replay): plankit sim against
-// the reference (plugin level) or the built-in runtime (runtime level).
-const (
-	ReplayPlugin  = "plankit sim"
-	ReplayRuntime = "plankit sim --level runtime"
-)
-
 // Case is the result of one check: a Gherkin scenario or a property.
 type Case struct {
 	// ID is stable once published: a scenario's @id tag, a property's name.

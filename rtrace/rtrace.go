@@ -36,6 +36,9 @@ const Level = "runtime"
 // File is a runtime trace as written: the level and the trace.
 type File struct {
 	Level string `json:"level"`
+	// Format is the runtime trace format the file says it is written in
+	// (0: it does not say; it is then read as Format).
+	Format int `json:"format,omitempty"`
 	loop.Trace
 }
 
@@ -61,6 +64,62 @@ var schema = schemafile.NewSchema("runtime trace schema", SchemaID, func() ([]sc
 	schemafile.Renamed{Parent: "expect", Old: "pending", New: "state: {pending: …}"},
 	schemafile.Renamed{Parent: "expect", Old: "noPending", New: "state: {pending: none}"},
 )
+
+// Format is the version of the runtime trace format this plankit reads
+// and writes. A runtime trace may say which format it is written in
+// (format: N); one that does not is read as this one. Each later format
+// changed how something is written, never what it means, so Upgrade
+// rewrites a runtime trace of any earlier format as this one:
+//
+//   - format 2: a request's plan:policy presence is section (format 1:
+//     sections), and a get step's result is state: {active, pending:
+//     true|false|none} (format 1: active, pending, noPending).
+const Format = 2
+
+// upgrades are the changes of every format after the first, which Upgrade
+// makes to an older runtime trace.
+var upgrades = []schemafile.Upgrade{
+	{Parent: "expect", Old: []string{"sections"}, New: "section"},
+	{Parent: "expect", Old: []string{"active", "pending", "noPending"}, New: "state", Value: getState},
+}
+
+// getState writes a format-1 get expectation (active, pending, noPending)
+// as format 2's state.
+func getState(old map[string]string) (string, error) {
+	var parts []string
+	if a, ok := old["active"]; ok {
+		parts = append(parts, "active: "+a)
+	}
+	p, pending := old["pending"]
+	switch none := old["noPending"] == "true"; {
+	case none && pending:
+		return "", fmt.Errorf("pending: %s and noPending: true contradict each other", p)
+	case none:
+		parts = append(parts, "pending: none")
+	case pending:
+		parts = append(parts, "pending: "+p)
+	}
+	return "{" + strings.Join(parts, ", ") + "}", nil
+}
+
+// Upgrade rewrites data, a runtime trace written in an earlier format
+// (format 1, or one that says format: N), as one of this Format: it makes
+// each later format's changes and sets a format: line it has to the
+// current one, and keeps the rest of the file's text byte for byte. It
+// returns the format the file was written in (Format when there was
+// nothing to upgrade, data then unchanged). A file that says it is of a
+// later format than this plankit reads is an error; the result is checked
+// to parse as a runtime trace of this format.
+func Upgrade(file string, data []byte) (out []byte, from int, err error) {
+	out, from, err = schemafile.UpgradeFormat(file, data, inputlimit.Trace, Format, upgrades)
+	if err != nil || from == Format {
+		return out, from, err
+	}
+	if _, err := Parse(file, out); err != nil {
+		return nil, from, err
+	}
+	return out, from, nil
+}
 
 // ReadFile reads and parses a runtime trace file within the default
 // bounds (inputlimit.Trace, the same as a trace's).
@@ -113,6 +172,9 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*loop.Tra
 	var out File
 	if err := json.Unmarshal(js, &out); err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	if msg := schemafile.FormatProblem("runtime trace", out.Format, Format); msg != "" {
+		return nil, located(file, f, []string{"format"}, msg)
 	}
 	agents := out.Trace.Agents
 	if len(agents) == 0 {

@@ -33,6 +33,14 @@ step "plankit explore --depth 6"
 # bound: 300 sequences and every sequence up to depth 3.
 step "plankit diff: the reference through plankit serve against the reference"
 "$pk" diff --adapter "$pk serve" --cases 300 --depth 3 --out "$work/diff"
+# Go's fuzzer through conformance.Fuzz, from an empty corpus, against three
+# mutants it finds in under a second on the 2-core machine (the figures for
+# every mutant: docs/performance.md, "Fuzzing from go test"); each kept
+# input replayed must write a trace that fails against the mutant. The
+# coverage-instrumented build is go test's of the scratch module
+# (conformance TestScratchModuleFromTheDocs), already in the cache.
+step "go test -fuzz: conformance.Fuzz finds three mutants from an empty corpus"
+bash scripts/fuzz-mutants.sh --fuzztime 30s section-wrong-order narrate-always double-append
 step "plankit catalog coverage"
 "$pk" catalog coverage > "$work/coverage.txt" || { cat "$work/coverage.txt"; exit 1; }
 tail -n 1 "$work/coverage.txt"

@@ -31,7 +31,10 @@ const DefaultSection = "Plan before you act: explore, then present a plan with e
 // Trace is a parsed trace file.
 type Trace struct {
 	// File is where the trace was read from, for messages.
-	File        string             `json:"-"`
+	File string `json:"-"`
+	// Format is the trace format the file says it is written in (0: it
+	// does not say; it is then read as Format).
+	Format      int                `json:"format,omitempty"`
 	Name        string             `json:"name"`
 	Description string             `json:"description,omitempty"`
 	Clauses     []string           `json:"clauses,omitempty"`
@@ -121,7 +124,7 @@ type Error = schemafile.Error
 
 var schema = schemafile.NewSchema("trace schema", "trace.json", func() ([]schemafile.Resource, error) {
 	return []schemafile.Resource{{ID: "trace.json", Data: Schema}}, nil
-}).WithRenamed(schemafile.Renamed{Parent: "expect", Old: "plan", New: "planMode"})
+}).WithRenamed(renamed...)
 
 // ReadFile reads and parses a trace file within the default bounds
 // (inputlimit.Trace).
@@ -177,6 +180,9 @@ func ParseWithLimits(file string, data []byte, lim inputlimit.Limits) (*Trace, e
 	t := &Trace{File: file}
 	if err := json.Unmarshal(js, t); err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
+	}
+	if msg := schemafile.FormatProblem("trace", t.Format, Format); msg != "" {
+		return nil, locate(file, f, []string{"format"}, msg)
 	}
 	for i := range t.Script {
 		t.Script[i].Pos = position(f, []string{"script", strconv.Itoa(i)})

@@ -4,10 +4,8 @@ import (
 	"slices"
 
 	"github.com/plankit/plankit/lockstep"
-	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/report"
-	"github.com/plankit/plankit/sim"
 )
 
 // modelAssumptions gathers the known deviations check and explore assume
@@ -58,44 +56,4 @@ func gatherAssumptions(flags []string, m *report.Manifest, known func(string) er
 		}
 	}
 	return out, nil
-}
-
-// departInLockstep names a failing scenario's cause: its run replayed
-// beside the reference (the implementation's choices, the assumed
-// variants), the clauses of the first action that departed.
-func departInLockstep(assume []string) func(func() sim.Port, sim.Options, []sim.Action) ([]string, string, error) {
-	return func(newPort func() sim.Port, opts sim.Options, acts []sim.Action) ([]string, string, error) {
-		d, err := lockstep.Depart(newPort, assume, opts, acts)
-		if err != nil || d == nil {
-			return nil, "", err
-		}
-		return d.Clauses, d.String(), nil
-	}
-}
-
-// runtimeDepartInLockstep names a failing runtime-level check's cause: its
-// script replayed beside the built-in runtime around the reference, the
-// clauses of the first step that departed.
-func runtimeDepartInLockstep(assume []string) func(func() loop.Runtime, loop.Trace) ([]string, string, error) {
-	return func(newRuntime func() loop.Runtime, t loop.Trace) ([]string, string, error) {
-		d, err := lockstep.RuntimeDepart(newRuntime, assume, t)
-		if err != nil || d == nil {
-			return nil, "", err
-		}
-		return d.Clauses, d.String(), nil
-	}
-}
-
-// attributeInLockstep attributes a failing property as lockstep does a
-// divergence: its sequence is replayed against the reference (the
-// implementation's choices, the assumed variants) and the first differing
-// observation names the clauses (lockstep.Table).
-func attributeInLockstep(assume []string) func(func() sim.Port, properties.Setup, []sim.Action) ([]string, string, error) {
-	return func(newPort func() sim.Port, setup properties.Setup, acts []sim.Action) ([]string, string, error) {
-		d, err := lockstep.Attribute(newPort, assume, setup, acts)
-		if err != nil || d == nil {
-			return nil, "", err
-		}
-		return d.Clauses, d.String(), nil
-	}
 }

@@ -71,9 +71,9 @@ was interrupted by SIGINT or SIGTERM (the reports say which).`,
 	f.StringVar(&o.paths.Expect, "expect", "", "expected-failure manifest `FILE` (docs/expected-failures.md); its assume: lines add assumptions")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation the properties' model predicts instead of SPEC.md (repeatable: "+strings.Join(properties.AssumableNames(), ", ")+"); scenarios are not affected")
 	f.BoolVar(&o.paths.Fix, "fix", false, "rewrite the --expect manifest from this run (refused for filtered runs)")
-	f.Int64Var(&o.seed, "seed", 1, "seed for the scenario order and the properties (0 keeps file order)")
+	f.Int64Var(&o.seed, "seed", conformance.DefaultSeed, "seed for the scenario order and the properties (0 keeps file order)")
 	f.StringVar(&o.only, "only", "", "run one suite: features or properties")
-	f.IntVar(&o.checks, "checks", 100, "number of generated cases per property")
+	f.IntVar(&o.checks, "checks", conformance.DefaultChecks, "number of generated cases per property")
 	o.limits.register(cmd, inputlimit.Manifest, "manifest", boundBytes|boundLine|boundEntries)
 	f.StringVar(&o.paths.Counterexamples, "counterexamples", "", "directory for the trace file of each failing property, written only on failure (default: a new temporary directory, named in the output)")
 	return cmd
@@ -93,7 +93,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		}
 	}
 	opts := conformance.Options{Seed: o.seed, Checks: o.checks, Tags: o.tags, Only: o.only,
-		CounterexampleDir: o.paths.Counterexamples, Replay: replayCommand(&o.impl, &o.level), Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
+		CounterexampleDir: o.paths.Counterexamples, Output: stdout, Format: format, Today: o.today(), Jobs: o.impl.jobs}
 	var err error
 	if opts.Manifest, opts.UpdateManifest, err = o.paths.manifest(stdout, o.limits.Limits); err != nil {
 		return err
@@ -101,9 +101,6 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 	if opts.Assume, err = modelAssumptions(o.assume, opts.Manifest, o.level.runtime()); err != nil {
 		return err
 	}
-	opts.Attribute = attributeInLockstep(opts.Assume)
-	opts.Depart = departInLockstep(opts.Assume)
-	opts.RuntimeDepart = runtimeDepartInLockstep(opts.Assume)
 	if err := o.impl.plugIn(&opts, &o.level, o.factory); err != nil {
 		return err
 	}
@@ -118,7 +115,7 @@ func runCheck(ctx context.Context, o *checkOptions, stdout io.Writer) error {
 		return usageErr("%v", err)
 	}
 	if *started || rep.Verdict == report.VerdictInterrupted { // an implementation that never started has no summary
-		_ = report.Summary(stdout, rep)
+		_ = report.Summary(stdout, withReplays(rep, replayCommand(&o.impl, &o.level)))
 	}
 	return gateExit(ctx, conformance.Gate(rep))
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/report"
@@ -93,10 +94,10 @@ SIGTERM (the reports say which searches did not finish).`,
 	o.files.register(cmd)
 	o.level.register(cmd)
 	f := cmd.Flags()
-	f.IntVar(&o.depth, "depth", 4, "also compare every sequence of the exploration alphabet up to this depth (0: none; --level runtime: 2 unless given)")
-	f.IntVar(&o.cases, "cases", 1000, "number of random sequences (0: none)")
-	f.IntVar(&o.steps, "steps", 40, "actions per random sequence")
-	f.Int64Var(&o.seed, "seed", 1, "seed of the random sequences")
+	f.IntVar(&o.depth, "depth", conformance.DefaultDiffDepth, "also compare every sequence of the exploration alphabet up to this depth (0: none; --level runtime: 2 unless given)")
+	f.IntVar(&o.cases, "cases", conformance.DefaultDiffCases, "number of random sequences (0: none)")
+	f.IntVar(&o.steps, "steps", conformance.DefaultDiffSteps, "actions per random sequence")
+	f.Int64Var(&o.seed, "seed", conformance.DefaultSeed, "seed of the random sequences")
 	f.StringVar(&o.out, "out", "", "directory for the divergence's trace file (default: a new temporary directory)")
 	f.StringArrayVar(&o.assume, "assume", nil, "a known deviation, as the name of a reference variant the reference then follows (repeatable; see plankit mutants)")
 	f.StringVar(&o.expect, "expect", "", "expected-failure manifest `FILE` whose assume: lines add assumptions")

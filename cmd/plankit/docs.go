@@ -157,7 +157,7 @@ func generatedDocs() ([]generated.File, error) {
 	}
 	files = append(files, generated.File{Path: "trace/schema.json", Content: schema})
 	page, err := schemadoc.Markdown(schema, "Trace file format",
-		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. A trace is UTF-8, at most 1 MiB, 64 levels deep, 100,000 YAML nodes (aliases counted as what they expand to) and 5,000 actions by default; the `--max-input-*` flags raise each bound ([reliability](reliability.md#input-limits)). See [getting started](getting-started.md) for a first trace.")
+		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. A trace is UTF-8, at most 1 MiB, 64 levels deep, 100,000 YAML nodes (aliases counted as what they expand to) and 5,000 actions by default; the `--max-input-*` flags raise each bound ([reliability](reliability.md#input-limits)). See [getting started](getting-started.md) for a first trace. The format has a version (`format`, now 2; `plankit version` prints it): a trace of an earlier format is refused with the key it used and the command that upgrades it, `plankit fmt --fix FILE`, which rewrites only what the format changed ([runtime traces](runtime-trace-format.md#formats) have the same).")
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plankit/plankit/conformance"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/sim"
 	"github.com/spf13/cobra"
@@ -70,7 +71,7 @@ replays it) and named by the clauses of the observation that diverged.`,
 			return runExplore(cmd.Context(), o, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().IntVar(&o.depth, "depth", 8, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
+	cmd.Flags().IntVar(&o.depth, "depth", conformance.DefaultExploreDepth, "longest action sequence explored (each level costs about twice the one before; through a slow adapter pass a smaller one)")
 	cmd.Flags().StringVar(&o.out, "out", "", "directory for the violation's trace file (default: a new temporary directory)")
 	cmd.Flags().StringVar(&o.retries, "retries", sim.RetriesPreStep, "how request-recovery retries run: pre-step or same-step")
 	cmd.Flags().BoolVar(&o.hostTools, "host-tools", false, "the host registers tools of its own (read, write, and search added at assembly) and the alphabet calls them (needs the adapter capability hostTools)")
@@ -124,19 +125,19 @@ func runExplore(ctx context.Context, o *exploreOptions, w io.Writer) error {
 	if o.emptySteps != sim.EmptyStepsRun && o.emptySteps != sim.EmptyStepsSkip {
 		return usageErr("--empty-steps must be %s or %s, not %q", sim.EmptyStepsRun, sim.EmptyStepsSkip, o.emptySteps)
 	}
-	setup := properties.Setup{Services: sim.Services{Commands: true, UserQuestions: true}, Retries: o.retries, HostTools: o.hostTools}
-	if o.emptySteps == sim.EmptyStepsSkip {
-		setup.EmptySteps = o.emptySteps
-	}
-	res, err := properties.Explore(ctx, properties.ExploreOptions{NewPort: newPort, Depth: o.depth, Setup: &setup, Jobs: o.impl.jobs, Assume: assumed})
+	ex, err := conformance.RunExplore(ctx, conformance.ExploreOptions{NewPort: newPort, Depth: o.depth, Out: o.out, Retries: o.retries,
+		HostTools: o.hostTools, EmptySteps: o.emptySteps, Assume: assumed, Jobs: o.impl.jobs})
 	if ie := interruption(ctx); ie != nil {
 		// No verdict: the depth was not explored to the end.
-		return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", res.States, o.depth)
+		return interrupted(ie, "explored %d distinct states before it, no verdict for depth %d", ex.States, o.depth)
 	}
 	if err != nil {
 		var ie *sim.ImplError
-		if errors.As(err, &ie) {
+		switch {
+		case errors.As(err, &ie):
 			return withCode(ExitImpl, err)
+		case ex.Violation != nil:
+			return usageErr("%v", err) // the counterexample could not be written
 		}
 		return err
 	}
@@ -144,28 +145,21 @@ func runExplore(ctx context.Context, o *exploreOptions, w io.Writer) error {
 		fmt.Fprintf(w, "assuming %s\n", strings.Join(assumed, ", "))
 	}
 	fmt.Fprintf(w, "explored to depth %d: %d distinct states, %d transitions checked (%d-action alphabet, %d actions run)\n",
-		res.Depth, res.States, res.Transitions, res.Alphabet, res.Actions)
-	if res.Violation == nil {
+		ex.Depth, ex.States, ex.Transitions, ex.Alphabet, ex.Actions)
+	if ex.Violation == nil {
 		fmt.Fprintln(w, "no violation")
 		return nil
 	}
-	model, _ := properties.Lookup(properties.NameStateMachine)
-	info := properties.Info{Name: fmt.Sprintf("explore-depth%d", o.depth), Clauses: model.Clauses,
-		Doc: "bounded exhaustive exploration against the model"}
-	path, reproduced, err := properties.WriteCounterexample(o.out, info, 0, 0, res.Violation, newPort)
-	if err != nil {
-		return usageErr("writing the counterexample: %v", err)
-	}
-	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", res.Violation, path)
-	if cl, obs, err := attributeInLockstep(assumed)(newPort, res.Violation.Setup, res.Violation.Actions[:min(res.Violation.Index+1, len(res.Violation.Actions))]); err == nil && len(cl) > 0 {
+	fmt.Fprintf(w, "violation: %s\ncounterexample: %s\n", ex.Violation, ex.Trace)
+	if len(ex.Clauses) > 0 {
 		// The clauses of the observation that diverged (lockstep's
 		// table), not the whole model's.
-		fmt.Fprintf(w, "clauses: %s (first differing observation: %s)\n", strings.Join(cl, " "), obs)
+		fmt.Fprintf(w, "clauses: %s (first differing observation: %s)\n", strings.Join(ex.Clauses, " "), ex.Observation)
 	}
-	if !reproduced {
+	if !ex.Reproduced {
 		fmt.Fprintln(w, "note: the trace replays the sequence, but its expectation cannot express this failure")
 	}
-	return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with %s %s", len(res.Violation.Actions), replayCommand(&o.impl, &o.level), path))
+	return withCode(ExitFail, fmt.Errorf("violation after %d actions; replay with %s %s", len(ex.Violation.Actions), replayCommand(&o.impl, &o.level), ex.Trace))
 }
 
 // runtimeExploreDepth is explore --level runtime's default depth: every

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/adapter"
@@ -10,6 +11,7 @@ import (
 	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
+	"github.com/plankit/plankit/report"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -85,6 +87,20 @@ func replayCommand(f *implFlags, l *levelFlags) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// withReplays is rep as the console shows it: each failure that wrote a
+// counterexample trace says how to replay it against the implementation
+// (replay, then the trace's path). The report files name the trace only,
+// so they are the same whoever ran the check (conformance.Run).
+func withReplays(rep report.Run, replay string) report.Run {
+	rep.Cases = slices.Clone(rep.Cases)
+	for i, c := range rep.Cases {
+		if c.Counterexample != "" && (c.Failing() || c.Status == report.ExpectedFailed) {
+			rep.Cases[i].Message += fmt.Sprintf(" (replay: %s %s)", replay, shellQuote(c.Counterexample))
+		}
+	}
+	return rep
 }
 
 // shellQuote quotes s as one word of a POSIX shell: as it is when it is

@@ -47,6 +47,10 @@ func TestInstallFromAModuleProxy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		installed += ".exe"
 	}
+	// The installed binary knows the version it was installed at.
+	if code, out, stderr := runProgram(t, exec.Command(installed, "version")); code != ExitPass || !strings.HasPrefix(out, "plankit "+ds.version+"\n") {
+		t.Errorf("the installed plankit version: exit %d, want its first line \"plankit %s\":\n%s%s", code, ds.version, out, stderr)
+	}
 	example := filepath.Join(ds.root, "examples", "pend-restart-loses-late-selection.yaml")
 	_, want, _ := runProgram(t, exec.Command(plankitBin(t), "sim", example))
 	code, got, stderr := runProgram(t, exec.Command(installed, "sim", example))

@@ -73,6 +73,9 @@ Exit codes: 0 pass, 1 a check or expectation failed, 2 usage or input error,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newSimCmd(), newCheckCmd(), newExploreCmd(), newDiffCmd(), newCompareCmd(), newMutantsCmd(), newServeCmd(), newLintCmd(), newCatalogCmd(), newDocsCmd(), newSchemaCmd())
+	root.AddCommand(newSimCmd(), newCheckCmd(), newExploreCmd(), newDiffCmd(), newCompareCmd(), newMutantsCmd(), newServeCmd(), newLintCmd(), newCatalogCmd(), newDocsCmd(), newSchemaCmd(), newFmtCmd(), newVersionCmd())
+	// plankit --version prints what plankit version does.
+	root.Version = versionText()
+	root.SetVersionTemplate("{{.Version}}")
 	return root
 }

@@ -84,8 +84,8 @@ func runServe(ctx context.Context, o *serveOptions, stdin io.Reader, stdout io.W
 		opts.Choices = ch
 	}
 	serve := func() error {
-		caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Reuse: true, Unload: true, HostTools: true, EmptySteps: true}
-		return adapter.Serve(stdin, stdout, reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps, Validate: o.validate})
+		// The reference declares every capability (reference.Capabilities).
+		return adapter.Serve(stdin, stdout, reference.NewPort(opts), adapter.ServeOptions{Validate: o.validate})
 	}
 	if o.level.runtime() {
 		b, err := loop.NewBuiltinWith(reference.NewPort(opts), loop.BuiltinOptions{Retry: o.level.retry, Mutants: own})

@@ -200,6 +200,16 @@ func TestCorpusTable(t *testing.T) {
 	}
 }
 
+// summaryLine is the console's FAIL line of a check.
+func summaryLine(console, id string) string {
+	for _, l := range strings.Split(console, "\n") {
+		if strings.HasPrefix(l, "FAIL "+id+" [") {
+			return l
+		}
+	}
+	return ""
+}
+
 // replayHint is the command a failure message says replays it.
 var replayHint = regexp.MustCompile(`replay: (plankit sim .*?\.yaml)`)
 
@@ -224,9 +234,12 @@ func TestReplayHintsReproduce(t *testing.T) {
 			if i < 0 || !rep.Cases[i].Failing() {
 				t.Fatalf("%s did not fail\n%s", c.check, console)
 			}
-			m := replayHint.FindStringSubmatch(rep.Cases[i].Message)
-			if m == nil || !strings.Contains(rep.Cases[i].Message, c.words) {
-				t.Fatalf("%s: no replay hint, or not the failure %q: %s", c.check, c.words, rep.Cases[i].Message)
+			// The report names the trace; the console's summary line of
+			// the check adds the command that replays it.
+			line := summaryLine(console, c.check)
+			m := replayHint.FindStringSubmatch(line)
+			if m == nil || !strings.Contains(rep.Cases[i].Message, c.words) || !strings.Contains(m[1], rep.Cases[i].Counterexample) {
+				t.Fatalf("%s: no replay hint of its trace %q, or not the failure %q: %s\n%s", c.check, rep.Cases[i].Counterexample, c.words, rep.Cases[i].Message, line)
 			}
 			words, err := shlex.Split(m[1])
 			if err != nil {

@@ -146,7 +146,7 @@ func (s *Schema) hint(loc []string, msg, extra string) string {
 	}
 	for _, r := range s.renamed {
 		if r.Parent == loc[len(loc)-1] && r.Old == extra {
-			return fmt.Sprintf("%s: now written %s", msg, r.New)
+			return fmt.Sprintf("%s: now written %s (%s)", msg, r.New, UpgradeHint)
 		}
 	}
 	return msg

@@ -37,8 +37,9 @@ type PropertyOptions struct {
 	// means a fresh temporary directory.
 	CounterexampleDir string
 	Output            io.Writer
-	// Replay is the command that replays a counterexample against this
-	// runtime, before the trace's path (empty: report.ReplayRuntime).
+	// Replay, when set, is the command that replays a counterexample
+	// against this runtime, before the trace's path, and each failure's
+	// message names it; empty, the message names the trace only.
 	Replay string
 	// Depart, when set, names a failing property's cause: the clauses of
 	// the first step of its shrunk script that departed from the built-in
@@ -48,13 +49,13 @@ type PropertyOptions struct {
 	Depart func(newRuntime func() loop.Runtime, t loop.Trace) (clauses []string, note string, err error)
 }
 
-// replayOr is replay, or the command that replays against the built-in
-// runtime.
-func replayOr(replay string) string {
+// replayed is the end of a failure's message that names its trace path,
+// and the command that replays it when there is one.
+func replayed(replay, path string) string {
 	if replay == "" {
-		return report.ReplayRuntime
+		return "; trace " + path
 	}
-	return replay
+	return "; replay: " + replay + " " + path
 }
 
 // property is one runtime-level property: a generated trace must give a
@@ -204,7 +205,8 @@ func Properties(ctx context.Context, o PropertyOptions) ([]report.Case, error) {
 				}
 				return cases, fmt.Errorf("property %s: writing the counterexample: %w", p.id, werr)
 			}
-			c.Message += "; replay: " + replayOr(o.Replay) + " " + path
+			c.Counterexample = path
+			c.Message += replayed(o.Replay, path)
 			fmt.Fprintf(out, "FAIL %s: %s\n", p.id, c.Message)
 		case skipped == p.cases(o.Checks):
 			c.Status, c.Message = report.Skipped, "not judged: every generated script needs a capability the runtime does not declare"

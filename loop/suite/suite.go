@@ -39,9 +39,9 @@ type Options struct {
 	// CounterexampleDir receives, for each failing scenario, its steps and
 	// expectations as a runtime trace (empty: none is written).
 	CounterexampleDir string
-	// Replay is the command that replays a counterexample against this
-	// runtime, before the trace's path (empty: report.ReplayRuntime, the
-	// built-in runtime).
+	// Replay, when set, is the command that replays a counterexample
+	// against this runtime, before the trace's path, and each failure's
+	// message names it; empty, the message names the trace only.
 	Replay string
 	// Depart, when set, names a failing scenario's cause: the clauses of
 	// the first step of its script that departed from the built-in runtime
@@ -95,7 +95,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
 		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
-		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, replayOr(o.Replay), refused) },
+		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, o.Replay, refused) },
 		ForCheck: forCheck,
 		Depart:   departFor(o.Depart),
 	})

@@ -29,7 +29,8 @@ type world struct {
 	cexDir string
 	// refused keeps the first trace that could not be written.
 	refused *writeRefusal
-	// replay is the command that replays it, before the trace's path.
+	// replay is the command that replays it, before the trace's path
+	// (empty: none is named).
 	replay  string
 	id      string
 	written bool
@@ -43,7 +44,13 @@ type world struct {
 	// agent is the agent the user's steps address: main, or the last one
 	// the host opened.
 	agent string
+
+	// counterexample is the path of the trace written (failed).
+	counterexample string
 }
+
+// Counterexample is the path of the trace a failure wrote, or "".
+func (w *world) Counterexample() string { return w.counterexample }
 
 // writeRefusal is the first scenario trace of a run that could not be
 // written (a symbolic link at its name, a full disk): the run's input
@@ -461,5 +468,6 @@ func (w *world) failed(err error) error {
 		}
 		return fmt.Errorf("%w (the scenario's trace could not be written: %v)", err, merr)
 	}
-	return fmt.Errorf("%w; replay: %s %s", err, w.replay, path)
+	w.counterexample = path
+	return fmt.Errorf("%w%s", err, replayed(w.replay, path))
 }

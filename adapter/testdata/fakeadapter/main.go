@@ -40,7 +40,20 @@ import (
 
 	"github.com/plankit/plankit/adapter"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
 )
+
+// declaring is a port that declares caps at start instead of its own.
+type declaring struct {
+	sim.Port
+	caps sim.Capabilities
+}
+
+func (d declaring) Start() (sim.Identity, error) {
+	id, err := d.Port.Start()
+	id.Capabilities = d.caps
+	return id, err
+}
 
 func main() {
 	args := os.Args[1:]
@@ -83,12 +96,14 @@ func main() {
 			f.Close()
 		}
 	}
-	caps := adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true}
 	opts := reference.Options{}
 	if m := os.Getenv("FAKEADAPTER_MUTANT"); m != "" {
 		opts.Mutants = reference.Mutants{reference.Mutant(m)}
 	}
-	srv, err := adapter.NewServer(reference.NewPort(opts), adapter.ServeOptions{Capabilities: caps})
+	// The reference with fewer capabilities: no reuse, unload, host tools
+	// or empty steps.
+	caps := sim.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, CommandOutcomes: true, ReviewReplies: true}
+	srv, err := adapter.NewServer(declaring{reference.NewPort(opts), caps}, adapter.ServeOptions{})
 	if err != nil {
 		panic(err)
 	}
