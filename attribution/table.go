@@ -97,6 +97,7 @@ const (
 	RowDecisionAppendFailed    = "decision-append-failed"
 	RowDecisionChanged         = "decision-changed"
 	RowOrder                   = "order"
+	RowSteerNearOff            = "steer-near-off"
 	RowSteerCommand            = "steer-command"
 	RowSteerOther              = "steer-other"
 	RowPlanData                = "plan-data"
@@ -222,6 +223,9 @@ const (
 	RowRtGetTurnFault               = "rt-get-turn-fault"
 	RowRtGetTurnCancelled           = "rt-get-turn-cancelled"
 	RowRtPlanGuard                  = "rt-plan-mode-guard"
+	RowRtPlanForced                 = "rt-plan-mode-forced"
+	RowRtSelectionStarted           = "rt-selection-started"
+	RowRtRequestUnloaded            = "rt-request-unloaded"
 	RowRtPlanCancelled              = "rt-plan-mode-cancelled"
 	RowRtOutcomeKeptEntry           = "rt-outcome-kept-entry"
 	RowRtRequestRetry               = "rt-request-retry"
@@ -250,10 +254,11 @@ var Table = []Rule{
 	{RowCommandBare, ObsCommand, "bare /plan", []string{"CMD-2"}},
 	{RowCommandMessage, ObsCommand, "/plan <message>", []string{"CMD-3"}},
 	{RowCommandOff, ObsCommand, "/plan off", []string{"CMD-4"}},
-	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes): the outcomes, then the command's clause", []string{"SVC-1"}},
+	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes)", []string{"SVC-1"}},
 	{RowDecisionAppendFailed, ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
 	{RowDecisionChanged, ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
 	{RowOrder, ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
+	{RowSteerNearOff, ObsSteer, "a /plan command whose argument is off in another case or with other spacing (one side read it as off)", []string{"CMD-4"}},
 	{RowSteerCommand, ObsSteer, "a /plan <message> command", []string{"CMD-3"}},
 	{RowSteerOther, ObsSteer, "anything else", []string{"PEND-2"}},
 	{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1"}},
@@ -334,13 +339,14 @@ var Table = []Rule{
 	{RowRtAfterCancellation, RtOutcome, "after the outcome's row, when a set was cancelled earlier: that cancellation decides what is pending now", []string{"PEND-5"}},
 	{RowRtAfterOff, RtOutcome, "after the outcome's row, when /plan off was typed earlier: it cancels a pending entry as a set does", []string{"PEND-5", "CMD-4"}},
 	{RowRtCommandRegistered, RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds); then the command's clause (bare /plan CMD-2, /plan <message> CMD-3, /plan off CMD-4), which alone names a differing result kind otherwise (prefixed)", []string{"CMD-1"}},
-	{RowRtReplyOutcome, RtCommand, "everything else the step shows is the same, but a command result (the step's, then its host actions' in the order they happened) announces another selection outcome (both sides report outcomes: capability commandOutcomes): the outcomes, then the command's clause (prefixed)", []string{"SVC-1"}},
+	{RowRtReplyOutcome, RtCommand, "everything else the step shows is the same, but a command result (the step's, then its host actions' in the order they happened) announces another selection outcome (both sides report outcomes: capability commandOutcomes; prefixed)", []string{"SVC-1"}},
 	{RowRtPlanData, RtPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RowRtPlanRepeated, RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
 	{RowRtPlanCommand, RtPlanMode, "a /plan command that appends the state it selects: as an idle set, then the command's clause (only the command's clause when it appends another state) (prefixed); a set step takes its outcome's rows", []string{"PEND-6"}},
 	{RowRtPlanOutside, RtPlanMode, "an outside writer's append", []string{"LOG-3"}},
 	{RowRtPlanLoad, RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
 	{RowRtPlanGuard, RtPlanMode, "a turn: a host listener registered before plan mode acts in it (plan mode's must run first and wrap it; before the rows below)", []string{"STEP-1"}},
+	{RowRtPlanForced, RtPlanMode, "a turn: the runtime appends in a step it sent that the reference did not (a step a pending selection forced; before the rows below)", []string{"PEND-2"}},
 	{RowRtPlanCancelled, RtPlanMode, "a turn: the runtime appends a selection a set or /plan cancelled earlier in it (before the rows below)", []string{"PEND-5"}},
 	{RowRtPlanKeptPlanning, RtPlanMode, "a turn (each row its script has, in this order, then rt-plan-mode-step; prefixed): keep planning followed an approval, or a review the seam replied to", []string{"EXIT-6"}},
 	{RowRtPlanApproved, RtPlanMode, "a turn: an approved exit", []string{"EXIT-5"}},
@@ -369,6 +375,8 @@ var Table = []Rule{
 	{RowRtToolKeepPlanning, RtTool, "otherwise (keep planning, a dismissal, an approval with feedback)", []string{"EXIT-6"}},
 	{RowRtRequestFault, RtRequest, "a request sent, or a host action run, on one side only (compared before the events; also a host action that ran on one side only, as a step error): the command's clause, then each row that applies, in this order: an armed fault", []string{"STEP-5"}},
 	{RowRtRequestPlanMode, RtRequest, "plan mode in force in a request the reference sent (it only guides)", []string{"SVC-3"}},
+	{RowRtSelectionStarted, RtRequest, "a set or a /plan with nothing to steer, between turns, made the runtime send requests (before every other observation of the step)", []string{"PEND-2"}},
+	{RowRtRequestUnloaded, RtRequest, "the tool catalog of a request sent while plan mode is unloaded", []string{"SVC-2"}},
 	{RowRtRequestRetry, RtRequest, "a request sent on one side only in a turn with a failed request: the retry is a proposed step of its own (before the count's row)", []string{"STEP-2"}},
 	{RowRtRequestCount, RtRequest, "then: the loop, or a step a selection started", []string{"STEP-7", "PEND-2"}},
 	{RowRtEventsOrder, RtEvents, "plan mode's events (plan/mode, request/header, notices; the runtime's own are not compared) in another order", []string{"STEP-1", "STEP-7"}},

@@ -13,7 +13,7 @@ func TestForScenario(t *testing.T) {
 	}{
 		{ObsListener, []string{"CFG-1"}, []string{"STEP-1"}},           // one clause: the observation's
 		{ObsNotices, []string{"PEND-5", "STEP-6"}, []string{"STEP-6"}}, // the tags the observation names
-		{ObsGet, []string{"EXIT-6", "STEP-5"}, []string{"EXIT-6"}},
+		{ObsGet, []string{"EXIT-6", "SVC-3"}, []string{"EXIT-6"}},
 		{ObsNotices, []string{"CMD-3"}, []string{"CMD-3"}}, // nothing in common: the tags
 		{"no such observation", []string{"LOG-1"}, []string{"LOG-1"}},
 	} {

@@ -152,7 +152,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		// The reply means another outcome than the selection had.
 		want := trace.Expect{Command: &trace.CommandExpect{Outcome: ref.Command.Outcome}}
 		return d(ObsCommand, agent, "announces "+ref.Command.Outcome, "announces "+orNone(imp.Command.Outcome),
-			append(attribution.Row(attribution.RowReplyOutcome), commandClauses(act.Command.Input)...), want)
+			attribution.Row(attribution.RowReplyOutcome), want)
 	}
 	if x := commandOf(ref); x != commandOf(imp) && !skip[ObsCommand] {
 		cl := commandClauses(act.Command.Input)
@@ -209,7 +209,10 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			continue
 		}
 		cl := attribution.Row(attribution.RowSteerOther)
-		if act.Command != nil {
+		switch {
+		case act.Command != nil && spec.ParseCommand(act.Command.Input).NearOff():
+			cl = attribution.Row(attribution.RowSteerNearOff)
+		case act.Command != nil:
 			cl = attribution.Row(attribution.RowSteerCommand)
 		}
 		return &Diff{Observation: ObsSteer, Agent: a, Reference: show(r), Implementation: show(i), Clauses: cl}
@@ -288,6 +291,14 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 		return attribution.Row(attribution.RowGetRestart)
 	case act.Get != nil:
 		return attribution.Row(attribution.RowGetOther)
+	case (act.Step != nil || act.Retry != nil) && keptPlanningAfterApproval(cx, ref):
+		if cx.userExitPending {
+			// The exit left pending is the approval's (kept by keep
+			// planning) or the user's (not replaced by the approval):
+			// the log cannot tell which yet.
+			return attribution.Row(attribution.RowGetKeptPlanningUserExit)
+		}
+		return attribution.Row(attribution.RowGetKeptPlanning)
 	case (act.Step != nil || act.Retry != nil) && cx.faults:
 		// a failed append keeps the selection pending (STEP-5)
 		return attribution.Row(attribution.RowGetStepFault)

@@ -215,11 +215,16 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 		}
 		cancelledNow = cancelledNow || rr.Set != nil && rr.Set.Outcome == spec.Cancelled || rr.Command != nil && rr.Command.Outcome == spec.Cancelled
 	}
+	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); selectsOnly(st) && (i > r || startsTurn(imp) && !startsTurn(ref)) {
+		// a selection between turns started a step (and whatever it
+		// logged): PEND-2
+		return d(RtRequest, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), rows(attribution.RowRtSelectionStarted))
+	}
 	if r, i := loop.PlanModeEvents(ref), loop.PlanModeEvents(imp); !slices.Equal(r, i) || rtPlanData(ref) != rtPlanData(imp) {
 		if len(r) == len(i) && !plainPlanData(imp) {
 			return d(RtPlanMode, rtPlanData(ref), rtPlanData(imp), rows(attribution.RowRtPlanData))
 		}
-		return d(RtPlanMode, r, i, planModeClauses(cx, refRec, ref, r, i))
+		return d(RtPlanMode, r, i, planModeClauses(cx, refRec, ref, imp, r, i))
 	}
 	if r, i := len(ref.Obs.Requests), len(imp.Obs.Requests); r < i && dropsMessages(st) {
 		return d(RtSkipped, fmt.Sprintf("%d requests", r), fmt.Sprintf("%d requests", i), rows(attribution.RowRtSkipped))
@@ -277,11 +282,11 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 	// the same (a runtime that does not report outcomes gives none, and
 	// is not compared)
 	if r, i := ref.Command, imp.Command; announcesOther(r, i) {
-		return d(RtCommand, announces+r.Outcome, announces+i.Outcome, cx.prefix(merge(rows(attribution.RowRtReplyOutcome), commandResultClauses(st.Command.Input, "", ""))))
+		return d(RtCommand, announces+r.Outcome, announces+i.Outcome, cx.prefix(rows(attribution.RowRtReplyOutcome)))
 	}
 	for _, rr := range ref.Obs.Results {
 		if ir := resultByID(imp, rr.ID); ir != nil && announcesOther(rr.Command, ir.Command) {
-			return d(RtCommand, announces+rr.Command.Outcome, announces+ir.Command.Outcome, cx.prefix(merge(rows(attribution.RowRtReplyOutcome), commandResultClauses(hostInput(st, rr.ID), "", ""))))
+			return d(RtCommand, announces+rr.Command.Outcome, announces+ir.Command.Outcome, cx.prefix(rows(attribution.RowRtReplyOutcome)))
 		}
 	}
 	return nil
@@ -496,6 +501,29 @@ func listenerRows(cx rtSituation, st loop.Step) []string {
 	return ids
 }
 
+// startsTurn reports whether a step logged a turn/start.
+func startsTurn(d loop.StepDone) bool {
+	return slices.ContainsFunc(d.Obs.Events, func(e sim.Event) bool { return e.Type == spec.TypeTurnStart })
+}
+
+// selectsOnly reports whether a step is only a selection between turns: a
+// set, or a /plan command with no message to steer under either reading
+// of its argument.
+func selectsOnly(st loop.Step) bool {
+	if st.Set != nil {
+		return true
+	}
+	if st.Command == nil {
+		return false
+	}
+	for _, r := range []string{spec.PlanArgumentTrimmed, spec.PlanArgumentExact} {
+		if c := spec.ParseCommandAs(st.Command.Input, r); !c.IsPlan() || c.Message() != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // rejects reports whether a host listener of the step's script rejects or
 // aborts a step (a veto too).
 func rejects(st loop.Step) bool {
@@ -517,7 +545,7 @@ func approved(d loop.StepDone) bool {
 
 // planModeClauses name plan/mode appends that differ, by what the step is
 // and what its script did.
-func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i []bool) []string {
+func planModeClauses(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, r, i []bool) []string {
 	st := ref.Step
 	for k := 1; k < len(i); k++ {
 		if i[k] == i[k-1] && (k >= len(r) || r[k] != r[k-1]) {
@@ -573,6 +601,7 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref loop.StepDone, r, i
 		id      string
 	}{
 		{cx.guarded(st), attribution.RowRtPlanGuard},
+		{len(imp.Obs.Requests) > len(ref.Obs.Requests) && len(i) > len(r), attribution.RowRtPlanForced},
 		{cancels(ref) && len(i) > len(r), attribution.RowRtPlanCancelled},
 		{keptPlanning(ref) || repliedReview(sc), attribution.RowRtPlanKeptPlanning},
 		{approved(ref), attribution.RowRtPlanApproved},
@@ -881,7 +910,11 @@ func compareRequestsRt(cx rtSituation, ref, imp loop.StepDone) *Diff {
 		case show(a.Sections) != show(b.Sections):
 			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d sections %s", k+1, show(a.Sections)), Implementation: fmt.Sprintf("request %d sections %s", k+1, show(b.Sections)), Clauses: rows(attribution.RowRtRequestSections)}
 		case show(a.Tools) != show(b.Tools):
-			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: rows(attribution.RowRtRequestTools)}
+			cl := rows(attribution.RowRtRequestTools)
+			if cx.unloaded {
+				cl = rows(attribution.RowRtRequestUnloaded)
+			}
+			return &Diff{Observation: RtRequest, Reference: fmt.Sprintf("request %d tools %s", k+1, show(a.Tools)), Implementation: fmt.Sprintf("request %d tools %s", k+1, show(b.Tools)), Clauses: cl}
 		case notices(a) != notices(b):
 			cl := rows(attribution.RowRtRequestNotices)
 			if loop.Notices(ref) == loop.Notices(imp) {

@@ -110,6 +110,11 @@ type RuntimeDivergence struct {
 	// (or could not be run the first time): the divergence is neither
 	// stated nor classified.
 	Recurs bool
+	// Cause is the first departure on the shrunk script, with get()
+	// probed after every step, when it comes before the diverging step
+	// (a state that departed at a step shows only later): the divergence
+	// is named by its clauses (RuntimeDepart).
+	Cause *RuntimeDeparture
 }
 
 // New reports whether no known variant explains the divergence.
@@ -416,6 +421,13 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 // finish classifies d by the known variants and writes its trace.
 func (s *rtSearcher) finish(d *RuntimeDivergence) error {
 	d.ExplainedBy = s.classify(d)
+	if len(d.Trace.Steps) > 1 {
+		// name it by its cause: an earlier step may have departed in a
+		// state only a get shows
+		if dep, err := RuntimeDepart(s.opts.NewImpl, s.opts.Assume, d.Trace); err == nil && dep != nil && dep.Index < d.Index {
+			d.Cause, d.Clauses = dep, dep.Clauses
+		}
+	}
 	return s.write(d)
 }
 
@@ -666,6 +678,8 @@ func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (
 		return nil, err
 	}
 	var best *RuntimeDeparture
+	var bestRef func() loop.Runtime
+	var played loop.Trace
 	for _, newRef := range append([]func() loop.Runtime{s.newRef}, sides...) {
 		f, _, err := s.runWith(newRef, newImpl, t)
 		if err != nil {
@@ -680,10 +694,32 @@ func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (
 			if k >= 0 {
 				st = f.trace.Steps[k]
 			}
-			best = &RuntimeDeparture{Diff: *f.diff, Index: max(k, 0), Step: st}
+			best, bestRef, played = &RuntimeDeparture{Diff: *f.diff, Index: max(k, 0), Step: st}, newRef, f.trace
+		}
+	}
+	if best.Observation == RtGet && hidesPending(&best.Diff) && len(played.Steps) > 0 {
+		// get shows nothing pending where the reference does after a
+		// step: a selection the runtime dropped there is not appended by
+		// the next turn either; one it only hides from get is (PEND-7)
+		next := played
+		next.Steps = append(slices.Clone(played.Steps), loop.Step{Turn: &loop.TurnRequest{Agent: best.Agent, Prompt: "Go on."}})
+		plain := *s
+		plain.probing = false
+		f, _, err := plain.runWith(bestRef, newImpl, next)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			best.Clauses = rows(attribution.RowRtGetHidden)
 		}
 	}
 	return best, nil
+}
+
+// hidesPending reports whether a differing get shows no pending selection
+// where the reference shows one.
+func hidesPending(d *Diff) bool {
+	return strings.Contains(d.Reference, `"pending"`) && !strings.Contains(d.Implementation, `"pending"`)
 }
 
 // probeState tells a set outcome that follows from a state in force that

@@ -206,7 +206,7 @@ func Invariants(t Trace, rec Record) []Finding {
 		}
 		out = append(out, noticesInRequests(agent, log, requests[agent])...)
 		out = append(out, planModeInMessages(agent, log, requests[agent])...)
-		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent], hostListenersAct(rec))...)
+		out = append(out, lintLog(agent, log, requests[agent], rec.Identity.Choices, outside[agent], steerMayBeLost(rec))...)
 	}
 	out = append(out, forcedSteps(rec)...)
 	out = append(out, idleSets(rec, stepUnloaded)...)
@@ -454,11 +454,10 @@ func planModeInMessages(agent string, log []sim.Event, reqs []ModelRequest) []Fi
 // was sent after line n+1. A finding on the line of an event the kit wrote
 // itself (outside, by seq) is not the runtime's.
 //
-// A host listener that takes a step's messages, or rejects a step whose
-// claimed messages the loop then drops, may lose a message /plan steered:
-// that is the host's doing, which the log does not show, so where one
-// acts the rule on a steered message is not the runtime's to fail.
-func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[string]string, outside []int, listenersAct bool) []Finding {
+// A message /plan steered may be lost for the runtime's reasons, which the
+// log does not show (steerMayBeLost): then the rule on a steered message is
+// not the runtime's to fail.
+func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[string]string, outside []int, steerLost bool) []Finding {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"session","version":0,"id":"` + agent + `"}` + "\n")
 	for _, e := range log {
@@ -475,7 +474,7 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[str
 	for _, e := range rep.Entries {
 		switch e.Level {
 		case lint.LevelFinding:
-			if slices.Contains(outside, e.Line-2) || listenersAct && e.Rule == attribution.LintNotSteered {
+			if slices.Contains(outside, e.Line-2) || steerLost && e.Rule == attribution.LintNotSteered {
 				continue
 			}
 			out = append(out, Finding{Clause: e.Clause, Rule: e.Rule, Agent: agent, Message: fmt.Sprintf("lint: log line %d: %s", e.Line, e.Message)})
@@ -486,12 +485,15 @@ func lintLog(agent string, log []sim.Event, sent []ModelRequest, choices map[str
 	return out
 }
 
-// hostListenersAct reports whether a host pre-step listener acts in some
-// turn of the record (its script's preSteps).
-func hostListenersAct(rec Record) bool {
+// steerMayBeLost reports whether a message /plan steered may never reach
+// a request for reasons of the runtime's, which the log does not show: a
+// host pre-step listener acts in some turn (it may take a step's messages
+// or reject a step whose claimed messages the loop drops), or the runtime
+// restarts (its inbox is process memory).
+func steerMayBeLost(rec Record) bool {
 	return slices.ContainsFunc(rec.Steps, func(d StepDone) bool {
 		sc := d.Step.ScriptOf()
-		return sc != nil && len(sc.PreSteps) > 0
+		return d.Step.Restart != nil || sc != nil && len(sc.PreSteps) > 0
 	})
 }
 

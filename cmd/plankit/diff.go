@@ -229,6 +229,9 @@ func runDiff(ctx context.Context, o *diffOptions, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "\nfirst divergence at step %d of %d (%s)\n", d.Index+1, len(d.Trace.Steps), d.StepName())
 		fmt.Fprintf(stdout, "  observation: %s\n  clauses:     %s\n  reference:      %s\n  implementation: %s\n",
 			d.Observation, strings.Join(d.Clauses, " "), d.Reference, d.Implementation)
+		if d.Cause != nil {
+			fmt.Fprintf(stdout, "  cause:       %s\n", d.Cause)
+		}
 		class := classLine(d.ExplainedBy)
 		if !d.Recurs {
 			class = "not classified: played again, the shrunk script agrees with the reference side"

@@ -44,7 +44,7 @@ func main() {
 		b, _ := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
 		srv, err = adapter.NewRuntimeServer(b, false)
 	} else {
-		srv, err = adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{Capabilities: adapter.Capabilities{Commands: true, UserQuestions: true, Fork: true, Reload: true, Unload: true, HostTools: true, EmptySteps: true}})
+		srv, err = adapter.NewServer(reference.NewPort(reference.Options{}), adapter.ServeOptions{}) // the reference declares every capability
 	}
 	if err != nil {
 		panic(err)
