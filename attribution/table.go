@@ -102,6 +102,7 @@ const (
 	RowSteerOther              = "steer-other"
 	RowPlanData                = "plan-data"
 	RowPlanRepeated            = "plan-repeated"
+	RowPlanBeforeDownstream    = "plan-before-downstream"
 	RowPlanRejected            = "plan-rejected"
 	RowPlanRetry               = "plan-retry"
 	RowPlanFault               = "plan-fault"
@@ -191,6 +192,7 @@ const (
 	RowRtPlanStep                   = "rt-plan-mode-step"
 	RowRtPlanOther                  = "rt-plan-mode-other"
 	RowRtSkipped                    = "rt-skipped"
+	RowRtNoticesLate                = "rt-notices-late"
 	RowRtNoticesApproved            = "rt-notices-approved"
 	RowRtNoticesGuard               = "rt-notices-guard"
 	RowRtNoticesListener            = "rt-notices-listener"
@@ -201,6 +203,7 @@ const (
 	RowRtToolHost                   = "rt-tool-host"
 	RowRtToolOutside                = "rt-tool-outside"
 	RowRtToolHeading                = "rt-tool-heading"
+	RowRtToolAfterApproval          = "rt-tool-after-approval"
 	RowRtToolRefused                = "rt-tool-refused"
 	RowRtToolSeamFails              = "rt-tool-seam-fails"
 	RowRtToolPresented              = "rt-tool-presented"
@@ -214,6 +217,7 @@ const (
 	RowRtEventsHeader               = "rt-events-header"
 	RowRtEventsSelection            = "rt-events-selection"
 	RowRtEventsOther                = "rt-events-other"
+	RowRtRequestStale               = "rt-request-stale"
 	RowRtRequestSections            = "rt-request-sections"
 	RowRtRequestTools               = "rt-request-tools"
 	RowRtRequestNotices             = "rt-request-notices"
@@ -254,15 +258,16 @@ var Table = []Rule{
 	{RowCommandBare, ObsCommand, "bare /plan", []string{"CMD-2"}},
 	{RowCommandMessage, ObsCommand, "/plan <message>", []string{"CMD-3"}},
 	{RowCommandOff, ObsCommand, "/plan off", []string{"CMD-4"}},
-	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes)", []string{"SVC-1"}},
+	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes); when get then shows another state, the command's clause first (the command selected another state); when the same actions with set in the command's place depart at that set too, set's outcome rows first (the selection, not the reply, is wrong)", []string{"SVC-1"}},
 	{RowDecisionAppendFailed, ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
 	{RowDecisionChanged, ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
 	{RowOrder, ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
-	{RowSteerNearOff, ObsSteer, "a /plan command whose argument is off in another case or with other spacing (one side read it as off)", []string{"CMD-4"}},
+	{RowSteerNearOff, ObsSteer, "a /plan command whose argument is off in another case or with other spacing, and get shows another state after it (one side read it as off)", []string{"CMD-4"}},
 	{RowSteerCommand, ObsSteer, "a /plan <message> command", []string{"CMD-3"}},
 	{RowSteerOther, ObsSteer, "anything else", []string{"PEND-2"}},
 	{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RowPlanRepeated, ObsPlanMode, "the implementation repeats a value", []string{"LOG-4"}},
+	{RowPlanBeforeDownstream, ObsPlanMode, "a step where the implementation appended before calling next(), before the downstream decision (before the rows below)", []string{"STEP-3"}},
 	{RowPlanRejected, ObsPlanMode, "a step the downstream listeners rejected or aborted", []string{"STEP-3"}},
 	{RowPlanRetry, ObsPlanMode, "a request-recovery retry", []string{"STEP-2"}},
 	{RowPlanFault, ObsPlanMode, "an accepted step with an armed append fault", []string{"STEP-5"}},
@@ -328,8 +333,8 @@ var Table = []Rule{
 	{RowRtErrorStep, RtError, "a step (a reload during a review, a restart) reports an error on one side only", []string{"EXIT-7", "PEND-8"}},
 	{RowRtErrorRefusedAfterSelection, RtError, "the runtime refused a step the reference ran, right after a selection (a set or /plan step): a turn the selection started", []string{"PEND-2", "STEP-7"}},
 	{RowRtErrorRefused, RtError, "the runtime refused a step the reference ran", []string{"STEP-7"}},
-	{RowRtOutcomeError, RtOutcome, "a set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
-	{RowRtProbe, RtOutcome, "get after the step (a probe) shows another active state too: the state is not the fold of the log (before the outcome's rows)", []string{"LOG-3", "LOG-2"}},
+	{RowRtOutcomeError, RtOutcome, "a set reports an error or not (its append failed); where the reference queued it, the queued outcome's rows first", []string{"PEND-6", "STEP-5"}},
+	{RowRtProbe, RtOutcome, "get after the step (a probe) shows another active state too, and not the fold of the runtime's own log: the state is not the fold of the log (before the outcome's rows)", []string{"LOG-3", "LOG-2"}},
 	{RowRtAfterApproval, RtOutcome, "an approval's exit is pending (approved in the step before, or earlier in this one): it decides what a set meets (before the outcome's row)", []string{"EXIT-5"}},
 	{RowRtOutcomeNoop, RtOutcome, "set's outcome (a step's, or a host action's in a turn, in the order they happened; also a set step's plan/mode and the pending a set leaves), by the reference's: noop", []string{"PEND-3"}},
 	{RowRtOutcomeQueued, RtOutcome, "the reference's outcome queued", []string{"PEND-4"}},
@@ -347,8 +352,8 @@ var Table = []Rule{
 	{RowRtPlanLoad, RtPlanMode, "a restart, reload, unload or open", []string{"PEND-8", "LOG-3"}},
 	{RowRtPlanGuard, RtPlanMode, "a turn: a host listener registered before plan mode acts in it (plan mode's must run first and wrap it; before the rows below)", []string{"STEP-1"}},
 	{RowRtPlanForced, RtPlanMode, "a turn: the runtime appends in a step it sent that the reference did not (a step a pending selection forced; before the rows below)", []string{"PEND-2"}},
-	{RowRtPlanCancelled, RtPlanMode, "a turn: the runtime appends a selection a set or /plan cancelled earlier in it (before the rows below)", []string{"PEND-5"}},
-	{RowRtPlanKeptPlanning, RtPlanMode, "a turn (each row its script has, in this order, then rt-plan-mode-step; prefixed): keep planning followed an approval, or a review the seam replied to", []string{"EXIT-6"}},
+	{RowRtPlanCancelled, RtPlanMode, "a turn: the runtime appends a selection a set or /plan cancelled earlier in it (before the rows below; before the two rows above too when the runtime's own reply said cancelled)", []string{"PEND-5"}},
+	{RowRtPlanKeptPlanning, RtPlanMode, "a turn (each row its script has, in this order, then rt-plan-mode-step; prefixed): keep planning followed an approval, or a review the seam replied to (unless both sides approved it)", []string{"EXIT-6"}},
 	{RowRtPlanApproved, RtPlanMode, "a turn: an approved exit", []string{"EXIT-5"}},
 	{RowRtPlanRetry, RtPlanMode, "a turn: a failed request's retry", []string{"STEP-2"}},
 	{RowRtPlanRejected, RtPlanMode, "a turn: a host listener rejects or aborts a step", []string{"STEP-3"}},
@@ -357,6 +362,7 @@ var Table = []Rule{
 	{RowRtPlanStep, RtPlanMode, "a turn: its accepted steps", []string{"PEND-1", "STEP-1"}},
 	{RowRtPlanOther, RtPlanMode, "anything else (prefixed)", []string{"LOG-4"}},
 	{RowRtSkipped, RtSkipped, "a step whose messages a host listener took: the runtime sent more requests than the reference", []string{"PEND-2"}},
+	{RowRtNoticesLate, RtNotices, "the runtime logs fewer notices in a turn than the reference, and a turn played after it logs the missing one in its request (found by playing one more turn; replaces the rows below)", []string{"STEP-7"}},
 	{RowRtNoticesApproved, RtNotices, "the step approved an exit (each row the step has, in this order, then rt-notices; prefixed)", []string{"EXIT-5"}},
 	{RowRtNoticesGuard, RtNotices, "a host listener registered before plan mode acts in the step", []string{"STEP-1"}},
 	{RowRtNoticesListener, RtNotices, "a host listener rejects, aborts or takes the messages", []string{"STEP-3"}},
@@ -368,6 +374,7 @@ var Table = []Rule{
 	{RowRtToolHost, RtTool, "a call of a tool of the host's own (tool results are compared with the host actions' results, in the order they happened; prefixed)", []string{"SVC-3"}},
 	{RowRtToolOutside, RtTool, "the exit tool outside plan mode (the fold where its request was sent)", []string{"EXIT-2"}},
 	{RowRtToolHeading, RtTool, "the plan does not open with a level-1 # heading", []string{"EXIT-3"}},
+	{RowRtToolAfterApproval, RtTool, "the reference presented the plan, the runtime refused it unpresented, after an approval earlier in the same tool batch (plan guidance stays for the rest of the batch)", []string{"EXIT-5"}},
 	{RowRtToolRefused, RtTool, "the reference presented the plan, the runtime refused it unpresented", []string{"EXIT-2", "EXIT-3"}},
 	{RowRtToolSeamFails, RtTool, "no user-questions channel, a reload during the review, or a failing seam", []string{"EXIT-7"}},
 	{RowRtToolPresented, RtTool, "presented for review or not", []string{"EXIT-4", "EXIT-7"}},
@@ -381,9 +388,10 @@ var Table = []Rule{
 	{RowRtRequestCount, RtRequest, "then: the loop, or a step a selection started", []string{"STEP-7", "PEND-2"}},
 	{RowRtEventsOrder, RtEvents, "plan mode's events (plan/mode, request/header, notices; the runtime's own are not compared) in another order", []string{"STEP-1", "STEP-7"}},
 	{RowRtEventsCommand, RtEvents, "a /plan command's events: the command's clause, then", []string{"STEP-7"}},
-	{RowRtEventsHeader, RtEvents, "a request/header on one side only", []string{"STEP-6", "STEP-7"}},
+	{RowRtEventsHeader, RtEvents, "a request/header on one side only (each request has its header, STEP-7; notices are decided by the last one logged, STEP-6)", []string{"STEP-7", "STEP-6"}},
 	{RowRtEventsSelection, RtEvents, "a set, get or outside write appends more than the reference", []string{"PEND-2"}},
 	{RowRtEventsOther, RtEvents, "anything else", []string{"STEP-7"}},
+	{RowRtRequestStale, RtRequest, "a request's plan:policy shows the state from before a plan/mode the step appended ahead of it, not the fold of the runtime's own log when it was sent (derived before the step's append; before the sections' row)", []string{"STEP-7"}},
 	{RowRtRequestSections, RtRequest, "each request as sent: sections (name, order, text)", []string{"CFG-2", "STEP-7"}},
 	{RowRtRequestTools, RtRequest, "tool catalog", []string{"EXIT-1"}},
 	{RowRtRequestNoticesMoved, RtRequest, "the step logs as many notices, but a request carries one another request of the step carries on the other side: the notice is part of its own step's messages", []string{"STEP-7"}},

@@ -3,8 +3,10 @@ package lockstep
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -55,6 +57,7 @@ func Depart(newImpl func() sim.Port, assume []string, opts sim.Options, acts []s
 		return nil, &sim.ImplError{Op: "stop", Err: err}
 	}
 	var best *Departure
+	var bestRef func() sim.Port
 	for _, reading := range partingReadings(id.Choices, acts) {
 		newRef, err := ReferenceFor(reading, assume)
 		if err != nil {
@@ -68,10 +71,78 @@ func Depart(newImpl func() sim.Port, assume []string, opts sim.Options, acts []s
 			return nil, nil // a reading explains the whole run
 		}
 		if best == nil || d.Index > best.Index {
-			best = d
+			best, bestRef = d, newRef
 		}
 	}
+	if err := best.selectionBehindReply(bestRef, newImpl, opts, acts); err != nil {
+		return nil, err
+	}
+	best.hiddenNotDropped(bestRef, newImpl, opts, acts)
 	return best, nil
+}
+
+// hiddenNotDropped tells, for a get that shows nothing pending where the
+// reference shows a selection, one the implementation only hides from get
+// (PEND-7) from one it dropped (the rows of the action, by its
+// situation): it plays the same actions, then an accepted step of the
+// agent (a prompt first when its turn is closed), and when both sides
+// append the same selection there, the implementation had kept it.
+func (d *Departure) hiddenNotDropped(newRef, newImp func() sim.Port, opts sim.Options, acts []sim.Action) {
+	if d.Observation != ObsGet || !hidesPending(&d.Diff) || d.Agent == "" {
+		return
+	}
+	p, first, err := startPairWith(newRef, newImp, opts)
+	if err != nil || first != nil {
+		return
+	}
+	defer p.close()
+	both := func(act sim.Action) (sim.Result, sim.Result, bool) {
+		r, err1 := p.ref.Do(act)
+		if err1 != nil {
+			return r, sim.Result{}, false
+		}
+		i, err2 := p.imp.Do(act)
+		return r, i, err2 == nil
+	}
+	for _, act := range acts[:d.Index+1] {
+		if _, _, ok := both(act); !ok {
+			return
+		}
+	}
+	if _, open := p.ref.Status(d.Agent); !open {
+		if _, _, ok := both(sim.Action{Prompt: &sim.TextAction{Agent: d.Agent, Text: "Go on."}}); !ok {
+			return
+		}
+	}
+	r, i, ok := both(sim.Action{Step: &sim.StepAction{Agent: d.Agent}})
+	if rv, iv := planValues(r, d.Agent), planValues(i, d.Agent); ok && len(rv) > 0 && show(rv) == show(iv) {
+		d.Clauses = attribution.Row(attribution.RowGetHidden)
+	}
+}
+
+// selectionBehindReply tells, for a /plan reply that announces another
+// outcome where the state after it agrees, a selection rule the
+// implementation breaks from a reply that misreports a right selection:
+// it plays the same actions with the command's selection made by set
+// instead, and when set's outcome departs there too, the departure is
+// named by set's rows (the outcome rows), before the reply's.
+func (d *Departure) selectionBehindReply(newRef, newImp func() sim.Port, opts sim.Options, acts []sim.Action) error {
+	if d.Observation != ObsCommand || d.Expect.Command == nil || d.Expect.Command.Outcome == "" || d.Action.Command == nil {
+		return nil
+	}
+	cmd := spec.ParseCommand(d.Action.Command.Input)
+	if !cmd.IsPlan() || cmd.NearOff() {
+		return nil
+	}
+	alt := append(slices.Clone(acts[:d.Index]), sim.Action{Set: &sim.SetAction{Agent: d.Action.Command.Agent, Active: cmd.Active()}})
+	set, err := departOnce(newRef, newImp, opts, alt)
+	if err != nil {
+		return err
+	}
+	if set != nil && set.Index == d.Index && set.Observation == ObsOutcome {
+		d.Clauses = merge(set.Clauses, d.Clauses)
+	}
+	return nil
 }
 
 // departOnce is Depart against one reference.

@@ -151,8 +151,13 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		ref.Command.Outcome != imp.Command.Outcome && !skip[ObsCommand] {
 		// The reply means another outcome than the selection had.
 		want := trace.Expect{Command: &trace.CommandExpect{Outcome: ref.Command.Outcome}}
-		return d(ObsCommand, agent, "announces "+ref.Command.Outcome, "announces "+orNone(imp.Command.Outcome),
-			attribution.Row(attribution.RowReplyOutcome), want)
+		cl := attribution.Row(attribution.RowReplyOutcome)
+		if show(ref.After) != show(imp.After) {
+			// get shows another state after it: the command selected
+			// another state than its words do, and says so
+			cl = append(commandClauses(act.Command.Input), cl...)
+		}
+		return d(ObsCommand, agent, announces+ref.Command.Outcome, announces+orNone(imp.Command.Outcome), cl, want)
 	}
 	if x := commandOf(ref); x != commandOf(imp) && !skip[ObsCommand] {
 		cl := commandClauses(act.Command.Input)
@@ -210,7 +215,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		cl := attribution.Row(attribution.RowSteerOther)
 		switch {
-		case act.Command != nil && spec.ParseCommand(act.Command.Input).NearOff():
+		case act.Command != nil && spec.ParseCommand(act.Command.Input).NearOff() && show(ref.After) != show(imp.After):
 			cl = attribution.Row(attribution.RowSteerNearOff)
 		case act.Command != nil:
 			cl = attribution.Row(attribution.RowSteerCommand)
@@ -600,6 +605,10 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 	switch {
 	case act.Step != nil || act.Retry != nil:
 		switch {
+		case downstreamAt(imp, a) > max(downstreamAt(ref, a), 0):
+			// it appended before calling next(), so before the
+			// downstream decision it must wait for
+			return mk(attribution.Row(attribution.RowPlanBeforeDownstream), x)
 		case ref.Decision != sim.Accept && ref.Decision != "":
 			return mk(attribution.Row(attribution.RowPlanRejected), x)
 		case act.Retry != nil && len(rv) > len(iv):
@@ -612,15 +621,15 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 			// Both skipped it: a selection there waits for a step that
 			// runs, in a later turn (choice empty-step).
 			return mk(attribution.Row(attribution.RowPlanBothSkipped), x)
-		case cx.faults:
-			return mk(attribution.Row(attribution.RowPlanFault), x)
 		case approvedExit(ref) && len(iv) > len(rv):
 			// The step's exit tool call was approved: its exit waits for
 			// the next accepted pre-step, the implementation appended it
-			// during the call.
+			// during the call (an armed fault or not).
 			d := mk(attribution.Row(attribution.RowPlanExitAtOnce), x)
 			d.Observation = ObsExitAppend
 			return d
+		case cx.faults:
+			return mk(attribution.Row(attribution.RowPlanFault), x)
 		}
 		return mk(attribution.Row(attribution.RowPlanStep), x)
 	case act.Set != nil:

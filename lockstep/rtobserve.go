@@ -197,7 +197,13 @@ func compareRuntime(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone) 
 				missing = rr.ID
 			}
 		case rr.Set != nil && ir.Set != nil && ((rr.Set.Error != "") != (ir.Set.Error != "")):
-			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", rows(attribution.RowRtOutcomeError))
+			cl := rows(attribution.RowRtOutcomeError)
+			if rr.Set.Outcome == spec.Queued && ir.Set.Error != "" {
+				// the runtime appended a selection the reference queued
+				// (and the append failed): the queued outcome's rows first
+				cl = merge(outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil), cl)
+			}
+			return d(RtOutcome, rr.Set.Error != "", ir.Set.Error != "", cl)
 		case rr.Set != nil && ir.Set != nil && rr.Set.Outcome != ir.Set.Outcome:
 			cl := outcomeClauses(cx, rr.Set.Outcome, st.ScriptOf() != nil)
 			if cancelledNow && rr.Set.Outcome == spec.Noop && ir.Set.Outcome == spec.Cancelled {
@@ -600,10 +606,15 @@ func planModeClauses(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone,
 		applies bool
 		id      string
 	}{
+		// the runtime itself answered cancelled, yet appended: the entry
+		// it said it cleared, whatever the listeners' order (PEND-5)
+		{cancels(ref) && cancels(imp) && len(i) > len(r), attribution.RowRtPlanCancelled},
 		{cx.guarded(st), attribution.RowRtPlanGuard},
 		{len(imp.Obs.Requests) > len(ref.Obs.Requests) && len(i) > len(r), attribution.RowRtPlanForced},
 		{cancels(ref) && len(i) > len(r), attribution.RowRtPlanCancelled},
-		{keptPlanning(ref) || repliedReview(sc), attribution.RowRtPlanKeptPlanning},
+		// a review the seam replied to, read as both sides read it
+		// (their tool results agree) into an approval: EXIT-5's row
+		{keptPlanning(ref) || repliedReview(sc) && !(approved(ref) && approved(imp)), attribution.RowRtPlanKeptPlanning},
 		{approved(ref), attribution.RowRtPlanApproved},
 		{failed, attribution.RowRtPlanRetry},
 		{rejected, attribution.RowRtPlanRejected},
@@ -731,7 +742,8 @@ func scriptFaults(st loop.Step) bool {
 // compareTools compares the tool results of a step call by call and names
 // the first that differs as the plugin level does (toolDiff).
 func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id string) *Diff {
-	r, i := toolViews(ref), toolViews(imp)
+	all := toolViews(ref)
+	r, i := all, toolViews(imp)
 	if id != "" {
 		r, i = viewOf(r, id), viewOf(i, id)
 	}
@@ -782,6 +794,9 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 		row = attribution.RowRtToolOutside
 	case !spec.PlanOpensWithLevel1Heading(args.Plan):
 		row = attribution.RowRtToolHeading
+	case asked && r[k].Asked && !i[k].OK && approvedBefore(ref.Step.ScriptOf(), callAt, all, r[k].ID):
+		// plan guidance stays in force for the rest of the batch
+		row = attribution.RowRtToolAfterApproval
 	case asked && r[k].Asked && !i[k].OK:
 		row = attribution.RowRtToolRefused
 	case review.Reload || review.Fail != "" || cx.noQuestions:
@@ -794,6 +809,23 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 		row = attribution.RowRtToolKeepPlanning
 	}
 	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(rows(row))}
+}
+
+// approvedBefore reports whether an exit_plan_mode call before call id in
+// the script's response at is approved in the results views.
+func approvedBefore(sc *loop.Script, at int, views []rtToolView, id string) bool {
+	if sc == nil || at < 0 {
+		return false
+	}
+	for _, c := range sc.Responses[at].Calls {
+		if c.ID == id {
+			return false
+		}
+		if slices.ContainsFunc(views, func(v rtToolView) bool { return v.ID == c.ID && v.Name == spec.ExitTool && v.OK }) {
+			return true
+		}
+	}
+	return false
 }
 
 // eventView is the events a step appended as compared: plan/mode (with its

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plankit/plankit/attribution"
@@ -586,6 +587,9 @@ func (s *rtSearcher) runWith(newRef, newImp func() loop.Runtime, t loop.Trace) (
 				// force that differs
 				probeState(refSess, impSess, st.Agent(), d)
 			}
+			if slices.Equal(d.Clauses, rows(attribution.RowRtRequestSections)) && !cx.unloaded && staleRequest(impRec, i) {
+				d.Clauses = merge(rows(attribution.RowRtRequestStale), d.Clauses)
+			}
 			return &rtFailure{trace: played, diff: d, imp: impRec.Steps, ref: refRec.Steps}, "", nil
 		}
 		tracker.after(st, r)
@@ -713,13 +717,77 @@ func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (
 			best.Clauses = rows(attribution.RowRtGetHidden)
 		}
 	}
+	if best.Observation == RtNotices && best.Step.ScriptOf() != nil && fewer(best.Implementation, best.Reference) {
+		// a notice missing from the turn's step: one the runtime logs in
+		// the next request instead is in the wrong step's messages
+		// (STEP-7); one it never logs is not (STEP-6, the rows)
+		next := played
+		next.Steps = append(slices.Clone(played.Steps), loop.Step{Turn: &loop.TurnRequest{Agent: best.Agent, Prompt: "Go on."}})
+		r, rok := lastAlone(bestRef, next)
+		i, iok := lastAlone(newImpl, next)
+		if rok && iok && loop.Notices(i) > loop.Notices(r) {
+			best.Clauses = rows(attribution.RowRtNoticesLate)
+		}
+	}
 	return best, nil
+}
+
+// fewer reports whether the count a rendered as a number is smaller than b's.
+func fewer(a, b string) bool {
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	return err1 == nil && err2 == nil && x < y
+}
+
+// lastAlone plays t on one runtime alone and returns what its last step
+// did; false when it could not play the whole script.
+func lastAlone(newRt func() loop.Runtime, t loop.Trace) (loop.StepDone, bool) {
+	opening := t
+	opening.Steps = nil
+	sess, err := loop.Open(newRt(), opening)
+	if err != nil {
+		return loop.StepDone{}, false
+	}
+	defer sess.Close()
+	if !sess.Loaded() {
+		return loop.StepDone{}, false
+	}
+	for _, st := range t.Steps {
+		if sess.Do(st) != nil {
+			return loop.StepDone{}, false
+		}
+	}
+	last := sess.Last()
+	if last == nil {
+		return loop.StepDone{}, false
+	}
+	return *last, true
 }
 
 // hidesPending reports whether a differing get shows no pending selection
 // where the reference shows one.
 func hidesPending(d *Diff) bool {
 	return strings.Contains(d.Reference, `"pending"`) && !strings.Contains(d.Implementation, `"pending"`)
+}
+
+// staleRequest reports whether a request the runtime sent in step d (the
+// last step of rec) renders plan mode's section for the state before a
+// plan/mode the step appended ahead of it, not for the fold of its own log
+// when it was sent: the request was derived before the append it should
+// reflect (STEP-7).
+func staleRequest(rec loop.Record, d loop.StepDone) bool {
+	log := rec.Logs[d.Step.Agent()]
+	start := max(0, len(log)-len(d.Obs.Events))
+	reading := spec.PlanModeReadingOf(rec.Identity.Choices)
+	for _, q := range d.Obs.Requests {
+		at := min(q.At, len(log))
+		appended := at > start && slices.ContainsFunc(log[start:at], func(e sim.Event) bool { return e.Type == spec.TypePlanMode })
+		shown := len(planSections(q.Sections)) > 0
+		if appended && shown == sim.FoldPlanMode(log, start, reading) && shown != sim.FoldPlanMode(log, at, reading) {
+			return true
+		}
+	}
+	return false
 }
 
 // probeState tells a set outcome that follows from a state in force that
@@ -735,7 +803,11 @@ func probeState(ref, imp *loop.Session, agent string, d *Diff) {
 		return
 	}
 	r, i := ref.Last().Get, imp.Last().Get
-	if r != nil && i != nil && r.Active != i.Active {
+	// the implementation's state is not the fold of its own log (an
+	// active state it changed by the step itself, appending, is)
+	log := imp.Record().Logs[agent]
+	fold := sim.FoldPlanMode(log, len(log), spec.PlanModeReadingOf(imp.Record().Identity.Choices))
+	if r != nil && i != nil && r.Active != i.Active && i.Active != fold {
 		d.Clauses = merge(rows(attribution.RowRtProbe), d.Clauses)
 		if foldFirst(ref.Record().Logs[agent], i.Active) {
 			d.Clauses = merge(rows(attribution.RowRtStateFoldFirst), d.Clauses)

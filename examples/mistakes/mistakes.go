@@ -1,12 +1,16 @@
 // Package mistakes declares the corpus of realistic mistakes plankit is
 // held to: each is one thing an implementer writing from SPEC.md could get
-// wrong, emulated by the Python examples behind a flag
-// (`python3 adapter.py --mistake NAME`, `python3 runtime.py --mistake NAME`),
-// with the clause of SPEC.md it breaks. The table is mistakes.json beside
-// this file, read by the Python examples too (they refuse a name it does not
-// declare); the corpus test runs `plankit check` on each and holds that the
-// kit fails it and names that clause first (Blamed), and Page renders
-// docs/mistakes.md from it.
+// wrong, emulated behind a flag by one of the example implementations
+// (Impl: the Python plugin and runtime, `python3 adapter.py --mistake NAME`,
+// `python3 runtime.py --mistake NAME`, or the Node ones, written apart from
+// the reference in their own voice, `node plugin.mjs --mistake NAME`,
+// `node runtime.mjs --mistake NAME`), with the clause of SPEC.md it breaks.
+// The table is mistakes.json beside this file, read by the Python examples
+// too (they refuse a name it does not declare); the corpus test runs
+// `plankit check` on each, holds that the kit fails it and names that
+// clause first (Blamed), and measures how many failing checks are
+// attributed to it (Figures, attribution.json); Page renders
+// docs/mistakes.md from both.
 package mistakes
 
 import (
@@ -30,6 +34,12 @@ const (
 	LevelRuntime = "runtime"
 )
 
+// Implementations that emulate the corpus, as a row's impl names them.
+const (
+	ImplPython = "python"
+	ImplNode   = "node"
+)
+
 // File is the table's path relative to the module root.
 const File = "examples/mistakes/mistakes.json"
 
@@ -38,12 +48,16 @@ var table []byte
 
 // Mistake is one entry of the corpus.
 type Mistake struct {
-	// Name is the value of the examples' --mistake flag.
+	// Name is the value of the example's --mistake flag; a name is
+	// declared once per implementation.
 	Name string `json:"name"`
-	// Levels are the levels it is checked at: plugin (the plugin example,
-	// examples/adapters/python/adapter.py, in plankit's loop) and runtime
-	// (examples/runtimes/python/runtime.py, which loads the same plugin
-	// into a loop of its own).
+	// Impl is the implementation that emulates it: python (the default)
+	// or node.
+	Impl string `json:"impl,omitempty"`
+	// Levels are the levels it is checked at: plugin (the
+	// implementation's plugin in plankit's loop) and runtime (its runtime:
+	// the Python runtime loads the same plugin into a loop of its own, the
+	// Node runtime has its own plan mode).
 	Levels []string `json:"levels"`
 	// Clauses are the clauses of SPEC.md it breaks, by their words; the
 	// kit must name one of them first.
@@ -73,13 +87,19 @@ func Corpus() ([]Mistake, error) {
 		return nil, fmt.Errorf("%s: %v", File, err)
 	}
 	seen := map[string]bool{}
-	for i, m := range doc.Mistakes {
+	for i := range doc.Mistakes {
+		m := &doc.Mistakes[i]
 		where := fmt.Sprintf("%s: mistakes[%d]", File, i)
+		if m.Impl == "" {
+			m.Impl = ImplPython
+		}
 		switch {
 		case !namePattern.MatchString(m.Name):
 			return nil, fmt.Errorf("%s: name %q: want lower-case words joined by '-'", where, m.Name)
-		case seen[m.Name]:
-			return nil, fmt.Errorf("%s: name %q is declared twice", where, m.Name)
+		case m.Impl != ImplPython && m.Impl != ImplNode:
+			return nil, fmt.Errorf("%s (%s): impl %q: want %s or %s", where, m.Name, m.Impl, ImplPython, ImplNode)
+		case seen[m.Impl+"/"+m.Name]:
+			return nil, fmt.Errorf("%s: name %q is declared twice for %s", where, m.Name, m.Impl)
 		case len(m.Levels) == 0:
 			return nil, fmt.Errorf("%s (%s): no levels", where, m.Name)
 		case len(m.Clauses) == 0:
@@ -87,7 +107,7 @@ func Corpus() ([]Mistake, error) {
 		case strings.TrimSpace(m.Description) == "":
 			return nil, fmt.Errorf("%s (%s): no description", where, m.Name)
 		}
-		seen[m.Name] = true
+		seen[m.Impl+"/"+m.Name] = true
 		for _, l := range m.Levels {
 			if l != LevelPlugin && l != LevelRuntime {
 				return nil, fmt.Errorf("%s (%s): level %q: want %s or %s", where, m.Name, l, LevelPlugin, LevelRuntime)
@@ -102,12 +122,18 @@ func Corpus() ([]Mistake, error) {
 	return doc.Mistakes, nil
 }
 
-// Adapter is the `plankit check` adapter flags that run the example of
+// Adapter is the `plankit check` adapter flags that run impl's example of
 // level with mistake on ("" for the faithful example), from the module root.
-func Adapter(level, mistake string) (command, dir string) {
-	command, dir = "python3 adapter.py", "examples/adapters/python"
-	if level == LevelRuntime {
+func Adapter(level, impl, mistake string) (command, dir string) {
+	switch {
+	case impl == ImplNode && level == LevelRuntime:
+		command, dir = "node runtime.mjs", "examples/runtimes/node"
+	case impl == ImplNode:
+		command, dir = "node plugin.mjs", "examples/adapters/node"
+	case level == LevelRuntime:
 		command, dir = "python3 runtime.py", "examples/runtimes/python"
+	default:
+		command, dir = "python3 adapter.py", "examples/adapters/python"
 	}
 	if mistake != "" {
 		command += " --mistake " + mistake
@@ -136,50 +162,85 @@ func Blamed(rows []report.ClauseRow) []string {
 // PagePath is the generated docs page of the corpus.
 const PagePath = "docs/mistakes.md"
 
-// Page renders docs/mistakes.md: the corpus, by clause in SPEC.md order.
+// Page renders docs/mistakes.md: the corpus, by clause in SPEC.md order,
+// with the attribution the corpus test measured (FiguresFile).
 func Page() (generated.File, error) {
 	corpus, err := Corpus()
 	if err != nil {
 		return generated.File{}, err
 	}
+	figs, err := ReadFigures()
+	if err != nil {
+		return generated.File{}, err
+	}
+	measured := map[string]Figure{}
+	for _, f := range figs.Rows {
+		measured[f.Impl+"/"+f.Level+"/"+f.Name] = f
+	}
 	sort.SliceStable(corpus, func(i, j int) bool {
 		return clauseIndex(corpus[i].Clauses[0]) < clauseIndex(corpus[j].Clauses[0])
 	})
+	total := figs.Totals()
 	var b strings.Builder
 	b.WriteString(generated.MarkdownNote)
 	b.WriteString(`# A corpus of realistic mistakes
 
 Each row is one thing an implementer writing from SPEC.md could
-get wrong, emulated by the Python examples behind a flag, with the clause of
-SPEC.md ([the clause catalog](../catalog/clauses.md)) it breaks (decided from the clause's words). The plugin level runs the
-plugin example in plankit's loop, the runtime level the runtime example, which
-loads the same plugin into a loop of its own:
+get wrong, emulated behind a flag by one of the example implementations, with
+the clause of SPEC.md ([the clause catalog](../catalog/clauses.md)) it breaks
+(decided from the clause's words). Two implementations emulate the corpus:
+the Python examples (the plugin in plankit's loop, and a runtime that loads
+the same plugin into a loop of its own) and the Node ones, written apart
+from plankit's reference in their own voice (their own wording, notice
+position and readings of the points SPEC.md leaves free):
 
 ` + "```text" + `
 plankit check --adapter "python3 adapter.py --mistake NAME" --adapter-dir examples/adapters/python
 plankit check --level runtime --adapter "python3 runtime.py --mistake NAME" --adapter-dir examples/runtimes/python
+plankit check --adapter "node plugin.mjs --mistake NAME" --adapter-dir examples/adapters/node
+plankit check --level runtime --adapter "node runtime.mjs --mistake NAME" --adapter-dir examples/runtimes/node
 ` + "```" + `
 
-Without ` + "`--mistake`" + ` both examples pass. The corpus test
+Without ` + "`--mistake`" + ` each example passes. The corpus test
 (` + "`examples/mistakes`" + `, part of ` + "`go test ./...`" + `) runs each row at each of
 its levels with the scenarios only (` + "`--only features`" + `; rows marked *+ properties* at the
 plugin level with the properties too, ` + "`--checks 2`" + `) and holds that the check fails
 (exit 1) and names the row's clause first: of the per-clause table's deviating
 rows, the one with the most failing checks counted under it (each failing check
-counts under the clauses of its first failing observation; a tie shares the
+counts under the clauses it is attributed to: those of the first action whose
+result departed from the reference, the governing clause first; a tie shares the
 first place). The table is declared once, in
-[` + "`" + File + "`" + `](../` + File + `); the examples read it too and refuse a name
+[` + "`" + File + "`" + `](../` + File + `); the Python examples read it too and refuse a name
 it does not declare.
 
-| mistake | level | clause | what the implementation gets wrong |
-|---|---|---|---|
+## Attribution
+
+`)
+	fmt.Fprintf(&b, "Over the whole corpus, **%s** of the %d failing checks are attributed to the row's clause "+
+		"(the clause is among those the check is attributed to, where two clauses share the first departure), "+
+		"and %s name it first (%d and %d of %d). The corpus test measures these figures "+
+		"([`%s`](../%s)) and holds the share attributed at 95%% or more.\n\n",
+		Percent(total.Attributed, total.Failed), total.Failed, Percent(total.First, total.Failed),
+		total.Attributed, total.First, total.Failed, FiguresFile, FiguresFile)
+	b.WriteString(`## The corpus
+
+| mistake | impl | level | clause | failing checks | attributed to it | named first | what the implementation gets wrong |
+|---|---|---|---|---|---|---|---|
 `)
 	for _, m := range corpus {
-		levels := strings.Join(m.Levels, ", ")
-		if m.Properties {
-			levels += " (+ properties)"
+		for _, level := range m.Levels {
+			name := level
+			if m.Properties && level == LevelPlugin {
+				name += " (+ properties)"
+			}
+			f, ok := measured[m.Impl+"/"+level+"/"+m.Name]
+			failed, attributed, first := "not measured", "", ""
+			if ok {
+				failed, attributed, first = fmt.Sprint(f.Failed), fmt.Sprint(f.Attributed), fmt.Sprint(f.First)
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", m.Name, m.Impl, name, strings.Join(m.Clauses, ", "),
+				failed, attributed, first, strings.ReplaceAll(m.Description, "|", `\|`))
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.Name, levels, strings.Join(m.Clauses, ", "), strings.ReplaceAll(m.Description, "|", `\|`))
 	}
 	return generated.File{Path: PagePath, Content: []byte(b.String())}, nil
 }

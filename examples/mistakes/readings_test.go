@@ -17,7 +17,7 @@ import (
 // not follow (--choice), it fails, named under STEP-6 first.
 func TestPythonExampleIdleRevertReadings(t *testing.T) {
 	needPython(t)
-	_, dir := mistakes.Adapter(mistakes.LevelPlugin, "")
+	_, dir := mistakes.Adapter(mistakes.LevelPlugin, mistakes.ImplPython, "")
 	for _, c := range []struct {
 		flags string
 		pass  bool
