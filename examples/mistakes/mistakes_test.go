@@ -3,8 +3,8 @@ package mistakes_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
