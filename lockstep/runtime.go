@@ -709,11 +709,8 @@ func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (
 		next.Steps = append(slices.Clone(played.Steps), loop.Step{Turn: &loop.TurnRequest{Agent: best.Agent, Prompt: "Go on."}})
 		plain := *s
 		plain.probing = false
-		f, _, err := plain.runWith(bestRef, newImpl, next)
-		if err != nil {
-			return nil, err
-		}
-		if f == nil {
+		// (a follow-up that cannot run leaves the naming as it is)
+		if f, _, err := plain.runWith(bestRef, newImpl, next); err == nil && f == nil {
 			best.Clauses = rows(attribution.RowRtGetHidden)
 		}
 	}

@@ -17,7 +17,7 @@ func TestCheckAtRuntimeLevel(t *testing.T) {
 	}{
 		{"built-in runtime", []string{"check", "--level", "runtime"}, ExitPass, "verdict: pass"},
 		{"a mutant fails", []string{"check", "--level", "runtime", "--mutant", "retry-not-observed", "--only", "features"}, ExitFail, "FAIL rt-step-retry-observed [STEP-2"},
-		{"a loop mutant fails under its clause", []string{"check", "--level", "runtime", "--mutant", "header-only-on-change", "--only", "features"}, ExitFail, "FAIL rt-step-header-per-request [STEP-6 STEP-7] first departure"},
+		{"a loop mutant fails under its clause", []string{"check", "--level", "runtime", "--mutant", "header-only-on-change", "--only", "features"}, ExitFail, "FAIL rt-step-header-per-request [STEP-7 STEP-6] first departure"},
 		{"the plan-mode listener appended fails STEP-1", []string{"check", "--level", "runtime", "--mutant", "listener-appended", "--only", "features"}, ExitFail, "FAIL rt-step-listener-wraps-host-listeners [STEP-1 "},
 		{"## Plan accepted fails EXIT-3", []string{"check", "--level", "runtime", "--mutant", "plan-heading-any-level", "--only", "features"}, ExitFail, "FAIL rt-exit-plan-heading/level-2-heading [EXIT-3] first departure"},
 		{"a loop mutant needs the runtime level", []string{"check", "--mutant", "header-only-on-change"}, ExitUsage, "needs --level runtime"},
