@@ -8,15 +8,23 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/spec"
 )
 
-// clauseID is a string literal that is a clause ID. Prose that cites a
+// isClauseLiteral reports whether a string literal is a clause ID (shaped
+// as spec.ClausePattern says, of a group of SPEC.md). Prose that cites a
 // clause (a help text, an error message, a property's name) is not a
 // clause literal: it names no clause a check or a failure is listed under.
-var clauseID = regexp.MustCompile("^[\"`](LOG|PEND|STEP|CFG|EXIT|CMD|SVC)-[0-9]+[\"`]$")
+func isClauseLiteral(lit string) bool {
+	v, err := strconv.Unquote(lit)
+	group, _, _ := strings.Cut(v, "-")
+	return err == nil && spec.ClausePattern.MatchString(v) && slices.ContainsFunc(spec.Groups, func(g spec.Group) bool { return g.ID == group })
+}
 
 // TestNoClauseLiteralOutsideSpecAndTable holds the one attribution: no
 // non-test Go file of the module has a clause ID as a string literal,
@@ -63,7 +71,7 @@ func TestNoClauseLiteralOutsideSpecAndTable(t *testing.T) {
 			if tok == token.EOF {
 				break
 			}
-			if (tok == token.STRING || tok == token.CHAR) && clauseID.MatchString(lit) {
+			if (tok == token.STRING || tok == token.CHAR) && isClauseLiteral(lit) {
 				t.Errorf("%s: the string literal %s is a clause ID: tag with spec's constants, attribute through attribution.Table or attribution.Checks", fset.Position(pos), lit)
 			}
 		}
@@ -77,9 +85,11 @@ func TestNoClauseLiteralOutsideSpecAndTable(t *testing.T) {
 	}
 }
 
-// clauseConst is an identifier of package spec's clause constants (LOG1,
-// STEP7, ...).
-var clauseConst = regexp.MustCompile(`^(LOG|PEND|STEP|CFG|EXIT|CMD|SVC)[0-9]+$`)
+// isClauseConst reports whether an identifier is one of package spec's
+// clause constants (LOG1, STEP7, ...: a clause ID without its dash).
+func isClauseConst(name string) bool {
+	return slices.ContainsFunc(spec.ClauseIDs(), func(id string) bool { return strings.ReplaceAll(id, "-", "") == name })
+}
 
 // TestLockstepNamesClausesOnlyThroughTheTable holds the one attribution for
 // both lockstep levels: no function of package lockstep names a clause with
@@ -124,7 +134,7 @@ func TestLockstepNamesClausesOnlyThroughTheTable(t *testing.T) {
 				if !ok {
 					return true
 				}
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "spec" && clauseConst.MatchString(sel.Sel.Name) {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "spec" && isClauseConst(sel.Sel.Name) {
 					t.Errorf("%s: %s names spec.%s: pick a row of attribution.Table by ID", fset.Position(sel.Pos()), fn.Name.Name, sel.Sel.Name)
 				}
 				return true
@@ -143,8 +153,8 @@ func TestLockstepNamesClausesOnlyThroughTheTable(t *testing.T) {
 		if !ok || g.Tok != token.CONST {
 			continue
 		}
-		for _, spec := range g.Specs {
-			for _, name := range spec.(*ast.ValueSpec).Names {
+		for _, vs := range g.Specs {
+			for _, name := range vs.(*ast.ValueSpec).Names {
 				if strings.HasPrefix(name.Name, "RowRt") && !picked[name.Name] {
 					t.Errorf("row %s is never picked by package lockstep", name.Name)
 				}

@@ -4,8 +4,7 @@
 // properties (replayed in lockstep) and failing scenarios (by the
 // observation of their failing step) are all attributed by it, so a
 // failure counts under the clauses of the observation that diverged rather
-// than every clause its check is tagged with. It imports nothing of
-// plankit's.
+// than every clause its check is tagged with. It imports only spec.
 package attribution
 
 import (

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -276,18 +275,6 @@ func missingRows(recipeState) []string {
 func exists(root, rel string) bool {
 	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 	return err == nil
-}
-
-// specClauseLine is how SPEC.md lists a clause: "- **LOG-1** …".
-var specClauseLine = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
-
-// specClauseIDs returns the clause IDs SPEC.md lists, in order.
-func specClauseIDs(text []byte) []string {
-	var ids []string
-	for _, m := range specClauseLine.FindAllSubmatch(text, -1) {
-		ids = append(ids, string(m[1]))
-	}
-	return ids
 }
 
 // recipeMissing runs the recipe's checks in order and returns every

@@ -55,7 +55,10 @@ func readRecipeState(t *testing.T, root string) recipeState {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.specIDs = specClauseIDs(text); len(e.specIDs) == 0 {
+		for _, c := range spec.ListedIn(string(text)) {
+			e.specIDs = append(e.specIDs, c.ID)
+		}
+		if len(e.specIDs) == 0 {
 			t.Fatalf("%s: no clause found (a clause is a line \"- **GROUP-N** …\")", path)
 		}
 	}
