@@ -172,6 +172,9 @@ const (
 	RowRtAfterCancellation          = "rt-outcome-after-cancellation"
 	RowRtAfterOff                   = "rt-outcome-after-off"
 	RowRtCommandRegistered          = "rt-command-registered"
+	RowRtCommandBare                = "rt-command-bare"
+	RowRtCommandMessage             = "rt-command-message"
+	RowRtCommandOff                 = "rt-command-off"
 	RowRtReplyOutcome               = "rt-reply-outcome"
 	RowRtPlanData                   = "rt-plan-mode-data"
 	RowRtPlanRepeated               = "rt-plan-mode-repeated"
@@ -236,7 +239,7 @@ var Table = []Rule{
 	{RowCommandAppendedIdle, ObsCommand, "its selection was appended on one side only, between turns (as set; then the command's clause)", []string{"PEND-6"}},
 	{RowCommandBare, ObsCommand, "bare /plan", []string{"CMD-2"}},
 	{RowCommandMessage, ObsCommand, "/plan <message>", []string{"CMD-3"}},
-	{RowCommandOff, ObsCommand, "/plan off", []string{"CMD-4"}},
+	{RowCommandOff, ObsCommand, "/plan off (or off in another case or padded: only the exact argument is off)", []string{"CMD-4"}},
 	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes): the outcomes, then the command's clause", []string{"SVC-1"}},
 	{RowDecisionAppendFailed, ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
 	{RowDecisionChanged, ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
@@ -318,6 +321,9 @@ var Table = []Rule{
 	{RowRtAfterCancellation, RtOutcome, "after the outcome's row, when a set was cancelled earlier: that cancellation decides what is pending now", []string{"PEND-5"}},
 	{RowRtAfterOff, RtOutcome, "after the outcome's row, when /plan off was typed earlier: it cancels a pending entry as a set does", []string{"PEND-5", "CMD-4"}},
 	{RowRtCommandRegistered, RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds); then the command's clause (bare /plan CMD-2, /plan <message> CMD-3, /plan off CMD-4), which alone names a differing result kind otherwise (prefixed)", []string{"CMD-1"}},
+	{RowRtCommandBare, RtCommand, "bare /plan", []string{"CMD-2"}},
+	{RowRtCommandMessage, RtCommand, "/plan <message>", []string{"CMD-3"}},
+	{RowRtCommandOff, RtCommand, "/plan off (or off in another case or padded: only the exact argument is off)", []string{"CMD-4"}},
 	{RowRtReplyOutcome, RtCommand, "everything else the step shows is the same, but a command result (the step's, then its host actions' in the order they happened) announces another selection outcome (both sides report outcomes: capability commandOutcomes): the outcomes, then the command's clause (prefixed)", []string{"SVC-1"}},
 	{RowRtPlanData, RtPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RowRtPlanRepeated, RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},

@@ -148,4 +148,3 @@ func (c Choices) Map() map[string]string {
 		spec.ChoiceUnloadedHeader: c.UnloadedHeader, spec.ChoiceLoggedPending: c.LoggedPending,
 	}
 }
-

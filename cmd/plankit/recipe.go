@@ -118,22 +118,15 @@ var clauseRecipe = []recipeStep{
 	},
 	{
 		file:    "`reference/mutants.go`, the mutant's `Evidence`",
-		add:     "`Log` and `LogClause`: a trace whose session log has a lint finding of that clause against the mutant (a fixture under `lint/testdata/traces/`, or an example) — or `LogHidden`: why no session log can show it. A new lint rule goes in `lint/check.go`, with its ID and clauses in `attribution.Checks`.",
+		add:     "`Log` and `LogClause`: a trace whose session log has a lint finding of that clause against the mutant (a fixture under `lint/testdata/traces/`, or an example) — or `LogHidden`: why no session log can show it — or `LogUnlinted`: what a log shows of it that no lint rule reads yet. A new lint rule goes in `lint/check.go`, with its ID and clauses in `attribution.Checks`.",
 		proof:   "`TestMutantLogsHaveFindings`, `TestFaithfulLogsAreClean` (lint)",
 		mutant:  true,
 		missing: missingLogs,
 	},
 	{
-		file:    "`reference/mutants.go`, the mutant's `Evidence`",
-		add:     "`Found`: the observation kind (`attribution.Obs…`) of the first divergence lockstep finds against the mutant; `RuntimeHidden` only when a runtime cannot show the mutant from outside.",
-		proof:   "`TestMutantsAreFound` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (loop/suite)",
-		mutant:  true,
-		missing: missingFound,
-	},
-	{
 		file:    "`attribution/table.go`",
-		add:     "the clause in the row of that observation whose situation the mutant's divergence is in (or a new row, with its ID constant and the situation implemented in `lockstep`): a divergence names the clauses of its observation.",
-		proof:   "`TestMutantsAreFound` (lockstep)",
+		add:     "a row that names the mutant's clause where its divergence is seen, at each level it applies to: a plugin-level row (`Obs…`) and, unless the mutant's `Evidence.RuntimeHidden` says why a runtime cannot show it, a runtime-level row (`Rt…`) — an existing row, or a new one with its ID constant and the situation implemented in `lockstep`. Nothing pins which observation finds it: some divergence within the search budget (`lockstep.MutantBudget`, `lockstep.RuntimeMutantBudget`) must name its clause.",
+		proof:   "`TestMutantsAreFound`, `TestRuntimeLockstepNamesEachMutantUnderItsClause` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (loop/suite)",
 		mutant:  true,
 		missing: missingRows,
 	},
@@ -227,13 +220,14 @@ func missingExamples(e recipeState) []string {
 }
 
 // missingLogs names the mutants of the catalogue whose evidence does not
-// say which log shows them, or why none can.
+// say which log shows them, why none can, or what a log shows that no lint
+// rule reads yet.
 func missingLogs(e recipeState) []string {
 	var out []string
 	for _, m := range reference.Catalogue {
-		switch {
-		case (m.Log == "") == (m.LogHidden == ""):
-			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence needs Log and LogClause (the trace whose log shows it) or LogHidden (why no log can)", m.Name, m.Clause))
+		switch p := m.LogProblem(); {
+		case p != "":
+			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence %s", m.Name, m.Clause, p))
 		case m.Log != "" && !exists(e.root, m.Log):
 			out = append(out, fmt.Sprintf("mutant %s: Evidence.Log: no %s", m.Name, m.Log))
 		case m.Log != "":
@@ -245,28 +239,18 @@ func missingLogs(e recipeState) []string {
 	return out
 }
 
-// missingFound names the known mutants whose evidence names no
-// observation, or one the attribution table does not have.
-func missingFound(recipeState) []string {
-	var out []string
-	for _, m := range reference.Known() {
-		switch {
-		case m.Found == "":
-			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence.Found names no observation lockstep finds it by", m.Name, m.Clause))
-		case len(attribution.Of(m.Found)) == 0:
-			out = append(out, fmt.Sprintf("mutant %s: Evidence.Found %q is no observation of the attribution table", m.Name, m.Found))
-		}
-	}
-	return out
-}
-
-// missingRows names the mutants whose observation no row of the
-// attribution table gives the mutant's clause.
+// missingRows names the mutants whose clause no row of the attribution
+// table names at a level the mutant applies to: lockstep could never name
+// it there.
 func missingRows(recipeState) []string {
 	var out []string
+	plugin, runtime := attribution.AtLevel(false), attribution.AtLevel(true)
 	for _, m := range reference.Known() {
-		if of := attribution.Of(m.Found); len(of) > 0 && !slices.Contains(of, m.Clause) {
-			out = append(out, fmt.Sprintf("mutant %s: no row of observation %q names %s (its rows name %s)", m.Name, m.Found, m.Clause, strings.Join(of, " ")))
+		if !slices.Contains(plugin, m.Clause) {
+			out = append(out, fmt.Sprintf("mutant %s: no plugin-level row names %s", m.Name, m.Clause))
+		}
+		if m.RuntimeHidden == "" && !slices.Contains(runtime, m.Clause) {
+			out = append(out, fmt.Sprintf("mutant %s: no runtime-level row names %s (or say why a runtime cannot show it: Evidence.RuntimeHidden)", m.Name, m.Clause))
 		}
 	}
 	return out
