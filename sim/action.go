@@ -73,7 +73,7 @@ type ActionKind interface {
 	introduces(*Action) string
 	apply(*Runtime, *Result, *Action) error
 	touches(*Runtime, *Action) []string
-	ready(World, *Action) bool
+	refuses(State, *Action) string
 }
 
 // kind declares one action. T is the type of its field of Action.
@@ -91,9 +91,12 @@ type kind[T any] struct {
 	// touches lists the agents whose get() is observed after the action
 	// (nil: the action's agent).
 	touches_ func(*Runtime, *T) []string
-	// ready is the runtime's precondition beyond the agent existing (nil:
-	// none): an action that is not ready is refused as bad input.
-	ready_ func(World, *T) bool
+	// refuses_ is the runtime's precondition beyond the agent existing
+	// (nil: none): why the runtime refuses the action in the state it
+	// reads, "" when it is ready. The runtime refuses an action that is
+	// not ready as bad input, saying why (Runtime.Do), and generators
+	// never draw one.
+	refuses_ func(State, *T) string
 	// schema is the JSON Schema of the value.
 	schema string
 	// draws are the ways generators draw it.
@@ -106,8 +109,11 @@ func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
 func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
 func (k kind[T]) field() int              { return fieldIndex(k.name) }
-func (k kind[T]) ready(w World, a *Action) bool {
-	return k.ready_ == nil || k.ready_(w, *k.of(a))
+func (k kind[T]) refuses(w State, a *Action) string {
+	if k.refuses_ == nil {
+		return ""
+	}
+	return k.refuses_(w, *k.of(a))
 }
 
 func (k kind[T]) agent(a *Action) string {
@@ -139,6 +145,14 @@ func (k kind[T]) touches(r *Runtime, a *Action) []string {
 		return []string{n}
 	}
 	return nil
+}
+
+// unless is why when ok is false, else "": a precondition's refusal.
+func unless(ok bool, why string) string {
+	if ok {
+		return ""
+	}
+	return why
 }
 
 // allAgents is the touches of a runtime-wide action that every agent sees.
@@ -248,18 +262,29 @@ func (a Action) Introduces() string {
 // shows: its agent exists, an agent it creates does not, and the action's
 // own precondition holds (a step needs an open turn, a retry a failed
 // request, …).
-func (a Action) Ready(w World) bool {
+func (a Action) Ready(w State) bool { return a.Refusal(w) == "" }
+
+// Refusal says why the runtime refuses the action in the state w shows
+// ("" when it is ready): the one rule Runtime.Do applies and generators
+// draw by.
+func (a Action) Refusal(w State) string {
 	k := kindOf(&a)
 	if k == nil {
-		return false
+		return "empty action"
 	}
 	if n := k.agent(&a); n != "" && n != k.introduces(&a) && !slices.Contains(w.Agents(), n) {
-		return false
+		return fmt.Sprintf("unknown agent %q", n)
 	}
 	if n := k.introduces(&a); n != "" && slices.Contains(w.Agents(), n) {
-		return false
+		return fmt.Sprintf("agent %q already exists", n)
 	}
-	return k.ready(w, &a)
+	if why := k.refuses(w, &a); why != "" {
+		if n := k.agent(&a); n != "" {
+			why = fmt.Sprintf("agent %q: %s", n, why)
+		}
+		return a.Name() + ": " + why
+	}
+	return ""
 }
 
 // String renders the action compactly, as in a trace, for messages.
@@ -278,22 +303,29 @@ type Chooser interface {
 	Intn(label string, n int) int
 }
 
-// World is what a generator knows of the state it draws an action for (the
-// property model implements it).
-type World interface {
+// State is what an action's precondition (Action.Ready) reads: the
+// runtime's own state when it applies an action (Runtime.Do), or what a
+// generator knows of it (World).
+type State interface {
 	// Agents lists the agents in creation order.
 	Agents() []string
 	// Open reports whether the agent has an open turn.
 	Open(agent string) bool
 	// AwaitingRetry reports whether the agent's last request failed.
 	AwaitingRetry(agent string) bool
+	// Plugin reports whether the plan-mode plugin is composed (not
+	// unloaded).
+	Plugin() bool
+}
+
+// World is what a generator knows of the state it draws an action for (the
+// property model implements it).
+type World interface {
+	State
 	// Pending reports whether a selection waits for the agent.
 	Pending(agent string) bool
 	// LogLen is the length of the agent's log.
 	LogLen(agent string) int
-	// Plugin reports whether the plan-mode plugin is composed (not
-	// unloaded).
-	Plugin() bool
 	// Listeners names the scripted pre-step listeners.
 	Listeners() []string
 	// HostTools names the host's own tools the model may call (none when

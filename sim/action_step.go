@@ -103,7 +103,7 @@ func drawStep(w World, c Chooser) *StepAction {
 }
 
 // canStep: the agent has an open turn whose last request did not fail.
-func canStep(w World, n string) bool { return w.Open(n) && !w.AwaitingRetry(n) }
+func canStep(w State, n string) bool { return w.Open(n) && !w.AwaitingRetry(n) }
 
 // drawStepOf draws a step of an agent that can step: it picks the agent,
 // then script draws what the step does (nil: no such step fits w).
@@ -127,7 +127,15 @@ var _ = declare(kind[StepAction]{
 	of:     func(a *Action) **StepAction { return &a.Step },
 	agent_: func(s *StepAction) string { return s.Agent },
 	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, false) },
-	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
+	refuses_: func(w State, s *StepAction) string {
+		switch {
+		case !w.Open(s.Agent):
+			return "no open turn; a step runs only inside a turn (prompt first)"
+		case w.AwaitingRetry(s.Agent):
+			return "it awaits a retry of its failed request; use retry or end-turn"
+		}
+		return ""
+	},
 	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{
 		{Name: "step", Default: true, Make: drawStepOf(drawStep)},
