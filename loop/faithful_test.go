@@ -69,3 +69,31 @@ func TestBuiltinMayDeliverANoticeOwedBeforeAnUnload(t *testing.T) {
 		t.Errorf("the built-in runtime fails its own checks: %s", Describe(fs))
 	}
 }
+
+// A /plan <message> typed after a turn's last step waits in the runtime's
+// queue for the next turn; a restart between turns, which no log records,
+// loses it (PEND-8). The built-in runtime loses it and passes its own
+// checks on the script rapid once drew: the command while the last
+// response streams, a restart, a turn.
+func TestBuiltinPassesItsChecksWhenARestartLosesASteer(t *testing.T) {
+	rt, err := NewBuiltin(reference.Factory(reference.Options{})(), RetryPreStep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := Trace{
+		Config:   json.RawMessage(`{"section":"Plan first."}`),
+		Services: &sim.Services{Commands: true},
+		Steps: []Step{
+			{Turn: &TurnRequest{Agent: "main", Prompt: "Go.", Script: Script{Responses: []Response{{Text: "Done.", During: []HostAction{{ID: "h1", Command: &InputArg{Input: "/plan sketch the migration first"}}}}}}}},
+			{Restart: &struct{}{}},
+			{Turn: &TurnRequest{Agent: "main", Prompt: "Go on."}},
+		},
+	}
+	rec, err := Run(rt, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := Verdict(tr, rec); len(fs) > 0 {
+		t.Errorf("the built-in runtime fails its own checks: %s", Describe(fs))
+	}
+}
