@@ -1,36 +1,32 @@
 package loop
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/internal/union"
 	"github.com/plankit/plankit/sim"
 )
 
 // The step table has one row per member of Step (but the expectation), in
-// the members' order, each naming its member by the member's JSON key and
-// finding it set; an empty step has no row.
+// the members' order, each naming its member by the member's JSON key,
+// declared for the member's type and finding it set; an empty step has no
+// row.
 func TestStepTableIsStepsMembers(t *testing.T) {
-	var want []string
-	st := reflect.TypeFor[Step]()
-	for i := range st.NumField() {
-		key, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
-		if key != "expect" {
-			want = append(want, key)
-		}
+	var keys []string
+	var types []reflect.Type
+	for _, k := range StepKinds() {
+		keys, types = append(keys, k.Name()), append(types, k.Type())
 	}
-	if got := StepNames(); !slices.Equal(got, want) {
-		t.Fatalf("step table %v, Step's members %v", got, want)
-	}
-	for i, key := range want {
-		var s Step
-		v := reflect.ValueOf(&s).Elem().Field(i)
-		v.Set(reflect.New(v.Type().Elem()))
-		if s.Name() != key || s.Members() != 1 {
-			t.Errorf("a step with only %s set: Name %q, Members %d", key, s.Name(), s.Members())
+	for _, p := range union.Problems[Step](keys, types, func(s *Step) string {
+		if s.Members() != 1 {
+			return fmt.Sprintf("%d members", s.Members())
 		}
+		return s.Name()
+	}, "expect") {
+		t.Error(p)
 	}
 	if s := (Step{}); s.Name() != "" || s.Members() != 0 || s.Agent() != "" || s.ScriptOf() != nil {
 		t.Errorf("an empty step has a kind: %q", s.Name())

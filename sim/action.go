@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+
+	"github.com/plankit/plankit/internal/union"
 )
 
 // Action is one scripted thing that happens to the runtime. Exactly one field
@@ -67,7 +69,6 @@ type ActionKind interface {
 	// The action is passed by pointer: each method hands it to the kind's
 	// field accessor, and a value would be copied to the heap for that at
 	// every call.
-	field() int
 	in(*Action) bool
 	agent(*Action) string
 	introduces(*Action) string
@@ -108,7 +109,6 @@ func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
 func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
 func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
-func (k kind[T]) field() int              { return fieldIndex(k.name) }
 func (k kind[T]) refuses(w State, a *Action) string {
 	if k.refuses_ == nil {
 		return ""
@@ -170,47 +170,9 @@ func declare[T any](k kind[T]) ActionKind {
 	return k
 }
 
-// fieldIndex is the index of Action's field whose JSON name is name, or -1.
-func fieldIndex(name string) int {
-	t := reflect.TypeFor[Action]()
-	for i := range t.NumField() {
-		if jsonName(t.Field(i)) == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// jsonName is a struct field's JSON key.
-func jsonName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	for i := range len(tag) {
-		if tag[i] == ',' {
-			return tag[:i]
-		}
-	}
-	return tag
-}
-
 // Actions is the action table in Action's field order.
 func Actions() []ActionKind {
-	tableOnce.Do(func() {
-		// Each kind's field index is found once (by reflection): a
-		// program's start pays for this table.
-		type row struct {
-			k     ActionKind
-			field int
-		}
-		rows := make([]row, len(registered))
-		for i, k := range registered {
-			rows[i] = row{k, k.field()}
-		}
-		slices.SortStableFunc(rows, func(a, b row) int { return a.field - b.field })
-		table = make([]ActionKind, len(rows))
-		for i, r := range rows {
-			table[i] = r.k
-		}
-	})
+	tableOnce.Do(func() { table = union.Sorted[Action](registered, ActionKind.Name) })
 	return table
 }
 

@@ -3,31 +3,21 @@ package sim
 import (
 	"reflect"
 	"testing"
+
+	"github.com/plankit/plankit/internal/union"
 )
 
 // TestActionTableCoversTheUnion holds the table to Action: every field is
 // one declared action with the field's JSON name, and each action reads
 // its own field.
 func TestActionTableCoversTheUnion(t *testing.T) {
-	typ := reflect.TypeFor[Action]()
-	table := Actions()
-	if len(table) != typ.NumField() {
-		t.Fatalf("%d actions declared for %d fields of Action", len(table), typ.NumField())
+	var keys []string
+	var types []reflect.Type
+	for _, k := range Actions() {
+		keys, types = append(keys, k.Name()), append(types, k.Type())
 	}
-	for i, k := range table {
-		f := typ.Field(i)
-		if jsonName(f) != k.Name() {
-			t.Errorf("action %d is %q, but Action's field %d is %s (json %q)", i, k.Name(), i, f.Name, jsonName(f))
-			continue
-		}
-		if f.Type.Elem() != k.Type() {
-			t.Errorf("action %s: declared for %s, field %s is %s", k.Name(), k.Type(), f.Name, f.Type)
-		}
-		var a Action
-		reflect.ValueOf(&a).Elem().Field(i).Set(reflect.New(f.Type.Elem()))
-		if got := a.Name(); got != k.Name() {
-			t.Errorf("Action with only %s set is named %q", f.Name, got)
-		}
+	for _, p := range union.Problems[Action](keys, types, func(a *Action) string { return a.Name() }) {
+		t.Error(p)
 	}
 	if (Action{}).Name() != "" || (Action{}).Agent() != "" {
 		t.Error("the empty action has a name or an agent")

@@ -20,6 +20,7 @@ import (
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/trace"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
@@ -156,6 +157,11 @@ func generatedDocs() ([]generated.File, error) {
 		return nil, err
 	}
 	files = append(files, generated.File{Path: "trace/schema.json", Content: schema})
+	rschema, err := rtrace.BuildSchema()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, generated.File{Path: "rtrace/schema.json", Content: rschema})
 	page, err := schemadoc.Markdown(schema, "Trace file format",
 		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. A trace is UTF-8, at most 1 MiB, 64 levels deep, 100,000 YAML nodes (aliases counted as what they expand to) and 5,000 actions by default; the `--max-input-*` flags raise each bound ([reliability](reliability.md#input-limits)). See [getting started](getting-started.md) for a first trace.")
 	if err != nil {
@@ -179,6 +185,7 @@ func generatedRegions(root string) ([]generated.File, error) {
 		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
 		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}, {"ledger", attribution.LedgerMarkdown()}}},
 		{"docs/lint.md", [][2]string{{"lint-rules", attribution.ChecksMarkdown("lint/")}}},
+		{"docs/runtime-trace-format.md", [][2]string{{"runtime-steps", loop.StepsMarkdown()}}},
 		{"docs/checking-your-runtime.md", [][2]string{{"runtime-rules", attribution.ChecksMarkdown("invariant/") + "\n" + attribution.ChecksMarkdown("expect/")}}},
 	} {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page.path)))
