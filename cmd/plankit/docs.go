@@ -182,7 +182,7 @@ func generatedRegions(root string) ([]generated.File, error) {
 		path    string
 		regions [][2]string // name, content
 	}{
-		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
+		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(clauseRecipe, false)}, {"recipe-mutant", recipeMarkdown(clauseRecipe, true)}, {"recipe-action", recipeMarkdown(actionRecipe, false)}, {"recipe-step", recipeMarkdown(stepRecipe, false)}}},
 		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}, {"ledger", attribution.LedgerMarkdown()}}},
 		{"docs/lint.md", [][2]string{{"lint-rules", attribution.ChecksMarkdown("lint/")}}},
 		{"docs/runtime-trace-format.md", [][2]string{{"runtime-steps", loop.StepsMarkdown()}}},

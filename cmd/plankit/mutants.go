@@ -265,17 +265,22 @@ draw moves it, and must not make this page stale).
 		len(rows), countOwn(rows), own)
 	b.WriteString("| mutant | clause | deviation | killing scenarios (own clause) | other failing scenarios | killed by property | lockstep: found under its clause |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		what := r.info.What
-		if len(r.choices) > 0 {
-			what += " (variant; " + strings.Join(r.choices, ", ") + ")"
-		}
-		ls := "yes"
-		if !r.lockstepOwn() {
-			ls = "**no**"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s |\n", r.info.Name, r.info.Clause, strings.ReplaceAll(what, "|", "\\|"), codeList(r.own), r.other, codeList(r.props), ls)
+		b.WriteString(matrixLine(r) + "\n")
 	}
 	return b.Bytes()
+}
+
+// matrixLine is a mutant's row of docs/mutants.md.
+func matrixLine(r matrixRow) string {
+	what := r.info.What
+	if len(r.choices) > 0 {
+		what += " (variant; " + strings.Join(r.choices, ", ") + ")"
+	}
+	ls := "yes"
+	if !r.lockstepOwn() {
+		ls = "**no**"
+	}
+	return fmt.Sprintf("| `%s` | %s | %s | %s | %d | %s | %s |", r.info.Name, r.info.Clause, strings.ReplaceAll(what, "|", "\\|"), codeList(r.own), r.other, codeList(r.props), ls)
 }
 
 func codeList(ids []string) string {
