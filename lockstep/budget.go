@@ -52,66 +52,90 @@ type Found struct {
 // Cases, Steps and Depth are the budget's.
 func FindUnder(ctx context.Context, o Options, clause string, b Budget) (Found, error) {
 	var f Found
-	out := o.Out
-	for seed := int64(1); f.Drawn < b.Sequences; seed++ {
-		o.Seed, o.Cases, o.Steps = seed, min(b.PerSeed, b.Sequences-f.Drawn), b.Steps
-		o.Depth = 0
-		if seed == 1 {
-			o.Depth = b.Depth
-		}
-		if out != "" {
-			o.Out = filepath.Join(out, fmt.Sprintf("seed-%d", seed))
+	err := b.search(&f, clause, func(seed int64, cases, depth int, sub string) (int, []string, string, error) {
+		o.Seed, o.Cases, o.Steps, o.Depth = seed, cases, b.Steps, depth
+		if o.Out != "" {
+			o.Out = filepath.Join(o.Out, sub)
 		}
 		res, err := Run(ctx, o)
-		if err != nil {
-			return f, err
+		if err != nil || res.Divergence == nil {
+			return sequences(res), nil, "", err
 		}
-		f.Drawn += res.Sequences
-		if d := res.Divergence; d != nil {
-			if slices.Contains(d.Clauses, clause) {
-				f.Divergence = d
-				return f, nil
-			}
-			f.Others = append(f.Others, fmt.Sprintf("seed %d: %s", seed, d.Summary()))
-		}
-		if res.Sequences == 0 {
-			break
-		}
+		f.Divergence = res.Divergence
+		return res.Sequences, res.Divergence.Clauses, res.Divergence.Summary(), nil
+	})
+	if !slices.Contains(clausesOf(f.Divergence), clause) {
+		f.Divergence = nil // the last seed's, under another clause
 	}
-	return f, nil
+	return f, err
 }
 
 // FindRuntimeUnder is FindUnder at runtime level: o's runtime against the
 // built-in runtime around the reference.
 func FindRuntimeUnder(ctx context.Context, o RuntimeOptions, clause string, b Budget) (Found, error) {
 	var f Found
-	out := o.Out
-	for seed := int64(1); f.Drawn < b.Sequences; seed++ {
-		o.Seed, o.Cases, o.Steps = seed, min(b.PerSeed, b.Sequences-f.Drawn), b.Steps
-		o.Depth = 0
-		if seed == 1 {
-			o.Depth = b.Depth
-		}
-		if out != "" {
-			o.Out = filepath.Join(out, fmt.Sprintf("seed-%d", seed))
+	err := b.search(&f, clause, func(seed int64, cases, depth int, sub string) (int, []string, string, error) {
+		o.Seed, o.Cases, o.Steps, o.Depth = seed, cases, b.Steps, depth
+		if o.Out != "" {
+			o.Out = filepath.Join(o.Out, sub)
 		}
 		res, err := RunRuntime(ctx, o)
+		if err != nil || res.Runtime == nil {
+			return sequences(res), nil, "", err
+		}
+		f.Runtime = res.Runtime
+		return res.Sequences, res.Runtime.Clauses, res.Runtime.Summary(), nil
+	})
+	if f.Runtime != nil && !slices.Contains(f.Runtime.Clauses, clause) {
+		f.Runtime = nil // the last seed's, under another clause
+	}
+	return f, err
+}
+
+// search runs one search a seed, from 1, until one names clause or the
+// budget is spent: run searches under a seed at most cases sequences (and
+// the exhaustive search to depth, under the first seed only), writing
+// under the directory named sub, and says how many it drew and the
+// clauses and summary of the divergence it found (none: nil).
+func (b Budget) search(f *Found, clause string, run func(seed int64, cases, depth int, sub string) (int, []string, string, error)) error {
+	for seed := int64(1); f.Drawn < b.Sequences; seed++ {
+		depth := 0
+		if seed == 1 {
+			depth = b.Depth
+		}
+		drawn, clauses, summary, err := run(seed, min(b.PerSeed, b.Sequences-f.Drawn), depth, fmt.Sprintf("seed-%d", seed))
 		if err != nil {
-			return f, err
+			return err
 		}
-		f.Drawn += res.Sequences
-		if d := res.Runtime; d != nil {
-			if slices.Contains(d.Clauses, clause) {
-				f.Runtime = d
-				return f, nil
-			}
-			f.Others = append(f.Others, fmt.Sprintf("seed %d: %s", seed, d.Summary()))
+		f.Drawn += drawn
+		switch {
+		case slices.Contains(clauses, clause):
+			return nil
+		case clauses != nil:
+			f.Others = append(f.Others, fmt.Sprintf("seed %d: %s", seed, summary))
 		}
-		if res.Sequences == 0 {
+		if drawn == 0 {
 			break
 		}
 	}
-	return f, nil
+	return nil
+}
+
+// sequences is how many random sequences a search compared (none when it
+// did not run).
+func sequences(res *Result) int {
+	if res == nil {
+		return 0
+	}
+	return res.Sequences
+}
+
+// clausesOf is a divergence's clauses (none for none).
+func clausesOf(d *Divergence) []string {
+	if d == nil {
+		return nil
+	}
+	return d.Clauses
 }
 
 // MutantProblems runs the plugin level's proof for a known mutant or

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
 
 	"github.com/plankit/plankit/internal/union"
 	"github.com/plankit/plankit/sim"
@@ -218,23 +217,14 @@ func (k kind[T]) play(s *Session, done *StepDone, st *Step) error {
 	return k.play_(s, done, *k.of(st))
 }
 
-var (
-	registered []StepKind
-	tableOnce  sync.Once
-	table      []StepKind
-)
+// steps is the step table; each step file declares its row.
+var steps = union.NewTable[Step](StepKind.Name)
 
 // declare adds a kind of step to the table; each step file calls it once.
-func declare[T any](k kind[T]) StepKind {
-	registered = append(registered, k)
-	return k
-}
+func declare[T any](k kind[T]) StepKind { return steps.Declare(k) }
 
 // StepKinds is the step table in Step's member order.
-func StepKinds() []StepKind {
-	tableOnce.Do(func() { table = union.Sorted[Step](registered, StepKind.Name) })
-	return table
-}
+func StepKinds() []StepKind { return steps.Rows() }
 
 // kindOf is the row of the step's first set member, or noStep for an
 // empty step.
@@ -271,13 +261,7 @@ func (noStep) introducesAgent() bool                        { return false }
 func (noStep) play(*Session, *StepDone, *Step) error        { return &sim.InputError{Msg: "empty step"} }
 
 // StepNames are the keys of every kind of step, in table order.
-func StepNames() []string {
-	out := make([]string, 0, len(StepKinds()))
-	for _, k := range StepKinds() {
-		out = append(out, k.Name())
-	}
-	return out
-}
+func StepNames() []string { return steps.Keys() }
 
 // Members counts the step's set members (a well-formed step has exactly
 // one).

@@ -6,9 +6,9 @@
 #   1. the hand-written files it took (at most three) and the files
 #      generation wrote (the runtime trace schema, the trace format page's
 #      table);
-#   2. what the recipe test (TestEveryClauseHasItsEvidence) names when the
-#      row is there but Step has no member for it, then nothing missing once
-#      it has: the slow proofs it runs for the new kind alone (its example,
+#   2. what the recipe test (TestEveryClauseHasItsEvidence) names when
+#      Step has the member but the table no row for it, then nothing
+#      missing once it has: the slow proofs it runs for the new kind alone (its example,
 #      every two-step script of its letter and the wide alphabet on the
 #      built-in runtime, lockstep at runtime level) pass;
 #   3. the tests of the packages the step touches, green: go test ./loop
@@ -17,41 +17,29 @@
 # The tree it is run from is not touched. Usage: scripts/add-step-demo.sh
 # [--keep] [--all].
 set -euo pipefail
-
-keep=false
-all=false
-for a in "$@"; do
-	case "$a" in
-	--keep) keep=true ;;
-	--all) all=true ;;
-	*) echo "usage: scripts/add-step-demo.sh [--keep] [--all]" >&2; exit 2 ;;
-	esac
-done
 src=$(cd "$(dirname "$0")/.." && pwd)
+source "$src/scripts/demo-lib.sh"
+demo_options --all "scripts/add-step-demo.sh [--keep] [--all]" "$@"
+all=$flag
 export GOFLAGS=-mod=mod
+demo_spec
+demo_tree
 
-work=$(mktemp -d)
-$keep || trap 'rm -rf "$work"' EXIT
-tree=$work/tree
-mkdir -p "$tree"
-(cd "$src" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$tree"
-cd "$tree"
-git init -q && git add -A && git -c user.name=demo -c user.email=demo@example.invalid commit -q -m baseline
+# 1. loop/step.go: the member.
+python3 - <<'EOF'
+p = "loop/step.go"
+s = open(p).read()
+old = '	Unload *struct{} `json:"unload,omitempty"`\n'
+assert old in s
+s = s.replace(old, old + '	// Toggle flips plan mode between turns (a get, then a set).\n	Toggle *AgentRequest `json:"toggle,omitempty"`\n', 1)
+open(p, "w").write(s)
+EOF
+gofmt -w loop/step.go
 
-recipe() {
-	local out
-	out=$(go test ./cmd/plankit -run 'TestEveryClauseHasItsEvidence$' -count=1 -timeout 30m 2>&1 || true)
-	if grep -q 'lacks, in the order' <<<"$out"; then
-		sed -n '/lacks, in the order/,$p' <<<"$out" | grep -v '^FAIL\|^--- \|^ok' || true
-	elif grep -q '^ok' <<<"$out"; then
-		echo "   nothing missing"
-	else
-		echo "   (the tree does not build; the first errors:)"
-		grep -v '^FAIL\|^#' <<<"$out" | head -3 | sed 's/^/   /'
-	fi
-}
+echo "== Step has a member toggle (loop/step.go), the step table no row for it yet. The recipe test says:"
+recipe
 
-# 1. loop/step_toggle.go (new): the row.
+# 2. loop/step_toggle.go (new): the row.
 cat >loop/step_toggle.go <<'EOF'
 package loop
 
@@ -79,19 +67,6 @@ var _ = declare(kind[AgentRequest]{
 	letters: func(Capabilities) (_, wide []Step) { return nil, []Step{{Toggle: &AgentRequest{Agent: "main"}}} },
 })
 EOF
-echo "== The row is declared (loop/step_toggle.go); Step has no member for it yet. The recipe test says:"
-recipe
-
-# 2. loop/step.go: the member.
-python3 - <<'EOF'
-p = "loop/step.go"
-s = open(p).read()
-old = '	Unload *struct{} `json:"unload,omitempty"`\n'
-assert old in s
-s = s.replace(old, old + '	// Toggle flips plan mode between turns (a get, then a set).\n	Toggle *AgentRequest `json:"toggle,omitempty"`\n', 1)
-open(p, "w").write(s)
-EOF
-gofmt -w loop/step.go
 
 # 3. loop/step_test.go: what a session does with it.
 cat >>loop/step_test.go <<'EOF'

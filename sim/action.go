@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
 
 	"github.com/plankit/plankit/internal/union"
 )
@@ -158,32 +157,17 @@ func unless(ok bool, why string) string {
 // allAgents is the touches of a runtime-wide action that every agent sees.
 func allAgents[T any](r *Runtime, _ *T) []string { return r.order }
 
-var (
-	registered []ActionKind
-	tableOnce  sync.Once
-	table      []ActionKind
-)
+// actions is the action table; each action file declares its row.
+var actions = union.NewTable[Action](ActionKind.Name)
 
 // declare adds an action to the table; each action file calls it once.
-func declare[T any](k kind[T]) ActionKind {
-	registered = append(registered, k)
-	return k
-}
+func declare[T any](k kind[T]) ActionKind { return actions.Declare(k) }
 
 // Actions is the action table in Action's field order.
-func Actions() []ActionKind {
-	tableOnce.Do(func() { table = union.Sorted[Action](registered, ActionKind.Name) })
-	return table
-}
+func Actions() []ActionKind { return actions.Rows() }
 
 // ActionNames are the keys of every action, in table order.
-func ActionNames() []string {
-	var out []string
-	for _, k := range Actions() {
-		out = append(out, k.Name())
-	}
-	return out
-}
+func ActionNames() []string { return actions.Keys() }
 
 // kindOf is the row of the action's set field, or nil for an empty action.
 func kindOf(a *Action) ActionKind {

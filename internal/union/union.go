@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Index is the index of U's field whose JSON key is key, or -1.
@@ -81,6 +82,42 @@ func Problems[U any](keys []string, types []reflect.Type, nameOf func(*U) string
 	}
 	for ; i < len(keys); i++ {
 		out = append(out, fmt.Sprintf("row %q has no field", keys[i]))
+	}
+	return out
+}
+
+// Table is a union U's table of rows R: each row is declared once, by the
+// file of its member (Declare, at package initialization), and read in
+// U's field order (Rows), found by the JSON key each row names (key).
+type Table[U, R any] struct {
+	key      func(R) string
+	declared []R
+	once     sync.Once
+	sorted   []R
+}
+
+// NewTable returns an empty table whose rows name their keys with key.
+func NewTable[U, R any](key func(R) string) *Table[U, R] {
+	return &Table[U, R]{key: key}
+}
+
+// Declare adds a row; each member's file declares its row once.
+func (t *Table[U, R]) Declare(r R) R {
+	t.declared = append(t.declared, r)
+	return r
+}
+
+// Rows are the declared rows in U's field order (sorted once).
+func (t *Table[U, R]) Rows() []R {
+	t.once.Do(func() { t.sorted = Sorted[U](t.declared, t.key) })
+	return t.sorted
+}
+
+// Keys are the rows' keys, in table order.
+func (t *Table[U, R]) Keys() []string {
+	out := make([]string, 0, len(t.Rows()))
+	for _, r := range t.Rows() {
+		out = append(out, t.key(r))
 	}
 	return out
 }

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
+// u is a union of three members of unlike types.
 type u struct {
-	B *int    `json:"b,omitempty"`
-	A *string `json:"a,omitempty"`
-	C *bool   `json:"c"`
+	B *[]int    `json:"b,omitempty"`
+	A *struct{} `json:"a,omitempty"`
+	C *bool     `json:"c"`
 }
 
 func TestSortedByFieldOrder(t *testing.T) {
@@ -34,7 +35,7 @@ func TestProblems(t *testing.T) {
 		}
 		return ""
 	}
-	types := []reflect.Type{reflect.TypeFor[int](), reflect.TypeFor[string](), reflect.TypeFor[bool]()}
+	types := []reflect.Type{reflect.TypeFor[[]int](), reflect.TypeFor[struct{}](), reflect.TypeFor[bool]()}
 	if p := Problems[u]([]string{"b", "a", "c"}, types, name); len(p) != 0 {
 		t.Fatalf("a faithful table: %v", p)
 	}
@@ -53,5 +54,15 @@ func TestProblems(t *testing.T) {
 		if p := Problems[u](c.keys, c.types, name); len(p) == 0 {
 			t.Errorf("%v %v: no problem found", c.keys, c.types)
 		}
+	}
+}
+
+func TestTable(t *testing.T) {
+	tab := NewTable[u](func(k string) string { return k })
+	for _, k := range []string{"c", "a", "b"} {
+		tab.Declare(k)
+	}
+	if got := tab.Keys(); !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Fatalf("Keys: %v", got)
 	}
 }
