@@ -151,7 +151,7 @@ var clauseRecipe = []recipeStep{
 	},
 	{
 		file:    "generated files",
-		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant); `go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
+		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant; `--only NAME` for a new mutant's row alone); `go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
 		proof:   "`TestGeneratedFilesAreFresh` (whose stale files this recipe names), `TestMutantsDocIsFresh`, `TestMutantsAreKilledAtRuntimeLevel`; for a new mutant, this recipe computes its rows of both kill matrices",
 		mutant:  true,
 		missing: func(e recipeState) []string { return e.stale },

@@ -153,12 +153,12 @@ func schemaKeys(schema []byte, path ...string) []string {
 func proofClauseScenarios(ctx context.Context, _ string, n recipeNew) []string {
 	var out []string
 	for _, c := range n.Clauses {
-		fres, err := features.Run(ctx, features.Options{NewPort: reference.Factory(reference.Options{}), Tags: "@" + c})
+		fres, err := features.Run(ctx, features.Options{NewPort: reference.Factory(reference.Options{}), Selection: features.Selection{Tags: "@" + c}})
 		if err == nil {
 			err = fres.Impl
 		}
 		out = append(out, failing(c, "scenario", fres.Cases, err)...)
-		rres, err := suite.Run(ctx, suite.Options{NewRuntime: builtinRuntime(nil), Tags: "@" + c})
+		rres, err := suite.Run(ctx, suite.Options{NewRuntime: builtinRuntime(nil), Selection: features.Selection{Tags: "@" + c}})
 		if err == nil {
 			err = rres.Impl
 		}
@@ -358,7 +358,7 @@ func proofMatrices(ctx context.Context, root string, n recipeNew) []string {
 			continue
 		}
 		if !bytes.Contains(plugin, []byte("\n"+matrixLine(row)+"\n")) {
-			out = append(out, fmt.Sprintf("docs/mutants.md has no row for %s as it is now: go run ./cmd/plankit mutants --matrix --out docs/mutants.md", m.Name))
+			out = append(out, fmt.Sprintf("docs/mutants.md has no row for %s as it is now: go run ./cmd/plankit mutants --matrix --only %s --out docs/mutants.md", m.Name, m.Name))
 		}
 		if !isVariant(m) && !bytes.Contains(runtime, []byte("| `"+string(m.Name)+"` |")) {
 			out = append(out, fmt.Sprintf("docs/mutants-runtime.md has no row for %s: go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", m.Name))

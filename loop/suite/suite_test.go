@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/reference"
@@ -144,7 +145,7 @@ func TestRetryBehaviours(t *testing.T) {
 func TestResultsAreDeterministic(t *testing.T) {
 	var first []byte
 	for _, seed := range []int64{0, 1, 42, 1} {
-		res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Seed: seed})
+		res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Selection: features.Selection{Seed: seed}})
 		for i := range res.Cases {
 			res.Cases[i].Steps = nil
 		}
@@ -203,7 +204,7 @@ func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
 // that failed and passes against the built-in one.
 func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
 	dir := t.TempDir()
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), Tags: "@STEP-2 && @STEP-7", CounterexampleDir: dir})
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), CounterexampleDir: dir, Selection: features.Selection{Tags: "@STEP-2 && @STEP-7"}})
 	if err != nil || len(res.Cases) != 1 || !strings.Contains(res.Cases[0].Message, "replay: plankit sim --level runtime") {
 		t.Fatalf("%v %+v", err, res.Cases)
 	}
@@ -236,7 +237,7 @@ func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 	} {
 		t.Run(c.scenario, func(t *testing.T) {
 			dir := t.TempDir()
-			res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep, c.mutant), Tags: "@id:" + c.scenario, CounterexampleDir: dir})
+			res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep, c.mutant), CounterexampleDir: dir, Selection: features.Selection{Tags: "@id:" + c.scenario}})
 			if err != nil || len(res.Cases) != 1 {
 				t.Fatalf("%v, %d cases", err, len(res.Cases))
 			}
@@ -297,7 +298,7 @@ func TestDshHabitsFailTheirScenarios(t *testing.T) {
 			return b
 		}},
 	} {
-		res := runSuite(t, suite.Options{NewRuntime: c.runtime, Tags: "@id:" + c.scenario})
+		res := runSuite(t, suite.Options{NewRuntime: c.runtime, Selection: features.Selection{Tags: "@id:" + c.scenario}})
 		if len(res.Cases) != 1 || res.Cases[0].Status != report.Failed || !strings.Contains(res.Cases[0].Message, "STEP-6") {
 			t.Errorf("%s: %+v, want it failed under STEP-6", c.scenario, res.Cases)
 		}
