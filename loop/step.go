@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -22,20 +23,79 @@ import (
 // which is the order of the runtime trace schema, of its documentation
 // and of the alphabet.
 type Step struct {
-	Turn    *TurnRequest    `json:"turn,omitempty"`
-	Set     *SetRequest     `json:"set,omitempty"`
-	Get     *AgentRequest   `json:"get,omitempty"`
-	Command *CommandRequest `json:"command,omitempty"`
-	Append  *AppendRequest  `json:"append,omitempty"`
-	Fault   *FaultRequest   `json:"fault,omitempty"`
-	Restart *struct{}       `json:"restart,omitempty"`
-	Reload  *struct{}       `json:"reload,omitempty"`
+	Turn    *TurnRequest
+	Set     *SetRequest
+	Get     *AgentRequest
+	Command *CommandRequest
+	Append  *AppendRequest
+	Fault   *FaultRequest
+	Restart *struct{}
+	Reload  *struct{}
 	// Open starts a new agent from a given log (the plugin level's open
 	// action); Unload disposes plan mode without loading it again.
-	Open   *OpenStep `json:"open,omitempty"`
-	Unload *struct{} `json:"unload,omitempty"`
+	Open   *OpenStep
+	Unload *struct{}
 	// Expect is what the step must show; the runtime never sees it.
-	Expect *Expect `json:"expect,omitempty"`
+	Expect *Expect
+}
+
+// expectKey is the key of a step's expectation in a runtime trace.
+const expectKey = "expect"
+
+// MarshalJSON writes the step as a runtime trace does: each set member
+// under its row's key, in table order, then its expectation. The keys are
+// the table's (the members carry none of their own).
+func (s Step) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	member := func(key string, v any) error {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:", key)
+		b.Write(data)
+		return nil
+	}
+	for _, k := range StepKinds() {
+		if k.in(&s) {
+			if err := member(k.Name(), k.field(&s)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.Expect != nil {
+		if err := member(expectKey, s.Expect); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads a step as a runtime trace writes it: each member by
+// its row's key, and the expectation. A key the table does not have is
+// left to the schema to refuse, as encoding/json leaves an unknown field.
+func (s *Step) UnmarshalJSON(data []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	*s = Step{}
+	for _, k := range StepKinds() {
+		if v, ok := members[k.Name()]; ok {
+			if err := k.decode(s, v); err != nil {
+				return fmt.Errorf("%s: %w", k.Name(), err)
+			}
+		}
+	}
+	if v, ok := members[expectKey]; ok {
+		return json.Unmarshal(v, &s.Expect)
+	}
+	return nil
 }
 
 // OpenStep starts a new agent from a given log: the plugin level's open
@@ -65,6 +125,8 @@ type StepKind interface {
 	Letters(caps Capabilities) (alphabet, wide []Step)
 
 	in(*Step) bool
+	field(*Step) any
+	decode(*Step, json.RawMessage) error
 	agent(*Step) string
 	needs(*Step) string
 	script(*Step) *Script
@@ -143,8 +205,12 @@ func (k kind[T]) Example() string         { return k.example }
 func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
 func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) in(s *Step) bool         { return *k.of(s) != nil }
-func (k kind[T]) introducesAgent() bool   { return k.introduces }
-func (k kind[T]) asksService() bool       { return k.service }
+func (k kind[T]) field(s *Step) any       { return k.of(s) }
+func (k kind[T]) decode(s *Step, data json.RawMessage) error {
+	return json.Unmarshal(data, k.of(s))
+}
+func (k kind[T]) introducesAgent() bool { return k.introduces }
+func (k kind[T]) asksService() bool     { return k.service }
 
 func (k kind[T]) Letters(caps Capabilities) (alphabet, wide []Step) {
 	if k.letters == nil {
@@ -218,7 +284,7 @@ func (k kind[T]) play(s *Session, done *StepDone, st *Step) error {
 }
 
 // steps is the step table; each step file declares its row.
-var steps = union.NewTable[Step](StepKind.Name)
+var steps = union.NewTable(StepKind.Name, func(k StepKind) union.Field[Step] { return k.field })
 
 // declare adds a kind of step to the table; each step file calls it once.
 func declare[T any](k kind[T]) StepKind { return steps.Declare(k) }
@@ -249,6 +315,8 @@ func (noStep) Schema() json.RawMessage                      { return nil }
 func (noStep) Draws() []Draw                                { return nil }
 func (noStep) Letters(Capabilities) (alphabet, wide []Step) { return nil, nil }
 func (noStep) in(*Step) bool                                { return false }
+func (noStep) field(*Step) any                              { return nil }
+func (noStep) decode(*Step, json.RawMessage) error          { return nil }
 func (noStep) agent(*Step) string                           { return "" }
 func (noStep) needs(*Step) string                           { return "" }
 func (noStep) script(*Step) *Script                         { return nil }
@@ -262,6 +330,17 @@ func (noStep) play(*Session, *StepDone, *Step) error        { return &sim.InputE
 
 // StepNames are the keys of every kind of step, in table order.
 func StepNames() []string { return steps.Keys() }
+
+// TableProblems says where the step table and Step disagree (none: one row
+// per member but the expectation, in its place, of its type, naming it).
+func TableProblems() []string {
+	return union.Problems(steps.Members(StepKind.Type), func(s *Step) string {
+		if s.Members() != 1 {
+			return fmt.Sprintf("%d members", s.Members())
+		}
+		return s.Name()
+	}, "Expect")
+}
 
 // Members counts the step's set members (a well-formed step has exactly
 // one).

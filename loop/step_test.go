@@ -1,12 +1,10 @@
 package loop
 
 import (
-	"fmt"
-	"reflect"
+	"encoding/json"
 	"slices"
 	"testing"
 
-	"github.com/plankit/plankit/internal/union"
 	"github.com/plankit/plankit/sim"
 )
 
@@ -15,17 +13,7 @@ import (
 // declared for the member's type and finding it set; an empty step has no
 // row.
 func TestStepTableIsStepsMembers(t *testing.T) {
-	var keys []string
-	var types []reflect.Type
-	for _, k := range StepKinds() {
-		keys, types = append(keys, k.Name()), append(types, k.Type())
-	}
-	for _, p := range union.Problems[Step](keys, types, func(s *Step) string {
-		if s.Members() != 1 {
-			return fmt.Sprintf("%d members", s.Members())
-		}
-		return s.Name()
-	}, "expect") {
+	for _, p := range TableProblems() {
 		t.Error(p)
 	}
 	if s := (Step{}); s.Name() != "" || s.Members() != 0 || s.Agent() != "" || s.ScriptOf() != nil {
@@ -84,5 +72,25 @@ func TestUnloadedAfter(t *testing.T) {
 		if got := c.step.unloadedAfter(c.before); got != c.want {
 			t.Errorf("after %q from unloaded=%t: %t, want %t", c.step.Name(), c.before, got, c.want)
 		}
+	}
+}
+
+// A step is written and read by the table's keys, member then
+// expectation, and reads back as it was written.
+func TestStepJSONByTheTable(t *testing.T) {
+	in := Step{Fault: &FaultRequest{Agent: "main", Count: 2}, Expect: &Expect{Clause: "STEP-5"}}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != `{"fault":{"agent":"main","count":2},"expect":{"clause":"STEP-5"}}` {
+		t.Fatalf("written %s", data)
+	}
+	var out Step
+	if err := json.Unmarshal(data, &out); err != nil || out.Fault == nil || *out.Fault != *in.Fault || out.Expect == nil || out.Expect.Clause != "STEP-5" || out.Members() != 1 {
+		t.Fatalf("read back %+v (%v)", out, err)
+	}
+	if err := json.Unmarshal([]byte(`{"set":{"active":"yes"}}`), &out); err == nil {
+		t.Fatal("a member of the wrong shape read without an error")
 	}
 }

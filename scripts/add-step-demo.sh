@@ -29,9 +29,9 @@ demo_tree
 python3 - <<'EOF'
 p = "loop/step.go"
 s = open(p).read()
-old = '	Unload *struct{} `json:"unload,omitempty"`\n'
+old = '	Unload *struct{}\n'
 assert old in s
-s = s.replace(old, old + '	// Toggle flips plan mode between turns (a get, then a set).\n	Toggle *AgentRequest `json:"toggle,omitempty"`\n', 1)
+s = s.replace(old, old + '	// Toggle flips plan mode between turns (a get, then a set).\n	Toggle *AgentRequest\n', 1)
 open(p, "w").write(s)
 EOF
 gofmt -w loop/step.go

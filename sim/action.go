@@ -69,6 +69,7 @@ type ActionKind interface {
 	// field accessor, and a value would be copied to the heap for that at
 	// every call.
 	in(*Action) bool
+	field(*Action) any
 	agent(*Action) string
 	introduces(*Action) string
 	apply(*Runtime, *Result, *Action) error
@@ -108,6 +109,7 @@ func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
 func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
 func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
+func (k kind[T]) field(a *Action) any     { return k.of(a) }
 func (k kind[T]) refuses(w State, a *Action) string {
 	if k.refuses_ == nil {
 		return ""
@@ -158,7 +160,7 @@ func unless(ok bool, why string) string {
 func allAgents[T any](r *Runtime, _ *T) []string { return r.order }
 
 // actions is the action table; each action file declares its row.
-var actions = union.NewTable[Action](ActionKind.Name)
+var actions = union.NewTable(ActionKind.Name, func(k ActionKind) union.Field[Action] { return k.field })
 
 // declare adds an action to the table; each action file calls it once.
 func declare[T any](k kind[T]) ActionKind { return actions.Declare(k) }
@@ -168,6 +170,12 @@ func Actions() []ActionKind { return actions.Rows() }
 
 // ActionNames are the keys of every action, in table order.
 func ActionNames() []string { return actions.Keys() }
+
+// TableProblems says where the action table and Action disagree (none:
+// one row per field, in its place, of its type, named by its JSON key).
+func TableProblems() []string {
+	return union.Problems(actions.Members(ActionKind.Type), func(a *Action) string { return a.Name() })
+}
 
 // kindOf is the row of the action's set field, or nil for an empty action.
 func kindOf(a *Action) ActionKind {

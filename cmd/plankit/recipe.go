@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/catalog/coverage"
-	"github.com/plankit/plankit/internal/union"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
@@ -203,28 +201,18 @@ var stepRecipe = []recipeStep{
 }
 
 // missingActionRows names what the action table lacks against Action.
-func missingActionRows(recipeState) []string {
-	var keys []string
-	var types []reflect.Type
-	for _, k := range sim.Actions() {
-		keys, types = append(keys, k.Name()), append(types, k.Type())
-	}
-	return union.Problems[sim.Action](keys, types, func(a *sim.Action) string { return a.Name() })
-}
+func missingActionRows(recipeState) []string { return sim.TableProblems() }
 
 // missingStepRows names what the step table lacks against Step, and a
 // kind of step without its example, doc or schema.
 func missingStepRows(recipeState) []string {
-	var keys []string
-	var types []reflect.Type
 	var out []string
 	for _, k := range loop.StepKinds() {
-		keys, types = append(keys, k.Name()), append(types, k.Type())
 		if k.Example() == "" || k.Doc() == "" || len(k.Schema()) == 0 {
 			out = append(out, fmt.Sprintf("step %s: its row needs an example, a doc and a schema", k.Name()))
 		}
 	}
-	return append(out, union.Problems[loop.Step](keys, types, func(s *loop.Step) string { return s.Name() }, "expect")...)
+	return append(out, loop.TableProblems()...)
 }
 
 // missingSpecClauses compares the declared clauses with SPEC.md's.

@@ -10,16 +10,30 @@ import (
 type u struct {
 	B *[]int    `json:"b,omitempty"`
 	A *struct{} `json:"a,omitempty"`
-	C *bool     `json:"c"`
+	C *bool
 }
 
+var (
+	fieldA = Field[u](func(x *u) any { return &x.A })
+	fieldB = Field[u](func(x *u) any { return &x.B })
+	fieldC = Field[u](func(x *u) any { return &x.C })
+)
+
 func TestSortedByFieldOrder(t *testing.T) {
-	if Index[u]("a") != 1 || Index[u]("c") != 2 || Index[u]("z") != -1 {
-		t.Fatalf("Index: a %d, c %d, z %d", Index[u]("a"), Index[u]("c"), Index[u]("z"))
+	if Index(fieldA) != 1 || Index(fieldC) != 2 {
+		t.Fatalf("Index: a %d, c %d", Index(fieldA), Index(fieldC))
 	}
-	got := Sorted[u]([]string{"c", "a", "b"}, func(k string) string { return k })
+	rows := map[string]Field[u]{"a": fieldA, "b": fieldB, "c": fieldC}
+	got := Sorted([]string{"c", "a", "b"}, func(k string) Field[u] { return rows[k] })
 	if !slices.Equal(got, []string{"b", "a", "c"}) {
 		t.Fatalf("Sorted: %v", got)
+	}
+	tab := NewTable(func(k string) string { return k }, func(k string) Field[u] { return rows[k] })
+	for _, k := range []string{"c", "a", "b"} {
+		tab.Declare(k)
+	}
+	if got := tab.Keys(); !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Fatalf("Keys: %v", got)
 	}
 }
 
@@ -35,34 +49,28 @@ func TestProblems(t *testing.T) {
 		}
 		return ""
 	}
-	types := []reflect.Type{reflect.TypeFor[[]int](), reflect.TypeFor[struct{}](), reflect.TypeFor[bool]()}
-	if p := Problems[u]([]string{"b", "a", "c"}, types, name); len(p) != 0 {
+	b := Member[u]{"b", reflect.TypeFor[[]int](), fieldB}
+	a := Member[u]{"a", reflect.TypeFor[struct{}](), fieldA}
+	c := Member[u]{"c", reflect.TypeFor[bool](), fieldC}
+	if p := Problems([]Member[u]{b, a, c}, name); len(p) != 0 {
 		t.Fatalf("a faithful table: %v", p)
 	}
-	if p := Problems[u]([]string{"b", "a"}, types[:2], name, "c"); len(p) != 0 {
-		t.Fatalf("c left out as not a member: %v", p)
+	if p := Problems([]Member[u]{b, a}, name, "C"); len(p) != 0 {
+		t.Fatalf("C left out as not a member: %v", p)
 	}
-	for _, c := range []struct {
-		keys  []string
-		types []reflect.Type
-	}{
-		{[]string{"a", "b", "c"}, types},
-		{[]string{"b", "a", "c"}, []reflect.Type{types[1], types[1], types[2]}},
-		{[]string{"b", "a"}, types[:2]},
-		{[]string{"b", "a", "c", "d"}, append(types, types[0])},
+	wrongKey := a
+	wrongKey.Key = "z"
+	wrongType := a
+	wrongType.Type = reflect.TypeFor[int]()
+	for _, rows := range [][]Member[u]{
+		{a, b, c},         // out of place
+		{b, wrongType, c}, // another type
+		{b, a},            // a field without a row
+		{b, wrongKey, c},  // the field's JSON key is another
+		{b, a, c, c},      // two rows on one field
 	} {
-		if p := Problems[u](c.keys, c.types, name); len(p) == 0 {
-			t.Errorf("%v %v: no problem found", c.keys, c.types)
+		if p := Problems(rows, name); len(p) == 0 {
+			t.Errorf("%v: no problem found", rows)
 		}
-	}
-}
-
-func TestTable(t *testing.T) {
-	tab := NewTable[u](func(k string) string { return k })
-	for _, k := range []string{"c", "a", "b"} {
-		tab.Declare(k)
-	}
-	if got := tab.Keys(); !slices.Equal(got, []string{"b", "a", "c"}) {
-		t.Fatalf("Keys: %v", got)
 	}
 }
