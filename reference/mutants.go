@@ -549,7 +549,8 @@ type Evidence struct {
 	LogUnlinted string
 	// RuntimeHidden says why the runtime level, which sees a runtime from
 	// outside, cannot show the mutant; empty, the runtime-level suite must
-	// kill it (TestMutantsAreKilledAtRuntimeLevel, package loop/suite) and
+	// kill it (TestMutantsAreKilledAtRuntimeLevel, package main of
+	// cmd/plankit) and
 	// lockstep at runtime level must find it under its clause
 	// (TestRuntimeLockstepNamesEachMutantUnderItsClause, package lockstep).
 	// At the plugin level lockstep must always find it under its clause

@@ -9,8 +9,8 @@
 #      SPEC.md) and the files generation wrote;
 #   3. what the recipe test names once the hand-written files are there
 #      and generation has run: the slow proofs it runs for the new clause
-#      and mutant alone pass, and only the kill matrices' rows are left,
-#      which their commands write;
+#      and mutant alone pass, and only the kill matrices are left, which
+#      their commands write;
 #   4. for each hand-written file, what the test names when that one is
 #      left out;
 #   5. nothing missing, then the suite green in the copy: go test ./...
@@ -137,9 +137,9 @@ if ! $narrow; then
 fi
 
 echo
-echo "== The kill matrices' commands write the mutant's rows:"
-go run ./cmd/plankit mutants --matrix --only plan-mode-names-source --out docs/mutants.md | tail -2 | sed 's/^/   /'
-go test ./loop/suite -run 'TestMutantsAreKilledAtRuntimeLevel$' -update -count=1 | sed 's/^/   /'
+echo "== The kill matrices' commands write them anew (the new scenarios kill other mutants too: their rows change):"
+go run ./cmd/plankit mutants --matrix --out docs/mutants.md | tail -2 | sed 's/^/   /'
+go test ./cmd/plankit -run 'TestMutantsAreKilledAtRuntimeLevel$' -update -count=1 | sed 's/^/   /'
 echo
 echo "== Complete. The recipe test says:"
 out=$(recipe)

@@ -120,7 +120,7 @@ func generatedFiles(root string) (generated.Set, error) {
 // fixtures their test's -update flag rewrites.
 var generatedElsewhere = []generated.Elsewhere{
 	{Path: "docs/mutants.md", Command: "go run ./cmd/plankit mutants --matrix --out docs/mutants.md", Test: "cmd/plankit TestMutantsDocIsFresh"},
-	{Path: "docs/mutants-runtime.md", Command: "go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", Test: "loop/suite TestMutantsAreKilledAtRuntimeLevel"},
+	{Path: runtimeMatrixPath, Command: runtimeMatrixCmd, Test: "cmd/plankit TestMutantsAreKilledAtRuntimeLevel"},
 	{Path: "adapter/dsh/conformance/testdata/page.golden.md", Command: "go test ./adapter/dsh/conformance -run TestRenderGolden -update", Test: "adapter/dsh/conformance TestRenderGolden"},
 	{Path: "cmd/plankit/testdata/snippets.txtar", Command: "go test ./cmd/plankit -run TestDocScriptOfAFixturePage -update", Test: "cmd/plankit TestDocScriptOfAFixturePage"},
 }

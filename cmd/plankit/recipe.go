@@ -140,7 +140,7 @@ var clauseRecipe = []recipeStep{
 	{
 		file:    "`attribution/table.go`",
 		add:     "a row that names the mutant's clause where its divergence is seen, at each level it applies to: a plugin-level row (`Obs…`) and, unless the mutant's `Evidence.RuntimeHidden` says why a runtime cannot show it, a runtime-level row (`Rt…`) — an existing row, or a new one with its ID constant and the situation implemented in `lockstep`. Nothing pins which observation finds it: some divergence within the search budget (`lockstep.MutantBudget`, `lockstep.RuntimeMutantBudget`) must name its clause.",
-		proof:   "`TestMutantsAreFound`, `TestRuntimeLockstepNamesEachMutantUnderItsClause` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (loop/suite); for a new mutant, this recipe runs them for it alone",
+		proof:   "`TestMutantsAreFound`, `TestRuntimeLockstepNamesEachMutantUnderItsClause` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (cmd/plankit); for a new mutant, this recipe runs them for it alone",
 		mutant:  true,
 		missing: missingRows,
 		prove: func(ctx context.Context, root string, n recipeNew) []string {
@@ -149,8 +149,8 @@ var clauseRecipe = []recipeStep{
 	},
 	{
 		file:    "generated files",
-		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant; `--only NAME` for a new mutant's row alone); `go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
-		proof:   "`TestGeneratedFilesAreFresh` (whose stale files this recipe names), `TestMutantsDocIsFresh`, `TestMutantsAreKilledAtRuntimeLevel`; for a new mutant, this recipe computes its rows of both kill matrices",
+		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant; `--only NAME` for a new mutant's row alone); `go test ./cmd/plankit -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
+		proof:   "`TestGeneratedFilesAreFresh` (whose stale files this recipe names), `TestMutantsDocIsFresh`, `TestMutantsAreKilledAtRuntimeLevel`; for a new clause or mutant, this recipe computes both kill matrices whole",
 		mutant:  true,
 		missing: func(e recipeState) []string { return e.stale },
 		prove:   proofMatrices,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -344,30 +345,40 @@ func proofMutantRuntimeSuite(ctx context.Context, _ string, n recipeNew) []strin
 	return out
 }
 
-// proofMatrices: the kill matrices have the new mutants' rows as they
-// are computed now (docs/mutants.md's row; docs/mutants-runtime.md has a
-// row).
+// proofMatrices: with a new clause (its scenarios kill other mutants too)
+// or a new mutant, both kill matrices are what they are computed to be now,
+// whole: docs/mutants.md and docs/mutants-runtime.md with the kill count
+// docs/checking-your-runtime.md quotes.
 func proofMatrices(ctx context.Context, root string, n recipeNew) []string {
-	var out []string
-	plugin, _ := os.ReadFile(filepath.Join(root, "docs", "mutants.md"))
-	runtime, _ := os.ReadFile(filepath.Join(root, "docs", "mutants-runtime.md"))
-	for _, m := range newMutants(n) {
-		row, err := matrixRowOf(ctx, m, os.TempDir())
-		if err != nil {
-			out = append(out, fmt.Sprintf("mutant %s: %v", m.Name, err))
-			continue
-		}
-		if !bytes.Contains(plugin, []byte("\n"+matrixLine(row)+"\n")) {
-			out = append(out, fmt.Sprintf("docs/mutants.md has no row for %s as it is now: go run ./cmd/plankit mutants --matrix --only %s --out docs/mutants.md", m.Name, m.Name))
-		}
-		if !isVariant(m) && !bytes.Contains(runtime, []byte("| `"+string(m.Name)+"` |")) {
-			out = append(out, fmt.Sprintf("docs/mutants-runtime.md has no row for %s: go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", m.Name))
-		}
+	if len(n.Clauses)+len(n.Mutants)+len(n.LoopMutants) == 0 {
+		return nil
 	}
-	for _, name := range n.LoopMutants {
-		if !bytes.Contains(runtime, []byte("| `"+name+"` |")) {
-			out = append(out, fmt.Sprintf("docs/mutants-runtime.md has no row for %s: go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", name))
+	var out []string
+	rows, err := killMatrix(ctx, io.Discard, nil)
+	if err != nil {
+		return []string{fmt.Sprintf("the kill matrix could not be run: %v", err)}
+	}
+	plugin, _ := os.ReadFile(filepath.Join(root, "docs", "mutants.md"))
+	if !bytes.Equal(plugin, mutantsPage(rows)) {
+		var only []string
+		for _, m := range n.Mutants {
+			only = append(only, "--only "+m)
 		}
+		cmd := "go run ./cmd/plankit mutants --matrix --out docs/mutants.md"
+		if len(n.Clauses) == 0 && len(only) > 0 {
+			cmd = "go run ./cmd/plankit mutants --matrix " + strings.Join(only, " ") + " --out docs/mutants.md"
+		}
+		out = append(out, "docs/mutants.md is not the kill matrix as it is now: "+cmd)
+	}
+	page, figure, problems, err := runtimeMatrix(ctx)
+	if err != nil {
+		return append(out, fmt.Sprintf("the runtime kill matrix could not be run: %v", err))
+	}
+	out = append(out, problems...)
+	runtime, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(runtimeMatrixPath)))
+	guide, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(runtimeMatrixGuide)))
+	if fresh, ok := withKillCount(guide, figure); !bytes.Equal(runtime, page) || !ok || !bytes.Equal(fresh, guide) {
+		out = append(out, fmt.Sprintf("%s (and the kill count of %s) is not the runtime kill matrix as it is now: %s", runtimeMatrixPath, runtimeMatrixGuide, runtimeMatrixCmd))
 	}
 	return out
 }

@@ -22,8 +22,7 @@ import (
 // TestIdleRevertNoticeAtTheRuntimeLevel).
 func builtin(retry string, mutants ...reference.Mutant) func() loop.Runtime {
 	return func() loop.Runtime {
-		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants, Choices: reference.Choices{PlanModeMalformed: spec.PlanModeMalformedKeep, IdleRevertNotice: spec.IdleRevertNoticeKeep,
-			PlanArgument: spec.PlanArgumentTrimmed, UnloadedHeader: spec.UnloadedHeaderFold, LoggedPending: spec.LoggedPendingKeep, FaultScope: spec.FaultScopePlanMode}}), retry)
+		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants, Choices: reference.Followed()}), retry)
 		if err != nil {
 			panic(err)
 		}
