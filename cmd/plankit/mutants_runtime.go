@@ -161,4 +161,3 @@ func withKillCount(guide []byte, figure string) ([]byte, bool) {
 	}
 	return killCount.ReplaceAllLiteral(guide, []byte("<!-- kill-count -->"+figure+"<!-- /kill-count -->")), true
 }
-
