@@ -17,7 +17,7 @@ import (
 func TestOlderAdapterSkipsHostToolsAndEmptySteps(t *testing.T) {
 	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "ok", "none"}})
 	ids := "@id:exit-catalog-host-tools-across-flips,@id:svc-host-tools-run-in-any-mode,@id:pend-notice-never-starts-a-skipped-step,@id:step-continuation-with-nothing-claimed"
-	res, err := features.Run(context.Background(), features.Options{NewPort: func() sim.Port { return pool.Port() }, Tags: ids})
+	res, err := features.Run(context.Background(), features.Options{NewPort: func() sim.Port { return pool.Port() }, Selection: features.Selection{Tags: ids}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // capability, never failed; the rest of the EXIT scenarios run.
 func TestOlderMinorSkipsReviewReplies(t *testing.T) {
 	pool := newPool(t, adapter.Options{Command: []string{fakeBin(t), "minor1", "start"}, Timeout: 10 * time.Second})
-	res, err := features.Run(context.Background(), features.Options{NewPort: func() sim.Port { return pool.Port() }, Tags: "@EXIT-6,@EXIT-7"})
+	res, err := features.Run(context.Background(), features.Options{NewPort: func() sim.Port { return pool.Port() }, Selection: features.Selection{Tags: "@EXIT-6,@EXIT-7"}})
 	if err != nil {
 		t.Fatal(err)
 	}

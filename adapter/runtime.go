@@ -21,20 +21,21 @@ const RuntimeProtocolMinor = 5
 const RuntimeLevel = "runtime"
 
 // Runtime-protocol method names (docs/runtime-protocol.md), one per
-// loop.Runtime method.
+// loop.Runtime method: those the adapter protocol has too are its names,
+// and a server finds each method by its name (dispatcher).
 const (
-	RuntimeStart   = "start"
-	RuntimeLoad    = "load"
-	RuntimeOpen    = "open"
+	RuntimeStart   = MethodStart
+	RuntimeLoad    = MethodLoad
+	RuntimeOpen    = MethodOpen
 	RuntimeTurn    = "turn"
-	RuntimeSet     = "set"
-	RuntimeGet     = "get"
-	RuntimeCommand = "command"
+	RuntimeSet     = MethodSet
+	RuntimeGet     = MethodGet
+	RuntimeCommand = MethodCommand
 	RuntimeAppend  = "append"
 	RuntimeFault   = "fault"
-	RuntimeReload  = "reload"
-	RuntimeUnload  = "unload"
-	RuntimeStop    = "stop"
+	RuntimeReload  = MethodReload
+	RuntimeUnload  = MethodUnload
+	RuntimeStop    = MethodStop
 )
 
 // RuntimeMethods lists every runtime-protocol method.

@@ -75,9 +75,41 @@ type Server struct {
 	enc *lineEncoder
 }
 
-// NewServer returns an adapter-protocol server for port.
+// NewServer returns an adapter-protocol server for port: each method of
+// sim.Port is the protocol's method of that name (dispatcher), start
+// checks the protocol and announces the capabilities, assemble lists its
+// sections and tools even when empty, and preTool asks the port's tool
+// gate (sim.ToolGate) if it has one.
 func NewServer(port sim.Port, opts ServeOptions) (*Server, error) {
-	return newServer(func(req Request) (any, error) { return dispatch(port, req) }, opts.Validate, compiledSchemas)
+	return newServer(dispatcher(port, map[string]handler{
+		MethodStart: func(params json.RawMessage) (any, error) {
+			return call(params, func(p StartParams) (StartResult, error) {
+				if err := checkProtocol(p.Protocol, "this implementation"); err != nil {
+					return StartResult{}, err
+				}
+				id, err := port.Start()
+				if err != nil {
+					return StartResult{}, err
+				}
+				return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: WireCapabilities(id.Capabilities)}, nil
+			})
+		},
+		MethodAssemble: func(params json.RawMessage) (any, error) {
+			return call(params, func(p sim.AssembleRequest) (sim.AssembleReply, error) {
+				r, err := port.Assemble(p)
+				r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
+				return r, err
+			})
+		},
+		MethodPreTool: func(params json.RawMessage) (any, error) {
+			return call(params, func(p sim.PreToolRequest) (sim.PreToolReply, error) {
+				if gate, ok := port.(sim.ToolGate); ok {
+					return gate.PreTool(p)
+				}
+				return sim.PreToolReply{Decision: sim.ToolAllow}, nil // a port without a gate allows every call
+			})
+		},
+	}), opts.Validate, compiledSchemas)
 }
 
 // newServer returns a server that answers with dispatch and, with
@@ -210,11 +242,6 @@ func call[P, R any](params json.RawMessage, f func(P) (R, error)) (any, error) {
 	return f(p)
 }
 
-// callEmpty is call for a method whose reply has no result members.
-func callEmpty[P any](params json.RawMessage, f func(P) error) (any, error) {
-	return call(params, func(p P) (Empty, error) { return Empty{}, f(p) })
-}
-
 // checkProtocol refuses a start request for a protocol version other than
 // ProtocolVersion; speaker names who answers.
 func checkProtocol(protocol int, speaker string) error {
@@ -222,57 +249,4 @@ func checkProtocol(protocol int, speaker string) error {
 		return fmt.Errorf("protocol %d is not supported; %s speaks protocol %d", protocol, speaker, ProtocolVersion)
 	}
 	return nil
-}
-
-// dispatch runs one request against port and returns its result.
-func dispatch(port sim.Port, req Request) (any, error) {
-	switch req.Method {
-	case MethodStart:
-		return call(req.Params, func(p StartParams) (StartResult, error) {
-			if err := checkProtocol(p.Protocol, "this implementation"); err != nil {
-				return StartResult{}, err
-			}
-			id, err := port.Start()
-			if err != nil {
-				return StartResult{}, err
-			}
-			return StartResult{Protocol: ProtocolVersion, Minor: ProtocolMinor, Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices, Capabilities: WireCapabilities(id.Capabilities)}, nil
-		})
-	case MethodLoad:
-		return call(req.Params, port.Load)
-	case MethodOpen:
-		return callEmpty(req.Params, port.Open)
-	case MethodSet:
-		return call(req.Params, port.Set)
-	case MethodGet:
-		return call(req.Params, port.Get)
-	case MethodPreStep:
-		return call(req.Params, port.PreStep)
-	case MethodAssemble:
-		return call(req.Params, func(p sim.AssembleRequest) (sim.AssembleReply, error) {
-			r, err := port.Assemble(p)
-			r.Sections, r.Tools = nonNil(r.Sections), nonNil(r.Tools)
-			return r, err
-		})
-	case MethodExitTool:
-		return call(req.Params, port.ExitTool)
-	case MethodPreTool:
-		return call(req.Params, func(p sim.PreToolRequest) (sim.PreToolReply, error) {
-			if gate, ok := port.(sim.ToolGate); ok {
-				return gate.PreTool(p)
-			}
-			return sim.PreToolReply{Decision: sim.ToolAllow}, nil // a port without a gate allows every call
-		})
-	case MethodCommand:
-		return call(req.Params, port.Command)
-	case MethodFold:
-		return call(req.Params, port.Fold)
-	case MethodReload:
-		return port.Reload()
-	case MethodUnload:
-		return port.Unload()
-	case MethodStop:
-		return Empty{}, port.Stop()
-	}
-	return nil, &UnsupportedError{Method: req.Method, Seq: req.Seq, Message: fmt.Sprintf("unknown method %q", req.Method)}
 }

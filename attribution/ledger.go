@@ -2,8 +2,9 @@ package attribution
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/plankit/plankit/spec"
 )
 
 // Quote is the words of a SPEC.md sentence that a comparison rests on, and
@@ -126,39 +127,15 @@ func LedgerMarkdown() string {
 	return b.String()
 }
 
-// clauseHead is the start of a clause's bullet in SPEC.md: "- **LOG-1** ".
-var clauseHead = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-\d+)\*\*`)
-
-// SpecClauses reads each clause's text from SPEC.md: the bullet that
-// starts "- **ID**", up to the next clause or heading, with code quotes
-// taken out and whitespace run together (the form Quote.Words is compared
-// in).
-func SpecClauses(specMD string) map[string]string {
-	out := map[string]string{}
-	idx := clauseHead.FindAllStringSubmatchIndex(specMD, -1)
-	for i, m := range idx {
-		end := len(specMD)
-		if i+1 < len(idx) {
-			end = idx[i+1][0]
-		}
-		body := specMD[m[1]:end]
-		if h := strings.Index(body, "\n#"); h >= 0 {
-			body = body[:h]
-		}
-		out[specMD[m[2]:m[3]]] = normalize(body)
-	}
-	return out
-}
-
-func normalize(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "")), " ")
-}
-
 // LedgerProblems names every comparison that does not rest on SPEC.md's
-// text as clauses gives it (SpecClauses): an entry of ledger with no
+// text as listed gives it (spec.ListedIn of SPEC.md): an entry of ledger with no
 // quote, a quote whose words its clause does not have, a rule of checks
 // with none, an observation kind in kinds with no entry.
-func LedgerProblems(clauses map[string]string, ledger []Compared, checks []Check, kinds []string) []string {
+func LedgerProblems(listed []spec.Listed, ledger []Compared, checks []Check, kinds []string) []string {
+	clauses := map[string]string{}
+	for _, c := range listed {
+		clauses[c.ID] = c.Text
+	}
 	var out []string
 	holds := func(where string, q Quote) {
 		text, ok := clauses[q.Clause]
@@ -167,7 +144,7 @@ func LedgerProblems(clauses map[string]string, ledger []Compared, checks []Check
 			out = append(out, fmt.Sprintf("%s: clause %s is not in SPEC.md", where, q.Clause))
 		case q.Words == "":
 			out = append(out, fmt.Sprintf("%s: a quote of %s with no words", where, q.Clause))
-		case !strings.Contains(text, normalize(q.Words)):
+		case !strings.Contains(text, spec.Plain(q.Words)):
 			out = append(out, fmt.Sprintf("%s: %s does not say %q", where, q.Clause, q.Words))
 		}
 	}

@@ -3,6 +3,8 @@ package attribution
 import (
 	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/spec"
 )
 
 const miniSpec = "## LOG\n- **LOG-1** `plan/mode` is a session event with data\n  `{ active: boolean }`. It is log-only.\n- **LOG-2** The fold.\n## PEND\n"
@@ -13,9 +15,9 @@ const miniSpec = "## LOG\n- **LOG-1** `plan/mode` is a session event with data\n
 // ledger; a ledger that quotes SPEC.md (code quotes and line breaks
 // aside) has no problem.
 func TestLedgerProblems(t *testing.T) {
-	clauses := SpecClauses(miniSpec)
-	if got := clauses["LOG-1"]; got != "plan/mode is a session event with data { active: boolean }. It is log-only." {
-		t.Fatalf("LOG-1 reads %q", got)
+	clauses := spec.ListedIn(miniSpec)
+	if len(clauses) != 2 || clauses[0].Text != "plan/mode is a session event with data { active: boolean }. It is log-only." {
+		t.Fatalf("SPEC.md lists %q", clauses)
 	}
 	good := []Compared{{Kind: "a", Rests: []Quote{{"LOG-1", "data { active: boolean }. It is log-only."}}}}
 	checks := []Check{{ID: "r", Clauses: []string{"LOG-2"}, Rests: Quote{"LOG-2", "The fold."}}}

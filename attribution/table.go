@@ -4,8 +4,7 @@
 // properties (replayed in lockstep) and failing scenarios (by the
 // observation of their failing step) are all attributed by it, so a
 // failure counts under the clauses of the observation that diverged rather
-// than every clause its check is tagged with. It imports nothing of
-// plankit's.
+// than every clause its check is tagged with. It imports only spec.
 package attribution
 
 import (
@@ -177,6 +176,9 @@ const (
 	RowRtAfterCancellation          = "rt-outcome-after-cancellation"
 	RowRtAfterOff                   = "rt-outcome-after-off"
 	RowRtCommandRegistered          = "rt-command-registered"
+	RowRtCommandBare                = "rt-command-bare"
+	RowRtCommandMessage             = "rt-command-message"
+	RowRtCommandOff                 = "rt-command-off"
 	RowRtReplyOutcome               = "rt-reply-outcome"
 	RowRtPlanData                   = "rt-plan-mode-data"
 	RowRtPlanRepeated               = "rt-plan-mode-repeated"
@@ -257,8 +259,8 @@ var Table = []Rule{
 	{RowCommandAppendedIdle, ObsCommand, "its selection was appended on one side only, between turns (as set; then the command's clause)", []string{"PEND-6"}},
 	{RowCommandBare, ObsCommand, "bare /plan", []string{"CMD-2"}},
 	{RowCommandMessage, ObsCommand, "/plan <message>", []string{"CMD-3"}},
-	{RowCommandOff, ObsCommand, "/plan off", []string{"CMD-4"}},
-	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes); when get then shows another state, the command's clause first (the command selected another state); when the same actions with set in the command's place depart at that set too, set's outcome rows first (the selection, not the reply, is wrong)", []string{"SVC-1"}},
+	{RowCommandOff, ObsCommand, "/plan off (or off in another case or padded: only the exact argument is off)", []string{"CMD-4"}},
+	{RowReplyOutcome, ObsCommand, "the same result and appends, but the reply announces another selection outcome (both sides report outcomes): the outcomes, then the command's clause; when get then shows another state, the command's clause first (the command selected another state); when the same actions with set in the command's place depart at that set too, set's outcome rows first (the selection, not the reply, is wrong)", []string{"SVC-1"}},
 	{RowDecisionAppendFailed, ObsDecision, "the plugin's append failed in the step", []string{"STEP-5"}},
 	{RowDecisionChanged, ObsDecision, "otherwise: the plugin changed the downstream decision", []string{"SVC-3", "STEP-3"}},
 	{RowOrder, ObsOrder, "the plugin appended before or after calling next() (the same appends)", []string{"STEP-3"}},
@@ -344,7 +346,10 @@ var Table = []Rule{
 	{RowRtAfterCancellation, RtOutcome, "after the outcome's row, when a set was cancelled earlier: that cancellation decides what is pending now", []string{"PEND-5"}},
 	{RowRtAfterOff, RtOutcome, "after the outcome's row, when /plan off was typed earlier: it cancels a pending entry as a set does", []string{"PEND-5", "CMD-4"}},
 	{RowRtCommandRegistered, RtCommand, "/plan is known on one side only (kind unknown, or an error where the runtime succeeds); then the command's clause (bare /plan CMD-2, /plan <message> CMD-3, /plan off CMD-4), which alone names a differing result kind otherwise (prefixed)", []string{"CMD-1"}},
-	{RowRtReplyOutcome, RtCommand, "everything else the step shows is the same, but a command result (the step's, then its host actions' in the order they happened) announces another selection outcome (both sides report outcomes: capability commandOutcomes; prefixed)", []string{"SVC-1"}},
+	{RowRtCommandBare, RtCommand, "bare /plan", []string{"CMD-2"}},
+	{RowRtCommandMessage, RtCommand, "/plan <message>", []string{"CMD-3"}},
+	{RowRtCommandOff, RtCommand, "/plan off (or off in another case or padded: only the exact argument is off)", []string{"CMD-4"}},
+	{RowRtReplyOutcome, RtCommand, "everything else the step shows is the same, but a command result (the step's, then its host actions' in the order they happened) announces another selection outcome (both sides report outcomes: capability commandOutcomes): the outcomes, then the command's clause (prefixed)", []string{"SVC-1"}},
 	{RowRtPlanData, RtPlanMode, "same values, different data", []string{"LOG-1"}},
 	{RowRtPlanRepeated, RtPlanMode, "the runtime repeats a value", []string{"LOG-4"}},
 	{RowRtPlanCommand, RtPlanMode, "a /plan command that appends the state it selects: as an idle set, then the command's clause (only the command's clause when it appends another state) (prefixed); a set step takes its outcome's rows", []string{"PEND-6"}},

@@ -291,7 +291,7 @@ func (o Options) portFor() func(sim.Check) sim.Port {
 
 func runFeatures(ctx context.Context, o Options) ([]report.Case, error) {
 	newPort := declared(o.NewPort, o.Choices)
-	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Depart: depart(o.Assume)})
+	res, err := features.Run(ctx, features.Options{NewPort: newPort, PortFor: o.portFor(), Selection: features.Selection{Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format}, Depart: depart(o.Assume)})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/report"
@@ -16,7 +17,7 @@ import (
 func runtimeSuites(newRuntime func() loop.Runtime, runtimeFor func(sim.Check) loop.Runtime) []Suite {
 	return []Suite{
 		{Name: Features, Run: func(ctx context.Context, o Options) ([]report.Case, error) {
-			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, RuntimeFor: runtimeFor, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Depart: runtimeDepart(o.Assume)})
+			res, err := suite.Run(ctx, suite.Options{NewRuntime: newRuntime, RuntimeFor: runtimeFor, CounterexampleDir: o.CounterexampleDir, Replay: o.Replay, Selection: features.Selection{Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format}, Depart: runtimeDepart(o.Assume)})
 			if err != nil {
 				// The cases judged stay listed (a scenario whose trace could
 				// not be written is failed, the run an input error).

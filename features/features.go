@@ -44,14 +44,10 @@ import (
 //go:embed *.feature
 var files embed.FS
 
-// Options configure a run of the suite.
-type Options struct {
-	// NewPort builds a fresh implementation for each scenario.
-	NewPort func() sim.Port
-	// PortFor, when set, builds each scenario's implementation instead of
-	// NewPort, told the scenario's id and whether it checks PEND-8 (what
-	// a restart loses).
-	PortFor func(sim.Check) sim.Port
+// Selection is what a run of a Gherkin suite, at either level, runs and
+// where it reports: the scenarios a tag expression selects, their order,
+// the formatter and its output.
+type Selection struct {
 	// Tags is a godog tag expression ("@PEND-5 && ~@choice:cancel-pending=keep-equal");
 	// empty runs every scenario.
 	Tags string
@@ -62,6 +58,17 @@ type Options struct {
 	Output io.Writer
 	// Format is the godog formatter: "pretty", "progress", or "" for none.
 	Format string
+}
+
+// Options configure a run of the suite.
+type Options struct {
+	// NewPort builds a fresh implementation for each scenario.
+	NewPort func() sim.Port
+	// PortFor, when set, builds each scenario's implementation instead of
+	// NewPort, told the scenario's id and whether it checks PEND-8 (what
+	// a restart loses).
+	PortFor func(sim.Check) sim.Port
+	Selection
 	// Features replaces the embedded .feature files (tests of the runner
 	// itself); nil runs the conformance suite.
 	Features fs.FS
@@ -285,37 +292,24 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if fsys == nil {
 		fsys = files
 	}
-	infos, order, nodes, err := catalog(fsys, o.Tags)
-	if err != nil {
-		return res, err
-	}
-	probe := o.NewPort()
-	id, err := sim.Start(probe)
-	if err == nil {
-		if err = probe.Stop(); err != nil {
-			err = fmt.Errorf("%w: stop: %v", ErrImpl, err)
-		}
-	} else {
-		err = fmt.Errorf("%w: start: %v", ErrImpl, err)
-	}
-	if err != nil {
-		status, msg := report.Errored, msgNotStarted+": "+err.Error()
-		if ctx.Err() != nil {
-			status, msg, err = report.NotRun, msgInterrupted, nil
-		}
-		for _, in := range infos {
-			res.Cases = append(res.Cases, unjudged(in, status, msg))
-		}
-		res.Impl = err
-		return res, nil
-	}
-	res.Identity = id
-	cases, implErr, err := runSuite(ctx, SuiteOptions{
-		FS: fsys, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
+	cases, implErr, err := RunSuite(ctx, SuiteOptions{
+		FS: fsys, Selection: o.Selection, NotJudged: msgNotStarted,
+		Identify: func() (map[string]string, error) {
+			probe := o.NewPort()
+			id, err := sim.Start(probe)
+			if err != nil {
+				return nil, fmt.Errorf("%w: start: %v", ErrImpl, err)
+			}
+			if err := probe.Stop(); err != nil {
+				return nil, fmt.Errorf("%w: stop: %v", ErrImpl, err)
+			}
+			res.Identity = id
+			return id.Choices, nil
+		},
 		NewWorld: func() World { return newWorld(o.NewPort) },
 		ForCheck: forCheck(o.PortFor),
 		Depart:   departFor(o.Depart),
-	}, infos, order, nodes)
+	})
 	res.Cases, res.Impl = cases, implErr
 	return res, err
 }
@@ -374,16 +368,16 @@ type World interface {
 // SuiteOptions configure RunSuite.
 type SuiteOptions struct {
 	// FS holds the .feature files.
-	FS   fs.FS
-	Tags string
-	// Seed, when not 0, shuffles the execution order; results are in file
-	// order whatever the seed.
-	Seed   int64
-	Output io.Writer
-	Format string
-	// Choices are the implementation's declared choices; a scenario tagged
-	// with another choice is skipped, naming it.
-	Choices map[string]string
+	FS fs.FS
+	Selection
+	// Identify starts and stops one implementation to learn the choices it
+	// declares: a scenario tagged with another choice is skipped, naming
+	// it. An error is the implementation's failure to run (wrapping
+	// ErrImpl): every scenario is then listed unjudged, its message
+	// NotJudged and the error, and the error is the run's implErr (not
+	// when ctx was cancelled: the scenarios are then not run).
+	Identify  func() (map[string]string, error)
+	NotJudged string
 	// NewWorld builds a fresh world for each scenario.
 	NewWorld func() World
 	// ForCheck, when set, is told each scenario's check before it runs,
@@ -397,15 +391,29 @@ type SuiteOptions struct {
 	Depart func(World) (clauses []string, note string)
 }
 
-// RunSuite runs a Gherkin suite with the harness of this package: tags
-// (@id, clause tags, @choice), strict mode, one report.Case per scenario in
-// file order. implErr is the first failure of the implementation to run.
+// RunSuite runs a Gherkin suite with the harness of this package, at
+// either level: the implementation identified first, tags (@id, clause
+// tags, @choice), strict mode, one report.Case per scenario in file
+// order. implErr is the first failure of the implementation to run; err
+// that the suite could not run at all (a bad tag expression, broken
+// feature files).
 func RunSuite(ctx context.Context, o SuiteOptions) (cases []report.Case, implErr error, err error) {
 	infos, order, nodes, err := catalog(o.FS, o.Tags)
 	if err != nil {
 		return nil, nil, err
 	}
-	return runSuite(ctx, o, infos, order, nodes)
+	choices, err := o.Identify()
+	if err != nil {
+		status, msg := report.Errored, o.NotJudged+": "+err.Error()
+		if ctx.Err() != nil {
+			status, msg, err = report.NotRun, msgInterrupted, nil
+		}
+		for _, in := range infos {
+			cases = append(cases, unjudged(in, status, msg))
+		}
+		return cases, err, nil
+	}
+	return runSuite(ctx, o, choices, infos, order, nodes)
 }
 
 // SuiteScenarios lists a suite's scenarios without running them, each
@@ -423,7 +431,7 @@ func SuiteScenarios(fsys fs.FS, tags string) ([]report.Case, error) {
 	return out, nil
 }
 
-func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map[string]int, nodes map[string]node) ([]report.Case, error, error) {
+func runSuite(ctx context.Context, o SuiteOptions, choices map[string]string, infos []pickleInfo, order map[string]int, nodes map[string]node) ([]report.Case, error, error) {
 	fsys := o.FS
 	records := make([]*record, len(infos))
 	var implErr error
@@ -448,7 +456,7 @@ func runSuite(ctx context.Context, o SuiteOptions, infos []pickleInfo, order map
 			}
 			for _, ch := range r.info.choices {
 				name, want, _ := strings.Cut(ch, "=")
-				got, declared := o.Choices[name]
+				got, declared := choices[name]
 				if !declared {
 					r.skip = fmt.Sprintf("depends on choice %s=%s, which the implementation does not declare", name, want)
 					return c, godog.ErrSkip

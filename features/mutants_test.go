@@ -37,7 +37,7 @@ func TestEveryMutantIsKilled(t *testing.T) {
 			// assertion is about them, and the whole suite against every
 			// mutant is the kill matrix's scenario column (docs/mutants.md,
 			// cmd/plankit TestMutantsDocIsFresh).
-			res, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{m.Name}}), Tags: "@" + m.Clause})
+			res, err := Run(context.Background(), Options{NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{m.Name}}), Selection: Selection{Tags: "@" + m.Clause}})
 			if err == nil && res.Impl != nil {
 				err = res.Impl
 			}

@@ -52,7 +52,7 @@ func TestStepAttribution(t *testing.T) {
 // registered with, not all the scenario's tags: the replies of /plan
 // (tagged CMD-2 and SVC-1) are the command's reply, SVC-1.
 func TestFailingStepCountsUnderItsObservation(t *testing.T) {
-	res, err := Run(context.Background(), Options{Tags: "@id:cmd-replies-announce-what-happened",
+	res, err := Run(context.Background(), Options{Selection: Selection{Tags: "@id:cmd-replies-announce-what-happened"},
 		NewPort: reference.Factory(reference.Options{Mutants: reference.Mutants{reference.ReplyAnnouncesEntering}})})
 	if err != nil || len(res.Cases) != 1 {
 		t.Fatalf("cases %+v, err %v", res.Cases, err)

@@ -33,7 +33,7 @@ func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 				if run.Err != nil {
 					t.Fatalf("mutants %v: trace: %v", mutants, run.Err)
 				}
-				res, err := Run(context.Background(), Options{NewPort: newPort, Tags: "@id:" + c.scenario})
+				res, err := Run(context.Background(), Options{NewPort: newPort, Selection: Selection{Tags: "@id:" + c.scenario}})
 				if err != nil || len(res.Cases) != 1 {
 					t.Fatalf("mutants %v: scenario: %v, %d cases", mutants, err, len(res.Cases))
 				}

@@ -176,7 +176,7 @@ func (c *checker) event(r row) {
 		s.endStep()
 	case spec.TypeTurnEnd:
 		// An interrupted turn is the process dying (resume closes it): the
-		// step may have been accepted, and the steer queue is lost (PEND-8).
+		// step may have been accepted.
 		reason := sim.TurnEndReason(r.data)
 		if s.pendingAt != 0 && reason != "interrupted" {
 			if sent, ok := c.sentBetween(s.pendingAt, r.line); ok {
@@ -187,9 +187,11 @@ func (c *checker) event(r row) {
 				c.findf(s.pendingAt, attribution.LintAppendNotPending, "plan/mode appended after the turn's last step, and no accepted pre-step followed it (turn/end %s at line %d): during an open turn a selection stays pending until the next accepted in-turn pre-step appends it, in whichever turn that happens", orUnknown(reason), r.line)
 			}
 		}
-		if reason == "interrupted" {
-			s.steer = ""
-		}
+		// A message steered after the turn's last step waits in the
+		// runtime's queue for the next turn: a restart between turns, which
+		// no log records, loses it (PEND-8 keeps only the log), so from
+		// here on its absence proves nothing.
+		s.steer = ""
 		s.pendingAt = 0
 		s.phase = idle
 		s.endStep()

@@ -7,15 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/internal/voice"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
-
-func declaringRevert(behaves, declares string) func() sim.Port {
-	return reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: declares}})
-}
 
 // A plugin that defers an idle commit's narration to the next accepted
 // in-turn pre-step (idle-revert-notice=net) and one that injects it at the
@@ -24,23 +21,14 @@ func declaringRevert(behaves, declares string) func() sim.Port {
 // every action) or the reading they follow; declaring the other reading
 // diverges under STEP-6 or STEP-7, the clauses the choice refines.
 func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
-	for _, c := range []struct {
-		behaves, declares string
-		diverges          bool
-	}{
-		{spec.IdleRevertNoticeNet, "", false},
-		{spec.IdleRevertNoticeKeep, "", false},
-		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeNet, false},
-		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, true},
-		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, true},
-	} {
-		res, err := Run(context.Background(), Options{NewImpl: declaringRevert(c.behaves, c.declares), Seed: 1, Cases: 200, Out: t.TempDir()})
+	for _, r := range voice.IdleRevertReadings {
+		res, err := Run(context.Background(), Options{NewImpl: r.Port(reference.Choices{}), Seed: 1, Cases: 200, Out: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := res.Divergence
-		if (d != nil) != c.diverges {
-			t.Errorf("behaves %s, declares %q: divergence %v, want %v", c.behaves, c.declares, d != nil && d.Summary() != "", c.diverges)
+		if (d != nil) == r.Honest() {
+			t.Errorf("%s: divergence %v, want %v", r, d != nil, !r.Honest())
 			if d != nil {
 				t.Log(d.Summary())
 			}
@@ -51,10 +39,10 @@ func TestLockstepIdleRevertNoticeReadings(t *testing.T) {
 		}
 		t.Log(d.Summary())
 		if len(d.Clauses) == 0 || !slices.Contains([]string{spec.STEP6, spec.STEP7}, d.Clauses[0]) {
-			t.Errorf("behaves %s, declares %s: clauses %v, want STEP-6 or STEP-7 first", c.behaves, c.declares, d.Clauses)
+			t.Errorf("%s: clauses %v, want STEP-6 or STEP-7 first", r, d.Clauses)
 		}
 		if !d.Reproduced || !d.PassesReference {
-			t.Errorf("behaves %s, declares %s: trace reproduced %v, passes the reference %v", c.behaves, c.declares, d.Reproduced, d.PassesReference)
+			t.Errorf("%s: trace reproduced %v, passes the reference %v", r, d.Reproduced, d.PassesReference)
 		}
 	}
 }

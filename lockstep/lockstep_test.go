@@ -10,11 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/report"
 
 	"github.com/plankit/plankit/reference"
-	"github.com/plankit/plankit/sim"
 )
 
 func TestReferenceAgreesWithItself(t *testing.T) {
@@ -29,76 +27,39 @@ func TestReferenceAgreesWithItself(t *testing.T) {
 	}
 }
 
-// implFor is the reference with one known variant, declaring the choices
-// the variant needs, as an implementation under test.
-func implFor(m reference.MutantInfo) func() sim.Port {
-	opts := reference.Options{Mutants: reference.Mutants{m.Name}}
-	for _, v := range reference.Variants {
-		if v.Name == m.Name {
-			opts.Choices, _ = reference.ParseChoices(v.Choices)
-		}
-	}
-	return reference.Factory(opts)
-}
-
-// searchBudget is how many sequences a mutant search may draw in all,
-// seed after seed (from 1, searchPerSeed at most under each): a mutant must
-// be found within it, not under one seed, so adding an action or a weight
-// that changes what one seed draws cannot turn an unrelated mutant red.
-const (
-	searchBudget  = 6000
-	searchPerSeed = 1500
-)
-
-// search runs lockstep against impl seed after seed until a divergence is
-// found or the budget is spent; it returns the last run and how many
-// sequences it drew in all.
-func search(t *testing.T, o Options) (res *Result, drawn int) {
-	t.Helper()
-	for seed := int64(1); drawn < searchBudget; seed++ {
-		o.Seed, o.Cases, o.Out = seed, min(searchPerSeed, searchBudget-drawn), t.TempDir()
-		var err error
-		if res, err = Run(context.Background(), o); err != nil {
-			t.Fatal(err)
-		}
-		drawn += res.Sequences
-		if res.Divergence != nil || res.Sequences == 0 {
-			break
-		}
-	}
-	return res, drawn
-}
-
-// TestMutantsAreFound runs every known variant as an implementation:
-// lockstep must find it within the search budget, name the variant's own
-// clause, classify it as explained by the variant, and write a trace that
-// fails against the variant and passes against the reference.
+// TestMutantsAreFound runs every known mutant and variant as an
+// implementation: within MutantBudget some divergence must name the
+// mutant's own clause (whichever observation it is seen at), among those
+// the attribution table gives that observation, be explained by the
+// mutant alone, and write a trace that fails against it and passes
+// against the reference (MutantProblems).
 func TestMutantsAreFound(t *testing.T) {
 	for _, m := range Known() {
 		t.Run(string(m.Name), func(t *testing.T) {
-			res, drawn := search(t, Options{NewImpl: implFor(m)})
-			d := res.Divergence
-			if d == nil {
-				t.Fatalf("%s not found in %d sequences over seeds from 1", m.Name, drawn)
+			t.Parallel()
+			problems, _, err := MutantProblems(context.Background(), m, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
 			}
-			if !slices.Contains(d.Clauses, m.Clause) {
-				t.Errorf("%s (%s): the divergence names %v: %s", m.Name, m.Clause, d.Clauses, d.Summary())
-			}
-			if d.Observation != m.Found {
-				t.Errorf("%s: found by the %s observation, its Evidence.Found (reference/mutants.go) says %q", m.Name, d.Observation, m.Found)
-			}
-			// The clauses named are among those the attribution table
-			// gives the observation (docs/lockstep.md prints the table).
-			if of := attribution.Of(d.Observation); len(of) == 0 || slices.ContainsFunc(d.Clauses, func(c string) bool { return !slices.Contains(of, c) }) {
-				t.Errorf("%s: the %s divergence names %v; the attribution table gives it %v", m.Name, d.Observation, d.Clauses, of)
-			}
-			if !slices.ContainsFunc(d.ExplainedBy, func(set []string) bool { return slices.Equal(set, []string{string(m.Name)}) }) {
-				t.Errorf("%s: classified as %v", m.Name, d.ExplainedBy)
-			}
-			if d.Stated && !d.Reproduced || !d.PassesReference {
-				t.Errorf("%s: trace %s reproduces %v, passes the reference %v", m.Name, d.Trace, d.Reproduced, d.PassesReference)
+			for _, p := range problems {
+				t.Error(p)
 			}
 		})
+	}
+}
+
+// TestABudgetLooksPastOtherClauses: a search for a clause goes on, seed
+// after seed, past divergences that name other clauses until its budget
+// is spent; it ends at the first that names the clause.
+func TestABudgetLooksPastOtherClauses(t *testing.T) {
+	impl := reference.Factory(reference.Options{Mutants: reference.Mutants{reference.NoopQueues}})
+	f, err := FindUnder(context.Background(), Options{NewImpl: impl, Out: t.TempDir()}, "SVC-4", Budget{Sequences: 12, PerSeed: 6})
+	if err != nil || f.Divergence != nil || len(f.Others) < 2 || f.Drawn != 12 {
+		t.Fatalf("SVC-4: want nothing found, the budget of 12 spent past other divergences, got %d drawn, %v (%v)", f.Drawn, f.Others, err)
+	}
+	f, err = FindUnder(context.Background(), Options{NewImpl: impl, Out: t.TempDir()}, "PEND-3", Budget{Sequences: 12, PerSeed: 6})
+	if err != nil || f.Divergence == nil || len(f.Others) != 0 {
+		t.Fatalf("noop-queues not found under PEND-3 at once: %v %v", err, f.Others)
 	}
 }
 
@@ -119,7 +80,7 @@ func TestDivergenceShowsInTheLog(t *testing.T) {
 // search goes on past it and finds nothing.
 func TestAssumedVariantIsNotADivergence(t *testing.T) {
 	m, _ := reference.LookupMutant(string(reference.ListenerAppended))
-	res, err := Run(context.Background(), Options{NewImpl: implFor(m), Assume: []string{string(m.Name)}, Seed: 1, Cases: 300, Depth: 3, Out: t.TempDir()})
+	res, err := Run(context.Background(), Options{NewImpl: ImplOf(m), Assume: []string{string(m.Name)}, Seed: 1, Cases: 300, Depth: 3, Out: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

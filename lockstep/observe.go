@@ -331,7 +331,7 @@ func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetRe
 			// pending: the cancellation left an entry.
 			return append(attribution.Row(attribution.RowGetCommandCancelled), cmd...)
 		}
-		return cmd
+		return attribution.ForCommand(attribution.RowGetCommand, act.Command.Input, false)
 	case act.Step != nil || act.Retry != nil:
 		if keptPlanningAfterApproval(cx, ref) {
 			if cx.userExitPending {
@@ -364,8 +364,10 @@ func keptPlanningAfterApproval(cx situation, ref sim.Result) bool {
 	return false
 }
 
+// commandClauses are the clauses of the row of what the typed line does
+// with its argument (attribution.CommandRow).
 func commandClauses(input string) []string {
-	return []string{spec.ParseCommand(input).Clause()}
+	return attribution.Row(attribution.CommandRow(input, false))
 }
 
 // selectsOther reports whether the implementation tried to append a
@@ -642,7 +644,7 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 		plan := spec.ParseCommand(act.Command.Input)
 		for _, v := range iv {
 			if !plan.IsPlan() || v != plan.Active() { // a line that is not /plan selects nothing
-				return mk(cmd, x)
+				return mk(attribution.ForCommand(attribution.RowPlanCommandOther, act.Command.Input, false), x)
 			}
 		}
 		// The command selected the right state; what the selection did
@@ -698,7 +700,7 @@ func compareAttempts(cx situation, act sim.Action, a string, ref, imp sim.Result
 	if d == nil {
 		return nil
 	}
-	return &Diff{Observation: ObsAttempts, Agent: a, Reference: show(r), Implementation: show(i), Clauses: d.Clauses}
+	return &Diff{Observation: ObsAttempts, Agent: a, Reference: show(r), Implementation: show(i), Clauses: attribution.Among(attribution.RowAttempts, d.Clauses)}
 }
 
 func texts(ms []sim.Message) []string {

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/plankit/plankit/internal/voice"
 	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -17,31 +19,23 @@ import (
 // declares net; declaring keep, it diverges on the notices a step logs,
 // under STEP-6, as the reference's reading (keep) does declaring net.
 func TestRuntimeLockstepIdleRevertNoticeReadings(t *testing.T) {
-	for _, c := range []struct {
-		behaves, declares string
-		diverges          bool
-	}{
-		{spec.IdleRevertNoticeNet, "", false},
-		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeNet, false},
-		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, true},
-		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, true},
-	} {
-		newPort := declaringRevert(c.behaves, c.declares)
+	for _, r := range voice.IdleRevertReadings {
+		newPort := r.Port(reference.Choices{})
 		newImpl := func() loop.Runtime { b, _ := loop.NewBuiltin(newPort(), loop.RetryPreStep); return b }
 		res, err := RunRuntime(context.Background(), RuntimeOptions{NewImpl: newImpl, Seed: 1, Cases: 60, Steps: 16, Out: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := res.Runtime
-		if (d != nil) != c.diverges {
-			t.Errorf("behaves %s, declares %q: divergence %v, want %v", c.behaves, c.declares, d != nil, c.diverges)
+		if (d != nil) == r.Honest() {
+			t.Errorf("%s: divergence %v, want %v", r, d != nil, !r.Honest())
 			if d != nil {
 				t.Log(d.Summary())
 			}
 			continue
 		}
 		if d != nil && (d.Observation != RtNotices || !slices.Contains(d.Clauses, spec.STEP6)) {
-			t.Errorf("behaves %s, declares %s: %s, want the notices a step logs, under STEP-6", c.behaves, c.declares, d.Summary())
+			t.Errorf("%s: %s, want the notices a step logs, under STEP-6", r, d.Summary())
 		}
 	}
 }

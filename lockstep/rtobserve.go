@@ -419,9 +419,9 @@ func commandResultClauses(input, r, i string) []string {
 	if r == "unknown" || i == "unknown" || r == "error" && i == "success" && spec.ParseCommand(input).IsPlan() {
 		// /plan known on one side only (not registered without the
 		// commands service)
-		return append(rows(attribution.RowRtCommandRegistered), spec.ParseCommand(input).Clause())
+		return rows(attribution.RowRtCommandRegistered, attribution.CommandRow(input, true))
 	}
-	return []string{spec.ParseCommand(input).Clause()}
+	return rows(attribution.CommandRow(input, true))
 }
 
 // typesOff reports whether input is /plan off.

@@ -918,7 +918,7 @@ func (s *rtSearcher) shrink(f *rtFailure) (*rtFailure, error) {
 // breadth first, merging scripts after which the reference's observed
 // logs and state are the same; the first divergence is a shortest one.
 func (s *rtSearcher) exhaustive(ctx context.Context, res *Result) (*RuntimeDivergence, error) {
-	base, alphabet := suite.WideAlphabet(s.id.Capabilities)
+	base, alphabet := loop.WideAlphabet(s.id.Capabilities)
 	search := fmt.Sprintf("depth %d", s.opts.Depth)
 	seen := map[string]bool{}
 	level := [][]int{{}}

@@ -35,29 +35,22 @@ func TestRuntimeLockstepFindsNothingInTheBuiltinRuntime(t *testing.T) {
 }
 
 // TestRuntimeLockstepNamesEachMutantUnderItsClause searches each mutant
-// put in the built-in runtime, within a budget across seeds, and wants a
-// divergence named under the mutant's clause: every one, since the
-// runtime protocol's minor 5 shows what a /plan reply announces (SVC-1)
-// and tools a later prompt-assembly listener adds (EXIT-1).
+// put in the built-in runtime within RuntimeMutantBudget and wants a
+// divergence named under the mutant's clause (RuntimeMutantProblems):
+// every one a runtime can show, since the runtime protocol's minor 5 shows
+// what a /plan reply announces (SVC-1) and tools a later prompt-assembly
+// listener adds (EXIT-1).
 func TestRuntimeLockstepNamesEachMutantUnderItsClause(t *testing.T) {
 	for _, mi := range reference.Catalogue {
 		t.Run(string(mi.Name), func(t *testing.T) {
-			var got []string
-			// a budget of seeds, not one seed: a change to what the
-			// generator draws cannot turn an unrelated mutant red
-			for seed := int64(1); seed <= 6; seed++ {
-				res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(loop.RetryPreStep, mi.Name), Seed: seed, Cases: 60, Steps: 12, Depth: 2, Out: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := res.Runtime; d != nil {
-					if slices.Contains(d.Clauses, mi.Clause) {
-						return
-					}
-					got = append(got, d.Diff.String())
-				}
+			t.Parallel()
+			problems, _, err := lockstep.RuntimeMutantProblems(context.Background(), mi, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Errorf("%s (%s): not found under its clause: %v", mi.Name, mi.Clause, got)
+			for _, p := range problems {
+				t.Error(p)
+			}
 		})
 	}
 }

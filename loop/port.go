@@ -163,26 +163,11 @@ type LoadReply struct {
 	Error string `json:"error,omitempty"`
 }
 
-// AgentRequest names an agent: the plugin level's sim.AgentAction, the
-// same name and field at both levels.
-type AgentRequest = sim.AgentAction
-
 // OpenRequest introduces an agent with its log.
 type OpenRequest struct {
 	Agent  string      `json:"agent"`
 	Events []sim.Event `json:"events"`
 }
-
-// TurnRequest admits a prompt and runs the turn.
-type TurnRequest struct {
-	Agent  string `json:"agent"`
-	Prompt string `json:"prompt"`
-	Script Script `json:"script"`
-}
-
-// SetRequest is a selection between turns: the plugin level's set action
-// (sim.SetAction), the same names and fields at both levels.
-type SetRequest = sim.SetAction
 
 // SetReply is set's outcome or error and what it appended.
 type SetReply struct {
@@ -190,27 +175,10 @@ type SetReply struct {
 	Observation
 }
 
-// CommandRequest types a command; Script plays the turn it may start.
-type CommandRequest struct {
-	Agent  string  `json:"agent"`
-	Input  string  `json:"input"`
-	Script *Script `json:"script,omitempty"`
-}
-
 // CommandReply is the command's result and what it caused.
 type CommandReply struct {
 	CommandResult
 	Observation
-}
-
-// AppendRequest is an outside writer's append: the plugin level's append
-// action (sim.AppendAction), the same names and fields at both levels.
-type AppendRequest = sim.AppendAction
-
-// FaultRequest fails the next Count plan/mode appends of an agent.
-type FaultRequest struct {
-	Agent string `json:"agent"`
-	Count int    `json:"count"`
 }
 
 // ReloadReply is the reload's error, if any, and what it caused.

@@ -385,31 +385,13 @@ func (s *Session) carry(requests []ModelRequest) error {
 	return nil
 }
 
-func (s *Session) knownAgent(a string) error {
-	if !slices.Contains(s.rec.Agents, a) {
-		return &sim.InputError{Msg: fmt.Sprintf("unknown agent %q (agents: %v)", a, s.rec.Agents)}
-	}
-	return nil
-}
-
 func (s *Session) step(st Step) error {
-	if st.Open != nil {
-		return s.open(st)
-	}
 	k := kindOf(&st)
-	if _, empty := k.(noStep); empty {
+	if why := st.Refusal(State{Agents: s.rec.Agents, Unloaded: s.unloaded}); why != "" {
 		// refused before anything is recorded
-		return k.play(s, nil, &st)
+		return &sim.InputError{Msg: why}
 	}
 	agent := st.Agent()
-	if agent != "" {
-		if err := s.knownAgent(agent); err != nil {
-			return err
-		}
-	}
-	if s.unloaded && asksService(st) {
-		return &sim.InputError{Msg: fmt.Sprintf("%s asks ctx.planMode (get or set) while plan mode is unloaded; reload or restart first", st.Name())}
-	}
 	done := StepDone{Step: st, Start: len(s.rec.Logs[agent])}
 	if err := k.play(s, &done, &st); err != nil {
 		s.rec.Steps = append(s.rec.Steps, done)
@@ -420,7 +402,7 @@ func (s *Session) step(st Step) error {
 		// what a runtime-wide step caused is the first agent's
 		agent = s.rec.Agents[0]
 	}
-	if agent != "" {
+	if agent != "" && !k.introducesAgent() {
 		if err := s.observe(agent, done.Obs); err != nil {
 			return err
 		}
@@ -460,41 +442,6 @@ func (sc *Script) HostActions() iter.Seq[HostAction] {
 			}
 		}
 	}
-}
-
-// open introduces a new agent whose log starts as the step's: the
-// events are part of the observed log, and what the runtime appends on
-// opening continues it.
-func (s *Session) open(st Step) error {
-	o := st.Open
-	if o.Agent == "" {
-		return &sim.InputError{Msg: "open needs an agent"}
-	}
-	if slices.Contains(s.rec.Agents, o.Agent) {
-		return &sim.InputError{Msg: fmt.Sprintf("open: agent %q is already open", o.Agent)}
-	}
-	events := make([]sim.Event, 0, len(o.Log))
-	for i, e := range o.Log {
-		if e.Type == "" {
-			return &sim.InputError{Msg: fmt.Sprintf("open: event %d of the log needs a type", i)}
-		}
-		data := e.Data
-		if len(data) == 0 {
-			data = json.RawMessage("null")
-		}
-		events = append(events, sim.Event{Seq: i, Type: e.Type, Data: sim.Canonical(data)})
-	}
-	done := StepDone{Step: st}
-	obs, err := s.rt.Open(OpenRequest{Agent: o.Agent, Events: events})
-	done.Obs = obs
-	s.rec.Agents = append(s.rec.Agents, o.Agent)
-	s.rec.Logs[o.Agent] = events
-	if err == nil {
-		done.Start = len(events)
-		err = s.observe(o.Agent, obs)
-	}
-	s.rec.Steps = append(s.rec.Steps, done)
-	return err
 }
 
 // IsSkip reports whether err means the runtime lacks what a check needs.

@@ -1,36 +1,20 @@
 package loop
 
 import (
-	"reflect"
+	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/sim"
 )
 
 // The step table has one row per member of Step (but the expectation), in
-// the members' order, each naming its member by the member's JSON key and
-// finding it set; an empty step has no row.
+// the members' order, each naming its member by the member's JSON key,
+// declared for the member's type and finding it set; an empty step has no
+// row.
 func TestStepTableIsStepsMembers(t *testing.T) {
-	var want []string
-	st := reflect.TypeFor[Step]()
-	for i := range st.NumField() {
-		key, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ",")
-		if key != "expect" {
-			want = append(want, key)
-		}
-	}
-	if got := StepNames(); !slices.Equal(got, want) {
-		t.Fatalf("step table %v, Step's members %v", got, want)
-	}
-	for i, key := range want {
-		var s Step
-		v := reflect.ValueOf(&s).Elem().Field(i)
-		v.Set(reflect.New(v.Type().Elem()))
-		if s.Name() != key || s.Members() != 1 {
-			t.Errorf("a step with only %s set: Name %q, Members %d", key, s.Name(), s.Members())
-		}
+	for _, p := range TableProblems() {
+		t.Error(p)
 	}
 	if s := (Step{}); s.Name() != "" || s.Members() != 0 || s.Agent() != "" || s.ScriptOf() != nil {
 		t.Errorf("an empty step has a kind: %q", s.Name())
@@ -88,5 +72,25 @@ func TestUnloadedAfter(t *testing.T) {
 		if got := c.step.unloadedAfter(c.before); got != c.want {
 			t.Errorf("after %q from unloaded=%t: %t, want %t", c.step.Name(), c.before, got, c.want)
 		}
+	}
+}
+
+// A step is written and read by the table's keys, member then
+// expectation, and reads back as it was written.
+func TestStepJSONByTheTable(t *testing.T) {
+	in := Step{Fault: &FaultRequest{Agent: "main", Count: 2}, Expect: &Expect{Clause: "STEP-5"}}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != `{"fault":{"agent":"main","count":2},"expect":{"clause":"STEP-5"}}` {
+		t.Fatalf("written %s", data)
+	}
+	var out Step
+	if err := json.Unmarshal(data, &out); err != nil || out.Fault == nil || *out.Fault != *in.Fault || out.Expect == nil || out.Expect.Clause != "STEP-5" || out.Members() != 1 {
+		t.Fatalf("read back %+v (%v)", out, err)
+	}
+	if err := json.Unmarshal([]byte(`{"set":{"active":"yes"}}`), &out); err == nil {
+		t.Fatal("a member of the wrong shape read without an error")
 	}
 }

@@ -79,7 +79,3 @@ func DrawHost(c Chooser, s Setup) Setup {
 	}
 	return s
 }
-
-// CommandInputs are the slash commands the generators type (sim's, where
-// the command action is declared).
-var CommandInputs = sim.CommandInputs

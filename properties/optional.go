@@ -1,7 +1,6 @@
 package properties
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/plankit/plankit/sim"
@@ -36,7 +35,7 @@ func checkWithoutPackage(c Chooser, steps int) (*Failure, error) {
 		case open && k < 3:
 			s := &sim.StepAction{Agent: agent}
 			if c.Intn("exit", 2) == 0 {
-				s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: json.RawMessage(`{"plan":"# Plan"}`), Review: &sim.Review{Answer: sim.Approve}}}}
+				s.Model = &sim.Model{Calls: []sim.ToolCall{{Name: spec.ExitTool, Args: sim.JSON(map[string]string{"plan": sim.Plans[0]}), Review: sim.ReviewOf(0)}}}
 				x.Tool = &trace.ToolExpect{OK: ptr(false)}
 			}
 			if c.Intn("fail", 4) == 0 {
@@ -48,7 +47,7 @@ func checkWithoutPackage(c Chooser, steps int) (*Failure, error) {
 			x.Section = ptr(false)
 			x.Tools = []string{}
 		case k == 3:
-			input := CommandInputs[c.Intn("input", len(CommandInputs))]
+			input := sim.CommandInputs[c.Intn("input", len(sim.CommandInputs))]
 			act = sim.Action{Command: &sim.CommandAction{Agent: agent, Input: input}}
 			x.Command = &trace.CommandExpect{Registered: ptr(false), Kind: "error"}
 		case open:

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"testing"
+
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -29,4 +31,13 @@ func stateAtLastHeader(events []sim.Event) *bool {
 		}
 	}
 	return nil
+}
+
+// SliceEnd is events.slice(0, end)'s end: negative from the end, clamped.
+func TestSliceEnd(t *testing.T) {
+	for _, c := range [][3]int{{2, 5, 2}, {-1, 5, 4}, {-9, 5, 0}, {9, 5, 5}, {0, 0, 0}} {
+		if got := SliceEnd(c[0], c[1]); got != c[2] {
+			t.Errorf("SliceEnd(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
@@ -540,234 +539,209 @@ type Evidence struct {
 	// clause is not itself logged and its symptom is another clause's (a
 	// wrong fold renders a request the log contradicts: CFG-2).
 	Log, LogClause string
-	// LogHidden says why no session log can show the mutant, when none
-	// can (then Log is empty).
+	// LogHidden says why no session log can show the mutant: what it
+	// changes is not logged, or a log that shows it reads as a faithful
+	// one (then Log and LogUnlinted are empty).
 	LogHidden string
-	// Found is the observation kind (attribution.Obs…) of the first
-	// divergence lockstep finds against the mutant; the attribution table
-	// gives that observation the mutant's clause (TestMutantsAreFound,
-	// package lockstep).
-	Found string
-	// RuntimeHidden says why the runtime-level suite, which sees a runtime
-	// from outside, cannot kill the mutant; empty, it must
-	// (TestMutantsAreKilledAtRuntimeLevel, package loop/suite).
+	// LogUnlinted says what a session log does show of the mutant that no
+	// lint rule reads yet: a rule to write (then Log and LogHidden are
+	// empty). Exactly one of Log, LogHidden and LogUnlinted is set.
+	LogUnlinted string
+	// RuntimeHidden says why the runtime level, which sees a runtime from
+	// outside, cannot show the mutant; empty, the runtime-level suite must
+	// kill it (TestMutantsAreKilledAtRuntimeLevel, package main of
+	// cmd/plankit) and
+	// lockstep at runtime level must find it under its clause
+	// (TestRuntimeLockstepNamesEachMutantUnderItsClause, package lockstep).
+	// At the plugin level lockstep must always find it under its clause
+	// (TestMutantsAreFound): some divergence within the search budget names
+	// it, whichever observation it is seen at, so a change to what the
+	// generators draw cannot turn an unrelated mutant red.
 	RuntimeHidden string
+}
+
+// LogProblem says what is wrong with how the evidence accounts for the
+// session log ("" when nothing is): exactly one of Log (with LogClause),
+// LogHidden and LogUnlinted.
+func (e Evidence) LogProblem() string {
+	n := 0
+	for _, f := range []string{e.Log, e.LogHidden, e.LogUnlinted} {
+		if f != "" {
+			n++
+		}
+	}
+	switch {
+	case n != 1:
+		return "needs exactly one of Log (with LogClause: the trace whose log has a lint finding of it), LogHidden (why no log can show it) and LogUnlinted (what a log shows that no lint rule reads yet)"
+	case e.Log != "" && e.LogClause == "":
+		return "Log without LogClause"
+	case e.Log == "" && e.LogClause != "":
+		return "LogClause without Log"
+	}
+	return ""
 }
 
 // Catalogue lists every mutant with its clause, in a fixed order.
 var Catalogue = []MutantInfo{
 	{PlanModeExtraField, spec.LOG1, "plan/mode data carries a field besides active", Evidence{
 		Example: "cmd-not-composed.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG1,
-		Found: attribution.ObsPlanMode}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG1}},
 	{FoldFirst, spec.LOG2, "the fold returns the first plan/mode value instead of the last", Evidence{
 		Example: "cmd-plan-input-details.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2,
-		Found: attribution.ObsGet}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2}},
 	{PendingSurvivesRestart, spec.PEND8, "pending selections survive a process restart", Evidence{
 		Example:   "pend-restart-loses-late-selection.yaml",
-		LogHidden: "a restart between turns is not logged; a later append reads as a later selection",
-		Found:     attribution.ObsGet}},
+		LogHidden: "a restart between turns is not logged; a later append reads as a later selection"}},
 	{DoubleAppend, spec.LOG4, "a committed change appends plan/mode twice", Evidence{
 		Example: "cmd-not-composed.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG4,
-		Found: attribution.ObsPlanMode}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG4}},
 	{NoopQueues, spec.PEND3, "selecting the pending or logged state again during a turn returns queued", Evidence{
 		Example:   "pend-cancel-before-boundary.yaml",
-		LogHidden: "set outcomes are not logged",
-		Found:     attribution.ObsOutcome}},
+		LogHidden: "set outcomes are not logged"}},
 	{CancelKeepsPending, spec.PEND5, "cancelled leaves the opposite selection pending", Evidence{
 		Example:   "pend-cancel-before-boundary.yaml",
-		LogHidden: "set calls are not logged; the kept selection's append reads as a new selection",
-		Found:     attribution.ObsGet}},
+		LogHidden: "set calls are not logged; the kept selection's append reads as a new selection"}},
 	{IdleSetQueues, spec.PEND6, "a set with no open turn queues instead of committing", Evidence{
 		Example:   "pend-checkpointing-commits.yaml",
-		LogHidden: "set calls are not logged; a queued idle selection's append reads as a mid-turn one",
-		Found:     attribution.ObsOutcome}},
+		LogHidden: "set calls are not logged; a queued idle selection's append reads as a mid-turn one"}},
 	{GetHidesPending, spec.PEND7, "get never reports the pending selection", Evidence{
 		Example:   "pend-cancel-before-boundary.yaml",
-		LogHidden: "get is not logged",
-		Found:     attribution.ObsGet}},
+		LogHidden: "get is not logged"}},
 	{ListenerAppended, spec.STEP1, "the pre-step listener is registered without prepend", Evidence{
 		Example:   "step-listener-position.yaml",
-		LogHidden: "the listener order is not logged",
-		Found:     attribution.ObsListener}},
+		LogHidden: "the listener order is not logged"}},
 	{RetryNotObserved, spec.STEP2, "request-recovery retries do not apply pending selections", Evidence{
 		Example:   "step-retry-notice-once.yaml",
-		LogHidden: "a selection appended at a later step reads as a later selection",
-		Found:     attribution.ObsPlanMode}},
+		LogHidden: "a selection appended at a later step reads as a later selection"}},
 	{AppendBeforeDownstream, spec.STEP3, "the selection is appended before the downstream decision", Evidence{
 		Example: "step-abort.yaml",
-		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3,
-		Found: attribution.ObsOrder}},
+		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3}},
 	{AppendOnReject, spec.STEP3, "a rejected step still appends the selection", Evidence{
 		Example: "step-listener-position.yaml",
-		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3,
-		Found: attribution.ObsAttempts}},
+		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3}},
 	{AppendOnAbort, spec.STEP3, "an aborted step still appends the selection", Evidence{
 		Example: "step-abort.yaml",
-		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3,
-		Found: attribution.ObsPlanMode}},
+		Log:     "lint/testdata/traces/reject-abort.yaml", LogClause: spec.STEP3}},
 	{FailedAppendBlocks, spec.STEP5, "a failed append rejects the step", Evidence{
 		Example:   "step-append-failure-recovery.yaml",
-		LogHidden: "a failed append is not logged; the rejection reads as another listener's",
-		Found:     attribution.ObsDecision}},
+		LogHidden: "a failed append is not logged; the rejection reads as another listener's"}},
 	{NarrateAlways, spec.STEP6, "every user selection is narrated, whatever the last header showed", Evidence{
 		Example: "step-listener-position.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6,
-		Found: attribution.ObsNotices}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6}},
 	{NarrateTwice, spec.STEP6, "a narrated change gets two notices", Evidence{
 		Example: "step-append-failure-recovery.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6,
-		Found: attribution.ObsNotices}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.STEP6}},
 	{RetryIgnoresFailedHeader, spec.STEP6, "at a retry the notice is judged against the header before the failed request's, so a change the failed request showed is not narrated when the retry undoes it", Evidence{
 		Example:   "step-retry-through-pre-step.yaml",
-		LogHidden: "a retry's request is not logged apart from its header, so which header a notice was judged against does not show",
-		Found:     attribution.ObsNotices}},
+		LogHidden: "a retry's request is not logged apart from its header, so which header a notice was judged against does not show"}},
 	{RetryRenarrates, spec.STEP6, "a retried step carries its notice again, so a change applied before a failed request is narrated twice", Evidence{
 		Example: "step-retry-notice-once.yaml",
-		Log:     "examples/step-retry-notice-once.yaml", LogClause: spec.STEP6,
-		Found: attribution.ObsNotices}},
+		Log:     "examples/step-retry-notice-once.yaml", LogClause: spec.STEP6}},
 	{ConfigUnknownKeyIgnored, spec.CFG1, "unknown config keys are silently ignored", Evidence{
 		Example:   "cfg-config-validation.yaml",
-		LogHidden: "the plugin config is not logged",
-		Found:     attribution.ObsLoadError}},
+		LogHidden: "the plugin config is not logged"}},
 	{SectionWhileInactive, spec.CFG2, "the plan:policy section renders while plan mode is inactive", Evidence{
 		Example: "cmd-plan-input-details.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2,
-		Found: attribution.ObsEvents}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2}},
 	{SectionWrongOrder, spec.CFG2, "the plan:policy section renders at order 40", Evidence{
 		Example: "cfg-config-validation.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2,
-		Found: attribution.ObsEvents}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.CFG2}},
 	{ToolHiddenInactive, spec.EXIT1, "exit_plan_mode leaves the tool catalog while plan mode is inactive", Evidence{
 		Example: "exit-approved-next-step-no-notice.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.EXIT1,
-		Found: attribution.ObsEvents}},
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.EXIT1}},
 	{ExitOutsidePlan, spec.EXIT2, "exit_plan_mode runs outside plan mode", Evidence{
 		Example: "exit-pending-selections.yaml",
-		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT2,
-		Found: attribution.ObsTool}},
+		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT2}},
 	{ExitGateReadsPending, spec.EXIT2, "exit_plan_mode's plan-mode gate reads the pending selection instead of the logged state", Evidence{
 		Example:   "exit-keep-planning-after-approval.yaml",
-		LogHidden: "a tool failure's wording is not fixed, so a refused call reads as any failed call",
-		Found:     attribution.ObsTool}},
+		LogHidden: "a tool failure's wording is not fixed, so a refused call reads as any failed call"}},
 	{PlanWithoutHeading, spec.EXIT3, "a plan without a # heading is accepted", Evidence{
 		Example: "exit-preconditions.yaml",
-		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT3,
-		Found: attribution.ObsTool}},
+		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT3}},
 	{NarrateExit, spec.EXIT5, "the exit tool's approved exit is narrated", Evidence{
 		Example:   "exit-approved-next-step-no-notice.yaml",
-		LogHidden: "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated",
-		Found:     attribution.ObsNotices}},
+		LogHidden: "set calls are not logged; a user who cancels the approval and leaves plan mode again makes the same plan/mode, and that one is narrated"}},
 	{ApprovedExitAtOnce, spec.EXIT5, "an approved exit is appended at once, during the exit tool's call, instead of at the next accepted in-turn pre-step", Evidence{
 		Example: "exit-approved-next-step-no-notice.yaml",
-		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT5,
-		Found: attribution.ObsExitAppend}},
+		Log:     "lint/testdata/traces/exit.yaml", LogClause: spec.EXIT5}},
 	{ApprovalKeepsUserExit, spec.EXIT5, "an approval keeps a user's queued exit instead of replacing it, so the exit is narrated", Evidence{
 		Example:   "exit-pending-selections.yaml",
-		LogHidden: "set calls and review answers are not logged; the narrated exit reads as the user's own selection",
-		Found:     attribution.ObsGet}},
+		LogHidden: "set calls and review answers are not logged; the narrated exit reads as the user's own selection"}},
 	{ApproveWithFeedback, spec.EXIT6, "an approval that carries feedback text counts as approval", Evidence{
 		Example:   "exit-keep-planning-feedback.yaml",
-		LogHidden: "review answers are not logged",
-		Found:     attribution.ObsTool}},
+		LogHidden: "review answers are not logged"}},
 	{ReviewReadsAnyQuestion, spec.EXIT6, "the review reply's answers are read whatever question they answer, so an approval of another question approves the plan", Evidence{
 		Example:   "exit-review-replies.yaml",
-		LogHidden: "review replies are not logged",
-		Found:     attribution.ObsTool}},
+		LogHidden: "review replies are not logged"}},
 	{MultiSelectApproves, spec.EXIT6, "a review answer that selects the approve option among others approves the plan", Evidence{
 		Example:   "exit-review-replies.yaml",
-		LogHidden: "review replies are not logged",
-		Found:     attribution.ObsTool}},
+		LogHidden: "review replies are not logged"}},
 	{KeepPlanningKeepsExit, spec.EXIT6, "keep planning leaves an earlier approval's pending exit in force, so plan mode is left at the next accepted step", Evidence{
 		Example:   "exit-keep-planning-after-approval.yaml",
-		LogHidden: "review answers are not logged; the kept exit's append reads as an approval's",
-		Found:     attribution.ObsGet}},
+		LogHidden: "review answers are not logged; the kept exit's append reads as an approval's"}},
 	{NoChannelApproves, spec.EXIT7, "with no user-questions channel the exit is approved", Evidence{
 		Example:   "exit-no-channel-or-reload.yaml",
-		LogHidden: "the composed services are not logged",
-		Found:     attribution.ObsTool}},
+		LogHidden: "the composed services are not logged"}},
 	{ReloadApproves, spec.EXIT7, "a reload during the review does not fail the call", Evidence{
 		Example:   "exit-no-channel-or-reload.yaml",
-		LogHidden: "a reload is not logged",
-		Found:     attribution.ObsTool}},
+		LogHidden: "a reload is not logged"}},
 	{CommandWithoutService, spec.CMD1, "/plan is registered even when the commands service is not composed", Evidence{
 		Example:   "cmd-not-composed.yaml",
-		LogHidden: "the composed services are not logged",
-		Found:     attribution.ObsCommand}},
+		LogHidden: "the composed services are not logged"}},
 	{PlanMessageNotSteered, spec.CMD3, "/plan <message> does not steer the message", Evidence{
 		Example: "cmd-plan-input-details.yaml",
-		Log:     "lint/testdata/traces/command.yaml", LogClause: spec.CMD3,
-		Found: attribution.ObsSteer}},
+		Log:     "lint/testdata/traces/command.yaml", LogClause: spec.CMD3}},
 	{OffKeepsPending, spec.CMD4, "/plan off does not cancel a pending entry", Evidence{
 		Example:   "cmd-plan-off-cancels-entry.yaml",
-		LogHidden: "set calls are not logged; the kept entry's append reads as a new selection",
-		Found:     attribution.ObsGet}},
+		LogHidden: "set calls are not logged; the kept entry's append reads as a new selection"}},
 	{ResumeIgnoresLog, spec.LOG3, "a session opened on an existing log (resume, fork) starts inactive instead of folding it", Evidence{
 		Example: "log-fork-and-compaction.yaml",
-		Log:     "lint/testdata/traces/resume.yaml", LogClause: spec.CFG2,
-		Found: attribution.ObsGet}},
+		Log:     "lint/testdata/traces/resume.yaml", LogClause: spec.CFG2}},
 	{OutsideWritesIgnored, spec.LOG3, "a plan/mode another process appends to the live log does not change the state: the plugin folds only its own appends and the logs it is opened with", Evidence{
 		Example: "log-outside-writers.yaml",
-		Log:     "lint/testdata/traces/outside.yaml", LogClause: spec.CFG2,
-		Found: attribution.ObsGet}},
+		Log:     "lint/testdata/traces/outside.yaml", LogClause: spec.CFG2}},
 	{UnloadKeepsPending, spec.PEND8, "pending selections survive an unload: a later load restores them instead of starting clean from the log", Evidence{
 		Example:   "svc-unload-and-load.yaml",
-		LogHidden: "an unload and a load are not logged; the restored selection's append reads as a new selection",
-		Found:     attribution.ObsGet}},
+		LogHidden: "an unload and a load are not logged; the restored selection's append reads as a new selection"}},
 	{SelectionContinues, spec.PEND2, "a committed selection steers the agent to continue, starting a turn", Evidence{
 		Example:   "pend-checkpointing-commits.yaml",
-		LogHidden: "a step forced by a selection reads as an ordinary continuation step",
-		Found:     attribution.ObsSteer}},
+		LogHidden: "a step forced by a selection reads as an ordinary continuation step"}},
 	{QueuedCommitsNow, spec.PEND4, "a selection during an open turn is appended at once instead of queued", Evidence{
 		Example: "pend-cancel-before-boundary.yaml",
-		Log:     "lint/testdata/traces/queued.yaml", LogClause: spec.PEND1,
-		Found: attribution.ObsOutcome}},
+		Log:     "lint/testdata/traces/queued.yaml", LogClause: spec.PEND1}},
 	{ApproveWithoutReview, spec.EXIT4, "a valid plan is approved without being presented for review", Evidence{
 		Example:   "exit-approved-next-step-no-notice.yaml",
-		LogHidden: "review questions are not logged; the approval reads as the user's",
-		Found:     attribution.ObsTool}},
+		LogHidden: "review questions are not logged; the approval reads as the user's"}},
 	{BarePlanToggles, spec.CMD2, "bare /plan toggles: it leaves plan mode when plan mode is on", Evidence{
-		Example:   "cmd-plan-message-steers.yaml",
-		LogHidden: "the linter judges /plan arguments only for CMD-3 (a message is steered); a bare /plan leaving plan mode reads like a /plan off",
-		Found:     attribution.ObsPlanMode}},
+		Example:     "cmd-plan-message-steers.yaml",
+		LogUnlinted: "command/run logs a bare /plan and the plan/mode after it is false; the linter reads /plan arguments only for CMD-3 (a message is steered)"}},
 	{PlanModeBlocksSteps, spec.SVC3, "in plan mode the listener rejects steps instead of only guiding", Evidence{
 		Example:   "svc-host-tools.yaml",
-		LogHidden: "a rejected step reads as another listener's rejection",
-		Found:     attribution.ObsDecision}},
+		LogHidden: "a rejected step reads as another listener's rejection"}},
 	{OffAnyCase, spec.CMD4, "the /plan argument is compared with off in any case, so /plan OFF is taken for off, not for a message", Evidence{
-		Example:   "cmd-plan-input-details.yaml",
-		LogHidden: "the argument is logged in command/run, but no lint rule reads /plan arguments yet",
-		Found:     attribution.ObsCommand}},
+		Example:     "cmd-plan-input-details.yaml",
+		LogUnlinted: "command/run logs /plan OFF, and neither a plan/mode true nor the steered message OFF follows it while plan mode is off; no lint rule reads /plan arguments for CMD-4 yet"}},
 	{AssemblyToolsHiddenInPlan, spec.EXIT1, "in plan mode the catalog keeps only the host tools registered at load, hiding those another assembly listener adds after plan mode's", Evidence{
 		Example:   "svc-host-tools.yaml",
-		LogHidden: "a log does not say which tools are the host's, and a host may change its own tools between requests, so a tool missing from a header reads as one the host did not offer",
-		Found:     attribution.ObsEvents}},
+		LogHidden: "a log does not say which tools are the host's, and a host may change its own tools between requests, so a tool missing from a header reads as one the host did not offer"}},
 	{HostToolsReorderedInPlan, spec.EXIT1, "in plan mode the host's tools are reordered (reversed) in the request's catalog", Evidence{
 		Example:   "svc-host-tools.yaml",
-		LogHidden: "a host may change its own tools between requests, so a reordered catalog reads as the host's own change",
-		Found:     attribution.ObsEvents}},
+		LogHidden: "a host may change its own tools between requests, so a reordered catalog reads as the host's own change"}},
 	{HostToolsBlockedInPlan, spec.SVC3, "in plan mode the plugin's tool gate denies every call of a host tool", Evidence{
 		Example:   "svc-host-tools.yaml",
-		LogHidden: "a denied call's result reads as any failed tool call; the log does not say which tools are the host's",
-		Found:     attribution.ObsTool}},
+		LogHidden: "a denied call's result reads as any failed tool call; the log does not say which tools are the host's"}},
 	{NoticeForcesStep, spec.PEND2, "a pending selection's notice is added to an empty accepted decision the runtime would skip, so the selection starts a step", Evidence{
 		Example:   "pend-empty-steps.yaml",
-		LogHidden: "whether the runtime would have skipped the step is not logged; a step that carries only a notice reads as one the runtime sends anyway",
-		Found:     attribution.ObsPlanMode}},
+		LogHidden: "whether the runtime would have skipped the step is not logged; a step that carries only a notice reads as one the runtime sends anyway"}},
 	{ReplyAnnouncesEntering, spec.SVC1, "every /plan that does not commit announces entering plan mode from the next step (queued), as does a repeated in-turn /plan off", Evidence{
 		Example:   "cmd-plan-input-details.yaml",
-		LogHidden: "the outcome a reply announces is not logged, only its wording, which checks never read",
-		Found:     attribution.ObsCommand}},
+		LogHidden: "the outcome a reply announces is not logged, only its wording, which checks never read"}},
 	{PlanHeadingAnyLevel, spec.EXIT3, "a plan opening with # in any form (## Plan, #Plan) is accepted, not only a level-1 heading", Evidence{
 		Example: "exit-preconditions.yaml",
-		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,
-		Found: attribution.ObsTool}},
+		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3}},
 	{HeadingAfterText, spec.EXIT3, "a plan with a level-1 heading anywhere is accepted, one whose heading comes after other text too", Evidence{
 		Example: "exit-preconditions.yaml",
-		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3,
-		Found: attribution.ObsTool}},
+		Log:     "lint/testdata/traces/heading.yaml", LogClause: spec.EXIT3}},
 }
 
 // headingAnywhere is a level-1 markdown heading at the start of any line.
@@ -778,7 +752,7 @@ var headingAnywhere = regexp.MustCompile(`(?m)^#\s+\S`)
 // the Catalogue every suite must kill with the default choices. Lockstep
 // runs can assume them, like any mutant.
 var Variants = []VariantInfo{
-	{MutantInfo{CancelledNarrated, spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step", Evidence{Found: attribution.ObsNotices}},
+	{MutantInfo{CancelledNarrated, spec.STEP6, "a selection cancelled within a turn (kept as an entry equal to the log) is narrated at the next accepted pre-step", Evidence{}},
 		map[string]string{spec.ChoiceCancelPending: spec.CancelPendingKeepEqual}},
 }
 

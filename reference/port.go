@@ -35,6 +35,17 @@ type Choices struct {
 	FaultScope string
 }
 
+// Followed are the readings the reference follows of the silent points
+// whose default accepts either reading (an implementation that declares
+// nothing there is held to neither), each declared: the reference stating
+// every reading it follows, so that the checks holding an implementation to
+// those readings run against it (the runtime-level kill matrix, the
+// runtime-level suite's tests).
+func Followed() Choices {
+	return Choices{PlanModeMalformed: spec.PlanModeMalformedKeep, IdleRevertNotice: spec.IdleRevertNoticeKeep, PlanArgument: spec.PlanArgumentTrimmed,
+		UnloadedHeader: spec.UnloadedHeaderFold, LoggedPending: spec.LoggedPendingKeep, FaultScope: spec.FaultScopePlanMode}
+}
+
 // fields maps each choice name to the field holding the pick.
 func (c *Choices) fields() map[string]*string {
 	return map[string]*string{

@@ -858,3 +858,120 @@ func TestControllerNamesNoMutant(t *testing.T) {
 		return true
 	})
 }
+
+// Every port method a suite calls after start is refused before it, and
+// an implementation's declared choices are what Declares says over its
+// Choices (an empty value declares none).
+func TestPortBeforeStartAndDeclaredChoices(t *testing.T) {
+	p := NewPort(Options{})
+	c := sim.Call{Agent: "a"}
+	calls := map[string]func() error{
+		"open":     func() error { return p.Open(sim.OpenRequest{Agent: "a"}) },
+		"set":      func() error { _, err := p.Set(sim.SetRequest{Call: c, Active: true}); return err },
+		"pre-step": func() error { _, err := p.PreStep(sim.PreStepRequest{Call: c}); return err },
+		"assemble": func() error { _, err := p.Assemble(sim.AssembleRequest{Call: c}); return err },
+		"exit":     func() error { _, err := p.ExitTool(sim.ExitToolRequest{Call: c}); return err },
+		"command":  func() error { _, err := p.Command(sim.CommandRequest{Call: c, Name: spec.Command}); return err },
+		"reload":   func() error { _, err := p.Reload(); return err },
+		"unload":   func() error { _, err := p.Unload(); return err },
+		"pre-tool": func() error {
+			_, err := p.PreTool(sim.PreToolRequest{Call: c, Name: "read_file"})
+			return err
+		},
+	}
+	for name, call := range calls {
+		if err := call(); err == nil {
+			t.Errorf("%s before start: no error", name)
+		}
+	}
+	id, err := NewPort(Options{Choices: AlternativeChoices(), Declares: map[string]string{spec.ChoiceFoldEnd: "", spec.ChoiceCancelPending: spec.CancelPendingClear}}).Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := id.Choices[spec.ChoiceFoldEnd]; ok || id.Choices[spec.ChoiceCancelPending] != spec.CancelPendingClear {
+		t.Errorf("declared choices %v: want fold-end undeclared and cancel-pending=clear", id.Choices)
+	}
+}
+
+// AlternativeChoices takes the other reading of every silent point that
+// has one, and Factory builds a fresh implementation at each call.
+func TestAlternativeChoicesAndFactory(t *testing.T) {
+	alt := AlternativeChoices().Map()
+	for _, ch := range spec.Choices {
+		if len(ch.Values) > 1 && alt[ch.Name] != ch.Values[1].Name {
+			t.Errorf("%s: %q, want its second value %q", ch.Name, alt[ch.Name], ch.Values[1].Name)
+		}
+	}
+	f := Factory(Options{})
+	a, b := f(), f()
+	if a == b {
+		t.Error("Factory returned the same port twice")
+	}
+}
+
+// Under logged-pending=clear a selection that an outside writer's
+// plan/mode put in the log is no longer waiting (get shows no pending);
+// under keep it still waits, and its pre-step appends nothing (LOG-4).
+func TestOutsideWriterAndAPendingSelection(t *testing.T) {
+	for _, c := range []struct {
+		reading string
+		pending string
+	}{{spec.LoggedPendingClear, "none"}, {spec.LoggedPendingKeep, "true"}} {
+		h := newHarness(t, Options{Choices: Choices{LoggedPending: c.reading}}, sim.Options{})
+		h.prompt()
+		h.step()
+		h.set(true)
+		h.do(sim.Action{Append: &sim.AppendAction{Agent: "main", Type: spec.TypePlanMode, Data: json.RawMessage(`{"active":true}`)}})
+		wantState(t, h.get(), true, c.pending)
+		planEvents(t, h.step())
+	}
+}
+
+// Under idle-revert-notice=net an idle change waits for the next accepted
+// pre-step to be narrated, and a change reverted before it owes nothing.
+func TestIdleRevertNoticeNet(t *testing.T) {
+	h := newHarness(t, Options{Choices: Choices{IdleRevertNotice: spec.IdleRevertNoticeNet}}, sim.Options{})
+	h.prompt()
+	h.step()
+	h.endTurn()
+	h.set(true)
+	h.prompt()
+	if r := h.step(); countNotices(r) != 1 {
+		t.Errorf("the idle change is narrated %d times at the next step, want once", countNotices(r))
+	}
+	h.endTurn()
+	h.set(false)
+	h.set(true)
+	h.prompt()
+	if r := h.step(); countNotices(r) != 0 {
+		t.Errorf("a change reverted before the next request is narrated %d times", countNotices(r))
+	}
+}
+
+func countNotices(r sim.Result) int {
+	n := 0
+	for _, e := range r.Appended {
+		var m sim.Message
+		if e.Event.Type == spec.TypeUserMessage && json.Unmarshal(e.Event.Data, &m) == nil && m.IsPlanNotice() {
+			n++
+		}
+	}
+	return n
+}
+
+// Two mutants on one decision point compose: each bend sees the decision
+// of the one before, and the earlier instead answers first.
+func TestMutantsCompose(t *testing.T) {
+	h := newHarness(t, Options{Mutants: Mutants{PlanWithoutHeading, HeadingAfterText}}, sim.Options{Services: sim.Services{UserQuestions: true}})
+	h.set(true)
+	h.prompt()
+	if o := h.exit("no heading", sim.Review{Answer: sim.Approve}); !o.OK {
+		t.Errorf("plan-without-heading with heading-after-text: a plan without a heading is refused: %+v", o)
+	}
+	h = newHarness(t, Options{Mutants: Mutants{ApproveWithoutReview, NoChannelApproves}}, sim.Options{Services: sim.Services{UserQuestions: true}})
+	h.set(true)
+	h.prompt()
+	if o := h.exit("# Plan\n1. a", sim.Review{Answer: sim.KeepPlanning}); !o.OK || o.Asked {
+		t.Errorf("approve-without-review with no-channel-approves: %+v, want approved unasked", o)
+	}
+}

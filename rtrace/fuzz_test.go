@@ -10,6 +10,7 @@ import (
 
 	"github.com/plankit/plankit/internal/inputlimit"
 	"github.com/plankit/plankit/internal/safetext/safetexttest"
+	"github.com/plankit/plankit/internal/schemafile/schemafiletest"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/rtrace"
@@ -43,7 +44,7 @@ func FuzzParse(f *testing.F) {
 		var tr *loop.Trace
 		var err error
 		begin := time.Now()
-		alloc := allocated(func() { tr, err = rtrace.Parse("fuzz.yaml", data) })
+		alloc := schemafiletest.Allocated(func() { tr, err = rtrace.Parse("fuzz.yaml", data) })
 		if budget := uint64(32<<20) + 2048*uint64(len(data)); alloc > budget {
 			t.Fatalf("parsing %d bytes allocated %d MB (budget %d MB)", len(data), alloc>>20, budget>>20)
 		}
@@ -65,7 +66,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatal(err)
 		}
 		begin = time.Now()
-		if alloc := allocated(func() { _, _ = loop.Run(b, *tr) }); alloc > 256<<20 {
+		if alloc := schemafiletest.Allocated(func() { _, _ = loop.Run(b, *tr) }); alloc > 256<<20 {
 			t.Fatalf("running a trace of %d bytes allocated %d MB", len(data), alloc>>20)
 		}
 		if d := time.Since(begin); d > 10*time.Second {
@@ -94,7 +95,7 @@ func TestResendingTranscriptIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var runErr error
-	alloc := allocated(func() { _, runErr = loop.Run(b, *tr) })
+	alloc := schemafiletest.Allocated(func() { _, runErr = loop.Run(b, *tr) })
 	if runErr == nil || !strings.Contains(runErr.Error(), inputlimit.FlagTranscript) {
 		t.Fatalf("got %v; want the transcript bound", runErr)
 	}

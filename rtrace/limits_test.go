@@ -4,40 +4,19 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/schemafile/schemafiletest"
 	"github.com/plankit/plankit/rtrace"
 )
 
-// allocated runs f and returns the bytes it allocated.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // refused parses data within lim and wants an *Error at line (and column,
-// when not 0) whose message holds want; it also bounds what the refusal
-// cost.
+// when not 0) whose message holds want, at a bounded cost.
 func refused(t *testing.T, data []byte, lim inputlimit.Limits, line, col int, want string) {
 	t.Helper()
-	var err error
-	alloc := allocated(func() { _, err = rtrace.ParseWithLimits("in.yaml", data, lim) })
-	var te *rtrace.Error
-	if !errors.As(err, &te) {
-		t.Fatalf("want an *Error, got %v", err)
-	}
-	if te.File != "in.yaml" || (line > 0 && te.Line != line) || (col > 0 && te.Column != col) || !strings.Contains(te.Msg, want) {
-		t.Fatalf("got %v; want in.yaml:%d:%d saying %s", err, line, col, want)
-	}
-	if max := uint64(64<<20) + 64*uint64(len(data)); alloc > max {
-		t.Fatalf("refusing %d bytes allocated %d MB", len(data), alloc>>20)
-	}
+	schemafiletest.Refused(t, data, func(d []byte) error { _, err := rtrace.ParseWithLimits("in.yaml", d, lim); return err }, line, col, want)
 }
 
 // bomb is the billion-laughs shape inside a runtime trace's config: ten
@@ -115,7 +94,7 @@ func TestByteBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	var err error
-	alloc := allocated(func() { _, err = rtrace.ReadFile(p) })
+	alloc := schemafiletest.Allocated(func() { _, err = rtrace.ReadFile(p) })
 	var te *rtrace.Error
 	if !errors.As(err, &te) || te.File != p || te.Line == 0 || !strings.Contains(te.Msg, inputlimit.FlagBytes) {
 		t.Fatalf("got %v; want the byte bound with a line", err)

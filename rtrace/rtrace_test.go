@@ -1,13 +1,15 @@
 package rtrace_test
 
 import (
+	"bytes"
 	"encoding/json"
-	"os"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/reference"
 	"github.com/plankit/plankit/rtrace"
 )
 
@@ -86,13 +88,16 @@ func TestErrorsNameFileLineAndField(t *testing.T) {
 	}
 }
 
-// TestSchemaStepsAreTheStepTable: the runtime trace schema's step members
-// (besides expect) are the kinds loop's step table declares, so a new
-// kind of step cannot be added without the schema knowing it.
-func TestSchemaStepsAreTheStepTable(t *testing.T) {
-	b, err := os.ReadFile("schema.json")
+// TestSchemaIsBuiltFromTheStepTable: schema.json is what BuildSchema
+// writes from the step table, so a new kind of step cannot be added
+// without the schema knowing it (go generate ./... writes it).
+func TestSchemaIsBuiltFromTheStepTable(t *testing.T) {
+	built, err := rtrace.BuildSchema()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Equal(built, rtrace.Schema) {
+		t.Fatal("rtrace/schema.json is not what the step table builds: run go generate ./...")
 	}
 	var s struct {
 		Properties struct {
@@ -103,18 +108,45 @@ func TestSchemaStepsAreTheStepTable(t *testing.T) {
 			} `json:"steps"`
 		} `json:"properties"`
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := json.Unmarshal(built, &s); err != nil {
 		t.Fatal(err)
 	}
-	var members []string
-	for name := range s.Properties.Steps.Items.Properties {
-		if name != "expect" {
-			members = append(members, name)
-		}
-	}
-	slices.Sort(members)
-	want := slices.Sorted(slices.Values(loop.StepNames()))
+	members := slices.Sorted(maps.Keys(s.Properties.Steps.Items.Properties))
+	want := slices.Sorted(slices.Values(append(loop.StepNames(), "expect")))
 	if !slices.Equal(members, want) {
 		t.Fatalf("schema step members %v, step table %v", members, want)
+	}
+}
+
+// TestEveryStepExampleParsesAndPlays: each kind's example, as the trace
+// format page shows it, is a valid step of a runtime trace, and the
+// built-in runtime around the reference plays it and keeps the
+// invariants.
+func TestEveryStepExampleParsesAndPlays(t *testing.T) {
+	for _, k := range loop.StepKinds() {
+		t.Run(k.Name(), func(t *testing.T) {
+			if k.Example() == "" || k.Doc() == "" {
+				t.Fatalf("step %s has no example or no doc", k.Name())
+			}
+			src := "level: runtime\nconfig: {section: \"Plan first.\"}\nservices: {commands: true, userQuestions: true}\nhostTools: [{name: read_file}]\nsteps:\n  - " + k.Example() + "\n"
+			tr, err := rtrace.Parse(k.Name()+".yaml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Steps) != 1 || tr.Steps[0].Name() != k.Name() {
+				t.Fatalf("the example is %d steps, the first %q", len(tr.Steps), tr.Steps[0].Name())
+			}
+			rt, err := loop.NewBuiltin(reference.NewPort(reference.Options{}), loop.RetryPreStep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := loop.Run(rt, *tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := loop.Verdict(*tr, rec); len(fs) > 0 {
+				t.Fatal(loop.Describe(fs))
+			}
+		})
 	}
 }

@@ -1,41 +1,31 @@
 #!/usr/bin/env bash
-# Adds a clause (LOG-5) with one scenario and one mutant in a scratch copy
-# of the tree, following the recipe of docs/architecture.md ("Add a
-# clause"), and shows:
-#   1. what the evidence test (TestEveryClauseHasItsEvidence) names when
+# Adds a clause (LOG-5) with one scenario pair (a plugin-level and a
+# runtime-level scenario) and one mutant in a scratch copy of the tree,
+# following the recipe of docs/architecture.md ("Add a clause"), and shows:
+#   1. what the recipe test (TestEveryClauseHasItsEvidence) names when
 #      SPEC.md has a clause the code does not know, then once the clause
 #      is declared: every missing piece at once, in the recipe's order;
-#   2. the hand-written files the clause took (at most six) and the files
-#      generation wrote;
-#   3. for each hand-written file, what the test names when that one is
-#      left out, and when the mutant is declared without its evidence;
-#   4. the proofs the recipe names for the new mutant, run for it alone.
+#   2. the hand-written files the clause took (at most six besides
+#      SPEC.md) and the files generation wrote;
+#   3. what the recipe test names once the hand-written files are there
+#      and generation has run: the slow proofs it runs for the new clause
+#      and mutant alone pass, and only the kill matrices are left, which
+#      their commands write;
+#   4. for each hand-written file, what the test names when that one is
+#      left out;
+#   5. nothing missing, then the suite green in the copy: go test ./...
+#      (with --narrow, the packages of the clause's scenarios, generation
+#      and the recipe test only: what CI runs, within its time).
 # The tree it is run from is not touched. Usage: scripts/add-clause-demo.sh
-# [--keep] (keep the scratch copy and print where it is).
+# [--keep] [--narrow] (--keep: keep the scratch copy and print where it is).
 set -euo pipefail
-
-keep=false
-[[ "${1:-}" == --keep ]] && keep=true
 src=$(cd "$(dirname "$0")/.." && pwd)
+source "$src/scripts/demo-lib.sh"
+demo_options --narrow "scripts/add-clause-demo.sh [--keep] [--narrow]" "$@"
+narrow=$flag
 export GOFLAGS=-mod=mod
-
-spec=${PLANKIT_SPEC:-}
-if [[ -z "$spec" ]]; then
-	d=$src
-	while [[ "$d" != / ]]; do
-		if [[ -f "$(dirname "$d")/shared/SPEC.md" ]]; then spec=$(dirname "$d")/shared/SPEC.md; break; fi
-		d=$(dirname "$d")
-	done
-fi
-[[ -f "$spec" ]] || { echo "SPEC.md not found: set PLANKIT_SPEC" >&2; exit 2; }
-
-work=$(mktemp -d)
-$keep || trap 'rm -rf "$work"' EXIT
-tree=$work/tree
-mkdir -p "$tree"
-(cd "$src" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$tree"
-cd "$tree"
-git init -q && git add -A && git -c user.name=demo -c user.email=demo@example.invalid commit -q -m baseline
+demo_spec
+demo_tree
 
 # SPEC.md gains the clause (the specification is the oracle: it comes first).
 python3 - "$spec" "$work/SPEC.md" <<'EOF'
@@ -47,20 +37,7 @@ open(sys.argv[2], "w").write(s)
 EOF
 export PLANKIT_SPEC=$work/SPEC.md
 
-recipe() {
-	local out
-	out=$(go test ./cmd/plankit -run 'TestEveryClauseHasItsEvidence$' -count=1 2>&1 || true)
-	if grep -q 'lacks, in the order' <<<"$out"; then
-		sed -n '/lacks, in the order/,$p' <<<"$out" | grep -v '^FAIL\|^--- \|^ok' || true
-	elif grep -q '^ok' <<<"$out"; then
-		echo "   nothing missing"
-	else
-		echo "   (the tree does not build; the first errors:)"
-		grep -v '^FAIL\|^#' <<<"$out" | head -3 | sed 's/^/   /'
-	fi
-}
-
-echo "== SPEC.md lists LOG-5; the tree does not know it yet. The evidence test says:"
+echo "== SPEC.md lists LOG-5; the tree does not know it yet. The recipe test says:"
 recipe
 
 # 1. spec/clauses.go: the clause.
@@ -75,7 +52,7 @@ open(p, "w").write(s)
 EOF
 gofmt -w spec/clauses.go
 echo
-echo "== LOG-5 declared in spec/clauses.go. The evidence test names every piece still missing, in order:"
+echo "== LOG-5 declared in spec/clauses.go. The recipe test names every piece still missing, in order:"
 recipe
 
 # 2. features/log.feature: one scenario.
@@ -129,66 +106,67 @@ at = s.index("\n}\n", at)
 s = s[:at] + '''
 	{PlanModeNamesSource, spec.LOG5, "plan/mode data records what produced the change (via: set)", Evidence{
 		Example: "cmd-not-composed.yaml",
-		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG1,
-		Found: attribution.ObsPlanMode}},''' + s[at:]
+		Log:     "lint/testdata/traces/narration.yaml", LogClause: spec.LOG1}},''' + s[at:]
 open(p, "w").write(s)
 EOF
 gofmt -w reference/mutants.go
-# 6. attribution/table.go: the observation's row names the clause.
+# 6. attribution/table.go: the rows of the observation where the data
+# differs name the clause, at both levels.
 python3 - <<'EOF'
 p = "attribution/table.go"
 s = open(p).read()
-s = s.replace('{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1"}}', '{RowPlanData, ObsPlanMode, "same values, different data", []string{"LOG-1", "LOG-5"}}', 1)
+for row, obs in (("RowPlanData", "ObsPlanMode"), ("RowRtPlanData", "RtPlanMode")):
+    old = '{%s, %s, "same values, different data", []string{"LOG-1"}}' % (row, obs)
+    assert old in s, old
+    s = s.replace(old, '{%s, %s, "same values, different data", []string{"LOG-1", "LOG-5"}}' % (row, obs), 1)
 open(p, "w").write(s)
 EOF
 
 mapfile -t hand < <(git diff --name-only)
 echo
-echo "== Hand-written files: ${#hand[@]}"
+echo "== Hand-written files besides SPEC.md: ${#hand[@]}"
 printf '   %s\n' "${hand[@]}"
+(( ${#hand[@]} <= 6 )) || { echo "more than six hand-written files" >&2; exit 1; }
 go generate ./... >/dev/null
 echo "== Generated by go generate ./...:"
 git diff --name-only | grep -vxF -f <(printf '%s\n' "${hand[@]}") | sed 's/^/   /'
+if ! $narrow; then
+	echo
+	echo "== Written and generated. The recipe test runs the slow proofs for LOG-5 and plan-mode-names-source alone, and says:"
+	recipe
+fi
+
 echo
-echo "== Complete. The evidence test says:"
+echo "== The kill matrices' commands write them anew (the new scenarios kill other mutants too: their rows change):"
+go run ./cmd/plankit mutants --matrix --out docs/mutants.md | tail -2 | sed 's/^/   /'
+go test ./cmd/plankit -run 'TestMutantsAreKilledAtRuntimeLevel$' -update -count=1 | sed 's/^/   /'
+echo
+echo "== Complete. The recipe test says:"
 out=$(recipe)
 echo "$out"
 [[ "$out" == "   nothing missing" ]] || exit 1
 
 git add -A && git -c user.name=demo -c user.email=demo@example.invalid commit -q -m LOG-5
-for f in "${hand[@]}"; do
-	git show HEAD~1:"$f" >"$f"
-	echo
-	echo "== Leaving out $f, the evidence test says:"
-	recipe
-	git checkout -q HEAD -- "$f"
-done
-
-python3 - <<'PY'
-import re
-p = "reference/mutants.go"
-s = open(p).read()
-s = re.sub(r'(\{PlanModeNamesSource, spec\.LOG5, "[^"]*", )Evidence\{.*?\}\}', r'\1Evidence{}}', s, flags=re.S)
-open(p, "w").write(s)
-PY
-echo
-echo "== The mutant declared without its Evidence, the evidence test says:"
-recipe
-git checkout -q HEAD -- reference/mutants.go
+if ! $narrow; then
+	# Committed, nothing is new against HEAD: what the test names now is
+	# what its static checks see of each file left out.
+	for f in "${hand[@]}"; do
+		git show HEAD~1:"$f" >"$f"
+		echo
+		echo "== Leaving out $f, the recipe test says:"
+		recipe
+		git checkout -q HEAD -- "$f"
+	done
+fi
 
 echo
-echo "== The proofs the recipe names, for plan-mode-names-source alone:"
-proof() { go test "$@" -count=1 -v 2>&1 | grep -E '^ *(--- |ok|FAIL)' | sed 's/^/   /' || true; }
-proof ./reference -run 'TestExamplesKillEveryMutant$'
-proof ./lint -run 'TestMutantLogsHaveFindings/plan-mode-names-source$'
-proof ./lockstep -run 'TestMutantsAreFound/plan-mode-names-source$'
-proof ./properties -run 'TestEveryMutantIsKilled/plan-mode-names-source$'
-go build -o "$work/plankit" ./cmd/plankit
-for level in plugin runtime; do
-	code=0
-	"$work/plankit" check --level "$level" --mutant plan-mode-names-source --only features >"$work/check-$level.txt" 2>&1 || code=$?
-	echo "   plankit check --level $level --mutant plan-mode-names-source --only features: exit $code, $(grep -c '^FAIL' "$work/check-$level.txt" || true) failing scenarios; the first under LOG-5, else the first:"
-	{ grep -E '^FAIL.*LOG-5' "$work/check-$level.txt" || grep -E '^FAIL' "$work/check-$level.txt" || true; } | head -1 | cut -c1-160 | sed 's/^/     /'
-done
+if $narrow; then
+	echo "== The suite, narrowed to the packages the new clause and mutant are declared and tagged in (the recipe test above ran the slow proofs of the others for them): go test ./spec ./catalog/... ./features ./reference ./lint ./attribution, and the generation and ledger tests of cmd/plankit"
+	go test -count=1 -timeout 30m ./spec ./catalog/... ./features ./reference ./lint ./attribution 2>&1 | sed 's/^/   /'
+	go test -count=1 -timeout 30m ./cmd/plankit -run 'TestGeneratedFilesAreFresh$|TestArchitectureMapsTheImports$|TestEveryComparisonRestsOnSpecMD$' 2>&1 | sed 's/^/   /'
+else
+	echo "== The whole suite in the copy: go test ./..."
+	go test -count=1 -timeout 60m ./... 2>&1 | grep -v 'no test files' | sed 's/^/   /'
+fi
 $keep && echo "scratch copy kept: $tree"
 exit 0

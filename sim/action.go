@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
+
+	"github.com/plankit/plankit/internal/union"
 )
 
 // Action is one scripted thing that happens to the runtime. Exactly one field
@@ -67,13 +68,13 @@ type ActionKind interface {
 	// The action is passed by pointer: each method hands it to the kind's
 	// field accessor, and a value would be copied to the heap for that at
 	// every call.
-	field() int
 	in(*Action) bool
+	field(*Action) any
 	agent(*Action) string
 	introduces(*Action) string
 	apply(*Runtime, *Result, *Action) error
 	touches(*Runtime, *Action) []string
-	ready(World, *Action) bool
+	refuses(State, *Action) string
 }
 
 // kind declares one action. T is the type of its field of Action.
@@ -91,9 +92,12 @@ type kind[T any] struct {
 	// touches lists the agents whose get() is observed after the action
 	// (nil: the action's agent).
 	touches_ func(*Runtime, *T) []string
-	// ready is the runtime's precondition beyond the agent existing (nil:
-	// none): an action that is not ready is refused as bad input.
-	ready_ func(World, *T) bool
+	// refuses_ is the runtime's precondition beyond the agent existing
+	// (nil: none): why the runtime refuses the action in the state it
+	// reads, "" when it is ready. The runtime refuses an action that is
+	// not ready as bad input, saying why (Runtime.Do), and generators
+	// never draw one.
+	refuses_ func(State, *T) string
 	// schema is the JSON Schema of the value.
 	schema string
 	// draws are the ways generators draw it.
@@ -105,9 +109,12 @@ func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
 func (k kind[T]) Draws() []Draw           { return k.draws }
 func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
 func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
-func (k kind[T]) field() int              { return fieldIndex(k.name) }
-func (k kind[T]) ready(w World, a *Action) bool {
-	return k.ready_ == nil || k.ready_(w, *k.of(a))
+func (k kind[T]) field(a *Action) any     { return k.of(a) }
+func (k kind[T]) refuses(w State, a *Action) string {
+	if k.refuses_ == nil {
+		return ""
+	}
+	return k.refuses_(w, *k.of(a))
 }
 
 func (k kind[T]) agent(a *Action) string {
@@ -141,72 +148,33 @@ func (k kind[T]) touches(r *Runtime, a *Action) []string {
 	return nil
 }
 
+// unless is why when ok is false, else "": a precondition's refusal.
+func unless(ok bool, why string) string {
+	if ok {
+		return ""
+	}
+	return why
+}
+
 // allAgents is the touches of a runtime-wide action that every agent sees.
 func allAgents[T any](r *Runtime, _ *T) []string { return r.order }
 
-var (
-	registered []ActionKind
-	tableOnce  sync.Once
-	table      []ActionKind
-)
+// actions is the action table; each action file declares its row.
+var actions = union.NewTable(ActionKind.Name, func(k ActionKind) union.Field[Action] { return k.field })
 
 // declare adds an action to the table; each action file calls it once.
-func declare[T any](k kind[T]) ActionKind {
-	registered = append(registered, k)
-	return k
-}
-
-// fieldIndex is the index of Action's field whose JSON name is name, or -1.
-func fieldIndex(name string) int {
-	t := reflect.TypeFor[Action]()
-	for i := range t.NumField() {
-		if jsonName(t.Field(i)) == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// jsonName is a struct field's JSON key.
-func jsonName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	for i := range len(tag) {
-		if tag[i] == ',' {
-			return tag[:i]
-		}
-	}
-	return tag
-}
+func declare[T any](k kind[T]) ActionKind { return actions.Declare(k) }
 
 // Actions is the action table in Action's field order.
-func Actions() []ActionKind {
-	tableOnce.Do(func() {
-		// Each kind's field index is found once (by reflection): a
-		// program's start pays for this table.
-		type row struct {
-			k     ActionKind
-			field int
-		}
-		rows := make([]row, len(registered))
-		for i, k := range registered {
-			rows[i] = row{k, k.field()}
-		}
-		slices.SortStableFunc(rows, func(a, b row) int { return a.field - b.field })
-		table = make([]ActionKind, len(rows))
-		for i, r := range rows {
-			table[i] = r.k
-		}
-	})
-	return table
-}
+func Actions() []ActionKind { return actions.Rows() }
 
 // ActionNames are the keys of every action, in table order.
-func ActionNames() []string {
-	var out []string
-	for _, k := range Actions() {
-		out = append(out, k.Name())
-	}
-	return out
+func ActionNames() []string { return actions.Keys() }
+
+// TableProblems says where the action table and Action disagree (none:
+// one row per field, in its place, of its type, named by its JSON key).
+func TableProblems() []string {
+	return union.Problems(actions.Members(ActionKind.Type), func(a *Action) string { return a.Name() })
 }
 
 // kindOf is the row of the action's set field, or nil for an empty action.
@@ -248,18 +216,29 @@ func (a Action) Introduces() string {
 // shows: its agent exists, an agent it creates does not, and the action's
 // own precondition holds (a step needs an open turn, a retry a failed
 // request, …).
-func (a Action) Ready(w World) bool {
+func (a Action) Ready(w State) bool { return a.Refusal(w) == "" }
+
+// Refusal says why the runtime refuses the action in the state w shows
+// ("" when it is ready): the one rule Runtime.Do applies and generators
+// draw by.
+func (a Action) Refusal(w State) string {
 	k := kindOf(&a)
 	if k == nil {
-		return false
+		return "empty action"
 	}
 	if n := k.agent(&a); n != "" && n != k.introduces(&a) && !slices.Contains(w.Agents(), n) {
-		return false
+		return fmt.Sprintf("unknown agent %q", n)
 	}
 	if n := k.introduces(&a); n != "" && slices.Contains(w.Agents(), n) {
-		return false
+		return fmt.Sprintf("agent %q already exists", n)
 	}
-	return k.ready(w, &a)
+	if why := k.refuses(w, &a); why != "" {
+		if n := k.agent(&a); n != "" {
+			why = fmt.Sprintf("agent %q: %s", n, why)
+		}
+		return a.Name() + ": " + why
+	}
+	return ""
 }
 
 // String renders the action compactly, as in a trace, for messages.
@@ -278,22 +257,29 @@ type Chooser interface {
 	Intn(label string, n int) int
 }
 
-// World is what a generator knows of the state it draws an action for (the
-// property model implements it).
-type World interface {
+// State is what an action's precondition (Action.Ready) reads: the
+// runtime's own state when it applies an action (Runtime.Do), or what a
+// generator knows of it (World).
+type State interface {
 	// Agents lists the agents in creation order.
 	Agents() []string
 	// Open reports whether the agent has an open turn.
 	Open(agent string) bool
 	// AwaitingRetry reports whether the agent's last request failed.
 	AwaitingRetry(agent string) bool
+	// Plugin reports whether the plan-mode plugin is composed (not
+	// unloaded).
+	Plugin() bool
+}
+
+// World is what a generator knows of the state it draws an action for (the
+// property model implements it).
+type World interface {
+	State
 	// Pending reports whether a selection waits for the agent.
 	Pending(agent string) bool
 	// LogLen is the length of the agent's log.
 	LogLen(agent string) int
-	// Plugin reports whether the plan-mode plugin is composed (not
-	// unloaded).
-	Plugin() bool
 	// Listeners names the scripted pre-step listeners.
 	Listeners() []string
 	// HostTools names the host's own tools the model may call (none when

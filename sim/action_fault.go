@@ -13,14 +13,11 @@ var _ = declare(kind[FaultAction]{
 	name: "fault",
 	of:   func(a *Action) **FaultAction { return &a.Fault },
 	apply_: func(r *Runtime, _ *Result, f *FaultAction) error {
-		if f.Appends < 0 {
-			return inputf("fault appends must not be negative")
-		}
 		r.fail += f.Appends
 		return nil
 	},
-	ready_: func(_ World, f *FaultAction) bool { return f.Appends >= 0 },
-	schema: `{"type": "object", "additionalProperties": false, "required": ["appends"], "properties": {"appends": {"type": "integer", "minimum": 0}}}`,
+	refuses_: func(_ State, f *FaultAction) string { return unless(f.Appends >= 0, "appends must not be negative") },
+	schema:   `{"type": "object", "additionalProperties": false, "required": ["appends"], "properties": {"appends": {"type": "integer", "minimum": 0}}}`,
 	draws: []Draw{
 		{Name: "fault", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 			return Action{Fault: &FaultAction{Appends: 1 + c.Intn("appends", 2)}}, true

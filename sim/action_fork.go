@@ -19,7 +19,7 @@ var _ = declare(kind[ForkAction]{
 	apply_:      func(r *Runtime, res *Result, f *ForkAction) error { return r.doFork(res, f) },
 	touches_:    func(_ *Runtime, f *ForkAction) []string { return []string{f.Agent, f.As} },
 	introduces_: func(f *ForkAction) string { return f.As },
-	ready_:      func(_ World, f *ForkAction) bool { return f.As != "" },
+	refuses_:    func(_ State, f *ForkAction) string { return unless(f.As != "", "the new agent needs a name (as)") },
 	schema:      `{"type": "object", "additionalProperties": false, "required": ["agent", "as"], "properties": {"agent": {"$ref": "#/$defs/agent"}, "as": {"$ref": "#/$defs/agent"}}}`,
 	draws: []Draw{{Name: "fork", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		n := len(w.Agents())

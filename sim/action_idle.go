@@ -9,7 +9,9 @@ var _ = declare(kind[AgentAction]{
 	of:     func(a *Action) **AgentAction { return &a.Idle },
 	agent_: func(i *AgentAction) string { return i.Agent },
 	apply_: func(r *Runtime, _ *Result, i *AgentAction) error { return r.doIdle(i) },
-	ready_: func(w World, i *AgentAction) bool { return !w.Open(i.Agent) },
+	refuses_: func(w State, i *AgentAction) string {
+		return unless(!w.Open(i.Agent), "it has an open turn; end it before going idle")
+	},
 	schema: `{"$ref": "#/$defs/agentOnly"}`,
 	draws: []Draw{{Name: "idle", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, func(n string) bool { return !w.Open(n) })

@@ -10,7 +10,9 @@ var _ = declare(kind[TextAction]{
 	of:     func(a *Action) **TextAction { return &a.Prompt },
 	agent_: func(t *TextAction) string { return t.Agent },
 	apply_: func(r *Runtime, res *Result, t *TextAction) error { return r.doPrompt(res, t) },
-	ready_: func(w World, t *TextAction) bool { return !w.Open(t.Agent) },
+	refuses_: func(w State, t *TextAction) string {
+		return unless(!w.Open(t.Agent), "it has an open turn; a prompt is admitted only between turns (use steer)")
+	},
 	schema: `{"$ref": "#/$defs/text"}`,
 	draws: []Draw{{Name: "prompt", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, func(n string) bool { return !w.Open(n) })

@@ -11,7 +11,9 @@ var _ = declare(kind[StepAction]{
 	of:     func(a *Action) **StepAction { return &a.Retry },
 	agent_: func(s *StepAction) string { return s.Agent },
 	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, true) },
-	ready_: func(w World, s *StepAction) bool { return w.Open(s.Agent) && w.AwaitingRetry(s.Agent) },
+	refuses_: func(w State, s *StepAction) string {
+		return unless(w.Open(s.Agent) && w.AwaitingRetry(s.Agent), "it has no failed request to retry")
+	},
 	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{{Name: "retry", Default: true, Make: func(w World, c Chooser) (Action, bool) {
 		a, ok := pickAgent(w, c, w.AwaitingRetry)

@@ -63,16 +63,22 @@ var Plans = []string{
 	"Intro first.\n# Plan\n1. Read the code.", "### Plan\n1. Read the code.", "\n\n# Plan\n1. Read the code.", "  # Plan\n1. Read the code.", "# Plan",
 }
 
-var drawnPlans = Plans
-
-// drawnReviews are the scripted review answers of generated exit-tool calls.
-var drawnReviews = []Review{
+// Reviews are the scripted review answers of generated exit-tool calls, at
+// both levels: an approval, with feedback, keep planning, with feedback,
+// a dismissal, and an approval during which the service is reloaded.
+var Reviews = []Review{
 	{Answer: Approve},
 	{Answer: Approve, Feedback: "also add tests"},
 	{Answer: KeepPlanning},
 	{Answer: KeepPlanning, Feedback: "split step 2"},
 	{Answer: Dismiss},
 	{Answer: Approve, Reload: true},
+}
+
+// ReviewOf is a fresh copy of the i-th of Reviews, for a call to hold.
+func ReviewOf(i int) *Review {
+	r := Reviews[i]
+	return &r
 }
 
 // drawStep draws a step's script: its decision, a listener's override,
@@ -92,18 +98,18 @@ func drawStep(w World, c Chooser) *StepAction {
 	if c.Intn("request", 5) == 0 {
 		s.Request = "fail"
 	} else if c.Intn("exit", 3) == 0 {
-		plan := drawnPlans[0]
+		plan := Plans[0]
 		if c.Intn("plan", 4) == 0 {
-			plan = oneOf(c, "badplan", drawnPlans[1:]...)
+			plan = oneOf(c, "badplan", Plans[1:]...)
 		}
-		r := oneOf(c, "review", drawnReviews...)
+		r := oneOf(c, "review", Reviews...)
 		s.Model = &Model{Calls: []ToolCall{{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": plan}), Review: &r}}}
 	}
 	return s
 }
 
 // canStep: the agent has an open turn whose last request did not fail.
-func canStep(w World, n string) bool { return w.Open(n) && !w.AwaitingRetry(n) }
+func canStep(w State, n string) bool { return w.Open(n) && !w.AwaitingRetry(n) }
 
 // drawStepOf draws a step of an agent that can step: it picks the agent,
 // then script draws what the step does (nil: no such step fits w).
@@ -127,7 +133,15 @@ var _ = declare(kind[StepAction]{
 	of:     func(a *Action) **StepAction { return &a.Step },
 	agent_: func(s *StepAction) string { return s.Agent },
 	apply_: func(r *Runtime, res *Result, s *StepAction) error { return r.doStep(res, s, false) },
-	ready_: func(w World, s *StepAction) bool { return canStep(w, s.Agent) },
+	refuses_: func(w State, s *StepAction) string {
+		switch {
+		case !w.Open(s.Agent):
+			return "no open turn; a step runs only inside a turn (prompt first)"
+		case w.AwaitingRetry(s.Agent):
+			return "it awaits a retry of its failed request; use retry or end-turn"
+		}
+		return ""
+	},
 	schema: `{"$ref": "#/$defs/step"}`,
 	draws: []Draw{
 		{Name: "step", Default: true, Make: drawStepOf(drawStep)},
@@ -136,14 +150,14 @@ var _ = declare(kind[StepAction]{
 			// the exit tool's path through review to the silent exit.
 			r := Review{Answer: Approve}
 			if c.Intn("approve", 3) == 0 {
-				r = oneOf(c, "review", drawnReviews[1:]...)
+				r = oneOf(c, "review", Reviews[1:]...)
 			}
-			calls := []ToolCall{{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r}}
+			calls := []ToolCall{{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": Plans[0]}), Review: &r}}
 			if c.Intn("batch", 3) == 0 {
 				// A second call in the same tool batch, after the first one's
 				// answer (EXIT-5, EXIT-6): the logged state still gates it.
-				r2 := oneOf(c, "review2", drawnReviews...)
-				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r2})
+				r2 := oneOf(c, "review2", Reviews...)
+				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": Plans[0]}), Review: &r2})
 			}
 			return &StepAction{Model: &Model{Calls: calls}}
 		})},
@@ -154,9 +168,9 @@ var _ = declare(kind[StepAction]{
 			r := oneOf(c, "reply", ExtendedReviews...)
 			var calls []ToolCall
 			if c.Intn("reply-after-approval", 3) == 0 {
-				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &Review{Answer: Approve}})
+				calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": Plans[0]}), Review: &Review{Answer: Approve}})
 			}
-			calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": drawnPlans[0]}), Review: &r})
+			calls = append(calls, ToolCall{Name: spec.ExitTool, Args: JSON(map[string]string{"plan": Plans[0]}), Review: &r})
 			return &StepAction{Model: &Model{Calls: calls}}
 		})},
 		{Name: "step-host-tool", Make: drawStepOf(func(w World, c Chooser) *StepAction {

@@ -298,6 +298,18 @@ func (r *Runtime) WithdrawNotices() {
 // Plugin reports whether a plan-mode plugin is loaded.
 func (r *Runtime) Plugin() bool { return r.port != nil && r.loaded }
 
+// state is the runtime as the action table's preconditions read it
+// (State): Runtime's own Open opens an agent.
+type state struct{ r *Runtime }
+
+func (s state) Agents() []string { return s.r.order }
+func (s state) Open(agent string) bool {
+	a := s.r.agents[agent]
+	return a != nil && a.turnOpen
+}
+func (s state) AwaitingRetry(agent string) bool { return s.r.AwaitingRetry(agent) }
+func (s state) Plugin() bool                    { return s.r.Plugin() }
+
 // Close stops the implementation.
 func (r *Runtime) Close() error {
 	if r.port == nil {
@@ -447,6 +459,11 @@ func (r *Runtime) Do(act Action) (Result, error) {
 	if k == nil {
 		return *res, inputf("empty action")
 	}
+	// The action table's precondition is the one rule: an action that is
+	// not ready is refused before the runtime does anything.
+	if why := res.Action.Refusal(state{r}); why != "" {
+		return *res, inputf("%s", why)
+	}
 	err := k.apply(r, res, &res.Action)
 	if err == nil {
 		err = r.observe(res, k, &res.Action)
@@ -551,9 +568,6 @@ func (r *Runtime) doPrompt(res *Result, p *TextAction) error {
 	a, err := r.agent(p.Agent)
 	if err != nil {
 		return err
-	}
-	if a.turnOpen {
-		return inputf("agent %q has an open turn; a prompt is admitted only between turns (use steer)", a.name)
 	}
 	a.queue = append(a.queue, UserMessage(p.Text))
 	r.admit(res, a)
@@ -660,9 +674,6 @@ func (r *Runtime) doEndTurn(res *Result, e *EndTurnAction) error {
 	if err != nil {
 		return err
 	}
-	if !a.turnOpen {
-		return inputf("agent %q has no open turn to end", a.name)
-	}
 	reason := e.Reason
 	if reason == "" {
 		reason = "completed"
@@ -686,9 +697,6 @@ func (r *Runtime) doIdle(i *AgentAction) error {
 	a, err := r.agent(i.Agent)
 	if err != nil {
 		return err
-	}
-	if a.turnOpen {
-		return inputf("agent %q has an open turn; end it before going idle", a.name)
 	}
 	a.status = StatusIdle
 	return nil
@@ -741,9 +749,6 @@ func (r *Runtime) doReload(res *Result) error {
 // reports nothing and the session runs as without the package (SVC-2).
 // Until a load, restarts bring the implementation up without the plugin.
 func (r *Runtime) doUnload(res *Result) error {
-	if !r.Plugin() {
-		return inputf("unload needs a loaded plan-mode plugin")
-	}
 	reply, err := r.port.Unload()
 	if err != nil {
 		return &ImplError{Op: "unload", Err: err}

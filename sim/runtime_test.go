@@ -62,6 +62,8 @@ func TestInputErrors(t *testing.T) {
 		{"undeclared listener", []sim.Action{prompt}, sim.Action{Step: &sim.StepAction{Agent: "main", Listeners: map[string]string{"x": "accept"}}}, "does not declare"},
 		{"negative fault", nil, sim.Action{Fault: &sim.FaultAction{Appends: -1}}, "negative"},
 		{"fork onto an existing agent", nil, sim.Action{Fork: &sim.ForkAction{Agent: "main", As: "main"}}, "already exists"},
+		{"fork without a name", nil, sim.Action{Fork: &sim.ForkAction{Agent: "main"}}, "needs a name"},
+		{"unload twice", []sim.Action{{Unload: &sim.UnloadAction{}}}, sim.Action{Unload: &sim.UnloadAction{}}, "needs a loaded plan-mode plugin"},
 		{"empty action", nil, sim.Action{}, "empty action"},
 	}
 	for _, c := range cases {
@@ -70,10 +72,14 @@ func TestInputErrors(t *testing.T) {
 			for _, a := range c.before {
 				do(t, rt, a)
 			}
+			before := len(rt.Log("main"))
 			_, err := rt.Do(c.act)
 			var in *sim.InputError
 			if !errors.As(err, &in) || !strings.Contains(err.Error(), c.msg) {
 				t.Fatalf("got %v, want an input error mentioning %q", err, c.msg)
+			}
+			if after := len(rt.Log("main")); after != before {
+				t.Errorf("a refused action appended %d events", after-before)
 			}
 		})
 	}

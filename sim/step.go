@@ -203,15 +203,6 @@ func (r *Runtime) doStep(res *Result, s *StepAction, retry bool) error {
 	if err != nil {
 		return err
 	}
-	if !a.turnOpen {
-		return inputf("agent %q has no open turn; a step runs only inside a turn (prompt first)", a.name)
-	}
-	if retry && !a.awaitingRetry {
-		return inputf("agent %q has no failed request to retry", a.name)
-	}
-	if !retry && a.awaitingRetry {
-		return inputf("agent %q awaits a retry of step %d; use retry or end-turn", a.name, a.step)
-	}
 	if s.Request != "" && s.Request != "ok" && s.Request != "fail" {
 		return inputf("request must be ok or fail, not %q", s.Request)
 	}

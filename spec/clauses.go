@@ -85,11 +85,49 @@ var Groups = []Group{
 	{"SVC", "The service"},
 }
 
-// ClausePattern matches anything shaped like a clause ID: an upper-case
-// group, a dash and a number. Whether such an ID names a clause is
-// Lookup's answer, so citations of an unknown clause can be reported as
-// unknown rather than passed over.
-var ClausePattern = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+// clauseShape is the shape of a clause ID: an upper-case group, a dash and
+// a number. It is declared here only; every reader of clause IDs (tags,
+// SPEC.md's list) matches it through ClausePattern or Listed.
+const clauseShape = `[A-Z]+-[0-9]+`
+
+// ClausePattern matches anything shaped like a clause ID. Whether such an
+// ID names a clause is Lookup's answer, so citations of an unknown clause
+// can be reported as unknown rather than passed over.
+var ClausePattern = regexp.MustCompile(`^` + clauseShape + `$`)
+
+// specBullet is how SPEC.md lists a clause: a bullet that starts "- **ID**".
+var specBullet = regexp.MustCompile(`(?m)^- \*\*(` + clauseShape + `)\*\*`)
+
+// Listed is a clause as SPEC.md lists it: its ID and its text, the bullet
+// up to the next clause or heading in Plain form.
+type Listed struct {
+	ID, Text string
+}
+
+// ListedIn returns the clauses SPEC.md's text lists, in its order (none
+// when it lists none).
+func ListedIn(specMD string) []Listed {
+	var out []Listed
+	idx := specBullet.FindAllStringSubmatchIndex(specMD, -1)
+	for i, m := range idx {
+		end := len(specMD)
+		if i+1 < len(idx) {
+			end = idx[i+1][0]
+		}
+		body := specMD[m[1]:end]
+		if h := strings.Index(body, "\n#"); h >= 0 {
+			body = body[:h]
+		}
+		out = append(out, Listed{ID: specMD[m[2]:m[3]], Text: Plain(body)})
+	}
+	return out
+}
+
+// Plain is SPEC.md text as it is compared with quotes of it: code quotes
+// taken out and whitespace run together.
+func Plain(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "")), " ")
+}
 
 // ClauseTag returns the clause ID a Gherkin tag such as @PEND-5 cites, and
 // whether the tag is shaped like a clause ID at all.

@@ -82,22 +82,6 @@ func (c PlanCommand) NearOff() bool {
 	return c.IsPlan() && c.Arg != CommandOff && strings.EqualFold(strings.TrimSpace(c.Arg), CommandOff)
 }
 
-// Clause is the clause that says what /plan does with the argument: CMD-2
-// bare, CMD-4 off (and an argument that is off but for its case or
-// padding: CMD-4 makes only the exact argument off), CMD-3 a message;
-// CMD-1 (what the plugin registers) for a line that is not /plan.
-func (c PlanCommand) Clause() string {
-	switch {
-	case !c.IsPlan():
-		return "CMD-1"
-	case c.Arg == "":
-		return "CMD-2"
-	case !c.Active(), c.NearOff():
-		return "CMD-4"
-	}
-	return "CMD-3"
-}
-
 // NamesPlan reports whether a command line invokes /plan in a runtime's
 // own reading of it: its first word, whatever whitespace surrounds it, is
 // /plan. A check of what a runtime did reads its lines this leniently, as

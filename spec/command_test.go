@@ -10,26 +10,27 @@ func TestParseCommand(t *testing.T) {
 	for _, c := range []struct {
 		input, name, arg string
 		plan, active     bool
-		message, clause  string
+		message          string
+		nearOff          bool
 	}{
-		{"/plan", "plan", "", true, true, "", "CMD-2"},
-		{"/plan   ", "plan", "", true, true, "", "CMD-2"},
-		{"/plan off", "plan", "off", true, false, "", "CMD-4"},
-		{"/plan  off ", "plan", "off", true, false, "", "CMD-4"},
-		{"/plan OFF", "plan", "OFF", true, true, "OFF", "CMD-4"}, // CMD-4: only the exact word is off
-		{"/plan off now", "plan", "off now", true, true, "off now", "CMD-3"},
-		{"/plan sketch it first", "plan", "sketch it first", true, true, "sketch it first", "CMD-3"},
-		{"/plans", "plans", "", false, false, "", "CMD-1"},
-		{"/plan\toff", "plan\toff", "", false, false, "", "CMD-1"},
-		{" /plan off", "", "/plan off", false, false, "", "CMD-1"},
-		{"/help plan", "help", "plan", false, false, "", "CMD-1"},
+		{"/plan", "plan", "", true, true, "", false},
+		{"/plan   ", "plan", "", true, true, "", false},
+		{"/plan off", "plan", "off", true, false, "", false},
+		{"/plan  off ", "plan", "off", true, false, "", false},
+		{"/plan OFF", "plan", "OFF", true, true, "OFF", true}, // CMD-4: only the exact word is off
+		{"/plan off now", "plan", "off now", true, true, "off now", false},
+		{"/plan sketch it first", "plan", "sketch it first", true, true, "sketch it first", false},
+		{"/plans", "plans", "", false, false, "", false},
+		{"/plan\toff", "plan\toff", "", false, false, "", false},
+		{" /plan off", "", "/plan off", false, false, "", false},
+		{"/help plan", "help", "plan", false, false, "", false},
 	} {
 		got := ParseCommand(c.input)
 		if got.Name != c.name || got.Arg != c.arg {
 			t.Errorf("ParseCommand(%q) = %+v, want name %q arg %q", c.input, got, c.name, c.arg)
 		}
-		if got.IsPlan() != c.plan || got.Active() != c.active || got.Message() != c.message || got.Clause() != c.clause {
-			t.Errorf("%q: IsPlan %t Active %t Message %q Clause %s, want %t %t %q %s", c.input, got.IsPlan(), got.Active(), got.Message(), got.Clause(), c.plan, c.active, c.message, c.clause)
+		if got.IsPlan() != c.plan || got.Active() != c.active || got.Message() != c.message || got.NearOff() != c.nearOff {
+			t.Errorf("%q: IsPlan %t Active %t Message %q NearOff %t, want %t %t %q %t", c.input, got.IsPlan(), got.Active(), got.Message(), got.NearOff(), c.plan, c.active, c.message, c.nearOff)
 		}
 	}
 	if name, args := SplitCommand("/plan  off "); name != "plan" || args != " off " {

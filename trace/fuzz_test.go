@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/internal/safetext/safetexttest"
+	"github.com/plankit/plankit/internal/schemafile/schemafiletest"
 )
 
 // FuzzParse: any input is a trace or an *Error saying where, one line
@@ -37,7 +38,7 @@ func FuzzParse(f *testing.F) {
 		var tr *Trace
 		var err error
 		begin := time.Now()
-		alloc := allocated(func() { tr, err = Parse("fuzz.yaml", data) })
+		alloc := schemafiletest.Allocated(func() { tr, err = Parse("fuzz.yaml", data) })
 		if budget := uint64(32<<20) + 2048*uint64(len(data)); alloc > budget {
 			t.Fatalf("parsing %d bytes allocated %d MB (budget %d MB)", len(data), alloc>>20, budget>>20)
 		}

@@ -4,38 +4,18 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/plankit/plankit/internal/inputlimit"
+	"github.com/plankit/plankit/internal/schemafile/schemafiletest"
 )
 
-// allocated runs f and returns the bytes it allocated.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
-// refused parses data and wants an *Error at line whose message names the
-// flag; it also bounds what the refusal cost.
+// refused parses data within lim and wants an *Error at line whose
+// message names the flag, at a bounded cost.
 func refused(t *testing.T, data []byte, lim inputlimit.Limits, line int, flag string) {
 	t.Helper()
-	var err error
-	alloc := allocated(func() { _, err = ParseWithLimits("in.yaml", data, lim) })
-	var te *Error
-	if !errors.As(err, &te) {
-		t.Fatalf("want an *Error, got %v", err)
-	}
-	if te.File != "in.yaml" || (line > 0 && te.Line != line) || !strings.Contains(te.Msg, flag) {
-		t.Fatalf("got %v; want in.yaml:%d naming %s", err, line, flag)
-	}
-	if max := uint64(64<<20) + 64*uint64(len(data)); alloc > max {
-		t.Fatalf("refusing %d bytes allocated %d MB", len(data), alloc>>20)
-	}
+	schemafiletest.Refused(t, data, func(d []byte) error { _, err := ParseWithLimits("in.yaml", d, lim); return err }, line, 0, flag)
 }
 
 // aliasBomb is the billion-laughs shape: ten anchors, each nine aliases
@@ -115,7 +95,7 @@ func TestMillionActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var err error
-	alloc := allocated(func() { _, err = ReadFile(p) })
+	alloc := schemafiletest.Allocated(func() { _, err = ReadFile(p) })
 	var te *Error
 	if !errors.As(err, &te) || te.File != p || te.Line == 0 || !strings.Contains(te.Msg, inputlimit.FlagBytes) {
 		t.Fatalf("got %v; want the byte bound with a line", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/rtrace"
 	"github.com/plankit/plankit/trace"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
@@ -119,7 +120,7 @@ func generatedFiles(root string) (generated.Set, error) {
 // fixtures their test's -update flag rewrites.
 var generatedElsewhere = []generated.Elsewhere{
 	{Path: "docs/mutants.md", Command: "go run ./cmd/plankit mutants --matrix --out docs/mutants.md", Test: "cmd/plankit TestMutantsDocIsFresh"},
-	{Path: "docs/mutants-runtime.md", Command: "go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update", Test: "loop/suite TestMutantsAreKilledAtRuntimeLevel"},
+	{Path: runtimeMatrixPath, Command: runtimeMatrixCmd, Test: "cmd/plankit TestMutantsAreKilledAtRuntimeLevel"},
 	{Path: "adapter/dsh/conformance/testdata/page.golden.md", Command: "go test ./adapter/dsh/conformance -run TestRenderGolden -update", Test: "adapter/dsh/conformance TestRenderGolden"},
 	{Path: "cmd/plankit/testdata/snippets.txtar", Command: "go test ./cmd/plankit -run TestDocScriptOfAFixturePage -update", Test: "cmd/plankit TestDocScriptOfAFixturePage"},
 }
@@ -156,6 +157,11 @@ func generatedDocs() ([]generated.File, error) {
 		return nil, err
 	}
 	files = append(files, generated.File{Path: "trace/schema.json", Content: schema})
+	rschema, err := rtrace.BuildSchema()
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, generated.File{Path: "rtrace/schema.json", Content: rschema})
 	page, err := schemadoc.Markdown(schema, "Trace file format",
 		"Generated from the trace file JSON Schema (`trace/schema.json`, printed by `plankit schema`). A trace is YAML or JSON; `plankit sim` validates it against the schema and reports every problem with its file, line, column and field. A trace is UTF-8, at most 1 MiB, 64 levels deep, 100,000 YAML nodes (aliases counted as what they expand to) and 5,000 actions by default; the `--max-input-*` flags raise each bound ([reliability](reliability.md#input-limits)). See [getting started](getting-started.md) for a first trace. The format has a version (`format`, now 2; `plankit version` prints it): a trace of an earlier format is refused with the key it used and the command that upgrades it, `plankit fmt --fix FILE`, which rewrites only what the format changed ([runtime traces](runtime-trace-format.md#formats) have the same).")
 	if err != nil {
@@ -176,9 +182,10 @@ func generatedRegions(root string) ([]generated.File, error) {
 		path    string
 		regions [][2]string // name, content
 	}{
-		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(false)}, {"recipe-mutant", recipeMarkdown(true)}}},
+		{"docs/architecture.md", [][2]string{{"recipe-clause", recipeMarkdown(clauseRecipe, false)}, {"recipe-mutant", recipeMarkdown(clauseRecipe, true)}, {"recipe-action", recipeMarkdown(actionRecipe, false)}, {"recipe-step", recipeMarkdown(stepRecipe, false)}}},
 		{"docs/lockstep.md", [][2]string{{"attribution-table", lockstep.TableMarkdown()}, {"ledger", attribution.LedgerMarkdown()}}},
 		{"docs/lint.md", [][2]string{{"lint-rules", attribution.ChecksMarkdown("lint/")}}},
+		{"docs/runtime-trace-format.md", [][2]string{{"runtime-steps", loop.StepsMarkdown()}}},
 		{"docs/checking-your-runtime.md", [][2]string{{"runtime-rules", attribution.ChecksMarkdown("invariant/") + "\n" + attribution.ChecksMarkdown("expect/")}}},
 	} {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page.path)))

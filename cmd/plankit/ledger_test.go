@@ -10,6 +10,7 @@ import (
 
 	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/loop"
+	"github.com/plankit/plankit/spec"
 	"github.com/plankit/plankit/trace"
 )
 
@@ -67,7 +68,7 @@ func TestEveryComparisonRestsOnSpecMD(t *testing.T) {
 	for _, k := range stepKinds(t) {
 		add(k)
 	}
-	for _, p := range attribution.LedgerProblems(attribution.SpecClauses(string(text)), attribution.Ledger, attribution.Checks, kinds) {
+	for _, p := range attribution.LedgerProblems(spec.ListedIn(string(text)), attribution.Ledger, attribution.Checks, kinds) {
 		t.Error(p)
 	}
 }

@@ -24,17 +24,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Settings of the kill matrix, fixed so docs/mutants.md is reproducible.
+// Settings of the kill matrix's properties, fixed so docs/mutants.md is
+// reproducible; lockstep searches within lockstep.MutantBudget.
 const (
 	matrixPropertySeed   = 7
 	matrixPropertyChecks = 100
-	matrixLockstepSeed   = 1
-	matrixLockstepCases  = 3000
 )
 
 func newMutantsCmd() *cobra.Command {
 	var matrix bool
 	var out string
+	var only []string
 	cmd := &cobra.Command{
 		Use:   "mutants",
 		Short: "List the reference's mutants and variants, or run their kill matrix",
@@ -49,13 +49,18 @@ docs/mutants-runtime.md).
 
 With --matrix it runs the kill matrix: each mutant against the Gherkin
 scenarios, the properties (seed 7, 100 checks, the first
-that kills it in catalog order) and lockstep (plankit diff,
-seed 1, 3000 sequences), and prints which checks fail and the clauses of
-lockstep's first divergence. --out writes it as the Markdown page
-docs/mutants.md. Exit 1 when some mutant survives a column or lockstep names
-another clause than the mutant's own.`,
+that kills it in catalog order) and lockstep (plankit diff, seed after seed
+from 1 within a budget of random sequences, until a divergence names the
+mutant's clause), and prints which checks fail and whether lockstep found
+it under its clause. --out writes it as the Markdown page docs/mutants.md.
+With --only NAME (repeatable, with --out) it runs the matrix for those
+mutants alone and keeps every other row as the page at --out has it: what
+adding a mutant needs, in seconds. Exit 1 when some mutant survives a
+column or lockstep names no divergence under the mutant's own clause
+within the budget.`,
 		Example: `  plankit mutants
-  plankit mutants --matrix --out docs/mutants.md`,
+  plankit mutants --matrix --out docs/mutants.md
+  plankit mutants --matrix --only plan-mode-extra-field --out docs/mutants.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
@@ -81,7 +86,25 @@ another clause than the mutant's own.`,
 					return usageErr("%v", err)
 				}
 			}
-			rows, err := killMatrix(cmd.Context(), w)
+			var kept map[reference.Mutant]matrixRow
+			if len(only) > 0 {
+				if out == "" {
+					return usageErr("--only needs --out: the page whose other rows it keeps")
+				}
+				for _, name := range only {
+					if _, err := reference.LookupMutant(name); err != nil {
+						return usageErr("--only: %v", err)
+					}
+				}
+				page, err := os.ReadFile(out)
+				if err != nil {
+					return usageErr("--only: %v", err)
+				}
+				if kept, err = keptRows(page, only); err != nil {
+					return usageErr("--only: %s: %v", safetext.Line(out), err)
+				}
+			}
+			rows, err := killMatrix(cmd.Context(), w, kept)
 			if err != nil {
 				return err
 			}
@@ -102,6 +125,7 @@ another clause than the mutant's own.`,
 	}
 	cmd.Flags().BoolVar(&matrix, "matrix", false, "run the kill matrix (scenarios, properties, lockstep)")
 	cmd.Flags().StringVar(&out, "out", "", "write the matrix as Markdown to `FILE` (docs/mutants.md)")
+	cmd.Flags().StringArrayVar(&only, "only", nil, "run the matrix for the mutant `NAME` alone, keeping the other rows of the page at --out (repeatable)")
 	return cmd
 }
 
@@ -126,15 +150,16 @@ type matrixRow struct {
 	other int
 	// props are the failing properties.
 	props []string
-	// diff is lockstep's first divergence (nil: none found).
-	diff *lockstep.Divergence
+	// lockstep is what does not hold of lockstep's proof
+	// (lockstep.MutantProblems; none: found under its clause).
+	lockstep []string
 }
 
-func (r matrixRow) lockstepOwn() bool {
-	return r.diff != nil && slices.Contains(r.diff.Clauses, r.info.Clause)
-}
+func (r matrixRow) lockstepOwn() bool { return len(r.lockstep) == 0 }
 
-func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
+// killMatrix runs the matrix for every known mutant but those kept, whose
+// rows are taken as they are.
+func killMatrix(ctx context.Context, progress io.Writer, kept map[reference.Mutant]matrixRow) ([]matrixRow, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -150,6 +175,10 @@ func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
 	// counterexamples, the rows and the progress lines in catalog order
 	// whatever the number of workers.
 	err = workers.Run(ctx, workers.Default(), len(known), func(i int) {
+		if row, ok := kept[known[i].Name]; ok {
+			rows[i] = row
+			return
+		}
 		dir := filepath.Join(tmp, strconv.Itoa(i))
 		if errs[i] = os.Mkdir(dir, 0o700); errs[i] == nil {
 			rows[i], errs[i] = matrixRowOf(ctx, known[i], dir)
@@ -159,9 +188,12 @@ func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
 			return false
 		}
 		row := rows[i]
-		found := "not found"
-		if row.diff != nil {
-			found = strings.Join(row.diff.Clauses, " ")
+		if _, ok := kept[row.info.Name]; ok {
+			return true
+		}
+		found := "found under " + row.info.Clause
+		if !row.lockstepOwn() {
+			found = strings.Join(row.lockstep, "; ")
 		}
 		fmt.Fprintf(progress, "%-28s %-7s scenarios %d, properties %d, lockstep %s\n", row.info.Name, row.info.Clause, len(row.own), len(row.props), found)
 		return true
@@ -175,6 +207,64 @@ func killMatrix(ctx context.Context, progress io.Writer) ([]matrixRow, error) {
 		return nil, err
 	}
 	return rows, nil
+}
+
+// keptRows reads the rows of a page mutantsPage wrote, every known mutant
+// but those of only: each as its line says (matrixLine's inverse). A known
+// mutant without a row is an error: the whole matrix must be run.
+func keptRows(page []byte, only []string) (map[reference.Mutant]matrixRow, error) {
+	lines := map[string]string{}
+	for _, l := range strings.Split(string(page), "\n") {
+		if m := mutantRow.FindStringSubmatch(l); m != nil {
+			lines[m[1]] = l
+		}
+	}
+	out := map[reference.Mutant]matrixRow{}
+	for _, m := range lockstep.Known() {
+		if slices.Contains(only, string(m.Name)) {
+			continue
+		}
+		l, ok := lines[string(m.Name)]
+		if !ok {
+			return nil, fmt.Errorf("no row for %s: run the whole matrix", m.Name)
+		}
+		row := matrixRow{info: m}
+		if ch, ok := variantChoices(m.Name); ok {
+			for k, v := range ch {
+				row.choices = append(row.choices, k+"="+v)
+			}
+			slices.Sort(row.choices)
+		}
+		cells := strings.Split(strings.Trim(l, "| "), " | ")
+		if len(cells) != 7 {
+			return nil, fmt.Errorf("the row of %s has %d cells, not 7", m.Name, len(cells))
+		}
+		other, err := strconv.Atoi(cells[4])
+		if err != nil {
+			return nil, fmt.Errorf("the row of %s: %v", m.Name, err)
+		}
+		row.own, row.other, row.props = uncodeList(cells[3]), other, uncodeList(cells[5])
+		if cells[6] != "yes" {
+			row.lockstep = []string{"not found under " + m.Clause}
+		}
+		if matrixLine(row) != l {
+			return nil, fmt.Errorf("the row of %s is not as this plankit writes it: run the whole matrix", m.Name)
+		}
+		out[m.Name] = row
+	}
+	return out, nil
+}
+
+// uncodeList is codeList's inverse.
+func uncodeList(cell string) []string {
+	if cell == "none" {
+		return nil
+	}
+	var out []string
+	for _, id := range strings.Split(cell, "<br>") {
+		out = append(out, strings.Trim(id, "`"))
+	}
+	return out
 }
 
 // matrixRowOf runs the scenarios, the properties and lockstep against one
@@ -214,11 +304,9 @@ func matrixRowOf(ctx context.Context, m reference.MutantInfo, dir string) (matri
 			break
 		}
 	}
-	res, err := lockstep.Run(ctx, lockstep.Options{NewImpl: newPort, Seed: matrixLockstepSeed, Cases: matrixLockstepCases, Out: dir})
-	if err != nil {
+	if row.lockstep, _, err = lockstep.MutantProblems(ctx, m, dir); err != nil {
 		return row, fmt.Errorf("lockstep against %s: %w", m.Name, err)
 	}
-	row.diff = res.Divergence
 	return row, nil
 }
 
@@ -251,42 +339,39 @@ implementation that shows only under a silent-point choice. Run one by hand with
 Columns: the failing scenarios tagged with the mutant's own clause (and how many
 other scenarios fail), the first property that kills it in catalog order (seed %d,
 %d checks; variants need not be killed by the properties, which run with the default
-choices' generators), and the clauses lockstep names for its first divergence, the
-most specific first, with the observation (seed %d, %d random sequences, the mutant
-run as if it were an external implementation).
+choices' generators), and whether lockstep, the mutant run as if it were an
+external implementation, finds a divergence that names the mutant's clause within
+its budget (seed after seed from 1, at most %d random sequences under each and %d
+in all; which observation shows it first is not recorded: a change to what the
+generators draw moves it, and must not make this page stale).
 
-`, matrixPropertySeed, matrixPropertyChecks, matrixLockstepSeed, matrixLockstepCases)
+`, matrixPropertySeed, matrixPropertyChecks, lockstep.MutantBudget.PerSeed, lockstep.MutantBudget.Sequences)
 	own := 0
 	for _, r := range rows {
 		if r.lockstepOwn() {
 			own++
 		}
 	}
-	fmt.Fprintf(&b, "%d mutants and variants; %d killed in every column (lockstep with their own clause); lockstep finds %d and names the mutant's own clause for %d.\n\n",
-		len(rows), countOwn(rows), countFound(rows), own)
-	b.WriteString("| mutant | clause | deviation | killing scenarios (own clause) | other failing scenarios | killed by property | lockstep: first divergence |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "%d mutants and variants; %d killed in every column (lockstep with their own clause); lockstep names the mutant's own clause for %d.\n\n",
+		len(rows), countOwn(rows), own)
+	b.WriteString("| mutant | clause | deviation | killing scenarios (own clause) | other failing scenarios | killed by property | lockstep: found under its clause |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		what := r.info.What
-		if len(r.choices) > 0 {
-			what += " (variant; " + strings.Join(r.choices, ", ") + ")"
-		}
-		ls := "not found"
-		if d := r.diff; d != nil {
-			ls = fmt.Sprintf("%s: %s", strings.Join(d.Clauses, " "), d.Observation)
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s | %s |\n", r.info.Name, r.info.Clause, strings.ReplaceAll(what, "|", "\\|"), codeList(r.own), r.other, codeList(r.props), ls)
+		b.WriteString(matrixLine(r) + "\n")
 	}
 	return b.Bytes()
 }
 
-func countFound(rows []matrixRow) int {
-	n := 0
-	for _, r := range rows {
-		if r.diff != nil {
-			n++
-		}
+// matrixLine is a mutant's row of docs/mutants.md.
+func matrixLine(r matrixRow) string {
+	what := r.info.What
+	if len(r.choices) > 0 {
+		what += " (variant; " + strings.Join(r.choices, ", ") + ")"
 	}
-	return n
+	ls := "yes"
+	if !r.lockstepOwn() {
+		ls = "**no**"
+	}
+	return fmt.Sprintf("| `%s` | %s | %s | %s | %d | %s | %s |", r.info.Name, r.info.Clause, strings.ReplaceAll(what, "|", "\\|"), codeList(r.own), r.other, codeList(r.props), ls)
 }
 
 func codeList(ids []string) string {

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/catalog/coverage"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/reference"
+	"github.com/plankit/plankit/sim"
 	"github.com/plankit/plankit/spec"
 )
 
@@ -42,6 +43,9 @@ type recipeStep struct {
 	// saying which; nil for a step no static check can see (its proof
 	// holds it).
 	missing func(e recipeState) []string
+	// prove runs the slow proofs of the piece for what is new only (the
+	// test's recipeNew), returning what does not hold; nil: none.
+	prove func(ctx context.Context, root string, n recipeNew) []string
 }
 
 // recipeState is what the recipe's checks read: the clause IDs SPEC.md
@@ -76,14 +80,15 @@ const noMutantYet = "no mutant written yet"
 var clauseRecipe = []recipeStep{
 	{
 		file:    "spec/clauses.go",
-		add:     "the clause: its ID constant and its entry in `Clauses`, in SPEC.md order, with the suite version it enters (`Since`); raise `SuiteVersion`. A silent point that refines it names it in its choice's `Clauses` (`spec/choices.go`).",
+		add:     "the clause: its ID constant and its entry in `Clauses`, in SPEC.md order, with the suite version it enters (`Since`); raise `SuiteVersion`. A silent point that refines it names it in its choice's `Clauses` (`spec/choices.go`). When the clause changes how a typed `/plan` line is read, `spec/command.go` (`PlanCommand`) and its test `spec/command_test.go`; how a `plan/mode` event's data folds, `spec/planmode.go`.",
 		proof:   "`go test ./spec ./catalog` (numbering, groups) and this recipe (the IDs and their order against SPEC.md)",
 		missing: missingSpecClauses,
 	},
 	{
 		file:  "`reference/controller.go` (or `reference/fold.go`, for the fold of the log)",
 		add:   "the behaviour, stated once and citing the clause, when the reference does not already do what the clause says; a new decision point is one field of `hooks` (`reference/hooks.go`) and one call here.",
-		proof: "`go test ./features` (the new scenarios pass against the reference)",
+		proof: "`go test ./features` (the new scenarios pass against the reference), `go test ./loop/suite` (the runtime scenarios pass against the built-in runtime), `go test ./properties`; for a new clause, this recipe runs them for it alone",
+		prove: proofClauseScenarios,
 	},
 	{
 		file:    "`features/GROUP.feature`",
@@ -98,6 +103,11 @@ var clauseRecipe = []recipeStep{
 		missing: coverageMissing(coverage.NoProperty, coverage.Property),
 	},
 	{
+		file:  "the generators: `sim.CommandInputs` (`sim/action_command.go`), `sim.Plans` or `sim.Reviews` (`sim/action_step.go`), an action's `draws` (`sim/action_*.go`) or a kind of step's (`loop/step_*.go`), and where they are weighted (`properties/catalog.go`, the mixes and preludes of `loop/suite/properties.go`)",
+		add:   "when the clause is about something no generator draws yet (a /plan argument, a plan's shape, a review), the one list it belongs to or a draw, at both levels: every generator reads these lists and tables, none keeps its own.",
+		proof: "`go test ./properties ./loop/suite ./lockstep` (the properties and lockstep at both levels draw it), `TestGeneratorsDrawEveryDrawOfTheTable` (loop/suite)",
+	},
+	{
 		file:    "`loop/suite/GROUP.feature` (or `loop/suite/gaps.go`)",
 		add:     "a runtime-level scenario tagged `@runtime @GROUP-N` — or, when a runtime cannot show the clause from outside, a gap for the whole clause saying why.",
 		proof:   "`plankit catalog coverage`",
@@ -106,9 +116,10 @@ var clauseRecipe = []recipeStep{
 	{
 		file:    "`reference/mutants.go`",
 		add:     "a mutant that breaks the clause: its name constant, its `Catalogue` entry (clause, what it breaks) and its `mutations` entry — a `wire` (`reference/wire.go`) when it changes only what crosses the port, else `hooks` (`reference/hooks.go`): a `bend` at a named point or an `instead`. `reference/controller.go` never names a mutant.",
-		proof:   "`TestEveryMutantIsKilled` (features: a scenario tagged with the clause fails; properties: some property fails), `TestEveryMutantHasOneMutation`",
+		proof:   "`TestEveryMutantIsKilled` (features: a scenario tagged with the clause fails; properties: some property fails), `TestEveryMutantHasOneMutation`; for a new mutant, this recipe runs them for it alone",
 		mutant:  true,
 		missing: missingMutants,
+		prove:   proofMutantKilled,
 	},
 	{
 		file:    "`reference/mutants.go`, the mutant's `Evidence`",
@@ -116,35 +127,92 @@ var clauseRecipe = []recipeStep{
 		proof:   "`TestExamplesKillEveryMutant` (reference)",
 		mutant:  true,
 		missing: missingExamples,
+		prove:   proofMutantExample,
 	},
 	{
 		file:    "`reference/mutants.go`, the mutant's `Evidence`",
-		add:     "`Log` and `LogClause`: a trace whose session log has a lint finding of that clause against the mutant (a fixture under `lint/testdata/traces/`, or an example) — or `LogHidden`: why no session log can show it. A new lint rule goes in `lint/check.go`, with its ID and clauses in `attribution.Checks`.",
+		add:     "`Log` and `LogClause`: a trace whose session log has a lint finding of that clause against the mutant (a fixture under `lint/testdata/traces/`, or an example) — or `LogHidden`: why no session log can show it — or `LogUnlinted`: what a log shows of it that no lint rule reads yet. A new lint rule goes in `lint/check.go`, with its ID and clauses in `attribution.Checks`.",
 		proof:   "`TestMutantLogsHaveFindings`, `TestFaithfulLogsAreClean` (lint)",
 		mutant:  true,
 		missing: missingLogs,
-	},
-	{
-		file:    "`reference/mutants.go`, the mutant's `Evidence`",
-		add:     "`Found`: the observation kind (`attribution.Obs…`) of the first divergence lockstep finds against the mutant; `RuntimeHidden` only when a runtime cannot show the mutant from outside.",
-		proof:   "`TestMutantsAreFound` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (loop/suite)",
-		mutant:  true,
-		missing: missingFound,
+		prove:   proofMutantLog,
 	},
 	{
 		file:    "`attribution/table.go`",
-		add:     "the clause in the row of that observation whose situation the mutant's divergence is in (or a new row, with its ID constant and the situation implemented in `lockstep`): a divergence names the clauses of its observation.",
-		proof:   "`TestMutantsAreFound` (lockstep)",
+		add:     "a row that names the mutant's clause where its divergence is seen, at each level it applies to: a plugin-level row (`Obs…`) and, unless the mutant's `Evidence.RuntimeHidden` says why a runtime cannot show it, a runtime-level row (`Rt…`) — an existing row, or a new one with its ID constant and the situation implemented in `lockstep`. Nothing pins which observation finds it: some divergence within the search budget (`lockstep.MutantBudget`, `lockstep.RuntimeMutantBudget`) must name its clause.",
+		proof:   "`TestMutantsAreFound`, `TestRuntimeLockstepNamesEachMutantUnderItsClause` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (cmd/plankit); for a new mutant, this recipe runs them for it alone",
 		mutant:  true,
 		missing: missingRows,
+		prove: func(ctx context.Context, root string, n recipeNew) []string {
+			return append(proofMutantFound(ctx, root, n), proofMutantRuntimeSuite(ctx, root, n)...)
+		},
 	},
 	{
 		file:    "generated files",
-		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant); `go test ./loop/suite -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
-		proof:   "`TestGeneratedFilesAreFresh` (whose stale files this recipe names), `TestMutantsDocIsFresh`, `TestMutantsAreKilledAtRuntimeLevel`",
+		add:     "regenerate, never edit: `go generate ./...` (the catalogs, the example timelines, the attribution table of `docs/lockstep.md`, these recipes); `go run ./cmd/plankit mutants --matrix --out docs/mutants.md` (the kill matrix, every suite against every mutant; `--only NAME` for a new mutant's row alone); `go test ./cmd/plankit -run TestMutantsAreKilledAtRuntimeLevel -update` (`docs/mutants-runtime.md`).",
+		proof:   "`TestGeneratedFilesAreFresh` (whose stale files this recipe names), `TestMutantsDocIsFresh`, `TestMutantsAreKilledAtRuntimeLevel`; for a new clause or mutant, this recipe computes both kill matrices whole",
 		mutant:  true,
 		missing: func(e recipeState) []string { return e.stale },
+		prove:   proofMatrices,
 	},
+}
+
+// actionRecipe is the recipe for adding an action (docs/architecture.md,
+// "Add an action"): what the action table needs, and what proves a new
+// action.
+var actionRecipe = []recipeStep{
+	{
+		file:    "`sim/action_NAME.go` (new)",
+		add:     "the action's value type if no existing one fits, its doc comment with a trace example, and one `declare(kind[T]{…})`: `name` (the trace key), `of` (its field of `Action`), `agent_` (nil for a runtime-wide action), `introduces_` (the agent it creates), `apply_` (how the runtime applies it), `touches_` (whose `get()` is observed after it), `refuses_` (its precondition beyond the agent existing: why the runtime refuses it, which `Runtime.Do` applies and generators draw by), `schema` (the JSON Schema of its value) and `draws` (how generators draw it through `sim.World` and `sim.Chooser`; none: never drawn).",
+		proof:   "`TestActionTableCoversTheUnion` (sim), `TestActionSchemasMatchTheirTypes` (trace); for a new action, this recipe plays each of its draws, drawn from the model of generated states, against the reference",
+		missing: missingActionRows,
+		prove:   proofActions,
+	},
+	{
+		file: "`sim/action.go`",
+		add:  "one field line in `Action`: its position is the action's place in the table, in the schema and among the generators' kinds.",
+	},
+	{
+		file:  "`sim/runtime_test.go`",
+		add:   "what the runtime does with it, beside the tests of the other actions.",
+		proof: "`go test ./sim`",
+	},
+}
+
+// stepRecipe is the recipe for adding a kind of step at runtime level
+// (docs/architecture.md, "Add a runtime step").
+var stepRecipe = []recipeStep{
+	{
+		file:    "`loop/step_NAME.go` (new)",
+		add:     "the member's value type if no existing one fits, and one `declare(kind[T]{…})`: `key` (the trace key), `of` (its member of `Step`), `agent_`, `need` (the capability it needs), `refuses_` (its precondition beyond its agent existing and plan mode being there to ask, which the session applies), `play_` (how a session plays it with `loop.Runtime`'s methods), `doc` and `example` (the trace format page's row), `schema` (the JSON Schema of its value; it may refer to the runtime protocol's schemas), `draws` (how generators draw it; a draw is drawn only by a mix or prelude of `loop/suite` that names it) and `letters` (its steps in the alphabets of explore and diff --level runtime).",
+		proof:   "`TestStepTableIsStepsMembers` (loop), `TestEveryStepExampleParsesAndPlays`, `TestSchemaIsBuiltFromTheStepTable` (rtrace), `TestGeneratorsDrawEveryDrawOfTheTable` (loop/suite); for a new kind, this recipe plays its example and every two-step script of its letters and the wide alphabet on the built-in runtime, and runs lockstep at runtime level",
+		missing: missingStepRows,
+		prove:   proofSteps,
+	},
+	{
+		file: "`loop/step.go`",
+		add:  "one field line in `Step`: its position is the step's place in the table, the schema, the documentation and the alphabet.",
+	},
+	{
+		file:  "`loop/step_test.go` (or a test beside the runtime's behaviour)",
+		add:   "what a session does with it.",
+		proof: "`go test ./loop`",
+	},
+}
+
+// missingActionRows names what the action table lacks against Action.
+func missingActionRows(recipeState) []string { return sim.TableProblems() }
+
+// missingStepRows names what the step table lacks against Step, and a
+// kind of step without its example, doc or schema.
+func missingStepRows(recipeState) []string {
+	var out []string
+	for _, k := range loop.StepKinds() {
+		if k.Example() == "" || k.Doc() == "" || len(k.Schema()) == 0 {
+			out = append(out, fmt.Sprintf("step %s: its row needs an example, a doc and a schema", k.Name()))
+		}
+	}
+	return append(out, loop.TableProblems()...)
 }
 
 // missingSpecClauses compares the declared clauses with SPEC.md's.
@@ -228,13 +296,14 @@ func missingExamples(e recipeState) []string {
 }
 
 // missingLogs names the mutants of the catalogue whose evidence does not
-// say which log shows them, or why none can.
+// say which log shows them, why none can, or what a log shows that no lint
+// rule reads yet.
 func missingLogs(e recipeState) []string {
 	var out []string
 	for _, m := range reference.Catalogue {
-		switch {
-		case (m.Log == "") == (m.LogHidden == ""):
-			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence needs Log and LogClause (the trace whose log shows it) or LogHidden (why no log can)", m.Name, m.Clause))
+		switch p := m.LogProblem(); {
+		case p != "":
+			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence %s", m.Name, m.Clause, p))
 		case m.Log != "" && !exists(e.root, m.Log):
 			out = append(out, fmt.Sprintf("mutant %s: Evidence.Log: no %s", m.Name, m.Log))
 		case m.Log != "":
@@ -246,28 +315,18 @@ func missingLogs(e recipeState) []string {
 	return out
 }
 
-// missingFound names the known mutants whose evidence names no
-// observation, or one the attribution table does not have.
-func missingFound(recipeState) []string {
-	var out []string
-	for _, m := range reference.Known() {
-		switch {
-		case m.Found == "":
-			out = append(out, fmt.Sprintf("mutant %s (%s): Evidence.Found names no observation lockstep finds it by", m.Name, m.Clause))
-		case len(attribution.Of(m.Found)) == 0:
-			out = append(out, fmt.Sprintf("mutant %s: Evidence.Found %q is no observation of the attribution table", m.Name, m.Found))
-		}
-	}
-	return out
-}
-
-// missingRows names the mutants whose observation no row of the
-// attribution table gives the mutant's clause.
+// missingRows names the mutants whose clause no row of the attribution
+// table names at a level the mutant applies to: lockstep could never name
+// it there.
 func missingRows(recipeState) []string {
 	var out []string
+	plugin, runtime := attribution.AtLevel(false), attribution.AtLevel(true)
 	for _, m := range reference.Known() {
-		if of := attribution.Of(m.Found); len(of) > 0 && !slices.Contains(of, m.Clause) {
-			out = append(out, fmt.Sprintf("mutant %s: no row of observation %q names %s (its rows name %s)", m.Name, m.Found, m.Clause, strings.Join(of, " ")))
+		if !slices.Contains(plugin, m.Clause) {
+			out = append(out, fmt.Sprintf("mutant %s: no plugin-level row names %s", m.Name, m.Clause))
+		}
+		if m.RuntimeHidden == "" && !slices.Contains(runtime, m.Clause) {
+			out = append(out, fmt.Sprintf("mutant %s: no runtime-level row names %s (or say why a runtime cannot show it: Evidence.RuntimeHidden)", m.Name, m.Clause))
 		}
 	}
 	return out
@@ -278,39 +337,53 @@ func exists(root, rel string) bool {
 	return err == nil
 }
 
-// specClauseLine is how SPEC.md lists a clause: "- **LOG-1** …".
-var specClauseLine = regexp.MustCompile(`(?m)^- \*\*([A-Z]+-[0-9]+)\*\*`)
+// recipes are the recipe lists the test runs, each with the prefix its
+// lines carry (the clause recipe's none: its lines are "N. file: …").
+var recipes = []struct {
+	prefix string
+	steps  []recipeStep
+}{{"", clauseRecipe}, {"action ", actionRecipe}, {"runtime step ", stepRecipe}}
 
-// specClauseIDs returns the clause IDs SPEC.md lists, in order.
-func specClauseIDs(text []byte) []string {
-	var ids []string
-	for _, m := range specClauseLine.FindAllSubmatch(text, -1) {
-		ids = append(ids, string(m[1]))
-	}
-	return ids
-}
-
-// recipeMissing runs the recipe's checks in order and returns every
+// recipeMissing runs the recipes' checks in order and returns every
 // missing piece, each line prefixed with its step's number and file.
 func recipeMissing(e recipeState) []string {
 	var out []string
-	for i, s := range clauseRecipe {
-		if s.missing == nil {
-			continue
-		}
-		for _, line := range s.missing(e) {
-			out = append(out, fmt.Sprintf("%d. %s: %s", i+1, strings.ReplaceAll(s.file, "`", ""), line))
+	for _, r := range recipes {
+		for i, s := range r.steps {
+			if s.missing == nil {
+				continue
+			}
+			for _, line := range s.missing(e) {
+				out = append(out, fmt.Sprintf("%s%d. %s: %s", r.prefix, i+1, strings.ReplaceAll(s.file, "`", ""), line))
+			}
 		}
 	}
 	return out
 }
 
-// recipeMarkdown renders the recipe as the numbered list of
-// docs/architecture.md: every step for a clause, or only the mutant's.
-func recipeMarkdown(mutantOnly bool) string {
+// recipeProve runs the recipes' slow proofs for what is new and returns
+// what does not hold, each line prefixed as recipeMissing's.
+func recipeProve(ctx context.Context, root string, n recipeNew) []string {
+	var out []string
+	for _, r := range recipes {
+		for i, s := range r.steps {
+			if s.prove == nil {
+				continue
+			}
+			for _, line := range s.prove(ctx, root, n) {
+				out = append(out, fmt.Sprintf("%s%d. %s: %s", r.prefix, i+1, strings.ReplaceAll(s.file, "`", ""), line))
+			}
+		}
+	}
+	return out
+}
+
+// recipeMarkdown renders a recipe as a numbered list of
+// docs/architecture.md: every step, or only the mutant's.
+func recipeMarkdown(steps []recipeStep, mutantOnly bool) string {
 	var b strings.Builder
 	n := 0
-	for _, s := range clauseRecipe {
+	for _, s := range steps {
 		if mutantOnly && !s.mutant {
 			continue
 		}
@@ -319,7 +392,11 @@ func recipeMarkdown(mutantOnly bool) string {
 		if !strings.Contains(file, "`") && strings.Contains(file, "/") {
 			file = "`" + file + "`"
 		}
-		fmt.Fprintf(&b, "%d. %s: %s *Checked by* %s.\n", n, file, s.add, s.proof)
+		proof := ""
+		if s.proof != "" {
+			proof = " *Checked by* " + s.proof + "."
+		}
+		fmt.Fprintf(&b, "%d. %s: %s%s\n", n, file, s.add, proof)
 	}
 	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/plankit/plankit/internal/voice"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/reference"
@@ -12,25 +13,14 @@ import (
 )
 
 // The runtime-level scenarios hold a runtime to the reading of
-// idle-revert-notice it declares and to neither when it declares none: the
-// built-in runtime around a plan mode that defers an idle commit's
-// narration (net) passes the suite and its properties by default, fails
-// the keep scenario when it declares keep, and the reference's own reading
-// (keep) fails the net scenario when it declares net.
+// idle-revert-notice it declares and to neither when it declares none, as
+// the plugin level's (voice.Reading.Scenario); the built-in runtime around
+// a plan mode that defers an idle commit's narration (net) and declares
+// nothing passes the properties too.
 func TestIdleRevertNoticeAtTheRuntimeLevel(t *testing.T) {
 	const keepCase, netCase = "rt-step-idle-revert-keeps-first-notice", "rt-step-idle-revert-not-narrated"
-	for _, c := range []struct {
-		behaves, declares string
-		want              map[string]string
-		props             bool
-	}{
-		{spec.IdleRevertNoticeNet, "", map[string]string{keepCase: report.Skipped, netCase: report.Skipped}, true},
-		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeNet, map[string]string{keepCase: report.Skipped, netCase: report.Passed}, false},
-		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeKeep, map[string]string{keepCase: report.Passed, netCase: report.Skipped}, false},
-		{spec.IdleRevertNoticeNet, spec.IdleRevertNoticeKeep, map[string]string{keepCase: report.Failed, netCase: report.Skipped}, false},
-		{spec.IdleRevertNoticeKeep, spec.IdleRevertNoticeNet, map[string]string{keepCase: report.Skipped, netCase: report.Failed}, false},
-	} {
-		newPort := reference.Factory(reference.Options{Choices: reference.Choices{IdleRevertNotice: c.behaves}, Declares: map[string]string{spec.ChoiceIdleRevertNotice: c.declares}})
+	for i, r := range voice.IdleRevertReadings {
+		newPort := r.Port(reference.Choices{})
 		newRT := func() loop.Runtime {
 			b, err := loop.NewBuiltin(newPort(), loop.RetryPreStep)
 			if err != nil {
@@ -39,16 +29,10 @@ func TestIdleRevertNoticeAtTheRuntimeLevel(t *testing.T) {
 			return b
 		}
 		res := runSuite(t, suite.Options{NewRuntime: newRT})
-		for _, k := range res.Cases {
-			want, named := c.want[k.ID]
-			switch {
-			case named && k.Status != want:
-				t.Errorf("behaves %s, declares %q: %s %s (%s), want %s", c.behaves, c.declares, k.ID, k.Status, k.Message, want)
-			case !named && k.Status != report.Passed && k.Status != report.Skipped:
-				t.Errorf("behaves %s, declares %q: %s %s: %s", c.behaves, c.declares, k.ID, k.Status, k.Message)
-			}
+		for _, p := range voice.Statuses(res.Cases, map[string]string{keepCase: r.Scenario(spec.IdleRevertNoticeKeep), netCase: r.Scenario(spec.IdleRevertNoticeNet)}) {
+			t.Errorf("%s: %s", r, p)
 		}
-		if !c.props {
+		if i != 0 {
 			continue
 		}
 		props, err := suite.Properties(context.Background(), suite.PropertyOptions{NewRuntime: newRT, Seed: 1, Checks: 30})
@@ -57,7 +41,7 @@ func TestIdleRevertNoticeAtTheRuntimeLevel(t *testing.T) {
 		}
 		for _, k := range props {
 			if k.Status == report.Failed || k.Status == report.Errored {
-				t.Errorf("behaves %s, declares %q: property %s: %s: %s", c.behaves, c.declares, k.ID, k.Status, k.Message)
+				t.Errorf("%s: property %s: %s: %s", r, k.ID, k.Status, k.Message)
 			}
 		}
 	}

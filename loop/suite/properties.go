@@ -83,19 +83,19 @@ var properties = []property{{
 	id:      "rt-pending-cancel",
 	name:    "selections between and during turns: a set between turns commits, cancels or is a noop as the log says, and is logged once; queued selections are applied at the next accepted step",
 	clauses: []string{spec.PEND1, spec.PEND3, spec.PEND4, spec.PEND5, spec.PEND6, spec.PEND7, spec.LOG4, spec.CMD4},
-	focus:   focus{selections: true},
+	focus:   focus{Selections: true},
 	share:   5,
 }, {
 	id:      "rt-review-outcomes",
 	name:    "every exit_plan_mode call fails outside plan mode or without a level-1 heading, is reviewed otherwise, and succeeds exactly on a plain approval",
 	clauses: []string{spec.EXIT2, spec.EXIT3, spec.EXIT4, spec.EXIT5, spec.EXIT6, spec.EXIT7},
-	focus:   focus{reviews: true},
+	focus:   focus{Reviews: true},
 	share:   5,
 }, {
 	id:      "rt-recovery",
 	name:    "after a restart or a reload the state is the log's fold and nothing is pending; requests agree with the log",
 	clauses: []string{spec.LOG3, spec.PEND8},
-	focus:   focus{recovery: true},
+	focus:   focus{Recovery: true},
 	// about what a restart loses (PEND-8), so an external runtime's
 	// restarts here are real ones, new processes, under --restarts auto:
 	// fewer scripts
@@ -104,13 +104,13 @@ var properties = []property{{
 	id:      "rt-outside-writers",
 	name:    "a plan/mode an outside writer appends between turns is in force at once: get, the next requests and the narration follow the log",
 	clauses: []string{spec.LOG1, spec.LOG3, spec.STEP6, spec.STEP7},
-	focus:   focus{outsideWrites: true},
+	focus:   focus{OutsideWrites: true},
 	share:   5,
 }, {
 	id:      "rt-host-listeners",
 	name:    "host listeners before and after plan mode that accept, reject, abort or take the step's messages: the selection is appended only by an accepted step, before its request, and narrated once",
 	clauses: []string{spec.STEP1, spec.STEP3, spec.STEP6, spec.STEP7, spec.PEND2},
-	focus:   focus{listeners: true},
+	focus:   focus{Listeners: true},
 	share:   5,
 }}
 
@@ -256,7 +256,7 @@ func check(ctx context.Context, o PropertyOptions, id loop.Identity, p property)
 			return skipped, nil, nil, ctx.Err()
 		}
 		r := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
-		t := generate(r, id.Capabilities, 0, false, p.focus)
+		t, _ := generate(r, id.Capabilities, 0, false, p.focus)
 		t.Name = fmt.Sprintf("%s seed %d case %d", p.id, o.Seed, i)
 		newRuntime := o.NewRuntime
 		if o.RuntimeFor != nil {
@@ -378,30 +378,63 @@ func writeCounterexample(dir, id string, t loop.Trace) (string, error) {
 
 // Chooser is the source of a generated script's choices: a seeded
 // *rand.Rand (plankit check), or rapid's draws in tests (which shrink).
-type Chooser interface{ IntN(n int) int }
+type Chooser = loop.Chooser
 
 // focus is what a property's generated scripts stress beyond the general
-// mix; each stress only adds draws when it is on, so the general mix
-// (rt-invariants) draws the same scripts as before any was added.
-type focus struct {
-	// selections: most steps are selections, gets and /plan commands, and
-	// turns carry more selections while the model streams.
-	selections bool
-	// reviews: the model calls exit_plan_mode more, with plans that open
-	// with #Plan or ## Plan among those it draws.
-	reviews bool
-	// recovery: restarts and reloads, each followed by a get.
-	recovery bool
-	// outsideWrites: an outside writer appends plan/mode between turns.
-	outsideWrites bool
-	// listeners: host listeners before and after plan mode at every
-	// dispatch, taking the step's messages too.
-	listeners bool
+// mix (loop.Focus); each stress only adds draws when it is on, so the
+// general mix (rt-invariants) draws the same scripts as before any was
+// added.
+type focus = loop.Focus
+
+// generalMix is what every generated script draws each step from (after
+// its focus's prelude): turns most, selections, gets, restarts and /plan
+// commands, a turn in the place of what the runtime lacks.
+var generalMix = loop.Mix{Draws: []loop.Weighted{{Draw: "turn", Weight: 5}, {Draw: "set", Weight: 2}, {Draw: "get", Weight: 1}, {Draw: "restart", Weight: 1}, {Draw: "command", Weight: 1}}, Fallback: "turn"}
+
+// wideMix is drawn from at one step in four of a wide script (GenerateWide):
+// the steps only the wide alphabet has — an outside writer's plan/mode, an
+// append fault between turns, a reload, an unload — and /plan commands,
+// gets and restarts; a step the runtime lacks is drawn from generalMix.
+var wideMix = loop.Mix{Draws: []loop.Weighted{{Draw: "append", Weight: 1}, {Draw: "fault", Weight: 1}, {Draw: "reload", Weight: 1}, {Draw: "unload", Weight: 1}, {Draw: "command", Weight: 1}, {Draw: "get", Weight: 1}, {Draw: "restart", Weight: 1}}}
+
+// prelude draws the steps a property's focus adds before a step of the
+// general mix: selections (and a get), a selection of plan mode before the
+// reviews, a restart or a reload (after a turn that leaves a selection
+// pending) and a get, an outside writer's plan/mode (and a get).
+func prelude(g *loop.Gen) []loop.Step {
+	r, caps, f := g.R, g.Caps, g.Focus
+	var out []loop.Step
+	switch {
+	case f.Selections && r.IntN(2) == 0:
+		out = append(out, g.Do("set"))
+		if r.IntN(2) == 0 {
+			out = append(out, g.Do("get"))
+		}
+	case f.Reviews && r.IntN(3) != 0:
+		out = append(out, loop.Step{Set: &loop.SetRequest{Agent: "main", Active: true}})
+	case f.Recovery && r.IntN(2) == 0:
+		if caps.DuringStream && r.IntN(2) == 0 {
+			out = append(out, g.Do("turn-late-selection"))
+		}
+		if r.IntN(2) == 0 && caps.Resume {
+			out = append(out, g.Do("restart"))
+		} else if caps.Reload {
+			out = append(out, g.Do("reload"))
+		}
+		out = append(out, g.Do("get"))
+	case f.OutsideWrites && caps.OutsideAppend && r.IntN(2) == 0:
+		out = append(out, g.Do("append"))
+		if r.IntN(2) == 0 {
+			out = append(out, g.Do("get"))
+		}
+	}
+	return out
 }
 
 // Generate draws a runtime script that uses only what caps declares.
 func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
-	return generate(r, caps, 0, false, focus{})
+	t, _ := generate(r, caps, 0, false, focus{})
+	return t
 }
 
 // GenerateWide draws a runtime script of n steps over the wider alphabet
@@ -411,280 +444,40 @@ func Generate(r Chooser, caps loop.Capabilities) loop.Trace {
 // aborting or taking the step's messages), every review outcome (answers,
 // the seam's replies and failures, a reload during the review), outside
 // writers, append faults between turns, reloads, unloads and every /plan
-// command. Generate's scripts are left as they were (the runtime property's
-// counterexamples keep their seeds).
+// command (wideMix). Generate's scripts are left as they were (the runtime
+// property's counterexamples keep their seeds).
 func GenerateWide(r Chooser, caps loop.Capabilities, n int) loop.Trace {
-	return generate(r, caps, n, true, focus{})
+	t, _ := generate(r, caps, n, true, focus{})
+	return t
 }
 
 // generate draws a script of n steps (0: drawn, 2 to 7, fewer with a
-// focus); wide widens the alphabet (GenerateWide), a focus adds the steps
-// of a property's focus. With neither it draws exactly what Generate always
-// did.
-func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) loop.Trace {
-	t := loop.Trace{
-		Config:   json.RawMessage(`{"section":"Plan first."}`),
-		Services: &sim.Services{Commands: caps.Commands, UserQuestions: caps.UserQuestions},
-	}
-	if caps.HostTools {
-		t.HostTools = []loop.HostTool{{Name: "read_file"}}
-	}
-	if caps.HostListeners {
-		t.Listeners = []loop.Listener{{Name: "gate", Position: "after"}}
-		if wide {
-			t.Listeners = append(t.Listeners, loop.Listener{Name: "guard", Position: "before"})
-		}
-		if f.listeners {
-			t.Listeners = append(t.Listeners, loop.Listener{Name: "outer", Position: "before"})
-		}
-	}
-	if caps.HostTools && wide {
-		// a second host tool, so their order in the catalog shows (EXIT-1)
-		t.HostTools = append(t.HostTools, loop.HostTool{Name: "write_file"})
-	}
-	if caps.HostTools && caps.AssemblyTools && wide {
-		// one another prompt-assembly listener adds after plan mode's
-		t.HostTools = append(t.HostTools, AssemblyTool)
-	}
-	ids := 0
-	next := func(prefix string) string { ids++; return fmt.Sprintf("%s%d", prefix, ids) }
-	hostAction := func() loop.HostAction {
-		h := loop.HostAction{ID: next("h")}
-		switch n := r.IntN(6); {
-		case n == 0 && caps.FailAppend && !f.outsideWrites:
-			// (a fault armed for plan mode's next append and an outside
-			// writer's plan/mode do not mix: the protocol leaves which
-			// append the fault fails to the runtime)
-			h.Fault = &loop.CountArg{Count: 1}
-		case n == 1:
-			h.Get = &struct{}{}
-		case n == 2 && caps.Commands:
-			h.Command = &loop.InputArg{Input: sim.CommandInputs[r.IntN(len(sim.CommandInputs))]}
-		default:
-			h.Set = &loop.ActiveArg{Active: r.IntN(2) == 0}
-		}
-		return h
-	}
-	actions := func(max int) []loop.HostAction {
-		var out []loop.HostAction
-		for range r.IntN(max + 1) {
-			out = append(out, hostAction())
-		}
-		return out
-	}
-	plans := sim.Plans[:2] // a complete plan and one with no heading
-	if wide || f.reviews {
-		// every shape an implementation may misread (EXIT-3)
-		plans = sim.Plans
-	}
-	reviews := []sim.Review{{Answer: sim.Approve}, {Answer: sim.KeepPlanning}, {Answer: sim.Dismiss}}
-	if f.reviews {
-		reviews = append(reviews, sim.Review{Answer: sim.Approve, Feedback: "also add tests"},
-			sim.Review{Answer: sim.KeepPlanning, Feedback: "split step 2"}, sim.Review{Answer: sim.Approve, Reload: true})
-		// sometimes with no channel to ask the user (EXIT-7)
-		t.Services.UserQuestions = caps.UserQuestions && r.IntN(4) != 0
-	}
-	turn := func() *loop.TurnRequest {
-		tr := &loop.TurnRequest{Agent: "main", Prompt: fmt.Sprintf("Task %d.", ids)}
-		n := 1 + r.IntN(4)
-		if (f.reviews || f.listeners) && n == 1 {
-			n = 2 + r.IntN(3) // a tool call at least: a continuation step, a review
-		}
-		for i := range n {
-			resp := loop.Response{}
-			if caps.DuringStream && r.IntN(2) == 0 {
-				resp.During = actions(2)
-				if f.selections || f.listeners {
-					resp.During = append(resp.During, actions(2)...)
-				}
-			}
-			if i < n-1 {
-				if r.IntN(5) == 0 && caps.Has("retry") {
-					resp.Fail = true
-				} else {
-					for range 1 + r.IntN(2) {
-						c := loop.Call{ID: next("c")}
-						if caps.HostTools && r.IntN(2) == 0 && (!f.reviews || r.IntN(2) == 0) {
-							c.Name, c.Args = "read_file", json.RawMessage(`{"path":"a.go"}`)
-							c.During = actions(2)
-						} else {
-							c.Name = spec.ExitTool
-							c.Args = sim.JSON(map[string]string{"plan": plans[r.IntN(len(plans))]})
-							rv := reviews[r.IntN(len(reviews))]
-							c.Review = &rv
-							if wide && r.IntN(3) == 0 {
-								c.Review = wideReview(r, caps)
-							} else if caps.ReviewReplies && r.IntN(3) == 0 {
-								rv = sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
-								c.Review = &rv
-							}
-						}
-						resp.Calls = append(resp.Calls, c)
-					}
-				}
-			} else {
-				resp.Text = "Done."
-			}
-			tr.Script.Responses = append(tr.Script.Responses, resp)
-		}
-		if caps.HostListeners && r.IntN(4) == 0 {
-			p := loop.PreStep{Dispatch: 1 + r.IntN(n), Listener: "gate", Behaviour: []string{sim.Accept, sim.Reject, sim.Abort}[r.IntN(3)]}
-			if wide {
-				p.Listener = []string{"gate", "guard"}[r.IntN(2)]
-				if caps.EmptySteps && r.IntN(3) == 0 {
-					p.Behaviour = sim.Drop
-				}
-			}
-			if r.IntN(2) == 0 {
-				p.During = actions(1)
-			}
-			tr.Script.PreSteps = append(tr.Script.PreSteps, p)
-		}
-		if caps.HostListeners && f.listeners {
-			behaviours := []string{sim.Accept, sim.Reject, sim.Abort}
-			if caps.EmptySteps {
-				// taking the step's messages is what shows whether plan
-				// mode's listener wraps this one (STEP-1): drawn most
-				behaviours = append(behaviours, sim.Drop, sim.Drop, sim.Drop)
-			}
-			for d := range n {
-				if r.IntN(2) == 0 {
-					continue
-				}
-				p := loop.PreStep{Dispatch: d + 1, Listener: "outer", Behaviour: behaviours[r.IntN(len(behaviours))]}
-				if r.IntN(2) == 0 {
-					p.During = actions(1)
-				}
-				tr.Script.PreSteps = append(tr.Script.PreSteps, p)
-			}
-		}
-		return tr
-	}
-	// extra draws the steps a focus adds before a step of the general mix.
-	extra := func() []loop.Step {
-		var out []loop.Step
-		switch {
-		case f.selections && r.IntN(2) == 0:
-			out = append(out, loop.Step{Set: &loop.SetRequest{Agent: "main", Active: r.IntN(2) == 0}})
-			if r.IntN(2) == 0 {
-				out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
-			}
-		case f.reviews && r.IntN(3) != 0:
-			out = append(out, loop.Step{Set: &loop.SetRequest{Agent: "main", Active: true}})
-		case f.recovery && r.IntN(2) == 0:
-			if caps.DuringStream && r.IntN(2) == 0 {
-				// a selection after the turn's last pre-step stays pending
-				// until plan mode starts afresh (PEND-2, PEND-8)
-				tr := &loop.TurnRequest{Agent: "main", Prompt: "Last word.", Script: loop.Script{Responses: []loop.Response{{
-					Text: "Done.", During: []loop.HostAction{{ID: next("h"), Set: &loop.ActiveArg{Active: r.IntN(2) == 0}}}}}}}
-				out = append(out, loop.Step{Turn: tr})
-			}
-			if r.IntN(2) == 0 && caps.Resume {
-				out = append(out, loop.Step{Restart: &struct{}{}})
-			} else if caps.Reload {
-				out = append(out, loop.Step{Reload: &struct{}{}})
-			}
-			out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
-		case f.outsideWrites && caps.OutsideAppend && r.IntN(2) == 0:
-			out = append(out, loop.Step{Append: &loop.AppendRequest{Agent: "main", Type: spec.TypePlanMode, Data: sim.JSON(map[string]bool{"active": r.IntN(2) == 0})}})
-			if r.IntN(2) == 0 {
-				out = append(out, loop.Step{Get: &loop.AgentRequest{Agent: "main"}})
-			}
-		}
-		return out
-	}
+// focus) from the step table's draws (loop.StepKinds): each step from
+// generalMix, in a wide script one in four from wideMix, after the
+// focus's prelude. It returns how many steps each draw drew too.
+func generate(r Chooser, caps loop.Capabilities, n int, wide bool, f focus) (loop.Trace, map[string]int) {
+	g, t := loop.NewGen(r, caps, wide, f)
 	steps := n
 	if steps <= 0 {
 		steps = 2 + r.IntN(6)
 		if f != (focus{}) {
-			// a focused script is shorter: its extra steps make up the
+			// a focused script is shorter: its prelude makes up the
 			// rest, and a failure shrinks in fewer runs
 			steps = 1 + steps/2
 		}
 	}
 	for range steps {
 		if f != (focus{}) {
-			t.Steps = append(t.Steps, extra()...)
+			t.Steps = append(t.Steps, prelude(g)...)
 		}
-		var st loop.Step
 		if wide && r.IntN(4) == 0 {
-			if st, ok := wideStep(r, caps); ok {
+			if st, ok := g.Pick(wideMix); ok {
 				t.Steps = append(t.Steps, st)
 				continue
 			}
 		}
-		switch n := r.IntN(10); {
-		case n < 5:
-			st.Turn = turn()
-		case n < 7:
-			st.Set = &loop.SetRequest{Agent: "main", Active: r.IntN(2) == 0}
-		case n == 7:
-			st.Get = &loop.AgentRequest{Agent: "main"}
-		case n == 8 && caps.Resume:
-			st.Restart = &struct{}{}
-		case n == 9 && caps.Commands:
-			st.Command = &loop.CommandRequest{Agent: "main", Input: sim.CommandInputs[r.IntN(len(sim.CommandInputs))]}
-		default:
-			st.Turn = turn()
-		}
+		st, _ := g.Pick(generalMix)
 		t.Steps = append(t.Steps, st)
 	}
-	return t
-}
-
-// wideReview draws a review outcome beyond the three answers: an approval
-// with feedback, a reload during the review, or (with reviewReplies) one of
-// the seam's replies and failures.
-func wideReview(r Chooser, caps loop.Capabilities) *sim.Review {
-	switch n := r.IntN(4); {
-	case n == 0:
-		return &sim.Review{Answer: sim.Approve, Feedback: "cover the rollback"}
-	case n == 1 && caps.Reload:
-		return &sim.Review{Answer: sim.Approve, Reload: true}
-	case caps.ReviewReplies:
-		rv := sim.ExtendedReviews[r.IntN(len(sim.ExtendedReviews))]
-		return &rv
-	}
-	return &sim.Review{Answer: sim.KeepPlanning, Feedback: "smaller steps"}
-}
-
-// wideStep draws one of the steps only the wide alphabet has; ok is false
-// when caps lacks what the drawn one needs.
-func wideStep(r Chooser, caps loop.Capabilities) (loop.Step, bool) {
-	var st loop.Step
-	switch r.IntN(7) {
-	case 0:
-		if !caps.OutsideAppend {
-			return st, false
-		}
-		st.Append = &loop.AppendRequest{Agent: "main", Type: "plan/mode", Data: sim.JSON(map[string]bool{"active": r.IntN(2) == 0})}
-	case 1:
-		if !caps.FailAppend {
-			return st, false
-		}
-		st.Fault = &loop.FaultRequest{Agent: "main", Count: 1 + r.IntN(2)}
-	case 2:
-		if !caps.Reload {
-			return st, false
-		}
-		st.Reload = &struct{}{}
-	case 3:
-		if !caps.Unload {
-			return st, false
-		}
-		st.Unload = &struct{}{}
-	case 4:
-		if !caps.Commands {
-			return st, false
-		}
-		st.Command = &loop.CommandRequest{Agent: "main", Input: sim.CommandInputs[r.IntN(len(sim.CommandInputs))]}
-	case 5:
-		st.Get = &loop.AgentRequest{Agent: "main"}
-	default:
-		if !caps.Resume {
-			return st, false
-		}
-		st.Restart = &struct{}{}
-	}
-	return st, true
+	return t, g.Drawn()
 }

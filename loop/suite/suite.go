@@ -12,7 +12,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/loop"
@@ -32,10 +31,7 @@ type Options struct {
 	// restart loses (sim.Check.ProcessLocal), so an adapter restarts it
 	// for real under its auto policy.
 	RuntimeFor func(sim.Check) loop.Runtime
-	Tags       string
-	Seed       int64
-	Output     io.Writer
-	Format     string
+	features.Selection
 	// CounterexampleDir receives, for each failing scenario, its steps and
 	// expectations as a runtime trace (empty: none is written).
 	CounterexampleDir string
@@ -66,26 +62,6 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.NewRuntime == nil {
 		return res, errors.New("suite.Run: NewRuntime is required")
 	}
-	id, op, err := identify(o.NewRuntime)
-	if err != nil {
-		// Every scenario is still listed, not judged: not-run when the
-		// run was interrupted, error otherwise.
-		res.Impl = fmt.Errorf("%w: %s: %v", features.ErrImpl, op, err)
-		status, msg := report.Errored, "not judged: "+res.Impl.Error()
-		if ctx.Err() != nil {
-			res.Impl, status, msg = nil, report.NotRun, msgInterrupted
-		}
-		cases, lerr := Scenarios(o.Tags)
-		if lerr != nil {
-			return res, lerr
-		}
-		for i := range cases {
-			cases[i].Status, cases[i].Message = status, msg
-		}
-		res.Cases = cases
-		return res, nil
-	}
-	res.Identity = id
 	refused := &writeRefusal{}
 	var forCheck func(features.World, sim.Check)
 	if o.RuntimeFor != nil {
@@ -94,7 +70,15 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		}
 	}
 	cases, implErr, err := features.RunSuite(ctx, features.SuiteOptions{
-		FS: files, Tags: o.Tags, Seed: o.Seed, Output: o.Output, Format: o.Format, Choices: id.Choices,
+		FS: files, Selection: o.Selection, NotJudged: "not judged",
+		Identify: func() (map[string]string, error) {
+			id, op, err := identify(o.NewRuntime)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", features.ErrImpl, op, err)
+			}
+			res.Identity = id
+			return id.Choices, nil
+		},
 		NewWorld: func() features.World { return newWorld(o.NewRuntime, o.CounterexampleDir, o.Replay, refused) },
 		ForCheck: forCheck,
 		Depart:   departFor(o.Depart),

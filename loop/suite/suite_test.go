@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/reference"
@@ -21,8 +22,7 @@ import (
 // TestIdleRevertNoticeAtTheRuntimeLevel).
 func builtin(retry string, mutants ...reference.Mutant) func() loop.Runtime {
 	return func() loop.Runtime {
-		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants, Choices: reference.Choices{PlanModeMalformed: spec.PlanModeMalformedKeep, IdleRevertNotice: spec.IdleRevertNoticeKeep,
-			PlanArgument: spec.PlanArgumentTrimmed, UnloadedHeader: spec.UnloadedHeaderFold, LoggedPending: spec.LoggedPendingKeep, FaultScope: spec.FaultScopePlanMode}}), retry)
+		b, err := loop.NewBuiltin(reference.NewPort(reference.Options{Mutants: mutants, Choices: reference.Followed()}), retry)
 		if err != nil {
 			panic(err)
 		}
@@ -144,7 +144,7 @@ func TestRetryBehaviours(t *testing.T) {
 func TestResultsAreDeterministic(t *testing.T) {
 	var first []byte
 	for _, seed := range []int64{0, 1, 42, 1} {
-		res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Seed: seed})
+		res := runSuite(t, suite.Options{NewRuntime: builtin(loop.RetrySameStep, reference.NarrateTwice), Selection: features.Selection{Seed: seed}})
 		for i := range res.Cases {
 			res.Cases[i].Steps = nil
 		}
@@ -203,7 +203,7 @@ func TestMissingCapabilitiesSkipNeverFail(t *testing.T) {
 // that failed and passes against the built-in one.
 func TestAFailingScenarioWritesAReplayableTrace(t *testing.T) {
 	dir := t.TempDir()
-	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), Tags: "@STEP-2 && @STEP-7", CounterexampleDir: dir})
+	res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetrySameStep), CounterexampleDir: dir, Selection: features.Selection{Tags: "@STEP-2 && @STEP-7"}})
 	if err != nil || len(res.Cases) != 1 || res.Cases[0].Counterexample != dir+"/rt-step-retry-observed.yaml" || !strings.HasSuffix(res.Cases[0].Message, "; trace "+res.Cases[0].Counterexample) {
 		t.Fatalf("%v %+v", err, res.Cases)
 	}
@@ -237,7 +237,7 @@ func TestScenarioAndTraceFailInTheSameWords(t *testing.T) {
 	} {
 		t.Run(c.scenario, func(t *testing.T) {
 			dir := t.TempDir()
-			res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep, c.mutant), Tags: "@id:" + c.scenario, CounterexampleDir: dir})
+			res, err := suite.Run(context.Background(), suite.Options{NewRuntime: builtin(loop.RetryPreStep, c.mutant), CounterexampleDir: dir, Selection: features.Selection{Tags: "@id:" + c.scenario}})
 			if err != nil || len(res.Cases) != 1 {
 				t.Fatalf("%v, %d cases", err, len(res.Cases))
 			}
@@ -298,7 +298,7 @@ func TestDshHabitsFailTheirScenarios(t *testing.T) {
 			return b
 		}},
 	} {
-		res := runSuite(t, suite.Options{NewRuntime: c.runtime, Tags: "@id:" + c.scenario})
+		res := runSuite(t, suite.Options{NewRuntime: c.runtime, Selection: features.Selection{Tags: "@id:" + c.scenario}})
 		if len(res.Cases) != 1 || res.Cases[0].Status != report.Failed || !strings.Contains(res.Cases[0].Message, "STEP-6") {
 			t.Errorf("%s: %+v, want it failed under STEP-6", c.scenario, res.Cases)
 		}

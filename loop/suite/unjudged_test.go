@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/plankit/plankit/features"
 	"github.com/plankit/plankit/loop"
 	"github.com/plankit/plankit/loop/suite"
 	"github.com/plankit/plankit/report"
@@ -100,7 +101,7 @@ func TestPropertiesNotJudgedAreListed(t *testing.T) {
 		one(t, cases, report.NotRun)
 	})
 	t.Run("the scenarios are listed when the runtime cannot be started", func(t *testing.T) {
-		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: breakingAfter(0, true, nil), Tags: "@PEND-8"})
+		res, err := suite.Run(context.Background(), suite.Options{NewRuntime: breakingAfter(0, true, nil), Selection: features.Selection{Tags: "@PEND-8"}})
 		if err != nil || res.Impl == nil {
 			t.Fatalf("error %v, implementation error %v: want the latter", err, res.Impl)
 		}

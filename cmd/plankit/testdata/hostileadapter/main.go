@@ -13,9 +13,10 @@
 // same, an unsupported reply), garbage (the same, a hostile line that is
 // not JSON), crash (the same, hostile stderr and exit), exception (a
 // command reply saying its handler threw, with a hostile text), text (every
-// command reply's text, every section it assembles and, at the runtime
-// level, every text a turn logs are hostile: the implementation diverges
-// from the reference in what it logs and sends the model).
+// command reply's text, every section it assembles (plan:policy, hostile,
+// while plan mode is inactive too) and, at the runtime level, every text a
+// turn logs are hostile: the implementation diverges from the reference in
+// what it sends the model).
 package main
 
 import (
@@ -86,10 +87,15 @@ func main() {
 			reply = patch(reply, func(res map[string]any) { res["text"] = Hostile })
 		case mode == "text" && req.Method == "assemble":
 			reply = patch(reply, func(res map[string]any) {
-				if sections, ok := res["sections"].([]any); ok {
-					for _, sec := range sections {
-						sec.(map[string]any)["text"] = Hostile
-					}
+				sections, _ := res["sections"].([]any)
+				for _, sec := range sections {
+					sec.(map[string]any)["text"] = Hostile
+				}
+				if len(sections) == 0 {
+					// plan:policy while plan mode is inactive too (CFG-2),
+					// so the first step of any sequence diverges: what is
+					// compared is the section, not a reply's words
+					res["sections"] = []any{map[string]any{"name": "plan:policy", "order": 50, "text": Hostile}}
 				}
 			})
 		case mode == "exception" && req.Method == "command":
