@@ -64,7 +64,6 @@ func TestEveryMistakeIsCaught(t *testing.T) {
 			rep, err := conformance.Run(context.Background(), conformance.Options{
 				NewPort: func() sim.Port { return ledger.New(append(kitReadings, ledger.Mistake(name))...) },
 				Seed:    1,
-				Checks:  20,
 			})
 			if err != nil {
 				t.Fatal(err)
