@@ -117,9 +117,16 @@ function headingAnywhere(plan) {
   return plan.split('\n').some((line) => headingFirst(line));
 }
 
-// What the plugin remembers of states across opens, for the seeded mistake
-// restart-stale-state only (it survives a reset of the process).
+// What the process remembers of each agent's state, for the seeded mistake
+// restart-stale-state only: it outlives a reload and the opening of a log,
+// and is what a log opened again starts from instead of its fold (the
+// default, inactive, when the process never saw the agent).
 const recollection = new Map();
+
+// forgetEverything empties what the process remembers: a new process.
+export function forgetEverything() {
+  recollection.clear();
+}
 
 class Cursor {
   constructor(agentId, events, stale) {
@@ -174,7 +181,7 @@ export class PlanMode {
     this.extras = options.extras !== false;
     this.waiting = new Map(); // agent id -> { active, by: 'user' | 'review', echoes, late }
     this.echo = new Map(); // agent id -> a selection cancelled in this turn (duplicate-pending-notice)
-    this.cursors = new WeakMap();
+    this.cursors = new WeakMap(); // log (events array) -> Cursor
     this.disposed = false;
   }
 
@@ -207,12 +214,15 @@ export class PlanMode {
     if (this.mistake === 'reload-keeps-pending') next.waiting = new Map(this.waiting);
   }
 
+  // view is the tally of an agent's log, advanced to its end. It is kept per
+  // log (the events array the runtime hands over for the agent's life).
   view(agent) {
     const stale = this.mistake === 'restart-stale-state';
-    let c = this.cursors.get(agent.session);
-    if (c === undefined || c.events !== agent.session.events || c.read > agent.session.events.length) {
-      c = new Cursor(agent.id, agent.session.events, stale);
-      this.cursors.set(agent.session, c);
+    const events = agent.session.events;
+    let c = this.cursors.get(events);
+    if (c === undefined || c.read > events.length) {
+      c = new Cursor(agent.id, events, stale);
+      this.cursors.set(events, c);
     }
     return c.catchUp(stale);
   }

@@ -87,6 +87,7 @@ class Host {
   }
 
   reset() {
+    pm.forgetEverything();
     this.plugin = null;
     this.settings = undefined;
     this.services = { commands: false, userQuestions: false };
