@@ -193,7 +193,7 @@ func (m *Model) rejoin() {
 				continue
 			}
 			*f.field(&x.Choices) = "*"
-			k := x.readingKey() + x.stateKey()
+			k := x.readingKey() + x.stateKey() + x.logKey()
 			*f.field(&x.Choices) = v
 			if _, ok := groups[k]; !ok {
 				order = append(order, k)
@@ -339,6 +339,23 @@ func (m *Model) stateKey() string {
 		}
 		if a.owed {
 			b.WriteString(":o")
+		}
+	}
+	return b.String()
+}
+
+// logKey is what a fold of any range of the agents' logs reads: each
+// log's length and where its plan/mode events lie with their values. Two
+// readings whose logs differ (a padded /plan steered as a message starts a
+// turn the bare reading does not) stay apart, though their states agree.
+func (m *Model) logKey() string {
+	var b strings.Builder
+	for _, a := range m.agents {
+		fmt.Fprintf(&b, "|%s:%d", a.name, len(a.log))
+		for i, e := range a.log {
+			if e.isPlan {
+				fmt.Fprintf(&b, ":%d=%v", i, e.plan)
+			}
 		}
 	}
 	return b.String()
