@@ -40,6 +40,8 @@ const (
 	// listener saw in next()'s decision); lockstep sees its effect as the
 	// order of appended events.
 	ObsListener = "listener position"
+	// ObsUnload is what the plugin still registers after an unload.
+	ObsUnload = "registered after unload"
 	// ObsReply is the selection outcome a /plan reply announces, as a
 	// scenario checks it; lockstep compares it within the command result.
 	ObsReply = "announced outcome"
@@ -108,6 +110,7 @@ const (
 	RowPlanSkippedRan          = "plan-skipped-ran"
 	RowPlanBothSkipped         = "plan-both-skipped"
 	RowPlanExitAtOnce          = "plan-exit-at-once"
+	RowPlanExitLate            = "plan-mode-exit-late"
 	RowPlanStep                = "plan-step"
 	RowPlanSetCommitted        = "plan-set-committed"
 	RowPlanSetQueued           = "plan-set-queued"
@@ -119,6 +122,7 @@ const (
 	RowAttempts                = "attempts"
 	RowNoticesExit             = "notices-exit"
 	RowNotices                 = "notices"
+	RowNoticesLate             = "notices-late"
 	RowGetActiveFold           = "get-active-fold"
 	RowGetActive               = "get-active"
 	RowGetActivePending        = "get-active-pending"
@@ -155,6 +159,7 @@ const (
 	RowGetOther                = "get-other"
 	RowFold                    = "fold"
 	RowListener                = "listener"
+	RowUnloadKeeps             = "unload-keeps"
 	RowReply                   = "reply"
 )
 
@@ -276,6 +281,7 @@ var Table = []Rule{
 	{RowPlanSkippedRan, ObsPlanMode, "a step the reference skipped for want of messages, which the implementation ran", []string{"PEND-2"}},
 	{RowPlanBothSkipped, ObsPlanMode, "a step both sides skipped for want of messages (choice empty-step)", []string{"PEND-2", "PEND-1"}},
 	{RowPlanExitAtOnce, ObsExitAppend, "a step whose exit tool call the reference approved, where the implementation appended the exit during the call", []string{"EXIT-5"}},
+	{RowPlanExitLate, ObsPlanMode, "an accepted step where an approved exit was pending: the reference appends it, the implementation does not", []string{"EXIT-5"}},
 	{RowPlanStep, ObsPlanMode, "an accepted step", []string{"PEND-1", "STEP-1"}},
 	{RowPlanSetCommitted, ObsPlanMode, "set: the reference committed", []string{"PEND-6"}},
 	{RowPlanSetQueued, ObsPlanMode, "set: the reference queued", []string{"PEND-4"}},
@@ -285,7 +291,8 @@ var Table = []Rule{
 	{RowPlanPrompt, ObsPlanMode, "a prompt", []string{"STEP-4"}},
 	{RowPlanOther, ObsPlanMode, "anything else", []string{"LOG-4"}},
 	{RowAttempts, ObsAttempts, "an append attempted on one side only, failed (the logs agree): named as the plan/mode append it would have been", []string{"STEP-3", "STEP-5", "PEND-1", "STEP-1", "STEP-2", "PEND-2", "EXIT-5", "PEND-4", "PEND-6", "CMD-2", "CMD-3", "CMD-4", "STEP-4", "LOG-4", "LOG-1"}},
-	{RowNoticesExit, ObsNotices, "the step appends the exit tool's approved exit", []string{"EXIT-5"}},
+	{RowNoticesLate, ObsNotices, "the step shows fewer notices than the reference's, and one more accepted step of the agent shows more: the notice was handed to a later step (found by playing that step; replaces the rows below)", []string{"STEP-7"}},
+	{RowNoticesExit, ObsNotices, "the step appends the exit tool's approved exit, which the reference does not narrate, and the implementation narrates", []string{"EXIT-5"}},
 	{RowNotices, ObsNotices, "otherwise", []string{"STEP-6"}},
 	{RowGetActiveFold, ObsGet, "active (compared before the tool results, which follow from it), when foldPlanMode over the agent's log differs too (a probe after the action)", []string{"LOG-2", "LOG-3"}},
 	{RowGetActivePending, ObsGet, "active is the selection the reference holds pending, not the logged state", []string{"PEND-7"}},
@@ -310,7 +317,7 @@ var Table = []Rule{
 	{RowGetStepFault, ObsGet, "pending after a step with an append fault armed: a failed append keeps the selection pending (before the rows below)", []string{"STEP-5"}},
 	{RowGetStepRejected, ObsGet, "pending after a step the chain rejected or aborted: it appends nothing and the selection stays pending", []string{"STEP-3"}},
 	{RowGetHidden, ObsGet, "pending hidden where the reference shows it (not after a restart or reload)", []string{"PEND-7"}},
-	{RowGetRestart, ObsGet, "pending after a restart", []string{"PEND-8"}},
+	{RowGetRestart, ObsGet, "pending after a restart, a load or a reload", []string{"PEND-8"}},
 	{RowGetAfterNoop, ObsGet, "pending after set, the reference's outcome noop", []string{"PEND-3"}},
 	{RowGetAfterQueued, ObsGet, "pending after set, the reference's outcome queued", []string{"PEND-4"}},
 	{RowGetAfterCancelled, ObsGet, "pending after set, the reference's outcome cancelled in an open turn", []string{"PEND-5"}},
@@ -322,6 +329,7 @@ var Table = []Rule{
 	{RowGetStep, ObsGet, "pending after an accepted step: the next accepted in-turn pre-step appends a selection", []string{"PEND-1", "STEP-3"}},
 	{RowGetOther, ObsGet, "anything else", []string{"PEND-7"}},
 	{RowFold, ObsFold, "foldPlanMode's value", []string{"LOG-2"}},
+	{RowUnloadKeeps, ObsUnload, "an unload after which the implementation still registers a listener, tool, section or command the reference does not", []string{"SVC-2"}},
 	{RowListener, ObsListener, "the plugin's pre-step listener is not prepended, or does not wrap the listeners registered before it (scenarios)", []string{"STEP-1"}},
 	{RowReply, ObsReply, "a /plan reply announces another selection outcome than the one its selection had (scenarios)", []string{"SVC-1"}},
 	// The runtime level (plankit diff --level runtime): what a whole

@@ -76,6 +76,7 @@ func Depart(newImpl func() sim.Port, assume []string, opts sim.Options, acts []s
 	}
 	best.selectionBehindReply(bestRef, newImpl, opts, acts)
 	best.hiddenNotDropped(bestRef, newImpl, opts, acts)
+	best.noticeLate(bestRef, newImpl, opts, acts)
 	return best, nil
 }
 
@@ -89,9 +90,35 @@ func (d *Departure) hiddenNotDropped(newRef, newImp func() sim.Port, opts sim.Op
 	if d.Observation != ObsGet || !hidesPending(&d.Diff) || d.Agent == "" {
 		return
 	}
+	r, i, ok := oneMoreStep(newRef, newImp, opts, acts[:d.Index+1], d.Agent)
+	if rv, iv := planValues(r, d.Agent), planValues(i, d.Agent); ok && len(rv) > 0 && show(rv) == show(iv) {
+		d.Clauses = attribution.Row(attribution.RowGetHidden)
+	}
+}
+
+// noticeLate tells, for a step that shows fewer notices than the
+// reference's, a notice handed to a later step (STEP-7: it is part of its
+// own step's messages) from one never given (STEP-6): it plays the same
+// actions, then one more accepted step of the agent, and when the
+// implementation's step there shows more notices than the reference's,
+// the notice came late.
+func (d *Departure) noticeLate(newRef, newImp func() sim.Port, opts sim.Options, acts []sim.Action) {
+	if d.Observation != ObsNotices || d.Agent == "" || d.Expect.Notices == nil {
+		return
+	}
+	r, i, ok := oneMoreStep(newRef, newImp, opts, acts[:d.Index+1], d.Agent)
+	if ok && len(i.Notices(d.Agent)) > len(r.Notices(d.Agent)) {
+		d.Clauses = attribution.Row(attribution.RowNoticesLate)
+	}
+}
+
+// oneMoreStep plays acts on both sides, then an accepted step of agent (a
+// prompt first when its turn is closed), and returns that step's results;
+// ok is false when either side could not play them.
+func oneMoreStep(newRef, newImp func() sim.Port, opts sim.Options, acts []sim.Action, agent string) (ref, imp sim.Result, ok bool) {
 	p, first, err := startPairWith(newRef, newImp, opts)
 	if err != nil || first != nil {
-		return
+		return ref, imp, false
 	}
 	defer p.close()
 	both := func(act sim.Action) (sim.Result, sim.Result, bool) {
@@ -102,20 +129,17 @@ func (d *Departure) hiddenNotDropped(newRef, newImp func() sim.Port, opts sim.Op
 		i, err2 := p.imp.Do(act)
 		return r, i, err2 == nil
 	}
-	for _, act := range acts[:d.Index+1] {
+	for _, act := range acts {
 		if _, _, ok := both(act); !ok {
-			return
+			return ref, imp, false
 		}
 	}
-	if _, open := p.ref.Status(d.Agent); !open {
-		if _, _, ok := both(sim.Action{Prompt: &sim.TextAction{Agent: d.Agent, Text: "Go on."}}); !ok {
-			return
+	if _, open := p.ref.Status(agent); !open {
+		if _, _, ok := both(sim.Action{Prompt: &sim.TextAction{Agent: agent, Text: "Go on."}}); !ok {
+			return ref, imp, false
 		}
 	}
-	r, i, ok := both(sim.Action{Step: &sim.StepAction{Agent: d.Agent}})
-	if rv, iv := planValues(r, d.Agent), planValues(i, d.Agent); ok && len(rv) > 0 && show(rv) == show(iv) {
-		d.Clauses = attribution.Row(attribution.RowGetHidden)
-	}
+	return both(sim.Action{Step: &sim.StepAction{Agent: agent}})
 }
 
 // selectionBehindReply tells, for a /plan reply that announces another

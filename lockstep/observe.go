@@ -33,6 +33,7 @@ const (
 	ObsGet        = attribution.ObsGet
 	ObsFold       = attribution.ObsFold
 	ObsListener   = attribution.ObsListener
+	ObsUnload     = attribution.ObsUnload
 )
 
 // Rule is one line of the attribution table.
@@ -180,6 +181,11 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		}
 		return d(ObsCommand, agent, x, commandOf(imp), cl, want)
 	}
+	if act.Unload != nil && ref.Load != nil && imp.Load != nil && !skip[ObsUnload] {
+		if r, i := registrations(*ref.Load), registrations(*imp.Load); r != i {
+			return &Diff{Observation: ObsUnload, Agent: agent, Reference: r, Implementation: i, Clauses: attribution.Row(attribution.RowUnloadKeeps)}
+		}
+	}
 	// The plugin's listener runs first and wraps all the others (STEP-1):
 	// it registers prepended, and it runs at every step, a step a listener
 	// registered before it rejects too.
@@ -236,7 +242,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		r, i := ref.Notices(a), imp.Notices(a)
 		if len(r) != len(i) && !skip[ObsNotices] {
 			cl := attribution.Row(attribution.RowNotices)
-			if cx.exitPending && len(ref.PlanEvents(a)) > 0 {
+			if cx.exitPending && len(ref.PlanEvents(a)) > 0 && len(r) == 0 {
 				cl = attribution.Row(attribution.RowNoticesExit)
 			}
 			x := trace.Expect{Agent: a, Notices: ptr(len(r))}
@@ -257,6 +263,15 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	}
 	for _, a := range agents {
 		if df := compareEvents(act, a, ref, imp); df != nil && !skip[ObsEvents] {
+			// A request/header renders the state and, under
+			// section-source=pending, the selection pending: when what is
+			// pending after the step differs too, that is the cause.
+			r, rok := ref.StateOf(a)
+			i, iok := imp.StateOf(a)
+			if header := slices.Equal(df.Clauses, attribution.Row(attribution.RowEventsSections)) || slices.Equal(df.Clauses, attribution.Row(attribution.RowEventsTools)); header && rok && iok && r.Active == i.Active && show(r.Pending) != show(i.Pending) && !skip[ObsGet] {
+				x := trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}}
+				return d(ObsGet, a, r, i, pendingClauses(cx, act, ref, r, i), x)
+			}
 			return df
 		}
 	}
@@ -281,6 +296,28 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	return nil
 }
 
+// registrations names what a load or unload reply leaves registered: the
+// listener, and the tools', sections' and commands' names.
+func registrations(r sim.LoadReply) string {
+	var names []string
+	if r.Listener != "" {
+		names = append(names, "listener")
+	}
+	for _, t := range r.Tools {
+		names = append(names, "tool "+t.Name)
+	}
+	for _, x := range r.Sections {
+		names = append(names, "section "+x)
+	}
+	for _, c := range r.Commands {
+		names = append(names, "command "+c)
+	}
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, ", ")
+}
+
 func pendingJSON(p *bool) json.RawMessage {
 	if p == nil {
 		return json.RawMessage(`"none"`)
@@ -290,7 +327,7 @@ func pendingJSON(p *bool) json.RawMessage {
 
 func pendingClauses(cx situation, act sim.Action, ref sim.Result, r, i sim.GetReply) []string {
 	switch {
-	case act.Restart != nil, act.Load != nil:
+	case act.Restart != nil, act.Load != nil, act.Reload != nil:
 		// A fresh process or a fresh load: pending selections were
 		// process-local.
 		return attribution.Row(attribution.RowGetRestart)
@@ -630,6 +667,10 @@ func comparePlan(cx situation, act sim.Action, a string, ref, imp sim.Result) *D
 			d := mk(attribution.Row(attribution.RowPlanExitAtOnce), x)
 			d.Observation = ObsExitAppend
 			return d
+		case cx.exitPending && len(rv) > len(iv) && !rv[len(rv)-1]:
+			// An approved exit was pending: this accepted pre-step
+			// appends it, the implementation did not.
+			return mk(attribution.Row(attribution.RowPlanExitLate), x)
 		case cx.faults:
 			return mk(attribution.Row(attribution.RowPlanFault), x)
 		}

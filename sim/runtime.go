@@ -734,11 +734,23 @@ func (r *Runtime) doReload(res *Result) error {
 	if err != nil {
 		return &ImplError{Op: "reload", Err: err}
 	}
+	was := r.loaded
 	r.reg = reply
 	r.loaded = reply.Error == ""
 	r.reregistered = true
 	res.Load = &reply
 	res.Error = reply.Error
+	if !was && r.loaded {
+		// The plugin was not loaded (its load failed), so it never opened
+		// the agents: it opens them now, as after a load.
+		for _, n := range r.order {
+			a := r.agents[n]
+			if err := r.port.Open(OpenRequest{Agent: n, Events: a.log.Events()}); err != nil {
+				return &ImplError{Op: "open " + n, Err: err}
+			}
+			a.seen = a.log.Len()
+		}
+	}
 	return nil
 }
 
