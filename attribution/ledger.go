@@ -68,6 +68,8 @@ var Ledger = []Compared{
 		[]Quote{{"LOG-2", "returns the active of the last plan/mode among events[0:end); false when there is none"}}},
 	{ObsListener, "whether the plugin registers its pre-step listener prepended, and whether it runs at every step (a step a listener registered before it rejects too)", "",
 		[]Quote{{"STEP-1", "which is prepended (it runs first and wraps all the others)"}}},
+	{ObsUnload, "what the plugin still registers after an unload (a listener, tools, sections, commands: by name)", "",
+		[]Quote{{"SVC-2", "no `plan/mode` event, section, tool or command exists"}}},
 	{ObsReply, "the selection outcome a /plan reply announces, against what the selection did", "the reply's words",
 		[]Quote{{"SVC-1", "set(agent, active): 'committed' | 'queued' | 'cancelled' | 'noop'"}}},
 

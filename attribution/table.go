@@ -252,7 +252,7 @@ const (
 // it. Scenarios name the observation a failing step checks and take the
 // clauses of its rows (ForScenario).
 var Table = []Rule{
-	{RowLoadConfig, ObsLoadError, "a config is accepted or refused differently", []string{"CFG-1"}},
+	{RowLoadConfig, ObsLoadError, "a config is accepted or refused differently (by a load or a reload)", []string{"CFG-1"}},
 	{RowErrorFold, ObsError, "foldPlanMode reports an error or not", []string{"LOG-2"}},
 	{RowErrorIdleSet, ObsError, "an idle set reports an error or not (its append failed)", []string{"PEND-6", "STEP-5"}},
 	{RowOutcomeNoop, ObsOutcome, "the reference returned noop", []string{"PEND-3"}},

@@ -232,6 +232,20 @@ Feature: STEP — the pre-step append
     Then the step carries one plan-mode notice
     And the request shows plan mode active
 
+  @STEP-6 @PEND-5 @id:step-requeued-selection-narrated-once
+  Scenario: A selection queued, cancelled and queued again in one turn is narrated once
+    Given an agent with plan mode inactive mid-turn, after a request that showed it
+    When the user selects plan mode
+    Then set returns "queued"
+    When the user selects the default mode
+    Then set returns "cancelled"
+    When the user selects plan mode
+    Then set returns "queued"
+    When a step is accepted
+    Then plan/mode active is appended before the request header
+    And the step carries one plan-mode notice
+    And the request shows plan mode active
+
   @STEP-7 @id:step-request-reflects-new-state
   Scenario: The step that appends a selection already shows the new state in its request
     Given an agent with plan mode active mid-turn, after a request that showed it

@@ -121,7 +121,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 	if (ref.Error != "") != (imp.Error != "") && !skip[ObsError] && !skip[ObsLoadError] {
 		obs, cl := ObsError, attribution.Row(attribution.RowErrorIdleSet)
 		switch {
-		case act.Load != nil:
+		case act.Load != nil, act.Reload != nil:
 			obs, cl = ObsLoadError, attribution.Row(attribution.RowLoadConfig)
 		case act.Fold != nil:
 			cl = attribution.Row(attribution.RowErrorFold)

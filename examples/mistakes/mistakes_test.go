@@ -57,6 +57,7 @@ func check(t *testing.T, level, impl, mistake string, run suite) (int, report.Ru
 var examples = []struct{ impl, level string }{
 	{mistakes.ImplPython, mistakes.LevelPlugin},
 	{mistakes.ImplPython, mistakes.LevelRuntime},
+	{mistakes.ImplNode, mistakes.LevelPlugin},
 	{mistakes.ImplNode, mistakes.LevelRuntime},
 }
 
