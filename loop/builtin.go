@@ -350,19 +350,14 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 					continue
 				}
 				step.Listeners[p.Listener] = p.Behaviour
-				if b.Assembly == sim.AssemblyBefore {
-					// a loop that assembles the prompt before it
-					// dispatches agent/pre-step runs a listener's code
-					// after the assembly: in the dispatch (b.listener)
-					if b.listening == nil {
-						b.listening = map[string][]HostAction{}
-					}
-					b.listening[p.Listener] = p.During
-					continue
+				// a listener's code runs inside the dispatch (b.listener):
+				// after the step claimed its messages (and, for a loop that
+				// assembles the prompt first, after the assembly), so a
+				// message it steers waits for the next step
+				if b.listening == nil {
+					b.listening = map[string][]HostAction{}
 				}
-				if err := b.host(agent, p.During); err != nil {
-					return *obs, err
-				}
+				b.listening[p.Listener] = p.During
 			}
 		}
 		b.resending = retrying && b.retry == RetrySameStep
