@@ -752,10 +752,6 @@ func texts(ms []sim.Message) []string {
 	return out
 }
 
-// eventKey is an event as compared (sim.EventKey: a notice's words, a
-// failed tool call's or a command reply's text are the implementation's).
-func eventKey(e sim.Event) string { return sim.EventKey(e) }
-
 func compareEvents(act sim.Action, a string, ref, imp sim.Result) *Diff {
 	var r, i []sim.Event
 	for _, x := range ref.Appended {

@@ -19,6 +19,20 @@ func TestLedgerConforms(t *testing.T) {
 	})
 }
 
+// TestLedgerDiffs searches for a divergence from the reference at diff's
+// defaults (1000 random sequences, then every sequence to depth 4), in
+// process: none, since the port is faithful.
+func TestLedgerDiffs(t *testing.T) {
+	conformance.Diff(t, conformance.DiffOptions{NewPort: func() sim.Port { return ledger.New() }, Out: t.TempDir()})
+}
+
+// TestLedgerExplores explores every sequence of the alphabet to depth 5
+// (explore's default is 8, beyond what go test affords) with the spec's
+// invariants checked after each action.
+func TestLedgerExplores(t *testing.T) {
+	conformance.Explore(t, conformance.ExploreOptions{NewPort: func() sim.Port { return ledger.New() }, Depth: 5, Out: t.TempDir()})
+}
+
 // intended is the clause each seeded mistake breaks.
 var intended = map[string]string{
 	"rejected-step-drops-selection": "STEP-3",
