@@ -451,16 +451,17 @@ func Of(observation string) []string {
 
 // ForScenario attributes a failing scenario step that checks an
 // observation of this kind: the kind's one clause when it names one; else
-// those of its clauses the scenario is tagged with; else (nothing in
-// common, or an unknown kind) the scenario's tags.
+// those of its clauses the scenario is tagged with, in the scenario's order
+// (its own clause, tagged first, before the clauses it touches); else
+// (nothing in common, or an unknown kind) the scenario's tags.
 func ForScenario(observation string, tags []string) []string {
 	of := Of(observation)
 	if len(of) == 1 {
 		return of
 	}
 	var out []string
-	for _, c := range of {
-		if slices.Contains(tags, c) {
+	for _, c := range tags {
+		if slices.Contains(of, c) && !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
