@@ -92,7 +92,9 @@ type Builtin struct {
 	// agent"), a reading the comparisons accept either way. Set it before
 	// Load.
 	SteerContinues bool
-	// steered: a message was steered during the current response.
+	// steered: a message was steered since the current step claimed the
+	// queue (during its response, or a failed one a same-step retry sends
+	// again).
 	steered bool
 	// FaultsFailOutsideAppends makes an armed append fault (Fault) fail an
 	// outside writer's plan/mode append too (Append), nothing appended,
@@ -324,7 +326,12 @@ func (b *Builtin) play(agent string, start int, script Script) (Observation, err
 		}
 		r := b.nextResponse()
 		b.current = &r
-		b.steered = false
+		if !retrying || b.retry != RetrySameStep {
+			// a step that claims the queue takes what was steered; a
+			// same-step retry resends the request and claims nothing, so
+			// a message steered during the failed response still waits
+			b.steered = false
+		}
 		step := &sim.StepAction{Agent: agent, Model: &sim.Model{Text: r.Text}}
 		if r.Fail {
 			step.Request = "fail"

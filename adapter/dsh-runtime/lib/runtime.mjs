@@ -437,12 +437,18 @@ export class Runtime {
     }
   }
 
-  /** An outside writer's append; the store refusing it is the kit's bad input. */
+  /**
+   * An outside writer's append; the store refusing it is the kit's bad
+   * input, except an armed fault: this host's faults fail every plan/mode
+   * append of the log (fault-scope every-append), so the append is answered
+   * with an observation without the event, as the runtime protocol says.
+   */
   write (run, type, data) {
     if (typeof type !== 'string' || type === '') throw new Error('append: type must be a non-empty string')
     try {
       run.agent.session.append(type, data === undefined ? {} : data, ...surfaceOptions(type))
     } catch (error) {
+      if (isArmedFault(error)) return
       throw new Error(`the session refused the outside append of ${type}: ${errorText(error)}`)
     }
   }
