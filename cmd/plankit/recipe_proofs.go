@@ -47,11 +47,6 @@ type recipeNew struct {
 	Base string
 }
 
-// empty reports whether nothing is new.
-func (n recipeNew) empty() bool {
-	return len(n.Clauses)+len(n.Mutants)+len(n.LoopMutants)+len(n.Actions)+len(n.Steps) == 0
-}
-
 // recipeBase is the revision whose records say what is not new.
 func recipeBase() string {
 	if b := os.Getenv("PLANKIT_RECIPE_BASE"); b != "" {
