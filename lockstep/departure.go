@@ -190,9 +190,7 @@ func departOnce(newRef, newImp func() sim.Port, opts sim.Options, acts []sim.Act
 		if d != nil {
 			return &Departure{Diff: *d, Index: k, Action: act}, nil
 		}
-		if act.Load != nil && k == 0 && !p.imp.Plugin() {
-			// the config load failed on both sides: nothing of plan mode
-			// is left to compare, as the search stops there (runOne)
+		if p.unconfigured(k, act) {
 			return nil, nil
 		}
 	}

@@ -182,8 +182,8 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		return d(ObsCommand, agent, x, commandOf(imp), cl, want)
 	}
 	if act.Unload != nil && ref.Load != nil && imp.Load != nil && !skip[ObsUnload] {
-		if r, i := registrations(*ref.Load), registrations(*imp.Load); r != i {
-			return &Diff{Observation: ObsUnload, Agent: agent, Reference: r, Implementation: i, Clauses: attribution.Row(attribution.RowUnloadKeeps)}
+		if r, i := registrations(*ref.Load), registrations(*imp.Load); !slices.Equal(r, i) {
+			return &Diff{Observation: ObsUnload, Agent: agent, Reference: show(r), Implementation: show(i), Clauses: attribution.Row(attribution.RowUnloadKeeps)}
 		}
 	}
 	// The plugin's listener runs first and wraps all the others (STEP-1):
@@ -255,7 +255,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		r, rok := ref.StateOf(a)
 		i, iok := imp.StateOf(a)
 		if rok && iok && r.Active != i.Active && !skip[ObsGet] {
-			return d(ObsGet, a, r, i, activeRow(r, i), trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}})
+			return d(ObsGet, a, r, i, activeRow(r, i), stateExpect(a, r))
 		}
 	}
 	if r, i := tools(act, ref), tools(act, imp); show(r) != show(i) && !skip[ObsTool] {
@@ -268,9 +268,8 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 			// pending after the step differs too, that is the cause.
 			r, rok := ref.StateOf(a)
 			i, iok := imp.StateOf(a)
-			if header := slices.Equal(df.Clauses, attribution.Row(attribution.RowEventsSections)) || slices.Equal(df.Clauses, attribution.Row(attribution.RowEventsTools)); header && rok && iok && r.Active == i.Active && show(r.Pending) != show(i.Pending) && !skip[ObsGet] {
-				x := trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}}
-				return d(ObsGet, a, r, i, pendingClauses(cx, act, ref, r, i), x)
+			if headerDiff(df) && rok && iok && r.Active == i.Active && show(r.Pending) != show(i.Pending) && !skip[ObsGet] {
+				return d(ObsGet, a, r, i, pendingClauses(cx, act, ref, r, i), stateExpect(a, r))
 			}
 			return df
 		}
@@ -284,7 +283,7 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 		if rok != iok || show(r) == show(i) || skip[ObsGet] {
 			continue
 		}
-		x := trace.Expect{Agent: a, State: &trace.StateExpect{Active: ptr(r.Active), Pending: pendingJSON(r.Pending)}}
+		x := stateExpect(a, r)
 		if r.Active != i.Active {
 			return d(ObsGet, a, r, i, activeRow(r, i), x)
 		}
@@ -297,9 +296,10 @@ func compareSkipping(cx situation, act sim.Action, ref, imp sim.Result, skip map
 }
 
 // registrations names what a load or unload reply leaves registered: the
-// listener, and the tools', sections' and commands' names.
-func registrations(r sim.LoadReply) string {
-	var names []string
+// listener, and the tools', sections' and commands' names (rendered as
+// JSON, as every observation is, so a name is quoted text).
+func registrations(r sim.LoadReply) []string {
+	names := []string{}
 	if r.Listener != "" {
 		names = append(names, "listener")
 	}
@@ -312,10 +312,19 @@ func registrations(r sim.LoadReply) string {
 	for _, c := range r.Commands {
 		names = append(names, "command "+c)
 	}
-	if len(names) == 0 {
-		return "nothing"
-	}
-	return strings.Join(names, ", ")
+	return names
+}
+
+// stateExpect is get() of agent as the reference answered it, as a trace
+// expectation.
+func stateExpect(agent string, g sim.GetReply) trace.Expect {
+	return trace.Expect{Agent: agent, State: &trace.StateExpect{Active: ptr(g.Active), Pending: pendingJSON(g.Pending)}}
+}
+
+// headerDiff reports whether an appended-events difference is a
+// request/header's sections or tool catalog (headerClauses).
+func headerDiff(df *Diff) bool {
+	return slices.Equal(df.Clauses, attribution.Row(attribution.RowEventsSections)) || slices.Equal(df.Clauses, attribution.Row(attribution.RowEventsTools))
 }
 
 func pendingJSON(p *bool) json.RawMessage {

@@ -204,3 +204,11 @@ func replayRef(newRef func() sim.Port, setup properties.Setup, acts []sim.Action
 	}
 	return true
 }
+
+// unconfigured reports whether act, the k-th of a sequence, is its config
+// load and left the implementation without plan mode (the load failed on
+// both sides, or the sequence would have departed): nothing of plan mode is
+// left to compare, so the search and Depart stop there alike.
+func (p *pair) unconfigured(k int, act sim.Action) bool {
+	return k == 0 && act.Load != nil && !p.imp.Plugin()
+}

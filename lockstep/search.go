@@ -466,7 +466,7 @@ func (s *searcher) runOne(newImp func() sim.Port, setup properties.Setup, acts [
 		if d != nil && (from == 0 || k >= from && p.expr != nil) {
 			return &failure{setup: setup, acts: slices.Clone(p.acts), imp: slices.Clone(p.impResults), diff: d, expr: p.expr}, true, nil
 		}
-		if config && !p.imp.Plugin() {
+		if p.unconfigured(k, act) {
 			return nil, true, nil
 		}
 	}

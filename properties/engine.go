@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plankit/plankit/internal/shrinker"
@@ -86,26 +87,27 @@ func (s *session) settleReadings(act sim.Action, p Prediction, res sim.Result, f
 	// drawn next must fit the reading the implementation took. The whole
 	// result decides first, when some reading explains it whole.
 	if f == nil {
-		full := s.check(act, fullExpect(act, p), res)
-		oks := make([]bool, len(p.Alts))
-		any := full == nil
-		for i, alt := range p.Alts {
-			oks[i] = s.check(act, fullExpect(act, alt), res) == nil
-			any = any || oks[i]
-		}
-		if any {
-			return s.model.Settle(full == nil, oks)
+		own := s.check(act, fullExpect(act, p), res) == nil
+		if oks := s.altsHold(act, p, res, own, fullExpect); own || slices.Contains(oks, true) {
+			return s.model.Settle(own, oks)
 		}
 	}
+	return s.model.Settle(f == nil, s.altsHold(act, p, res, f == nil, expect))
+}
+
+// altsHold says, for each alt of p, whether expect holds on res under its
+// reading; an alt that predicts what the model's own does holds as the
+// model's own does (own).
+func (s *session) altsHold(act sim.Action, p Prediction, res sim.Result, own bool, expect func(sim.Action, Prediction) []trace.Expect) []bool {
 	oks := make([]bool, len(p.Alts))
 	for i, alt := range p.Alts {
 		if p.Same[i] {
-			oks[i] = f == nil
+			oks[i] = own
 		} else {
 			oks[i] = s.check(act, expect(act, alt), res) == nil
 		}
 	}
-	return s.model.Settle(f == nil, oks)
+	return oks
 }
 
 // settle is do's bookkeeping of the readings for an action of an explored

@@ -345,8 +345,8 @@ func (r *Runtime) addAgent(name string, events []Event) error {
 	r.agents[name] = a
 	r.order = append(r.order, name)
 	if r.Plugin() {
-		if err := r.port.Open(OpenRequest{Agent: name, Events: a.log.Events()}); err != nil {
-			return &ImplError{Op: "open " + name, Err: err}
+		if err := r.open(a); err != nil {
+			return err
 		}
 	}
 	a.seen = a.log.Len()
@@ -555,12 +555,22 @@ func (r *Runtime) restartWith(res *Result, keepInbox bool) error {
 			a.queue = nil // process-local
 		}
 		if r.loaded {
-			if err := r.port.Open(OpenRequest{Agent: n, Events: a.log.Events()}); err != nil {
-				return &ImplError{Op: "open " + n, Err: err}
+			if err := r.open(a); err != nil {
+				return err
 			}
 		}
 		a.seen = a.log.Len()
 	}
+	return nil
+}
+
+// open hands the plugin an agent's whole log (Port.Open); the agent has
+// then seen all of it.
+func (r *Runtime) open(a *agentState) error {
+	if err := r.port.Open(OpenRequest{Agent: a.name, Events: a.log.Events()}); err != nil {
+		return &ImplError{Op: "open " + a.name, Err: err}
+	}
+	a.seen = a.log.Len()
 	return nil
 }
 
@@ -744,11 +754,9 @@ func (r *Runtime) doReload(res *Result) error {
 		// The plugin was not loaded (its load failed), so it never opened
 		// the agents: it opens them now, as after a load.
 		for _, n := range r.order {
-			a := r.agents[n]
-			if err := r.port.Open(OpenRequest{Agent: n, Events: a.log.Events()}); err != nil {
-				return &ImplError{Op: "open " + n, Err: err}
+			if err := r.open(r.agents[n]); err != nil {
+				return err
 			}
-			a.seen = a.log.Len()
 		}
 	}
 	return nil

@@ -98,15 +98,7 @@ func checkAdapter(t *testing.T, level, command, dir string, reset bool, run suit
 	}
 	cmd := exec.Command(plankit, args...)
 	cmd.Dir = root
-	console, err := cmd.CombinedOutput()
-	code := 0
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("plankit check: %v", err)
-	}
+	console, code := proctest.Run(t, cmd)
 	var rep report.Run
 	data, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err == nil {
@@ -115,7 +107,7 @@ func checkAdapter(t *testing.T, level, command, dir string, reset bool, run suit
 	if err != nil {
 		t.Fatalf("plankit check (exit %d) wrote no readable report: %v\n%s", code, err, console)
 	}
-	return code, rep, string(console)
+	return code, rep, console
 }
 
 func needPython(t *testing.T) {

@@ -1,5 +1,6 @@
 // Package proctest holds what the tests that run plankit's programs share:
-// building a main package of the module, whether a process has ended, and
+// building a main package of the module, running a program for its output
+// and exit code, whether a process has ended, and
 // comparing a timeline run through a program with the in-process one.
 package proctest
 

@@ -5,7 +5,6 @@
 package node_test
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,18 +30,7 @@ func plankit(t *testing.T, args ...string) (string, int) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed")
 	}
-	bin := builds.Program(t, "../../../cmd/plankit")
-	cmd := exec.Command(bin, args...)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return string(out), 0
-	case errors.As(err, &exit):
-		return string(out), exit.ExitCode()
-	}
-	t.Fatalf("plankit %v: %v", args, err)
-	return "", 0
+	return proctest.Run(t, exec.Command(builds.Program(t, "../../../cmd/plankit"), args...))
 }
 
 // TestFaithfulPassesEveryCommand holds that the plugin, written from

@@ -7,7 +7,6 @@
 package node_test
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -33,17 +32,7 @@ func plankit(t *testing.T, args ...string) (string, int) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed")
 	}
-	bin := builds.Program(t, "../../../cmd/plankit")
-	out, err := exec.Command(bin, args...).CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return string(out), 0
-	case errors.As(err, &exit):
-		return string(out), exit.ExitCode()
-	}
-	t.Fatalf("plankit %v: %v", args, err)
-	return "", 0
+	return proctest.Run(t, exec.Command(builds.Program(t, "../../../cmd/plankit"), args...))
 }
 
 // TestFaithfulPassesEveryCommand: check at its defaults, diff at 150
