@@ -481,16 +481,6 @@ func failedAppend(r sim.Result) bool {
 	return false
 }
 
-// toolView is what a tool call's result shows, independent of how an
-// implementation words its errors.
-type toolView struct {
-	Name     string `json:"name"`
-	OK       bool   `json:"ok"`
-	Approved bool   `json:"approved,omitempty"`
-	Asked    bool   `json:"asked,omitempty"`
-	Feedback bool   `json:"feedback,omitempty"`
-}
-
 func tools(act sim.Action, r sim.Result) []toolView {
 	var calls []sim.ToolCall
 	if s := stepOf(act); s != nil && s.Model != nil {
@@ -498,12 +488,11 @@ func tools(act sim.Action, r sim.Result) []toolView {
 	}
 	var out []toolView
 	for k, t := range r.Tools {
-		v := toolView{Name: t.Name, OK: t.OK, Asked: t.Asked}
-		v.Approved = t.OK && sim.Approved(t.Result)
-		if k < len(calls) && calls[k].Review != nil && calls[k].Review.FreeText() != "" {
-			v.Feedback = !t.OK && strings.Contains(t.Error, calls[k].Review.FreeText())
+		var review *sim.Review
+		if k < len(calls) {
+			review = calls[k].Review
 		}
-		out = append(out, v)
+		out = append(out, toolViewOf("", t, review))
 	}
 	return out
 }
@@ -516,49 +505,16 @@ func stepOf(act sim.Action) *sim.StepAction {
 }
 
 func toolDiff(cx situation, act sim.Action, ref sim.Result, r, i []toolView) *Diff {
-	k := 0
-	for k < len(r) && k < len(i) && r[k] == i[k] {
-		k++
-	}
-	var call sim.ToolCall
+	k := firstDiffering(r, i)
+	c := toolCall{noQuestions: !cx.services.UserQuestions}
 	if s := stepOf(act); s != nil && s.Model != nil && k < len(s.Model.Calls) {
-		call = s.Model.Calls[k]
+		call := s.Model.Calls[k]
+		c.name, c.args, c.review = call.Name, call.Args, call.Review
 	}
-	var args struct {
-		Plan string `json:"plan"`
-	}
-	_ = json.Unmarshal(call.Args, &args)
-	review := sim.Review{}
-	if call.Review != nil {
-		review = *call.Review
-	}
-	active := false
 	if g, ok := ref.StateOf(act.Agent()); ok {
-		active = g.Active
+		c.active = g.Active
 	}
-	var cl []string
-	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
-	switch {
-	case call.Name != "" && call.Name != spec.ExitTool:
-		cl = attribution.Row(attribution.RowToolHost) // a tool of the host's own
-	case !active:
-		cl = attribution.Row(attribution.RowToolOutside)
-	case !spec.PlanOpensWithLevel1Heading(args.Plan):
-		cl = attribution.Row(attribution.RowToolHeading)
-	case asked && r[k].Asked && !i[k].OK:
-		// The reference presented the plan; the implementation refused
-		// it without presenting, as if outside plan mode — whatever the
-		// review would have answered, even a reload during it.
-		cl = attribution.Row(attribution.RowToolRefused)
-	case !cx.services.UserQuestions || review.Reload || review.Fail != "":
-		cl = attribution.Row(attribution.RowToolSeamFails)
-	case asked:
-		cl = attribution.Row(attribution.RowToolPresented)
-	case review.Answer == sim.Approve && review.Feedback == "":
-		cl = attribution.Row(attribution.RowToolApproved)
-	default:
-		cl = attribution.Row(attribution.RowToolKeepPlanning)
-	}
+	cl := attribution.Row(pluginToolRows[c.caseOf(r, i, k)])
 	// A trace's tool expectation reads the action's last call: it states
 	// the divergence when that call differs too.
 	x := trace.Expect{}

@@ -660,17 +660,9 @@ func keptPlanning(d loop.StepDone) bool {
 	return false
 }
 
-// rtToolView is what a tool call's result shows, independent of wording.
-type rtToolView struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	OK       bool   `json:"ok"`
-	Approved bool   `json:"approved,omitempty"`
-	Asked    bool   `json:"asked,omitempty"`
-	Feedback bool   `json:"feedback,omitempty"`
-}
-
-func toolViews(d loop.StepDone) []rtToolView {
+// toolViews are the views of the tool results of a step, each with its
+// call's ID.
+func toolViews(d loop.StepDone) []toolView {
 	calls := map[string]loop.Call{}
 	if sc := d.Step.ScriptOf(); sc != nil {
 		for _, r := range sc.Responses {
@@ -679,26 +671,22 @@ func toolViews(d loop.StepDone) []rtToolView {
 			}
 		}
 	}
-	var out []rtToolView
+	var out []toolView
 	for _, r := range d.Obs.Results {
 		if r.Tool == nil {
 			continue
 		}
-		v := rtToolView{ID: r.ID, Name: r.Tool.Name, OK: r.Tool.OK, Asked: r.Tool.Asked}
-		v.Approved = r.Tool.OK && sim.Approved(r.Tool.Value)
-		if c, ok := calls[r.ID]; ok && c.Review != nil && c.Review.FreeText() != "" {
-			v.Feedback = !r.Tool.OK && strings.Contains(r.Tool.Error, c.Review.FreeText())
-		}
-		out = append(out, v)
+		t := r.Tool
+		out = append(out, toolViewOf(r.ID, sim.ToolOutcome{Name: t.Name, OK: t.OK, Result: t.Value, Error: t.Error, Asked: t.Asked}, calls[r.ID].Review))
 	}
 	return out
 }
 
 // viewOf is the view of the call with that id (none: empty).
-func viewOf(vs []rtToolView, id string) []rtToolView {
+func viewOf(vs []toolView, id string) []toolView {
 	for _, v := range vs {
 		if v.ID == id {
-			return []rtToolView{v}
+			return []toolView{v}
 		}
 	}
 	return nil
@@ -750,24 +738,21 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 	if show(r) == show(i) {
 		return nil
 	}
-	k := 0
-	for k < len(r) && k < len(i) && r[k] == i[k] {
-		k++
-	}
-	var call loop.Call
+	k := firstDiffering(r, i)
+	c := toolCall{noQuestions: cx.noQuestions}
 	callAt := -1
 	if sc := ref.Step.ScriptOf(); sc != nil && k < len(r) {
 		for j, resp := range sc.Responses {
-			for _, c := range resp.Calls {
-				if c.ID == r[k].ID {
-					call, callAt = c, j
+			for _, call := range resp.Calls {
+				if call.ID == r[k].ID {
+					c.name, c.args, c.review, callAt = call.Name, call.Args, call.Review, j
 				}
 			}
 		}
+		c.afterApproval = k < len(r) && approvedBefore(sc, callAt, all, r[k].ID)
 	}
 	// plan mode at the call: the fold of the reference's log where the
 	// request that carried it was sent.
-	active := false
 	log := refRec.Logs[ref.Step.Agent()]
 	if callAt >= 0 {
 		reqs := ref.Obs.Requests
@@ -775,45 +760,15 @@ func compareTools(cx rtSituation, refRec loop.Record, ref, imp loop.StepDone, id
 		if n := len(reqs); n > 0 {
 			at = reqs[min(callAt, n-1)].At
 		}
-		active = sim.FoldPlanMode(log, min(at, len(log)), spec.PlanModeReadingOf(refRec.Identity.Choices))
+		c.active = sim.FoldPlanMode(log, min(at, len(log)), spec.PlanModeReadingOf(refRec.Identity.Choices))
 	}
-	var args struct {
-		Plan string `json:"plan"`
-	}
-	_ = json.Unmarshal(call.Args, &args)
-	review := sim.Review{}
-	if call.Review != nil {
-		review = *call.Review
-	}
-	asked := k < len(r) && k < len(i) && r[k].Asked != i[k].Asked
-	var row string
-	switch {
-	case call.Name != "" && call.Name != spec.ExitTool:
-		row = attribution.RowRtToolHost
-	case !active:
-		row = attribution.RowRtToolOutside
-	case !spec.PlanOpensWithLevel1Heading(args.Plan):
-		row = attribution.RowRtToolHeading
-	case asked && r[k].Asked && !i[k].OK && approvedBefore(ref.Step.ScriptOf(), callAt, all, r[k].ID):
-		// plan guidance stays in force for the rest of the batch
-		row = attribution.RowRtToolAfterApproval
-	case asked && r[k].Asked && !i[k].OK:
-		row = attribution.RowRtToolRefused
-	case review.Reload || review.Fail != "" || cx.noQuestions:
-		row = attribution.RowRtToolSeamFails
-	case asked:
-		row = attribution.RowRtToolPresented
-	case review.Answer == sim.Approve && review.Feedback == "":
-		row = attribution.RowRtToolApproved
-	default:
-		row = attribution.RowRtToolKeepPlanning
-	}
+	row := runtimeToolRows[c.caseOf(r, i, k)]
 	return &Diff{Observation: RtTool, Reference: show(r), Implementation: show(i), Clauses: cx.prefix(rows(row))}
 }
 
 // approvedBefore reports whether an exit_plan_mode call before call id in
 // the script's response at is approved in the results views.
-func approvedBefore(sc *loop.Script, at int, views []rtToolView, id string) bool {
+func approvedBefore(sc *loop.Script, at int, views []toolView, id string) bool {
 	if sc == nil || at < 0 {
 		return false
 	}
@@ -821,7 +776,7 @@ func approvedBefore(sc *loop.Script, at int, views []rtToolView, id string) bool
 		if c.ID == id {
 			return false
 		}
-		if slices.ContainsFunc(views, func(v rtToolView) bool { return v.ID == c.ID && v.Name == spec.ExitTool && v.OK }) {
+		if slices.ContainsFunc(views, func(v toolView) bool { return v.ID == c.ID && v.Name == spec.ExitTool && v.OK }) {
 			return true
 		}
 	}

@@ -7,14 +7,11 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/plankit/plankit/attribution"
-	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/safetext"
 	"github.com/plankit/plankit/internal/shrinker"
 	"github.com/plankit/plankit/internal/workers"
@@ -141,6 +138,15 @@ func (d *RuntimeDivergence) Summary() string {
 func classText(sets [][]string) string {
 	if len(sets) == 0 {
 		return "new"
+	}
+	return ExplainedText(sets)
+}
+
+// ExplainedText says in words which sets of known variants explain a
+// divergence ("explained by a + b or c"); "" when none does.
+func ExplainedText(sets [][]string) string {
+	if len(sets) == 0 {
+		return ""
 	}
 	var out []string
 	for _, set := range sets {
@@ -381,20 +387,10 @@ func runtimeReference(id loop.Identity, assume []string, keep loopReading) (func
 // built-in runtime around the reference: Cases random scripts, then every
 // script of the runtime alphabet up to Depth. Errors are as Run's.
 func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
-	if opts.Steps <= 0 {
-		opts.Steps = 40
-	}
-	out := opts.Output
-	if out == nil {
-		out = io.Discard
-	}
-	rt := opts.NewImpl()
-	id, err := rt.Start()
+	out := withDefaults(&opts.Steps, opts.Output)
+	id, err := identify[loop.Identity](opts.NewImpl())
 	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := rt.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
+		return nil, err
 	}
 	res := &Result{Implementation: sim.Identity{Name: id.Name, Version: id.Version, Language: id.Language, Choices: id.Choices},
 		Assume: opts.Assume, Seed: opts.Seed, Cases: opts.Cases, Steps: opts.Steps, Depth: opts.Depth, runtime: true}
@@ -407,11 +403,7 @@ func RunRuntime(ctx context.Context, opts RuntimeOptions) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	assumed := "nothing assumed"
-	if len(opts.Assume) > 0 {
-		assumed = "assuming " + strings.Join(opts.Assume, ", ")
-	}
-	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Capabilities.Retry), assumed, opts.Seed)
+	fmt.Fprintf(out, "lockstep (runtime): %s %s against the built-in runtime around the reference (retry %s, %s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), safetext.Line(id.Capabilities.Retry), assumedText(opts.Assume), opts.Seed)
 	d, err := searchBoth(ctx, out, res, s, fmt.Sprintf("scripts of %d steps", opts.Steps), "scripts")
 	if d != nil {
 		res.Runtime = d
@@ -1048,14 +1040,8 @@ func replayRuntime(newRef func() loop.Runtime, t loop.Trace, imp []loop.StepDone
 // against the runtime under test (it must fail there) and the reference
 // side (it must pass).
 func (s *rtSearcher) write(d *RuntimeDivergence) error {
-	dir := s.opts.Out
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "plankit-lockstep-")
-		if err != nil {
-			return err
-		}
-		dir = tmp
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := traceDir(s.opts.Out)
+	if err != nil {
 		return err
 	}
 	f, _, err := s.run(d.Trace)
@@ -1078,10 +1064,7 @@ func (s *rtSearcher) write(d *RuntimeDivergence) error {
 			note = ""
 		}
 	}
-	assumed := ""
-	if len(s.opts.Assume) > 0 {
-		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
-	}
+	assumed := assumedWith(s.opts.Assume)
 	t.Name = "runtime lockstep divergence: " + d.Observation
 	// The difference quotes what the runtime said: escaped for one line,
 	// so the trace file holds it inert (safetext).
@@ -1091,12 +1074,8 @@ func (s *rtSearcher) write(d *RuntimeDivergence) error {
 	if err != nil {
 		return err
 	}
-	name := fmt.Sprintf("runtime-lockstep-seed%d-case%d.yaml", s.opts.Seed, d.Case)
-	if d.Search != "random" {
-		name = fmt.Sprintf("runtime-lockstep-%s.yaml", strings.ReplaceAll(d.Search, " ", ""))
-	}
-	path := filepath.Join(dir, name)
-	if err := atomicfile.Write(path, b); err != nil {
+	path, err := writeTrace(dir, "runtime-lockstep", s.opts.Seed, d.Case, d.Search, b)
+	if err != nil {
 		return err
 	}
 	d.Path = path

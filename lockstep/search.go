@@ -124,31 +124,17 @@ type Result struct {
 // implementation could not be run (it wraps a *sim.ImplError), a variant
 // or choice is unknown, or ctx was cancelled.
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	if opts.Steps <= 0 {
-		opts.Steps = 40
-	}
-	out := opts.Output
-	if out == nil {
-		out = io.Discard
-	}
-	port := opts.NewImpl()
-	id, err := port.Start()
+	out := withDefaults(&opts.Steps, opts.Output)
+	id, err := identify[sim.Identity](opts.NewImpl())
 	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := port.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
+		return nil, err
 	}
 	res := &Result{Implementation: id, Assume: opts.Assume, Seed: opts.Seed, Cases: opts.Cases, Steps: opts.Steps, Depth: opts.Depth}
 	newRef, err := ReferenceFor(id.Choices, opts.Assume)
 	if err != nil {
 		return res, err
 	}
-	assumed := "nothing assumed"
-	if len(opts.Assume) > 0 {
-		assumed = "assuming " + strings.Join(opts.Assume, ", ")
-	}
-	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), assumed, opts.Seed)
+	fmt.Fprintf(out, "lockstep: %s %s against the reference (%s), seed %d\n", safetext.Line(id.Name), safetext.Line(id.Version), assumedText(opts.Assume), opts.Seed)
 	s := &searcher{opts: opts, newRef: newRef, choices: id.Choices, reviewReplies: id.ReviewReplies, id: id}
 	if err := s.withReadings(); err != nil {
 		return res, err
@@ -158,6 +144,75 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		res.Divergence = d
 	}
 	return res, err
+}
+
+// withDefaults sets a run's default number of steps (40) where none is
+// given, and returns where its progress goes (nowhere when out is nil):
+// the opening both levels' runs share.
+func withDefaults(steps *int, out io.Writer) io.Writer {
+	if *steps <= 0 {
+		*steps = 40
+	}
+	if out == nil {
+		return io.Discard
+	}
+	return out
+}
+
+// identify starts and stops impl once for its identity (a plugin's or a
+// runtime's), the first thing both levels' runs do; a failure to start or
+// stop is the implementation's (*sim.ImplError).
+func identify[I any](impl interface {
+	Start() (I, error)
+	Stop() error
+}) (I, error) {
+	id, err := impl.Start()
+	if err != nil {
+		return id, &sim.ImplError{Op: "start", Err: err}
+	}
+	if err := impl.Stop(); err != nil {
+		return id, &sim.ImplError{Op: "stop", Err: err}
+	}
+	return id, nil
+}
+
+// assumedText says what a run assumes, for its progress line.
+func assumedText(assume []string) string {
+	if len(assume) == 0 {
+		return "nothing assumed"
+	}
+	return "assuming " + strings.Join(assume, ", ")
+}
+
+// assumedWith says what a divergence's trace was found assuming, for its
+// description ("" when nothing is).
+func assumedWith(assume []string) string {
+	if len(assume) == 0 {
+		return ""
+	}
+	return " with " + strings.Join(assume, ", ") + " assumed"
+}
+
+// traceDir is the directory a divergence's trace is written to: out,
+// made if missing, or a new temporary directory when out is empty.
+func traceDir(out string) (string, error) {
+	if out == "" {
+		return os.MkdirTemp("", "plankit-lockstep-")
+	}
+	return out, os.MkdirAll(out, 0o755)
+}
+
+// writeTrace writes a divergence's trace b into dir, named by prefix and
+// the search that found it (prefix-seedS-caseC.yaml for the random
+// search, prefix-<search>.yaml for the exhaustive one), and returns its
+// path.
+func writeTrace(dir, prefix string, seed int64, c int, search string, b []byte) (string, error) {
+	name := fmt.Sprintf("%s-seed%d-case%d.yaml", prefix, seed, c)
+	if search != "random" {
+		name = fmt.Sprintf("%s-%s.yaml", prefix, strings.ReplaceAll(search, " ", ""))
+	}
+	path := filepath.Join(dir, name)
+	return path, atomicfile.Write(path, b)
 }
 
 // searches are the two searches of a lockstep run at one level and what
@@ -235,15 +290,7 @@ func (r *Result) cut(ctx context.Context, search string, err error) error {
 
 // Summary is the divergence in one line.
 func (d *Divergence) Summary() string {
-	class := "new"
-	if !d.New() {
-		var sets []string
-		for _, set := range d.ExplainedBy {
-			sets = append(sets, strings.Join(set, " + "))
-		}
-		class = "explained by " + strings.Join(sets, " or ")
-	}
-	return fmt.Sprintf("%s, action %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Actions), d.Actions[d.Index].Name(), d.Diff.String(), class, d.Trace)
+	return fmt.Sprintf("%s, action %d of %d (%s): %s; %s; trace %s", d.Search, d.Index+1, len(d.Actions), d.Actions[d.Index].Name(), d.Diff.String(), classText(d.ExplainedBy), d.Trace)
 }
 
 // ReferenceFor returns the reference as the implementation would be if it
@@ -743,14 +790,8 @@ func (s *searcher) witness(d *Divergence) ([]sim.Action, *trace.Expect, string) 
 // It then replays the file against the implementation (it must fail
 // there) and the reference with the assumptions (it must pass).
 func (s *searcher) write(d *Divergence) error {
-	dir := s.opts.Out
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "plankit-lockstep-")
-		if err != nil {
-			return err
-		}
-		dir = tmp
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := traceDir(s.opts.Out)
+	if err != nil {
 		return err
 	}
 	acts, x, note := s.witness(d)
@@ -762,10 +803,7 @@ func (s *searcher) write(d *Divergence) error {
 		}
 		script = append(script, e)
 	}
-	assumed := ""
-	if len(s.opts.Assume) > 0 {
-		assumed = " with " + strings.Join(s.opts.Assume, ", ") + " assumed"
-	}
+	assumed := assumedWith(s.opts.Assume)
 	if len(s.differs) > 0 {
 		under := strings.Join(s.differs, " ")
 		assumed += " under " + under + " (the reading, of choices the implementation does not declare, that agreed with it longer; the reference needs --choice " + strings.Join(s.differs, " --choice ") + " to pass this trace)"
@@ -779,12 +817,8 @@ func (s *searcher) write(d *Divergence) error {
 	if err != nil {
 		return err
 	}
-	name := fmt.Sprintf("lockstep-seed%d-case%d.yaml", s.opts.Seed, d.Case)
-	if d.Search != "random" {
-		name = fmt.Sprintf("lockstep-%s.yaml", strings.ReplaceAll(d.Search, " ", ""))
-	}
-	path := filepath.Join(dir, name)
-	if err := atomicfile.Write(path, b); err != nil {
+	path, err := writeTrace(dir, "lockstep", s.opts.Seed, d.Case, d.Search, b)
+	if err != nil {
 		return err
 	}
 	d.Trace = path

@@ -288,9 +288,5 @@ func classLine(sets [][]string) string {
 	if len(sets) == 0 {
 		return "new (no known variant explains it)"
 	}
-	var out []string
-	for _, set := range sets {
-		out = append(out, strings.Join(set, " + "))
-	}
-	return "known, explained by " + strings.Join(out, " or ")
+	return "known, " + lockstep.ExplainedText(sets)
 }
