@@ -206,22 +206,22 @@ func (r *Runtime) logStep(res *Result, a *agentState, typ string) {
 	if r.opts.NoStepEvents {
 		return
 	}
-	r.record(res, a, a.log.push(typ, appendStepJSON(a.log.reserve(32), a.turn, a.step)), false)
+	r.record(res, a, a.log.push(typ, appendStepJSON(a.log.buf(), a.turn, a.step)), false)
 }
 
 // logTurnStart appends turn/start for the agent's current turn.
 func (r *Runtime) logTurnStart(res *Result, a *agentState) {
-	r.record(res, a, a.log.push(spec.TypeTurnStart, appendTurnStartJSON(a.log.reserve(16), a.turn)), false)
+	r.record(res, a, a.log.push(spec.TypeTurnStart, appendTurnStartJSON(a.log.buf(), a.turn)), false)
 }
 
 // logTurnEnd appends turn/end for the agent's current turn.
 func (r *Runtime) logTurnEnd(res *Result, a *agentState, reason string) {
-	r.record(res, a, a.log.push(spec.TypeTurnEnd, appendTurnEndJSON(a.log.reserve(48), a.turn, reason)), false)
+	r.record(res, a, a.log.push(spec.TypeTurnEnd, appendTurnEndJSON(a.log.buf(), a.turn, reason)), false)
 }
 
 // logMessage appends a user/message carrying m.
 func (r *Runtime) logMessage(res *Result, a *agentState, m Message) {
-	r.record(res, a, a.log.push(spec.TypeUserMessage, appendMessageJSON(a.log.reserve(96+len(m.Text)), m)), false)
+	r.record(res, a, a.log.push(spec.TypeUserMessage, appendMessageJSON(a.log.buf(), m)), false)
 }
 
 // logHeader appends request/header for the assembly and returns the
@@ -230,7 +230,7 @@ func (r *Runtime) logMessage(res *Result, a *agentState, m Message) {
 // the last one byte for byte, change otherwise. Under HeadersOnChange an
 // unchanged header is not logged.
 func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tools []Tool) (header []byte, reason string) {
-	buf := a.log.reserve(256)
+	buf := a.log.buf()
 	start := len(buf)
 	buf = appendKey(append(buf, '{'), 0, "header")
 	hstart := len(buf) - start
@@ -244,8 +244,8 @@ func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tool
 		}
 	}
 	if reason == "resume" && r.opts.Headers == HeadersOnChange {
-		// Unchanged: nothing is logged, and the reserved bytes are left
-		// for the next event.
+		// Unchanged: nothing is logged (the bytes written stay in the
+		// log's scratch buffer).
 		return a.lastAssemblyJSON, reason
 	}
 	buf = append(appendStr(buf, ',', "reason", reason), '}')
@@ -256,10 +256,10 @@ func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tool
 
 // logAssistant appends the model's output for the agent's current step.
 func (r *Runtime) logAssistant(res *Result, a *agentState, text string, calls []ToolCall, ids []string) {
-	r.record(res, a, a.log.push(spec.TypeAssistant, appendAssistantJSON(a.log.reserve(128+len(text)), a.turn, a.step, text, calls, ids)), false)
+	r.record(res, a, a.log.push(spec.TypeAssistant, appendAssistantJSON(a.log.buf(), a.turn, a.step, text, calls, ids)), false)
 }
 
 // logToolCall appends tool/call for the model's call c.
 func (r *Runtime) logToolCall(res *Result, a *agentState, id string, c ToolCall) {
-	r.record(res, a, a.log.push(spec.TypeToolCall, appendToolCallJSON(a.log.reserve(128), a.turn, a.step, id, c)), false)
+	r.record(res, a, a.log.push(spec.TypeToolCall, appendToolCallJSON(a.log.buf(), a.turn, a.step, id, c)), false)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/plankit/plankit/spec"
@@ -119,29 +120,63 @@ func TurnEndReason(data json.RawMessage) string {
 	return s
 }
 
-// Log is one agent's durable, append-only session log. Event data lives in
-// chunks the log owns (an arena): appending an event copies its canonical
-// bytes into the current chunk instead of allocating a slice per event.
-// Data slices are capped at their length, so no caller can append into a
-// neighbour's bytes.
+// Log is one agent's durable, append-only session log.
+//
+// Its storage is made for logs that grow without end: nothing is copied as
+// the log grows and the collector has little to scan.
+//   - Event data lives in chunks the log owns (an arena): appending an
+//     event copies its canonical bytes into the current chunk instead of
+//     allocating a slice per event. Data slices are capped at their
+//     length, so no caller can append into a neighbour's bytes.
+//   - Each event is a pointer-free record (its type's number, its data's
+//     chunk and span), in blocks of fixed size that never move.
+//   - Recent events are also kept as Events in a short tail, so that Since
+//     (every port call's Call.Sync) hands them out without copying, and
+//     Events builds the whole log as Events once, extending it on later
+//     calls.
 type Log struct {
-	events []Event
+	n      int
+	blocks [][]record
+	// types are the log's event types, each once; a record holds its
+	// type's index (typeIndex finds it once there are many).
+	types     []string
+	typeIndex map[string]uint32
+	// chunks are the data arena's chunks, each at its full capacity; chunk
+	// is the last one, with its length the bytes used.
+	chunks [][]byte
 	chunk  []byte
+	// scratch is where an event's canonical data is written before push
+	// copies it into the arena (reused event after event).
+	scratch []byte
+	// tail holds the events from seq tailBase on; sinceFrom is where the
+	// last Since began (its caller has seen the events before it).
+	tail      []Event
+	tailBase  int
+	sinceFrom int
+	// all is Events' copy of the log's first len(all) events.
+	all []Event
 }
 
-// Chunk sizes of a log's data arena: the first chunk is small (most logs
-// of a check are short), later ones double up to the maximum.
+// record is one event of a log, without pointers: its type's index in
+// Log.types and its data's span in chunk Log.chunks[chunk].
+type record struct {
+	chunk, off, size, typ uint32
+}
+
+// Sizes of a log's storage: records come in blocks of blockSize; the
+// arena's first chunk is small (most logs of a check are short), later
+// ones double up to the maximum; the tail holds at most tailSize events.
 const (
-	minChunk = 1 << 10
-	maxChunk = 1 << 16
+	blockShift = 10
+	blockSize  = 1 << blockShift
+	minChunk   = 1 << 10
+	maxChunk   = 1 << 16
+	tailSize   = 64
 )
 
 // NewLog returns a log holding a copy of events, renumbered from 0.
 func NewLog(events []Event) *Log {
 	l := &Log{}
-	if len(events) > 0 {
-		l.events = make([]Event, 0, len(events))
-	}
 	for _, e := range events {
 		l.Append(e.Type, e.Data)
 	}
@@ -153,68 +188,140 @@ func NewLog(events []Event) *Log {
 // compare equal byte for byte.
 func (l *Log) Append(typ string, data json.RawMessage) Event {
 	if len(data) > 0 {
-		if out, ok := canonicalBytes(l.reserve(len(data)), data); ok {
+		if out, ok := canonicalBytes(l.buf(), data); ok {
 			return l.push(typ, out)
 		}
 	}
-	c := Canonical(data) // the slow path: invalid JSON, escaped keys
-	return l.push(typ, append(l.reserve(len(c)), c...))
+	return l.push(typ, Canonical(data)) // the slow path: invalid JSON, escaped keys
 }
 
-// reserve returns the arena's current chunk, with room for about n more
-// bytes; the caller appends one event's canonical data to it and hands
-// the result to push.
-func (l *Log) reserve(n int) []byte {
-	if cap(l.chunk)-len(l.chunk) < n || l.chunk == nil {
-		l.newChunk(n)
-	}
-	return l.chunk
-}
+// buf returns the log's scratch buffer, empty: the caller writes one
+// event's canonical data into it and hands the result to push.
+func (l *Log) buf() []byte { return l.scratch[:0] }
 
-func (l *Log) newChunk(n int) {
-	size := min(max(2*cap(l.chunk), minChunk), maxChunk)
-	l.chunk = make([]byte, 0, max(size, 2*n))
-}
-
-// push records the event whose data is buf[len(l.chunk):], where buf is
-// l.chunk with bytes appended (possibly moved by growing it).
-func (l *Log) push(typ string, buf []byte) Event {
-	start := len(l.chunk)
-	if cap(buf) != cap(l.chunk) && start > 0 {
-		// The chunk overflowed: move this event's bytes to a fresh chunk
-		// of their own size class rather than keep a copy of the old
-		// events' bytes alive.
-		data := buf[start:]
-		l.newChunk(len(data))
-		buf = append(l.chunk, data...)
-		start = 0
+// push appends the event whose canonical data is data and returns it.
+// data is the scratch buffer as buf returned it, written to, or a slice
+// no one else holds: the log may keep it as its scratch buffer.
+func (l *Log) push(typ string, data []byte) Event {
+	if cap(data) > cap(l.scratch) && cap(data) <= maxChunk {
+		l.scratch = data[:0] // keep the grown buffer for the next event
 	}
-	l.chunk = buf
-	e := Event{Seq: len(l.events), Type: typ, Data: json.RawMessage(buf[start:len(buf):len(buf)])}
-	if len(l.events) == cap(l.events) {
-		// Double, where append grows a large slice by a quarter: a log
-		// of a million events is then copied about once, not four times.
-		grown := make([]Event, len(l.events), max(64, 2*cap(l.events)))
-		copy(grown, l.events)
-		l.events = grown
+	if cap(l.chunk)-len(l.chunk) < len(data) || l.chunk == nil {
+		size := min(max(2*cap(l.chunk), minChunk), maxChunk)
+		l.chunk = make([]byte, 0, max(size, len(data)))
+		l.chunks = append(l.chunks, l.chunk[:cap(l.chunk)])
 	}
-	l.events = append(l.events, e)
+	off := len(l.chunk)
+	l.chunk = append(l.chunk, data...)
+	rec := record{chunk: uint32(len(l.chunks) - 1), off: uint32(off), size: uint32(len(data)), typ: l.typeOf(typ)}
+	if l.n&(blockSize-1) == 0 {
+		l.blocks = append(l.blocks, make([]record, 0, blockSize))
+	}
+	b := &l.blocks[len(l.blocks)-1]
+	*b = append(*b, rec)
+	e := l.event(l.n, rec)
+	l.n++
+	l.keep(e)
 	return e
 }
 
+// typeOf is the index of typ in l.types, added if new.
+func (l *Log) typeOf(typ string) uint32 {
+	if l.typeIndex == nil {
+		for i, t := range l.types {
+			if t == typ {
+				return uint32(i)
+			}
+		}
+	} else if i, ok := l.typeIndex[typ]; ok {
+		return i
+	}
+	i := uint32(len(l.types))
+	l.types = append(l.types, typ)
+	if l.typeIndex != nil {
+		l.typeIndex[typ] = i
+	} else if len(l.types) > 32 {
+		// Many types: index them rather than search.
+		l.typeIndex = make(map[string]uint32, 2*len(l.types))
+		for j, t := range l.types {
+			l.typeIndex[t] = uint32(j)
+		}
+	}
+	return i
+}
+
+// keep adds e, the last event, to the tail. A full tail starts again in
+// a new array with the events the last Since's caller has not seen (or
+// none, when they would not fit): arrays handed out are never written.
+func (l *Log) keep(e Event) {
+	if len(l.tail) == cap(l.tail) {
+		from := max(l.sinceFrom, l.tailBase)
+		if e.Seq-from >= tailSize/2 {
+			from = e.Seq
+		}
+		next := make([]Event, 0, tailSize)
+		l.tail = append(next, l.tail[from-l.tailBase:]...)
+		l.tailBase = from
+	}
+	l.tail = append(l.tail, e)
+}
+
+// event is the event with seq i and record rec.
+func (l *Log) event(i int, rec record) Event {
+	c, end := l.chunks[rec.chunk], rec.off+rec.size
+	return Event{Seq: i, Type: l.types[rec.typ], Data: json.RawMessage(c[rec.off:end:end])}
+}
+
+func (l *Log) record(i int) record { return l.blocks[i>>blockShift][i&(blockSize-1)] }
+
+// Type is the type of the event with seq i.
+func (l *Log) Type(i int) string { return l.types[l.record(i).typ] }
+
 // Len is the number of events.
-func (l *Log) Len() int { return len(l.events) }
+func (l *Log) Len() int { return l.n }
 
-// Events returns the log's events; callers must not modify them.
-func (l *Log) Events() []Event { return l.events }
+// Events returns the log's events; callers must not modify them. The
+// slice is capped, so appending to it never writes into the log's copy.
+func (l *Log) Events() []Event {
+	for i := len(l.all); i < l.n; i++ {
+		l.all = append(l.all, l.event(i, l.record(i)))
+	}
+	return l.all[:l.n:l.n]
+}
 
-// Since returns the events from seq n on. The slice is capped, so
-// appending to it never writes into the log.
-func (l *Log) Since(n int) []Event {
-	if n >= len(l.events) {
+// Copy returns the log's events in a new slice.
+func (l *Log) Copy() []Event {
+	if l.n == 0 {
 		return nil
 	}
-	return l.events[n:len(l.events):len(l.events)]
+	if len(l.all) == l.n {
+		return slices.Clone(l.all)
+	}
+	out := make([]Event, l.n)
+	for i := range out {
+		out[i] = l.event(i, l.record(i))
+	}
+	return out
+}
+
+// Since returns the events from seq n on. The slice is capped, so
+// appending to it never writes into the log, and never changes: the
+// caller may keep it.
+func (l *Log) Since(n int) []Event {
+	n = max(n, 0)
+	l.sinceFrom = max(l.sinceFrom, min(n, l.n))
+	if n >= l.n {
+		return nil
+	}
+	if n >= l.tailBase {
+		s := l.tail[n-l.tailBase:]
+		return s[:len(s):len(s)]
+	}
+	out := make([]Event, 0, l.n-n)
+	for i := n; i < l.n; i++ {
+		out = append(out, l.event(i, l.record(i)))
+	}
+	return out
 }
 
 // Canonical re-encodes JSON with sorted object keys and no insignificant

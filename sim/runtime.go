@@ -357,8 +357,8 @@ func (r *Runtime) addAgent(name string, events []Event) error {
 // recover derives the turn position from the log alone.
 func (a *agentState) recover() {
 	a.turnOpen, a.turn, a.step = false, 0, 0
-	for _, e := range a.log.Events() {
-		switch e.Type {
+	for i := range a.log.Len() {
+		switch a.log.Type(i) {
 		case spec.TypeTurnStart:
 			a.turnOpen = true
 			a.turn++
@@ -567,7 +567,9 @@ func (r *Runtime) restartWith(res *Result, keepInbox bool) error {
 // open hands the plugin an agent's whole log (Port.Open); the agent has
 // then seen all of it.
 func (r *Runtime) open(a *agentState) error {
-	if err := r.port.Open(OpenRequest{Agent: a.name, Events: a.log.Events()}); err != nil {
+	// A copy: the log's own Events would keep a second form of a long
+	// log alive.
+	if err := r.port.Open(OpenRequest{Agent: a.name, Events: a.log.Copy()}); err != nil {
 		return &ImplError{Op: "open " + a.name, Err: err}
 	}
 	a.seen = a.log.Len()
@@ -785,7 +787,7 @@ func (r *Runtime) doFork(res *Result, f *ForkAction) error {
 	if err != nil {
 		return err
 	}
-	if err := r.addAgent(f.As, a.log.Events()); err != nil {
+	if err := r.addAgent(f.As, a.log.Copy()); err != nil {
 		return err
 	}
 	child := r.agents[f.As]

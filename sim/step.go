@@ -433,7 +433,7 @@ func (r *Runtime) toolResult(res *Result, a *agentState, id string, out ToolOutc
 	if out.OK {
 		text = string(out.Result)
 	}
-	r.record(res, a, a.log.push(spec.TypeToolResult, appendToolResultJSON(a.log.reserve(192+len(text)), a.turn, a.step, id, text, !out.OK)), false)
+	r.record(res, a, a.log.push(spec.TypeToolResult, appendToolResultJSON(a.log.buf(), a.turn, a.step, id, text, !out.OK)), false)
 }
 
 func argsOf(c ToolCall) json.RawMessage {
