@@ -221,22 +221,24 @@ func (a Action) Ready(w State) bool { return a.Refusal(w) == "" }
 // Refusal says why the runtime refuses the action in the state w shows
 // ("" when it is ready): the one rule Runtime.Do applies and generators
 // draw by.
-func (a Action) Refusal(w State) string {
-	k := kindOf(&a)
+func (a Action) Refusal(w State) string { return refusal(kindOf(&a), &a, w) }
+
+// refusal is Refusal of the action a of kind k (nil: an empty action).
+func refusal(k ActionKind, a *Action, w State) string {
 	if k == nil {
 		return "empty action"
 	}
-	if n := k.agent(&a); n != "" && n != k.introduces(&a) && !slices.Contains(w.Agents(), n) {
+	if n := k.agent(a); n != "" && n != k.introduces(a) && !slices.Contains(w.Agents(), n) {
 		return fmt.Sprintf("unknown agent %q", n)
 	}
-	if n := k.introduces(&a); n != "" && slices.Contains(w.Agents(), n) {
+	if n := k.introduces(a); n != "" && slices.Contains(w.Agents(), n) {
 		return fmt.Sprintf("agent %q already exists", n)
 	}
-	if why := k.refuses(w, &a); why != "" {
-		if n := k.agent(&a); n != "" {
+	if why := k.refuses(w, a); why != "" {
+		if n := k.agent(a); n != "" {
 			why = fmt.Sprintf("agent %q: %s", n, why)
 		}
-		return a.Name() + ": " + why
+		return k.Name() + ": " + why
 	}
 	return ""
 }

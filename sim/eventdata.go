@@ -192,10 +192,10 @@ func appendToolResultJSON(dst []byte, turn, step int, id, text string, isError b
 // record notes an event the runtime appended in the action's result.
 func (r *Runtime) record(res *Result, a *agentState, e Event, byPlugin bool) {
 	if res.Appended == nil {
-		if b := r.boxOf(res); b != nil {
+		if b := r.boxOf(res); b != nil && b.appended != nil {
 			res.Appended = b.appended
 		} else {
-			res.Appended = make([]Appended, 0, 8)
+			res.Appended = make([]Appended, 0, 2)
 		}
 	}
 	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: byPlugin})

@@ -156,8 +156,12 @@ type Runtime struct {
 	order        []string
 	fail         int // armed append faults
 	links        []chainLink
-	// box holds the result the current Do records (nil outside Do).
-	box *resultBox
+	// box holds the result the current Do records (nil outside Do);
+	// boxes are the boxes of each nesting level of Do, depth the current
+	// level.
+	box   *resultBox
+	boxes []*resultBox
+	depth int
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -409,7 +413,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 // messages. It returns whether a steer asked to wake the agent.
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
 	if res.Effects == nil && len(effects) > 0 {
-		if b := r.boxOf(res); b != nil {
+		if b := r.boxOf(res); b != nil && b.effects != nil {
 			res.Effects = b.effects
 		} else {
 			res.Effects = make([]AgentEffect, 0, len(effects))
@@ -445,23 +449,23 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 // the action does not fit the runtime's state; an *ImplError means the
 // implementation could not be run.
 func (r *Runtime) Do(act Action) (Result, error) {
-	// One allocation for the result and its usual slices; the result's
-	// copy of the action is the one the kinds read. Hooks may call Do
-	// inside a step: the outer action's box comes back after.
-	// The box's copy of the action is the one the kinds read (act itself
-	// would escape to the heap).
-	box := newBox(act, act.Step != nil || act.Retry != nil)
+	// The result is recorded in the box of this nesting level, reused:
+	// hooks may call Do inside a step, and the outer action's box comes
+	// back after.
+	if r.depth == len(r.boxes) {
+		r.boxes = append(r.boxes, new(resultBox))
+	}
+	box := r.boxes[r.depth]
+	box.reset(&act, act.Step != nil || act.Retry != nil)
 	outer := r.box
 	r.box = box
-	defer func() { r.box = outer }()
+	r.depth++
+	defer func() { r.box = outer; r.depth-- }()
 	res := &box.res
 	k := kindOf(&res.Action)
-	if k == nil {
-		return *res, inputf("empty action")
-	}
 	// The action table's precondition is the one rule: an action that is
 	// not ready is refused before the runtime does anything.
-	if why := res.Action.Refusal(state{r}); why != "" {
+	if why := refusal(k, &res.Action, state{r}); why != "" {
 		return *res, inputf("%s", why)
 	}
 	err := k.apply(r, res, &res.Action)
@@ -478,7 +482,7 @@ func (r *Runtime) observe(res *Result, k ActionKind, act *Action) error {
 	}
 	names := k.touches(r, act)
 	if len(names) > 0 && res.After == nil {
-		if b := r.boxOf(res); b != nil {
+		if b := r.boxOf(res); b != nil && b.after != nil {
 			res.After = b.after
 		} else {
 			res.After = make([]AgentState, 0, len(names))
