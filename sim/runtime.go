@@ -124,6 +124,9 @@ type agentState struct {
 	// assembly's canonical JSON, to compare the next request's with.
 	assembled        bool
 	lastAssemblyJSON json.RawMessage
+	// assemblies are the agent's last two assemblies, the last used
+	// first.
+	assemblies [2]assembly
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
 	lastRequest Request
@@ -162,6 +165,11 @@ type Runtime struct {
 	box   *resultBox
 	boxes []*resultBox
 	depth int
+	// messages are the last messages logged with their data, which
+	// logMessage copies for the same message; nextMessage is the entry
+	// the next one replaces.
+	messages    [4]loggedMessage
+	nextMessage int
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
