@@ -51,6 +51,9 @@ type Controller struct {
 	choices  Choices
 	hooks    *hooks
 	disposed bool
+	// section is the plan:policy section (Sections), made at its first
+	// use.
+	section []sim.Section
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
@@ -279,6 +282,9 @@ func (c *Controller) apply(h host, agent string, s *session, p intent, req sim.P
 
 // Sections renders the plan:policy section: the exact configured text at
 // order 50 while plan mode is active, nothing while inactive (CFG-2).
+//
+// The sections it returns are shared (made once per controller): callers
+// must not change them (the runtime copies them into its requests).
 func (c *Controller) Sections(agent string) []sim.Section {
 	s := c.sessions[agent]
 	active := s.active
@@ -286,10 +292,16 @@ func (c *Controller) Sections(agent string) []sim.Section {
 		active = p.active
 	}
 	if !c.hooks.sectionShown.at(s, active) {
-		return []sim.Section{}
+		return noSections
 	}
-	return []sim.Section{{Name: spec.SectionName, Order: spec.SectionOrder, Text: c.config.Section}}
+	if c.section == nil {
+		c.section = []sim.Section{{Name: spec.SectionName, Order: spec.SectionOrder, Text: c.config.Section}}
+	}
+	return c.section[:1:1]
 }
+
+// noSections is the sections of a request without plan mode's.
+var noSections = []sim.Section{}
 
 // Tools is the request tool catalog as plan mode leaves it: the host's
 // tools exactly as the host and the other assembly listeners gave them, in

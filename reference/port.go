@@ -256,10 +256,11 @@ type callHost struct {
 
 // effect records ef. The effects go out in the call's reply, so each call
 // has its own slice, made at its first effect with room for a call's
-// usual few.
+// usual two (a pre-step's call of next() and its append, a selection's
+// append and notice).
 func (h *callHost) effect(ef sim.Effect) {
 	if h.effects == nil {
-		h.effects = make([]sim.Effect, 0, 3)
+		h.effects = make([]sim.Effect, 0, 2)
 	}
 	h.effects = append(h.effects, ef)
 }

@@ -130,10 +130,9 @@ func TurnEndReason(data json.RawMessage) string {
 //     length, so no caller can append into a neighbour's bytes.
 //   - Each event is a pointer-free record (its type's number, its data's
 //     chunk and span), in blocks of fixed size that never move.
-//   - Recent events are also kept as Events in a short tail, so that Since
-//     (every port call's Call.Sync) hands them out without copying, and
-//     Events builds the whole log as Events once, extending it on later
-//     calls.
+//   - Since (every port call's Call.Sync) builds the Events it hands out
+//     in a shared array, one call's after the other's, and Events builds
+//     the whole log as Events once, extending it on later calls.
 type Log struct {
 	n      int
 	blocks [][]record
@@ -145,14 +144,12 @@ type Log struct {
 	// is the last one, with its length the bytes used.
 	chunks [][]byte
 	chunk  []byte
-	// scratch is where an event's canonical data is written before push
-	// copies it into the arena (reused event after event).
+	// scratch is where an event's canonical data is written when the
+	// current chunk has too little room left (reused event after event).
 	scratch []byte
-	// tail holds the events from seq tailBase on; sinceFrom is where the
-	// last Since began (its caller has seen the events before it).
-	tail      []Event
-	tailBase  int
-	sinceFrom int
+	// synced holds the events Since handed out, one after the other in
+	// its array, which is never written again where it was handed out.
+	synced []Event
 	// all is Events' copy of the log's first len(all) events.
 	all []Event
 }
@@ -165,13 +162,16 @@ type record struct {
 
 // Sizes of a log's storage: records come in blocks of blockSize; the
 // arena's first chunk is small (most logs of a check are short), later
-// ones double up to the maximum; the tail holds at most tailSize events.
+// ones double up to the maximum, and an event's data is written straight
+// into the chunk when it has minRoom bytes left; Since's arrays hold
+// syncSize events.
 const (
 	blockShift = 10
 	blockSize  = 1 << blockShift
 	minChunk   = 1 << 10
 	maxChunk   = 1 << 16
-	tailSize   = 64
+	minRoom    = 1 << 9
+	syncSize   = 64
 )
 
 // NewLog returns a log holding a copy of events, renumbered from 0.
@@ -195,34 +195,47 @@ func (l *Log) Append(typ string, data json.RawMessage) Event {
 	return l.push(typ, Canonical(data)) // the slow path: invalid JSON, escaped keys
 }
 
-// buf returns the log's scratch buffer, empty: the caller writes one
-// event's canonical data into it and hands the result to push.
-func (l *Log) buf() []byte { return l.scratch[:0] }
+// buf returns an empty buffer for one event's canonical data: the room
+// left in the arena's current chunk, or the scratch buffer when the chunk
+// is nearly full. The caller appends the data to it and hands the result
+// to push.
+func (l *Log) buf() []byte {
+	if cap(l.chunk)-len(l.chunk) >= minRoom {
+		return l.chunk[len(l.chunk):len(l.chunk)]
+	}
+	return l.scratch[:0]
+}
 
 // push appends the event whose canonical data is data and returns it.
-// data is the scratch buffer as buf returned it, written to, or a slice
-// no one else holds: the log may keep it as its scratch buffer.
+// data is what buf returned, appended to, or a slice no one else holds:
+// data written in place in the arena is kept there, any other is copied
+// into it (the log may keep a slice that is not its chunk as its scratch
+// buffer).
 func (l *Log) push(typ string, data []byte) Event {
-	if cap(data) > cap(l.scratch) && cap(data) <= maxChunk {
-		l.scratch = data[:0] // keep the grown buffer for the next event
-	}
-	if cap(l.chunk)-len(l.chunk) < len(data) || l.chunk == nil {
-		size := min(max(2*cap(l.chunk), minChunk), maxChunk)
-		l.chunk = make([]byte, 0, max(size, len(data)))
-		l.chunks = append(l.chunks, l.chunk[:cap(l.chunk)])
+	end := len(l.chunk) + len(data)
+	if len(data) == 0 || end > cap(l.chunk) || &l.chunk[:end][len(l.chunk)] != &data[0] {
+		// Not written in place: copied into the arena.
+		if cap(data) > cap(l.scratch) && cap(data) <= maxChunk {
+			l.scratch = data[:0] // keep the grown buffer for the next event
+		}
+		if cap(l.chunk)-len(l.chunk) < len(data) || l.chunk == nil {
+			size := min(max(2*cap(l.chunk), minChunk), maxChunk)
+			l.chunk = make([]byte, 0, max(size, len(data)))
+			l.chunks = append(l.chunks, l.chunk[:cap(l.chunk)])
+		}
+		end = len(l.chunk) + len(data)
+		copy(l.chunk[len(l.chunk):end], data)
 	}
 	off := len(l.chunk)
-	l.chunk = append(l.chunk, data...)
+	l.chunk = l.chunk[:end]
 	rec := record{chunk: uint32(len(l.chunks) - 1), off: uint32(off), size: uint32(len(data)), typ: l.typeOf(typ)}
 	if l.n&(blockSize-1) == 0 {
 		l.blocks = append(l.blocks, make([]record, 0, blockSize))
 	}
 	b := &l.blocks[len(l.blocks)-1]
 	*b = append(*b, rec)
-	e := l.event(l.n, rec)
 	l.n++
-	l.keep(e)
-	return e
+	return l.event(l.n-1, rec)
 }
 
 // typeOf is the index of typ in l.types, added if new.
@@ -248,22 +261,6 @@ func (l *Log) typeOf(typ string) uint32 {
 		}
 	}
 	return i
-}
-
-// keep adds e, the last event, to the tail. A full tail starts again in
-// a new array with the events the last Since's caller has not seen (or
-// none, when they would not fit): arrays handed out are never written.
-func (l *Log) keep(e Event) {
-	if len(l.tail) == cap(l.tail) {
-		from := max(l.sinceFrom, l.tailBase)
-		if e.Seq-from >= tailSize/2 {
-			from = e.Seq
-		}
-		next := make([]Event, 0, tailSize)
-		l.tail = append(next, l.tail[from-l.tailBase:]...)
-		l.tailBase = from
-	}
-	l.tail = append(l.tail, e)
 }
 
 // event is the event with seq i and record rec.
@@ -309,19 +306,17 @@ func (l *Log) Copy() []Event {
 // caller may keep it.
 func (l *Log) Since(n int) []Event {
 	n = max(n, 0)
-	l.sinceFrom = max(l.sinceFrom, min(n, l.n))
 	if n >= l.n {
 		return nil
 	}
-	if n >= l.tailBase {
-		s := l.tail[n-l.tailBase:]
-		return s[:len(s):len(s)]
+	if l.n-n > cap(l.synced)-len(l.synced) {
+		l.synced = make([]Event, 0, max(syncSize, l.n-n))
 	}
-	out := make([]Event, 0, l.n-n)
+	start := len(l.synced)
 	for i := n; i < l.n; i++ {
-		out = append(out, l.event(i, l.record(i)))
+		l.synced = append(l.synced, l.event(i, l.record(i)))
 	}
-	return out
+	return l.synced[start:len(l.synced):len(l.synced)]
 }
 
 // Canonical re-encodes JSON with sorted object keys and no insignificant
