@@ -140,7 +140,7 @@ func (k *kind[T]) touches(r *Runtime, a *Action) []string {
 		return k.touches_(r, *k.of(a))
 	}
 	if n := k.agent(a); n != "" {
-		if ag := r.agents[n]; ag != nil {
+		if ag := r.find(n); ag != nil {
 			return ag.self
 		}
 		return []string{n}

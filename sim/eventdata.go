@@ -223,8 +223,8 @@ func (r *Runtime) logTurnEnd(res *Result, a *agentState, reason string) {
 // messages logged is kept (a view of the logged bytes): the same message
 // (a plan-mode notice, a listener's message) is copied, not encoded again.
 func (r *Runtime) logMessage(res *Result, a *agentState, m Message) {
-	for _, c := range r.messages {
-		if c.data != nil && c.m == m {
+	for i := range r.messages {
+		if c := &r.messages[i]; c.data != nil && c.m == m {
 			r.record(res, a, a.log.push(spec.TypeUserMessage, append(a.log.buf(), c.data...)), false)
 			return
 		}

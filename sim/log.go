@@ -164,14 +164,14 @@ type record struct {
 // arena's first chunk is small (most logs of a check are short), later
 // ones double up to the maximum, and an event's data is written straight
 // into the chunk when it has minRoom bytes left; Since's arrays hold
-// syncSize events.
+// syncSize events (480 bytes: the allocator's fast path).
 const (
 	blockShift = 10
 	blockSize  = 1 << blockShift
 	minChunk   = 1 << 10
 	maxChunk   = 1 << 16
 	minRoom    = 1 << 9
-	syncSize   = 64
+	syncSize   = 10
 )
 
 // NewLog returns a log holding a copy of events, renumbered from 0.

@@ -153,15 +153,16 @@ func (r Result) StateOf(agent string) (GetReply, bool) {
 // the action is the one the kinds read.
 //
 // A step or retry also gets room for what it usually records (appends,
-// effects, get() after, the request, the pre-step trace) in one
-// allocation of its own (stepRoom): the Result handed out keeps its
-// slices, so the room is never reused. Any other action's slices are made
-// when it records something, to the size it needs. A result that outgrows
-// its room grows its slices out of the room as any slice grows.
+// effects, get() after, the request, the pre-step trace) in two
+// allocations of its own (appendRoom, stepRoom), each small enough for
+// the allocator's fast path (no more than 512 bytes): the Result handed
+// out keeps its slices, so the room is never reused. Any other action's
+// slices are made when it records something, to the size it needs. A
+// result that outgrows its room grows its slices out of the room as any
+// slice grows.
 type resultBox struct {
 	res Result
-	// The room: empty slices over a stepRoom's arrays (nil outside a
-	// step).
+	// The room: empty slices over the rooms' arrays (nil outside a step).
 	appended []Appended
 	effects  []AgentEffect
 	after    []AgentState
@@ -169,8 +170,11 @@ type resultBox struct {
 	preStep  *PreStepTrace
 }
 
+// appendRoom holds a step's usual appends: step/start, the messages, the
+// request header, the model's output, step/end and a plugin's append.
+type appendRoom [7]Appended
+
 type stepRoom struct {
-	appended [8]Appended
 	effects  [2]AgentEffect
 	after    [1]AgentState
 	requests [1]Request
@@ -182,8 +186,8 @@ type stepRoom struct {
 func (b *resultBox) reset(act *Action, steps bool) {
 	*b = resultBox{res: Result{Action: *act}}
 	if steps {
-		room := new(stepRoom)
-		b.appended, b.effects, b.after = room.appended[:0], room.effects[:0], room.after[:0]
+		appended, room := new(appendRoom), new(stepRoom)
+		b.appended, b.effects, b.after = appended[:0], room.effects[:0], room.after[:0]
 		b.requests, b.preStep = room.requests[:0], &room.preStep
 	}
 }

@@ -156,6 +156,7 @@ type Runtime struct {
 	loaded       bool
 	reg          LoadReply
 	agents       map[string]*agentState
+	found        *agentState // the agent find found last
 	order        []string
 	fail         int // armed append faults
 	links        []chainLink
@@ -274,7 +275,7 @@ func (r *Runtime) Status(agent string) (status string, turnOpen bool) {
 // AwaitingRetry reports whether the agent's last step request failed and
 // waits for a retry.
 func (r *Runtime) AwaitingRetry(agent string) bool {
-	a := r.agents[agent]
+	a := r.find(agent)
 	return a != nil && a.awaitingRetry
 }
 
@@ -316,7 +317,7 @@ type state struct{ r *Runtime }
 
 func (s state) Agents() []string { return s.r.order }
 func (s state) Open(agent string) bool {
-	a := s.r.agents[agent]
+	a := s.r.find(agent)
 	return a != nil && a.turnOpen
 }
 func (s state) AwaitingRetry(agent string) bool { return s.r.AwaitingRetry(agent) }
@@ -383,9 +384,23 @@ func (a *agentState) recover() {
 	}
 }
 
+// find is the named agent (nil: none). Actions name the same agent again
+// and again, so the last one found is tried first (agents are never
+// removed).
+func (r *Runtime) find(name string) *agentState {
+	if a := r.found; a != nil && a.name == name {
+		return a
+	}
+	a := r.agents[name]
+	if a != nil {
+		r.found = a
+	}
+	return a
+}
+
 func (r *Runtime) agent(name string) (*agentState, error) {
-	a, ok := r.agents[name]
-	if !ok {
+	a := r.find(name)
+	if a == nil {
 		return nil, inputf("unknown agent %q (agents: %s)", name, strings.Join(r.order, ", "))
 	}
 	return a, nil
@@ -497,7 +512,7 @@ func (r *Runtime) observe(res *Result, k ActionKind, act *Action) error {
 		}
 	}
 	for _, n := range names {
-		a := r.agents[n]
+		a := r.find(n)
 		if a == nil {
 			continue
 		}
