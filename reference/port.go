@@ -164,6 +164,10 @@ type plugin struct {
 	// host is the host of the call being served, reused call after call
 	// (a call ends before the next begins).
 	host callHost
+	// found is the session sync found last (calls name the same agent
+	// again and again); Start and Open forget it.
+	found      *session
+	foundAgent string
 }
 
 var errNotStarted = errors.New("the reference is not started")
@@ -176,6 +180,7 @@ var Capabilities = sim.Capabilities{Commands: true, UserQuestions: true, Fork: t
 // Start implements sim.Port.
 func (p *plugin) Start() (sim.Identity, error) {
 	p.sessions = map[string]*session{}
+	p.found = nil
 	p.ctl = nil
 	name := "plankit-reference"
 	if len(p.opts.Mutants) > 0 {
@@ -238,6 +243,7 @@ func (p *plugin) Open(req sim.OpenRequest) error {
 	}
 	s.active = p.hooks.resumed.at(req, s.active) // the log's fold (LOG-3)
 	p.sessions[req.Agent] = s
+	p.found = nil
 	return nil
 }
 
@@ -323,9 +329,13 @@ func (p *plugin) sync(c sim.Call) (*session, error) {
 	if p.ctl == nil {
 		return nil, errNotStarted
 	}
-	s, ok := p.sessions[c.Agent]
-	if !ok {
-		return nil, fmt.Errorf("unknown agent %q", c.Agent)
+	s := p.found
+	if s == nil || p.foundAgent != c.Agent {
+		var ok bool
+		if s, ok = p.sessions[c.Agent]; !ok {
+			return nil, fmt.Errorf("unknown agent %q", c.Agent)
+		}
+		p.found, p.foundAgent = s, c.Agent
 	}
 	for _, e := range c.Sync {
 		if e.Seq != s.n {
@@ -490,6 +500,7 @@ func (p *plugin) Stop() error {
 		p.carried = p.hooks.survivors.at(p.ctl.pending, nil)
 	}
 	p.sessions = nil
+	p.found = nil
 	p.ctl = nil
 	return nil
 }

@@ -171,6 +171,11 @@ type Runtime struct {
 	// the next one replaces.
 	messages    [4]loggedMessage
 	nextMessage int
+	// canonical are the last data an implementation appended with their
+	// canonical bytes (appendData); nextCanonical is the entry the next
+	// one replaces.
+	canonical     [4]canonicalData
+	nextCanonical int
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -452,7 +457,7 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 			if ef.Failed {
 				continue
 			}
-			r.record(res, a, a.log.Append(ef.Type, ef.Data), true)
+			r.record(res, a, r.appendData(a, ef.Type, ef.Data), true)
 		case EffectSteer:
 			if ef.Message != nil {
 				a.queue = append(a.queue, *ef.Message)
@@ -467,6 +472,30 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 	a.seen = a.log.Len()
 	return wake
 }
+
+// appendData appends an implementation's event to the agent's log. The
+// last few data made canonical are kept with their canonical bytes (a
+// view of the logged data): the same data again (a plan/mode change, a
+// notice) is copied, not parsed and made canonical again.
+func (r *Runtime) appendData(a *agentState, typ string, data json.RawMessage) Event {
+	for i := range r.canonical {
+		if c := &r.canonical[i]; c.out != nil && string(c.in) == string(data) {
+			return a.log.push(typ, append(a.log.buf(), c.out...))
+		}
+	}
+	e := a.log.Append(typ, data)
+	if len(data) <= maxCanonicalKept {
+		r.canonical[r.nextCanonical] = canonicalData{in: append([]byte{}, data...), out: e.Data}
+		r.nextCanonical = (r.nextCanonical + 1) % len(r.canonical)
+	}
+	return e
+}
+
+// canonicalData is data an implementation appended (a copy) and its
+// canonical bytes; maxCanonicalKept bounds the data kept so.
+type canonicalData struct{ in, out []byte }
+
+const maxCanonicalKept = 256
 
 // Do applies one action and returns what happened. An *InputError means
 // the action does not fit the runtime's state; an *ImplError means the
