@@ -189,12 +189,37 @@ var (
 // is due: only when the last logged request header described the other
 // state (STEP-6).
 func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
-	text := spec.NoticeOff
-	if target {
-		text = spec.NoticeOn
+	return notices[boolIndex(target)][0], c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
+}
+
+// notices are the notices of a selection of inactive and of active, each
+// alone in a slice: the messages of a decision that had none but the
+// notice (withNotice). The slices are shared and capped; no caller
+// changes them.
+var notices = [2][]sim.Message{noticeFor(spec.NoticeOff), noticeFor(spec.NoticeOn)}
+
+func noticeFor(text string) []sim.Message {
+	return []sim.Message{{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
 	}
-	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}
-	return m, c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
+	return 0
+}
+
+// withNotice is msgs with notice after them; a notice alone is one of
+// notices, shared.
+func withNotice(msgs []sim.Message, notice sim.Message) []sim.Message {
+	if len(msgs) == 0 {
+		for _, n := range notices {
+			if n[0] == notice {
+				return n[:1:1]
+			}
+		}
+	}
+	return append(msgs, notice)
 }
 
 // PreStep is the agent/pre-step listener (STEP-1..7). It runs the
@@ -239,7 +264,7 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	if owed && !inject && decision.Kind == sim.Enter {
 		delete(c.owed, agent)
 		if notice, due := c.narration(s, s.active); due && !slices.ContainsFunc(decision.Messages, sim.Message.IsPlanNotice) {
-			decision.Messages = append(decision.Messages, notice)
+			decision.Messages = withNotice(decision.Messages, notice)
 			decision = c.hooks.narrated.at(notice, decision)
 		}
 	}
@@ -274,7 +299,7 @@ func (c *Controller) apply(h host, agent string, s *session, p intent, req sim.P
 	case inject:
 		h.Inject(agent, notice) // the decision stays empty; a later step claims it
 	default:
-		decision.Messages = append(decision.Messages, notice)
+		decision.Messages = withNotice(decision.Messages, notice)
 		decision = c.hooks.narrated.at(notice, decision)
 	}
 	return decision
