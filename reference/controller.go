@@ -51,6 +51,9 @@ type Controller struct {
 	choices  Choices
 	hooks    *hooks
 	disposed bool
+	// section is the plan:policy section (Sections), made at its first
+	// use.
+	section []sim.Section
 }
 
 // Get reads the logged plan state and any selected state awaiting the next
@@ -186,12 +189,37 @@ var (
 // is due: only when the last logged request header described the other
 // state (STEP-6).
 func (c *Controller) narration(s *session, target bool) (sim.Message, bool) {
-	text := spec.NoticeOff
-	if target {
-		text = spec.NoticeOn
+	return notices[boolIndex(target)][0], c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
+}
+
+// notices are the notices of a selection of inactive and of active, each
+// alone in a slice: the messages of a decision that had none but the
+// notice (withNotice). The slices are shared and capped; no caller
+// changes them.
+var notices = [2][]sim.Message{noticeFor(spec.NoticeOff), noticeFor(spec.NoticeOn)}
+
+func noticeFor(text string) []sim.Message {
+	return []sim.Message{{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
 	}
-	m := sim.Message{Role: "user", Text: text, Source: sim.Source{Kind: "plugin", Plugin: spec.PluginName, Form: "notice", Summary: text}}
-	return m, c.hooks.noticeDue.at(s, s.header != nil && *s.header != target)
+	return 0
+}
+
+// withNotice is msgs with notice after them; a notice alone is one of
+// notices, shared.
+func withNotice(msgs []sim.Message, notice sim.Message) []sim.Message {
+	if len(msgs) == 0 {
+		for _, n := range notices {
+			if n[0] == notice {
+				return n[:1:1]
+			}
+		}
+	}
+	return append(msgs, notice)
 }
 
 // PreStep is the agent/pre-step listener (STEP-1..7). It runs the
@@ -236,7 +264,7 @@ func (c *Controller) PreStep(h host, agent string, req sim.PreStepRequest) sim.D
 	if owed && !inject && decision.Kind == sim.Enter {
 		delete(c.owed, agent)
 		if notice, due := c.narration(s, s.active); due && !slices.ContainsFunc(decision.Messages, sim.Message.IsPlanNotice) {
-			decision.Messages = append(decision.Messages, notice)
+			decision.Messages = withNotice(decision.Messages, notice)
 			decision = c.hooks.narrated.at(notice, decision)
 		}
 	}
@@ -271,7 +299,7 @@ func (c *Controller) apply(h host, agent string, s *session, p intent, req sim.P
 	case inject:
 		h.Inject(agent, notice) // the decision stays empty; a later step claims it
 	default:
-		decision.Messages = append(decision.Messages, notice)
+		decision.Messages = withNotice(decision.Messages, notice)
 		decision = c.hooks.narrated.at(notice, decision)
 	}
 	return decision
@@ -279,6 +307,9 @@ func (c *Controller) apply(h host, agent string, s *session, p intent, req sim.P
 
 // Sections renders the plan:policy section: the exact configured text at
 // order 50 while plan mode is active, nothing while inactive (CFG-2).
+//
+// The sections it returns are shared (made once per controller): callers
+// must not change them (the runtime copies them into its requests).
 func (c *Controller) Sections(agent string) []sim.Section {
 	s := c.sessions[agent]
 	active := s.active
@@ -286,10 +317,16 @@ func (c *Controller) Sections(agent string) []sim.Section {
 		active = p.active
 	}
 	if !c.hooks.sectionShown.at(s, active) {
-		return []sim.Section{}
+		return noSections
 	}
-	return []sim.Section{{Name: spec.SectionName, Order: spec.SectionOrder, Text: c.config.Section}}
+	if c.section == nil {
+		c.section = []sim.Section{{Name: spec.SectionName, Order: spec.SectionOrder, Text: c.config.Section}}
+	}
+	return c.section[:1:1]
 }
+
+// noSections is the sections of a request without plan mode's.
+var noSections = []sim.Section{}
 
 // Tools is the request tool catalog as plan mode leaves it: the host's
 // tools exactly as the host and the other assembly listeners gave them, in

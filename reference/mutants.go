@@ -186,6 +186,7 @@ var mutations = map[Mutant]mutation{
 	}},
 	SectionWrongOrder: {wire: func(w *wire) {
 		w.assembled = func(r sim.AssembleReply) sim.AssembleReply {
+			r.Sections = slices.Clone(r.Sections) // the reply's are shared
 			for i := range r.Sections {
 				r.Sections[i].Order = 40
 			}

@@ -161,6 +161,13 @@ type plugin struct {
 	// carried are the pending selections a stop handed to the next load:
 	// none (PEND-8).
 	carried map[string]intent
+	// host is the host of the call being served, reused call after call
+	// (a call ends before the next begins).
+	host callHost
+	// found is the session sync found last (calls name the same agent
+	// again and again); Start and Open forget it.
+	found      *session
+	foundAgent string
 }
 
 var errNotStarted = errors.New("the reference is not started")
@@ -173,6 +180,7 @@ var Capabilities = sim.Capabilities{Commands: true, UserQuestions: true, Fork: t
 // Start implements sim.Port.
 func (p *plugin) Start() (sim.Identity, error) {
 	p.sessions = map[string]*session{}
+	p.found = nil
 	p.ctl = nil
 	name := "plankit-reference"
 	if len(p.opts.Mutants) > 0 {
@@ -235,6 +243,7 @@ func (p *plugin) Open(req sim.OpenRequest) error {
 	}
 	s.active = p.hooks.resumed.at(req, s.active) // the log's fold (LOG-3)
 	p.sessions[req.Agent] = s
+	p.found = nil
 	return nil
 }
 
@@ -249,8 +258,17 @@ type callHost struct {
 	down    sim.Decision
 	hasDown bool
 	review  sim.Review
-	// room holds a call's usual few effects, in the host's allocation.
-	room [3]sim.Effect
+}
+
+// effect records ef. The effects go out in the call's reply, so each call
+// has its own slice, made at its first effect with room for a call's
+// usual two (a pre-step's call of next() and its append, a selection's
+// append and notice).
+func (h *callHost) effect(ef sim.Effect) {
+	if h.effects == nil {
+		h.effects = make([]sim.Effect, 0, 2)
+	}
+	h.effects = append(h.effects, ef)
 }
 
 func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
@@ -258,10 +276,10 @@ func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
 	if h.fail > 0 {
 		h.fail--
 		ef.Failed = true
-		h.effects = append(h.effects, ef)
+		h.effect(ef)
 		return errors.New("append failed")
 	}
-	h.effects = append(h.effects, ef)
+	h.effect(ef)
 	s := h.p.sessions[agent]
 	if typ == spec.TypePlanMode && !bytes.Equal(data, planModeOn) && !bytes.Equal(data, planModeOff) {
 		data = sim.Canonical(data) // as the log holds it; the fold reads it
@@ -271,15 +289,15 @@ func (h *callHost) Append(agent, typ string, data json.RawMessage) error {
 }
 
 func (h *callHost) Steer(_ string, m sim.Message) {
-	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectSteer, Message: &m})
+	h.effect(sim.Effect{Kind: sim.EffectSteer, Message: &m})
 }
 
 func (h *callHost) Inject(_ string, m sim.Message) {
-	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectInject, Message: &m})
+	h.effect(sim.Effect{Kind: sim.EffectInject, Message: &m})
 }
 
 func (h *callHost) Next() sim.Decision {
-	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectDownstream})
+	h.effect(sim.Effect{Kind: sim.EffectDownstream})
 	if !h.hasDown {
 		return sim.Decision{Kind: sim.Enter}
 	}
@@ -287,7 +305,7 @@ func (h *callHost) Next() sim.Decision {
 }
 
 func (h *callHost) Ask(_ string, question json.RawMessage) (sim.Review, error) {
-	h.effects = append(h.effects, sim.Effect{Kind: sim.EffectAsk, Question: question})
+	h.effect(sim.Effect{Kind: sim.EffectAsk, Question: question})
 	if h.review.Reload {
 		h.p.reload()
 	}
@@ -301,9 +319,8 @@ func (p *plugin) begin(c sim.Call) (*callHost, *session, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	h := &callHost{p: p, fail: c.FailAppends}
-	h.effects = h.room[:0]
-	return h, s, nil
+	p.host = callHost{p: p, fail: c.FailAppends}
+	return &p.host, s, nil
 }
 
 // sync syncs the call's host events into the session mirror, for a call
@@ -312,9 +329,13 @@ func (p *plugin) sync(c sim.Call) (*session, error) {
 	if p.ctl == nil {
 		return nil, errNotStarted
 	}
-	s, ok := p.sessions[c.Agent]
-	if !ok {
-		return nil, fmt.Errorf("unknown agent %q", c.Agent)
+	s := p.found
+	if s == nil || p.foundAgent != c.Agent {
+		var ok bool
+		if s, ok = p.sessions[c.Agent]; !ok {
+			return nil, fmt.Errorf("unknown agent %q", c.Agent)
+		}
+		p.found, p.foundAgent = s, c.Agent
 	}
 	for _, e := range c.Sync {
 		if e.Seq != s.n {
@@ -479,6 +500,7 @@ func (p *plugin) Stop() error {
 		p.carried = p.hooks.survivors.at(p.ctl.pending, nil)
 	}
 	p.sessions = nil
+	p.found = nil
 	p.ctl = nil
 	return nil
 }

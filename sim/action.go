@@ -104,43 +104,43 @@ type kind[T any] struct {
 	draws []Draw
 }
 
-func (k kind[T]) Name() string            { return k.name }
-func (k kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
-func (k kind[T]) Draws() []Draw           { return k.draws }
-func (k kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
-func (k kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
-func (k kind[T]) field(a *Action) any     { return k.of(a) }
-func (k kind[T]) refuses(w State, a *Action) string {
+func (k *kind[T]) Name() string            { return k.name }
+func (k *kind[T]) Schema() json.RawMessage { return json.RawMessage(k.schema) }
+func (k *kind[T]) Draws() []Draw           { return k.draws }
+func (k *kind[T]) Type() reflect.Type      { return reflect.TypeFor[T]() }
+func (k *kind[T]) in(a *Action) bool       { return *k.of(a) != nil }
+func (k *kind[T]) field(a *Action) any     { return k.of(a) }
+func (k *kind[T]) refuses(w State, a *Action) string {
 	if k.refuses_ == nil {
 		return ""
 	}
 	return k.refuses_(w, *k.of(a))
 }
 
-func (k kind[T]) agent(a *Action) string {
+func (k *kind[T]) agent(a *Action) string {
 	if k.agent_ == nil {
 		return ""
 	}
 	return k.agent_(*k.of(a))
 }
 
-func (k kind[T]) introduces(a *Action) string {
+func (k *kind[T]) introduces(a *Action) string {
 	if k.introduces_ == nil {
 		return ""
 	}
 	return k.introduces_(*k.of(a))
 }
 
-func (k kind[T]) apply(r *Runtime, res *Result, a *Action) error {
+func (k *kind[T]) apply(r *Runtime, res *Result, a *Action) error {
 	return k.apply_(r, res, *k.of(a))
 }
 
-func (k kind[T]) touches(r *Runtime, a *Action) []string {
+func (k *kind[T]) touches(r *Runtime, a *Action) []string {
 	if k.touches_ != nil {
 		return k.touches_(r, *k.of(a))
 	}
 	if n := k.agent(a); n != "" {
-		if ag := r.agents[n]; ag != nil {
+		if ag := r.find(n); ag != nil {
 			return ag.self
 		}
 		return []string{n}
@@ -163,7 +163,10 @@ func allAgents[T any](r *Runtime, _ *T) []string { return r.order }
 var actions = union.NewTable(ActionKind.Name, func(k ActionKind) union.Field[Action] { return k.field })
 
 // declare adds an action to the table; each action file calls it once.
-func declare[T any](k kind[T]) ActionKind { return actions.Declare(k) }
+// The row is the kind's pointer: a method called through ActionKind then
+// reads the kind in place (a value would be copied at every call, and
+// kindOf calls one for each row before the action's).
+func declare[T any](k kind[T]) ActionKind { return actions.Declare(&k) }
 
 // Actions is the action table in Action's field order.
 func Actions() []ActionKind { return actions.Rows() }
@@ -221,22 +224,24 @@ func (a Action) Ready(w State) bool { return a.Refusal(w) == "" }
 // Refusal says why the runtime refuses the action in the state w shows
 // ("" when it is ready): the one rule Runtime.Do applies and generators
 // draw by.
-func (a Action) Refusal(w State) string {
-	k := kindOf(&a)
+func (a Action) Refusal(w State) string { return refusal(kindOf(&a), &a, w) }
+
+// refusal is Refusal of the action a of kind k (nil: an empty action).
+func refusal(k ActionKind, a *Action, w State) string {
 	if k == nil {
 		return "empty action"
 	}
-	if n := k.agent(&a); n != "" && n != k.introduces(&a) && !slices.Contains(w.Agents(), n) {
+	if n := k.agent(a); n != "" && n != k.introduces(a) && !slices.Contains(w.Agents(), n) {
 		return fmt.Sprintf("unknown agent %q", n)
 	}
-	if n := k.introduces(&a); n != "" && slices.Contains(w.Agents(), n) {
+	if n := k.introduces(a); n != "" && slices.Contains(w.Agents(), n) {
 		return fmt.Sprintf("agent %q already exists", n)
 	}
-	if why := k.refuses(w, &a); why != "" {
-		if n := k.agent(&a); n != "" {
+	if why := k.refuses(w, a); why != "" {
+		if n := k.agent(a); n != "" {
 			why = fmt.Sprintf("agent %q: %s", n, why)
 		}
-		return a.Name() + ": " + why
+		return k.Name() + ": " + why
 	}
 	return ""
 }

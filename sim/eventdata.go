@@ -192,10 +192,10 @@ func appendToolResultJSON(dst []byte, turn, step int, id, text string, isError b
 // record notes an event the runtime appended in the action's result.
 func (r *Runtime) record(res *Result, a *agentState, e Event, byPlugin bool) {
 	if res.Appended == nil {
-		if b := r.boxOf(res); b != nil {
+		if b := r.boxOf(res); b != nil && b.appended != nil {
 			res.Appended = b.appended
 		} else {
-			res.Appended = make([]Appended, 0, 8)
+			res.Appended = make([]Appended, 0, 2)
 		}
 	}
 	res.Appended = append(res.Appended, Appended{Agent: a.name, Event: e, ByPlugin: byPlugin})
@@ -206,60 +206,88 @@ func (r *Runtime) logStep(res *Result, a *agentState, typ string) {
 	if r.opts.NoStepEvents {
 		return
 	}
-	r.record(res, a, a.log.push(typ, appendStepJSON(a.log.reserve(32), a.turn, a.step)), false)
+	r.record(res, a, a.log.push(typ, appendStepJSON(a.log.buf(), a.turn, a.step)), false)
 }
 
 // logTurnStart appends turn/start for the agent's current turn.
 func (r *Runtime) logTurnStart(res *Result, a *agentState) {
-	r.record(res, a, a.log.push(spec.TypeTurnStart, appendTurnStartJSON(a.log.reserve(16), a.turn)), false)
+	r.record(res, a, a.log.push(spec.TypeTurnStart, appendTurnStartJSON(a.log.buf(), a.turn)), false)
 }
 
 // logTurnEnd appends turn/end for the agent's current turn.
 func (r *Runtime) logTurnEnd(res *Result, a *agentState, reason string) {
-	r.record(res, a, a.log.push(spec.TypeTurnEnd, appendTurnEndJSON(a.log.reserve(48), a.turn, reason)), false)
+	r.record(res, a, a.log.push(spec.TypeTurnEnd, appendTurnEndJSON(a.log.buf(), a.turn, reason)), false)
 }
 
-// logMessage appends a user/message carrying m.
+// logMessage appends a user/message carrying m. The data of the last few
+// messages logged is kept (a view of the logged bytes): the same message
+// (a plan-mode notice, a listener's message) is copied, not encoded again.
 func (r *Runtime) logMessage(res *Result, a *agentState, m Message) {
-	r.record(res, a, a.log.push(spec.TypeUserMessage, appendMessageJSON(a.log.reserve(96+len(m.Text)), m)), false)
+	for i := range r.messages {
+		if c := &r.messages[i]; c.data != nil && c.m == m {
+			r.record(res, a, a.log.push(spec.TypeUserMessage, append(a.log.buf(), c.data...)), false)
+			return
+		}
+	}
+	e := a.log.push(spec.TypeUserMessage, appendMessageJSON(a.log.buf(), m))
+	r.messages[r.nextMessage] = loggedMessage{m, e.Data}
+	r.nextMessage = (r.nextMessage + 1) % len(r.messages)
+	r.record(res, a, e, false)
+}
+
+// loggedMessage is a message and its logged data.
+type loggedMessage struct {
+	m    Message
+	data []byte
 }
 
 // logHeader appends request/header for the assembly and returns the
 // header's canonical bytes (a view of the logged data) and the reason:
 // initial for the agent's first request, resume when the assembly equals
 // the last one byte for byte, change otherwise. Under HeadersOnChange an
-// unchanged header is not logged.
-func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tools []Tool) (header []byte, reason string) {
-	buf := a.log.reserve(256)
-	start := len(buf)
-	buf = appendKey(append(buf, '{'), 0, "header")
-	hstart := len(buf) - start
-	buf = appendHeaderJSON(buf, sections, tools)
-	hend := len(buf) - start
-	reason = "initial"
+// unchanged header is not logged. header is the header's canonical bytes
+// when they are known (an assembly seen before), nil otherwise: they are
+// then written, and kept with the agent's last assembly.
+func (r *Runtime) logHeader(res *Result, a *agentState, sections []Section, tools []Tool, header []byte) ([]byte, string) {
+	buf := appendKey(append(a.log.buf(), '{'), 0, "header")
+	hstart := len(buf)
+	if header != nil {
+		buf = append(buf, header...)
+	} else {
+		buf = appendHeaderJSON(buf, sections, tools)
+	}
+	hend := len(buf)
+	reason := "initial"
 	if a.assembled {
 		reason = "resume"
-		if string(a.lastAssemblyJSON) != string(buf[start+hstart:]) {
+		if string(a.lastAssemblyJSON) != string(buf[hstart:]) {
 			reason = "change"
 		}
 	}
 	if reason == "resume" && r.opts.Headers == HeadersOnChange {
-		// Unchanged: nothing is logged, and the reserved bytes are left
-		// for the next event.
+		// Unchanged: nothing is logged (the bytes written stay in the
+		// log's scratch buffer).
+		if header == nil {
+			a.assemblies[0].header = a.lastAssemblyJSON
+		}
 		return a.lastAssemblyJSON, reason
 	}
 	buf = append(appendStr(buf, ',', "reason", reason), '}')
 	e := a.log.push(spec.TypeRequestHeader, buf)
 	r.record(res, a, e, false)
-	return e.Data[hstart:hend:hend], reason
+	logged := e.Data[hstart:hend:hend]
+	if header == nil {
+		a.assemblies[0].header = logged
+	}
+	return logged, reason
 }
 
 // logAssistant appends the model's output for the agent's current step.
 func (r *Runtime) logAssistant(res *Result, a *agentState, text string, calls []ToolCall, ids []string) {
-	r.record(res, a, a.log.push(spec.TypeAssistant, appendAssistantJSON(a.log.reserve(128+len(text)), a.turn, a.step, text, calls, ids)), false)
+	r.record(res, a, a.log.push(spec.TypeAssistant, appendAssistantJSON(a.log.buf(), a.turn, a.step, text, calls, ids)), false)
 }
 
 // logToolCall appends tool/call for the model's call c.
 func (r *Runtime) logToolCall(res *Result, a *agentState, id string, c ToolCall) {
-	r.record(res, a, a.log.push(spec.TypeToolCall, appendToolCallJSON(a.log.reserve(128), a.turn, a.step, id, c)), false)
+	r.record(res, a, a.log.push(spec.TypeToolCall, appendToolCallJSON(a.log.buf(), a.turn, a.step, id, c)), false)
 }

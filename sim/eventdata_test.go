@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -134,5 +135,55 @@ func TestLogArena(t *testing.T) {
 	s := l.Since(10)
 	if cap(s) != len(s) {
 		t.Errorf("Since: capacity %d beyond its length %d", cap(s), len(s))
+	}
+}
+
+// Since and Events give the log's events whatever the distance between
+// the calls (from the tail, or built from the records), and a slice they
+// handed out never changes as the log grows.
+func TestLogSince(t *testing.T) {
+	l := &Log{}
+	type kept struct {
+		from   int
+		events []Event
+	}
+	var held []kept
+	var want []Event
+	seen := 0
+	for i := range 5000 {
+		want = append(want, l.Append(fmt.Sprintf("t%d", i%40), JSON(map[string]int{"i": i})))
+		// Calls at varying distances: every event, every few, after long gaps.
+		if i%7 == 0 || i%97 < 3 || i%500 == 0 {
+			s := l.Since(seen)
+			held = append(held, kept{seen, s})
+			seen = l.Len()
+		}
+		if i%1500 == 0 {
+			s := l.Since(i / 2) // far behind the tail
+			held = append(held, kept{i / 2, s})
+		}
+	}
+	for _, h := range held {
+		for j, e := range h.events {
+			w := want[h.from+j]
+			if e.Seq != w.Seq || e.Type != w.Type || string(e.Data) != string(w.Data) {
+				t.Fatalf("Since(%d)[%d] = %+v, want %+v", h.from, j, e, w)
+			}
+		}
+		if cap(h.events) != len(h.events) {
+			t.Fatalf("Since(%d): capacity %d beyond its length %d", h.from, cap(h.events), len(h.events))
+		}
+	}
+	all := l.Events()
+	if len(all) != len(want) || cap(all) != len(all) {
+		t.Fatalf("Events: %d events (capacity %d), want %d", len(all), cap(all), len(want))
+	}
+	for i, e := range all {
+		if e.Seq != i || e.Type != want[i].Type || string(e.Data) != string(want[i].Data) || l.Type(i) != e.Type {
+			t.Fatalf("Events()[%d] = %+v, want %+v", i, e, want[i])
+		}
+	}
+	if c := l.Copy(); len(c) != len(all) || &c[0] == &all[0] {
+		t.Fatal("Copy is not a copy of the events")
 	}
 }

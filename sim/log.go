@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/plankit/plankit/spec"
@@ -119,29 +120,63 @@ func TurnEndReason(data json.RawMessage) string {
 	return s
 }
 
-// Log is one agent's durable, append-only session log. Event data lives in
-// chunks the log owns (an arena): appending an event copies its canonical
-// bytes into the current chunk instead of allocating a slice per event.
-// Data slices are capped at their length, so no caller can append into a
-// neighbour's bytes.
+// Log is one agent's durable, append-only session log.
+//
+// Its storage is made for logs that grow without end: nothing is copied as
+// the log grows and the collector has little to scan.
+//   - Event data lives in chunks the log owns (an arena): appending an
+//     event copies its canonical bytes into the current chunk instead of
+//     allocating a slice per event. Data slices are capped at their
+//     length, so no caller can append into a neighbour's bytes.
+//   - Each event is a pointer-free record (its type's number, its data's
+//     chunk and span), in blocks of fixed size that never move.
+//   - Since (every port call's Call.Sync) builds the Events it hands out
+//     in a shared array, one call's after the other's, and Events builds
+//     the whole log as Events once, extending it on later calls.
 type Log struct {
-	events []Event
+	n      int
+	blocks [][]record
+	// types are the log's event types, each once; a record holds its
+	// type's index (typeIndex finds it once there are many).
+	types     []string
+	typeIndex map[string]uint32
+	// chunks are the data arena's chunks, each at its full capacity; chunk
+	// is the last one, with its length the bytes used.
+	chunks [][]byte
 	chunk  []byte
+	// scratch is where an event's canonical data is written when the
+	// current chunk has too little room left (reused event after event).
+	scratch []byte
+	// synced holds the events Since handed out, one after the other in
+	// its array, which is never written again where it was handed out.
+	synced []Event
+	// all is Events' copy of the log's first len(all) events.
+	all []Event
 }
 
-// Chunk sizes of a log's data arena: the first chunk is small (most logs
-// of a check are short), later ones double up to the maximum.
+// record is one event of a log, without pointers: its type's index in
+// Log.types and its data's span in chunk Log.chunks[chunk].
+type record struct {
+	chunk, off, size, typ uint32
+}
+
+// Sizes of a log's storage: records come in blocks of blockSize; the
+// arena's first chunk is small (most logs of a check are short), later
+// ones double up to the maximum, and an event's data is written straight
+// into the chunk when it has minRoom bytes left; Since's arrays hold
+// syncSize events (480 bytes: the allocator's fast path).
 const (
-	minChunk = 1 << 10
-	maxChunk = 1 << 16
+	blockShift = 10
+	blockSize  = 1 << blockShift
+	minChunk   = 1 << 10
+	maxChunk   = 1 << 16
+	minRoom    = 1 << 9
+	syncSize   = 10
 )
 
 // NewLog returns a log holding a copy of events, renumbered from 0.
 func NewLog(events []Event) *Log {
 	l := &Log{}
-	if len(events) > 0 {
-		l.events = make([]Event, 0, len(events))
-	}
 	for _, e := range events {
 		l.Append(e.Type, e.Data)
 	}
@@ -153,68 +188,135 @@ func NewLog(events []Event) *Log {
 // compare equal byte for byte.
 func (l *Log) Append(typ string, data json.RawMessage) Event {
 	if len(data) > 0 {
-		if out, ok := canonicalBytes(l.reserve(len(data)), data); ok {
+		if out, ok := canonicalBytes(l.buf(), data); ok {
 			return l.push(typ, out)
 		}
 	}
-	c := Canonical(data) // the slow path: invalid JSON, escaped keys
-	return l.push(typ, append(l.reserve(len(c)), c...))
+	return l.push(typ, Canonical(data)) // the slow path: invalid JSON, escaped keys
 }
 
-// reserve returns the arena's current chunk, with room for about n more
-// bytes; the caller appends one event's canonical data to it and hands
-// the result to push.
-func (l *Log) reserve(n int) []byte {
-	if cap(l.chunk)-len(l.chunk) < n || l.chunk == nil {
-		l.newChunk(n)
+// buf returns an empty buffer for one event's canonical data: the room
+// left in the arena's current chunk, or the scratch buffer when the chunk
+// is nearly full. The caller appends the data to it and hands the result
+// to push.
+func (l *Log) buf() []byte {
+	if cap(l.chunk)-len(l.chunk) >= minRoom {
+		return l.chunk[len(l.chunk):len(l.chunk)]
 	}
-	return l.chunk
+	return l.scratch[:0]
 }
 
-func (l *Log) newChunk(n int) {
-	size := min(max(2*cap(l.chunk), minChunk), maxChunk)
-	l.chunk = make([]byte, 0, max(size, 2*n))
+// push appends the event whose canonical data is data and returns it.
+// data is what buf returned, appended to, or a slice no one else holds:
+// data written in place in the arena is kept there, any other is copied
+// into it (the log may keep a slice that is not its chunk as its scratch
+// buffer).
+func (l *Log) push(typ string, data []byte) Event {
+	end := len(l.chunk) + len(data)
+	if len(data) == 0 || end > cap(l.chunk) || &l.chunk[:end][len(l.chunk)] != &data[0] {
+		// Not written in place: copied into the arena.
+		if cap(data) > cap(l.scratch) && cap(data) <= maxChunk {
+			l.scratch = data[:0] // keep the grown buffer for the next event
+		}
+		if cap(l.chunk)-len(l.chunk) < len(data) || l.chunk == nil {
+			size := min(max(2*cap(l.chunk), minChunk), maxChunk)
+			l.chunk = make([]byte, 0, max(size, len(data)))
+			l.chunks = append(l.chunks, l.chunk[:cap(l.chunk)])
+		}
+		end = len(l.chunk) + len(data)
+		copy(l.chunk[len(l.chunk):end], data)
+	}
+	off := len(l.chunk)
+	l.chunk = l.chunk[:end]
+	rec := record{chunk: uint32(len(l.chunks) - 1), off: uint32(off), size: uint32(len(data)), typ: l.typeOf(typ)}
+	if l.n&(blockSize-1) == 0 {
+		l.blocks = append(l.blocks, make([]record, 0, blockSize))
+	}
+	b := &l.blocks[len(l.blocks)-1]
+	*b = append(*b, rec)
+	l.n++
+	return l.event(l.n-1, rec)
 }
 
-// push records the event whose data is buf[len(l.chunk):], where buf is
-// l.chunk with bytes appended (possibly moved by growing it).
-func (l *Log) push(typ string, buf []byte) Event {
-	start := len(l.chunk)
-	if cap(buf) != cap(l.chunk) && start > 0 {
-		// The chunk overflowed: move this event's bytes to a fresh chunk
-		// of their own size class rather than keep a copy of the old
-		// events' bytes alive.
-		data := buf[start:]
-		l.newChunk(len(data))
-		buf = append(l.chunk, data...)
-		start = 0
+// typeOf is the index of typ in l.types, added if new.
+func (l *Log) typeOf(typ string) uint32 {
+	if l.typeIndex == nil {
+		for i, t := range l.types {
+			if t == typ {
+				return uint32(i)
+			}
+		}
+	} else if i, ok := l.typeIndex[typ]; ok {
+		return i
 	}
-	l.chunk = buf
-	e := Event{Seq: len(l.events), Type: typ, Data: json.RawMessage(buf[start:len(buf):len(buf)])}
-	if len(l.events) == cap(l.events) {
-		// Double, where append grows a large slice by a quarter: a log
-		// of a million events is then copied about once, not four times.
-		grown := make([]Event, len(l.events), max(64, 2*cap(l.events)))
-		copy(grown, l.events)
-		l.events = grown
+	i := uint32(len(l.types))
+	l.types = append(l.types, typ)
+	if l.typeIndex != nil {
+		l.typeIndex[typ] = i
+	} else if len(l.types) > 32 {
+		// Many types: index them rather than search.
+		l.typeIndex = make(map[string]uint32, 2*len(l.types))
+		for j, t := range l.types {
+			l.typeIndex[t] = uint32(j)
+		}
 	}
-	l.events = append(l.events, e)
-	return e
+	return i
 }
+
+// event is the event with seq i and record rec.
+func (l *Log) event(i int, rec record) Event {
+	c, end := l.chunks[rec.chunk], rec.off+rec.size
+	return Event{Seq: i, Type: l.types[rec.typ], Data: json.RawMessage(c[rec.off:end:end])}
+}
+
+func (l *Log) record(i int) record { return l.blocks[i>>blockShift][i&(blockSize-1)] }
+
+// Type is the type of the event with seq i.
+func (l *Log) Type(i int) string { return l.types[l.record(i).typ] }
 
 // Len is the number of events.
-func (l *Log) Len() int { return len(l.events) }
+func (l *Log) Len() int { return l.n }
 
-// Events returns the log's events; callers must not modify them.
-func (l *Log) Events() []Event { return l.events }
+// Events returns the log's events; callers must not modify them. The
+// slice is capped, so appending to it never writes into the log's copy.
+func (l *Log) Events() []Event {
+	for i := len(l.all); i < l.n; i++ {
+		l.all = append(l.all, l.event(i, l.record(i)))
+	}
+	return l.all[:l.n:l.n]
+}
 
-// Since returns the events from seq n on. The slice is capped, so
-// appending to it never writes into the log.
-func (l *Log) Since(n int) []Event {
-	if n >= len(l.events) {
+// Copy returns the log's events in a new slice.
+func (l *Log) Copy() []Event {
+	if l.n == 0 {
 		return nil
 	}
-	return l.events[n:len(l.events):len(l.events)]
+	if len(l.all) == l.n {
+		return slices.Clone(l.all)
+	}
+	out := make([]Event, l.n)
+	for i := range out {
+		out[i] = l.event(i, l.record(i))
+	}
+	return out
+}
+
+// Since returns the events from seq n on. The slice is capped, so
+// appending to it never writes into the log, and never changes: the
+// caller may keep it.
+func (l *Log) Since(n int) []Event {
+	n = max(n, 0)
+	if n >= l.n {
+		return nil
+	}
+	if l.n-n > cap(l.synced)-len(l.synced) {
+		l.synced = make([]Event, 0, max(syncSize, l.n-n))
+	}
+	start := len(l.synced)
+	for i := n; i < l.n; i++ {
+		l.synced = append(l.synced, l.event(i, l.record(i)))
+	}
+	return l.synced[start:len(l.synced):len(l.synced)]
 }
 
 // Canonical re-encodes JSON with sorted object keys and no insignificant

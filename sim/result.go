@@ -147,17 +147,22 @@ func (r Result) StateOf(agent string) (GetReply, bool) {
 	return GetReply{}, false
 }
 
-// resultBox holds an action's Result together with room for what the
-// action usually records, so that one allocation serves the result and its
-// usual slices (Runtime.Do). The room is in the struct that embeds the box:
-// a step's (stepBox) has room for a step's appends, effects, request and
-// pre-step trace; any other action's (smallBox) for the few appends and
-// effects it makes. A result that outgrows its room grows its slices out of
-// the box as any slice grows.
+// resultBox is where Do records an action's Result: the runtime keeps one
+// per nesting level (hooks may call Do inside a step) and reuses it action
+// after action, since Do returns a copy of the Result. The box's copy of
+// the action is the one the kinds read.
+//
+// A step or retry also gets room for what it usually records (appends,
+// effects, get() after, the request, the pre-step trace) in two
+// allocations of its own (appendRoom, stepRoom), each small enough for
+// the allocator's fast path (no more than 512 bytes): the Result handed
+// out keeps its slices, so the room is never reused. Any other action's
+// slices are made when it records something, to the size it needs. A
+// result that outgrows its room grows its slices out of the room as any
+// slice grows.
 type resultBox struct {
 	res Result
-	// The room: empty slices over the embedding struct's arrays (nil
-	// where it has none).
+	// The room: empty slices over the rooms' arrays (nil outside a step).
 	appended []Appended
 	effects  []AgentEffect
 	after    []AgentState
@@ -165,34 +170,26 @@ type resultBox struct {
 	preStep  *PreStepTrace
 }
 
-type stepBox struct {
-	resultBox
-	appendedRoom [8]Appended
-	effectsRoom  [2]AgentEffect
-	afterRoom    [1]AgentState
-	requestsRoom [1]Request
-	preStepRoom  PreStepTrace
+// appendRoom holds a step's usual appends: step/start, the messages, the
+// request header, the model's output, step/end and a plugin's append.
+type appendRoom [7]Appended
+
+type stepRoom struct {
+	effects  [2]AgentEffect
+	after    [1]AgentState
+	requests [1]Request
+	preStep  PreStepTrace
 }
 
-type smallBox struct {
-	resultBox
-	appendedRoom [2]Appended
-	effectsRoom  [1]AgentEffect
-	afterRoom    [1]AgentState
-}
-
-// newBox returns the box for an action; steps says the action runs a step
-// (a step or a retry).
-func newBox(act Action, steps bool) *resultBox {
+// reset makes the box record act; steps says the action runs a step (a
+// step or a retry).
+func (b *resultBox) reset(act *Action, steps bool) {
+	*b = resultBox{res: Result{Action: *act}}
 	if steps {
-		b := &stepBox{resultBox: resultBox{res: Result{Action: act}}}
-		b.appended, b.effects, b.after = b.appendedRoom[:0], b.effectsRoom[:0], b.afterRoom[:0]
-		b.requests, b.preStep = b.requestsRoom[:0], &b.preStepRoom
-		return &b.resultBox
+		appended, room := new(appendRoom), new(stepRoom)
+		b.appended, b.effects, b.after = appended[:0], room.effects[:0], room.after[:0]
+		b.requests, b.preStep = room.requests[:0], &room.preStep
 	}
-	b := &smallBox{resultBox: resultBox{res: Result{Action: act}}}
-	b.appended, b.effects, b.after = b.appendedRoom[:0], b.effectsRoom[:0], b.afterRoom[:0]
-	return &b.resultBox
 }
 
 // boxOf is the box of the result the runtime is recording, when res is

@@ -124,6 +124,9 @@ type agentState struct {
 	// assembly's canonical JSON, to compare the next request's with.
 	assembled        bool
 	lastAssemblyJSON json.RawMessage
+	// assemblies are the agent's last two assemblies, the last used
+	// first.
+	assemblies [2]assembly
 	// lastRequest: the step's request as sent, which a same-step retry
 	// sends again.
 	lastRequest Request
@@ -153,11 +156,26 @@ type Runtime struct {
 	loaded       bool
 	reg          LoadReply
 	agents       map[string]*agentState
+	found        *agentState // the agent find found last
 	order        []string
 	fail         int // armed append faults
 	links        []chainLink
-	// box holds the result the current Do records (nil outside Do).
-	box *resultBox
+	// box holds the result the current Do records (nil outside Do);
+	// boxes are the boxes of each nesting level of Do, depth the current
+	// level.
+	box   *resultBox
+	boxes []*resultBox
+	depth int
+	// messages are the last messages logged with their data, which
+	// logMessage copies for the same message; nextMessage is the entry
+	// the next one replaces.
+	messages    [4]loggedMessage
+	nextMessage int
+	// canonical are the last data an implementation appended with their
+	// canonical bytes (appendData); nextCanonical is the entry the next
+	// one replaces.
+	canonical     [4]canonicalData
+	nextCanonical int
 }
 
 // InputError is a problem with the script itself (an unknown agent, a step
@@ -262,7 +280,7 @@ func (r *Runtime) Status(agent string) (status string, turnOpen bool) {
 // AwaitingRetry reports whether the agent's last step request failed and
 // waits for a retry.
 func (r *Runtime) AwaitingRetry(agent string) bool {
-	a := r.agents[agent]
+	a := r.find(agent)
 	return a != nil && a.awaitingRetry
 }
 
@@ -304,7 +322,7 @@ type state struct{ r *Runtime }
 
 func (s state) Agents() []string { return s.r.order }
 func (s state) Open(agent string) bool {
-	a := s.r.agents[agent]
+	a := s.r.find(agent)
 	return a != nil && a.turnOpen
 }
 func (s state) AwaitingRetry(agent string) bool { return s.r.AwaitingRetry(agent) }
@@ -357,8 +375,8 @@ func (r *Runtime) addAgent(name string, events []Event) error {
 // recover derives the turn position from the log alone.
 func (a *agentState) recover() {
 	a.turnOpen, a.turn, a.step = false, 0, 0
-	for _, e := range a.log.Events() {
-		switch e.Type {
+	for i := range a.log.Len() {
+		switch a.log.Type(i) {
 		case spec.TypeTurnStart:
 			a.turnOpen = true
 			a.turn++
@@ -371,9 +389,23 @@ func (a *agentState) recover() {
 	}
 }
 
+// find is the named agent (nil: none). Actions name the same agent again
+// and again, so the last one found is tried first (agents are never
+// removed).
+func (r *Runtime) find(name string) *agentState {
+	if a := r.found; a != nil && a.name == name {
+		return a
+	}
+	a := r.agents[name]
+	if a != nil {
+		r.found = a
+	}
+	return a
+}
+
 func (r *Runtime) agent(name string) (*agentState, error) {
-	a, ok := r.agents[name]
-	if !ok {
+	a := r.find(name)
+	if a == nil {
 		return nil, inputf("unknown agent %q (agents: %s)", name, strings.Join(r.order, ", "))
 	}
 	return a, nil
@@ -409,7 +441,7 @@ func (r *Runtime) hostAppend(res *Result, a *agentState, typ string, data any) E
 // messages. It returns whether a steer asked to wake the agent.
 func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool) {
 	if res.Effects == nil && len(effects) > 0 {
-		if b := r.boxOf(res); b != nil {
+		if b := r.boxOf(res); b != nil && b.effects != nil {
 			res.Effects = b.effects
 		} else {
 			res.Effects = make([]AgentEffect, 0, len(effects))
@@ -425,7 +457,7 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 			if ef.Failed {
 				continue
 			}
-			r.record(res, a, a.log.Append(ef.Type, ef.Data), true)
+			r.record(res, a, r.appendData(a, ef.Type, ef.Data), true)
 		case EffectSteer:
 			if ef.Message != nil {
 				a.queue = append(a.queue, *ef.Message)
@@ -441,27 +473,51 @@ func (r *Runtime) apply(res *Result, a *agentState, effects []Effect) (wake bool
 	return wake
 }
 
+// appendData appends an implementation's event to the agent's log. The
+// last few data made canonical are kept with their canonical bytes (a
+// view of the logged data): the same data again (a plan/mode change, a
+// notice) is copied, not parsed and made canonical again.
+func (r *Runtime) appendData(a *agentState, typ string, data json.RawMessage) Event {
+	for i := range r.canonical {
+		if c := &r.canonical[i]; c.out != nil && string(c.in) == string(data) {
+			return a.log.push(typ, append(a.log.buf(), c.out...))
+		}
+	}
+	e := a.log.Append(typ, data)
+	if len(data) <= maxCanonicalKept {
+		r.canonical[r.nextCanonical] = canonicalData{in: append([]byte{}, data...), out: e.Data}
+		r.nextCanonical = (r.nextCanonical + 1) % len(r.canonical)
+	}
+	return e
+}
+
+// canonicalData is data an implementation appended (a copy) and its
+// canonical bytes; maxCanonicalKept bounds the data kept so.
+type canonicalData struct{ in, out []byte }
+
+const maxCanonicalKept = 256
+
 // Do applies one action and returns what happened. An *InputError means
 // the action does not fit the runtime's state; an *ImplError means the
 // implementation could not be run.
 func (r *Runtime) Do(act Action) (Result, error) {
-	// One allocation for the result and its usual slices; the result's
-	// copy of the action is the one the kinds read. Hooks may call Do
-	// inside a step: the outer action's box comes back after.
-	// The box's copy of the action is the one the kinds read (act itself
-	// would escape to the heap).
-	box := newBox(act, act.Step != nil || act.Retry != nil)
+	// The result is recorded in the box of this nesting level, reused:
+	// hooks may call Do inside a step, and the outer action's box comes
+	// back after.
+	if r.depth == len(r.boxes) {
+		r.boxes = append(r.boxes, new(resultBox))
+	}
+	box := r.boxes[r.depth]
+	box.reset(&act, act.Step != nil || act.Retry != nil)
 	outer := r.box
 	r.box = box
-	defer func() { r.box = outer }()
+	r.depth++
+	defer func() { r.box = outer; r.depth-- }()
 	res := &box.res
 	k := kindOf(&res.Action)
-	if k == nil {
-		return *res, inputf("empty action")
-	}
 	// The action table's precondition is the one rule: an action that is
 	// not ready is refused before the runtime does anything.
-	if why := res.Action.Refusal(state{r}); why != "" {
+	if why := refusal(k, &res.Action, state{r}); why != "" {
 		return *res, inputf("%s", why)
 	}
 	err := k.apply(r, res, &res.Action)
@@ -478,14 +534,14 @@ func (r *Runtime) observe(res *Result, k ActionKind, act *Action) error {
 	}
 	names := k.touches(r, act)
 	if len(names) > 0 && res.After == nil {
-		if b := r.boxOf(res); b != nil {
+		if b := r.boxOf(res); b != nil && b.after != nil {
 			res.After = b.after
 		} else {
 			res.After = make([]AgentState, 0, len(names))
 		}
 	}
 	for _, n := range names {
-		a := r.agents[n]
+		a := r.find(n)
 		if a == nil {
 			continue
 		}
@@ -567,7 +623,9 @@ func (r *Runtime) restartWith(res *Result, keepInbox bool) error {
 // open hands the plugin an agent's whole log (Port.Open); the agent has
 // then seen all of it.
 func (r *Runtime) open(a *agentState) error {
-	if err := r.port.Open(OpenRequest{Agent: a.name, Events: a.log.Events()}); err != nil {
+	// A copy: the log's own Events would keep a second form of a long
+	// log alive.
+	if err := r.port.Open(OpenRequest{Agent: a.name, Events: a.log.Copy()}); err != nil {
 		return &ImplError{Op: "open " + a.name, Err: err}
 	}
 	a.seen = a.log.Len()
@@ -785,7 +843,7 @@ func (r *Runtime) doFork(res *Result, f *ForkAction) error {
 	if err != nil {
 		return err
 	}
-	if err := r.addAgent(f.As, a.log.Events()); err != nil {
+	if err := r.addAgent(f.As, a.log.Copy()); err != nil {
 		return err
 	}
 	child := r.agents[f.As]

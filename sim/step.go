@@ -317,15 +317,14 @@ func (r *Runtime) assemble(a *agentState) (AssembleReply, error) {
 // request logs the request header: the rendered sections in order and the
 // tool catalog.
 func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs []Message) Request {
-	sections := append([]Section{BaseSection}, asm.Sections...)
-	slices.SortStableFunc(sections, func(x, y Section) int { return x.Order - y.Order })
 	// The reply is the runtime's: its tools are shared, capped, never
 	// changed.
 	tools := asm.Tools[:len(asm.Tools):len(asm.Tools)]
 	if tools == nil {
 		tools = []Tool{}
 	}
-	a.lastAssemblyJSON, _ = r.logHeader(res, a, sections, tools)
+	sections, header := a.assembly(asm.Sections, tools)
+	a.lastAssemblyJSON, _ = r.logHeader(res, a, sections, tools, header)
 	a.assembled = true
 	q := Request{Agent: a.name, Turn: a.turn, Step: a.step, Retry: a.retries, Sections: sections, Tools: tools, Messages: msgs[:len(msgs):len(msgs)]}
 	if b := r.boxOf(res); b != nil && res.Requests == nil {
@@ -333,6 +332,39 @@ func (r *Runtime) request(res *Result, a *agentState, asm *AssembleReply, msgs [
 	}
 	res.Requests = append(res.Requests, q)
 	return q
+}
+
+// assembly is what the agent's requests of the two last assemblies
+// showed: a copy of the plugin's sections and of the tools, the sections as
+// sent and the canonical bytes of the header (a view of the logged data).
+// Plan mode switches between two assemblies (with its section and
+// without), so these are usually the next request's.
+type assembly struct {
+	sections, sent []Section
+	tools          []Tool
+	header         []byte
+}
+
+// assembly returns the sections a request of the plugin's sections and the
+// tools sends: the runtime's own section and the plugin's, in order. When
+// they are one of the last two assemblies' it returns their sections as
+// sent again (shared by the requests, as the tools are: never changed) and
+// the header's canonical bytes, logged already (nil otherwise); the entry
+// then serves as the last one used.
+func (a *agentState) assembly(sections []Section, tools []Tool) (sent []Section, header []byte) {
+	for i := range a.assemblies {
+		c := &a.assemblies[i]
+		if c.header != nil && slices.Equal(sections, c.sections) && slices.Equal(tools, c.tools) {
+			a.assemblies[0], a.assemblies[i] = a.assemblies[i], a.assemblies[0]
+			return a.assemblies[0].sent, a.assemblies[0].header
+		}
+	}
+	sent = append([]Section{BaseSection}, sections...)
+	slices.SortStableFunc(sent, func(x, y Section) int { return x.Order - y.Order })
+	// The older entry goes; logHeader fills in the header.
+	a.assemblies[1] = a.assemblies[0]
+	a.assemblies[0] = assembly{sections: slices.Clone(sections), sent: sent, tools: slices.Clone(tools)}
+	return sent, nil
 }
 
 // finishStep sends the request (which may fail) and plays the model's
@@ -433,7 +465,7 @@ func (r *Runtime) toolResult(res *Result, a *agentState, id string, out ToolOutc
 	if out.OK {
 		text = string(out.Result)
 	}
-	r.record(res, a, a.log.push(spec.TypeToolResult, appendToolResultJSON(a.log.reserve(192+len(text)), a.turn, a.step, id, text, !out.OK)), false)
+	r.record(res, a, a.log.push(spec.TypeToolResult, appendToolResultJSON(a.log.buf(), a.turn, a.step, id, text, !out.OK)), false)
 }
 
 func argsOf(c ToolCall) json.RawMessage {
