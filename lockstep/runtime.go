@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/plankit/plankit/attribution"
 	"github.com/plankit/plankit/internal/safetext"
@@ -166,8 +167,23 @@ type rtSearcher struct {
 	// probing asks get() of every agent on both sides after every step
 	// (RuntimeDepart): a state that departed at a step is named there.
 	probing bool
-	// sideOf memoizes the reference sides of the other readings (sides).
-	sideOf map[string]func() loop.Runtime
+	// sideOf memoizes the reference sides of the other readings (sides),
+	// by their key; lastAgreed is the key of the side that last agreed
+	// with the runtime, tried first next time (a runtime speaks in one
+	// voice, so the reading that explained one script mostly explains
+	// the next). Searches run on several workers: mu guards both. Which
+	// side is tried first changes only the cost: whether some side
+	// agrees does not depend on the order. (A copy of the searcher shares
+	// them.)
+	mu         *sync.Mutex
+	sideOf     map[string]func() loop.Runtime
+	lastAgreed string
+}
+
+// side is a reference side under other readings, with its memo key.
+type side struct {
+	key    string
+	newRef func() loop.Runtime
 }
 
 // newRtSearcher is the search of opts against the runtime id.
@@ -176,7 +192,7 @@ func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rtSearcher{opts: opts, id: id, newRef: newRef, sideOf: map[string]func() loop.Runtime{}}, nil
+	return &rtSearcher{opts: opts, id: id, newRef: newRef, mu: &sync.Mutex{}, sideOf: map[string]func() loop.Runtime{}}, nil
 }
 
 // sides are the reference side under the other readings that can part on
@@ -189,10 +205,12 @@ func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
 // waits in the inbox (it is told at a pre-step, in the step's messages),
 // so the inbox readings do not part there: one side is enough. A script
 // passes when it agrees with any reading.
-func (s *rtSearcher) sides(t loop.Trace) ([]func() loop.Runtime, error) {
+func (s *rtSearcher) sides(t loop.Trace) ([]side, error) {
 	if s.oneReading {
 		return nil, nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	decl := maps.Clone(s.id.Choices)
 	if decl == nil {
 		decl = map[string]string{}
@@ -202,7 +220,7 @@ func (s *rtSearcher) sides(t loop.Trace) ([]func() loop.Runtime, error) {
 			decl[c.Name] = c.Values[1].Name // the built-in runtime's reading
 		}
 	}
-	var out []func() loop.Runtime
+	var out []side
 	for i, d := range spec.Readings(decl, spec.LevelRuntime) {
 		loops := []loopReading{{}}
 		for _, k := range otherLoopReadings {
@@ -218,20 +236,40 @@ func (s *rtSearcher) sides(t loop.Trace) ([]func() loop.Runtime, error) {
 		}
 		for _, k := range loops {
 			key := fmt.Sprint(sortedPairs(d), k)
-			side, ok := s.sideOf[key]
+			newRef, ok := s.sideOf[key]
 			if !ok {
 				id := s.id
 				id.Choices = d
 				var err error
-				if side, err = runtimeReference(id, s.opts.Assume, k); err != nil {
+				if newRef, err = runtimeReference(id, s.opts.Assume, k); err != nil {
 					return nil, err
 				}
-				s.sideOf[key] = side
+				s.sideOf[key] = newRef
 			}
-			out = append(out, side)
+			out = append(out, side{key, newRef})
 		}
 	}
 	return out, nil
+}
+
+// hinted is sides with the one that agreed last first, the others in
+// their order: the order to look for any agreeing side in (whether one
+// does is the same in any order).
+func (s *rtSearcher) hinted(sides []side) []side {
+	s.mu.Lock()
+	last := s.lastAgreed
+	s.mu.Unlock()
+	if i := slices.IndexFunc(sides, func(sd side) bool { return sd.key == last }); i > 0 {
+		return slices.Concat(sides[i:i+1], sides[:i], sides[i+1:])
+	}
+	return sides
+}
+
+// agreed notes the side that agreed with the runtime, to be tried first.
+func (s *rtSearcher) agreed(sd side) {
+	s.mu.Lock()
+	s.lastAgreed = sd.key
+	s.mu.Unlock()
 }
 
 // loopPartsScript reports whether a loop reading can part from the
@@ -476,20 +514,29 @@ func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state boo
 	if compared {
 		headerOnChange := slices.Contains(s.opts.Assume, "header-on-change")
 		agree = nil
+		if !state {
+			// one agreeing reading is enough, whichever it is
+			for _, kept := range s.hinted(sides) {
+				if replayRuntime(kept.newRef, f.trace, f.imp, headerOnChange) {
+					s.agreed(kept)
+					return nil, "", nil
+				}
+			}
+			return f, sig, nil
+		}
+		// the state's signature is the first agreeing reading's: every
+		// one is looked at, in the readings' order
 		for _, kept := range sides {
-			if replayRuntime(kept, f.trace, f.imp, headerOnChange) {
+			if replayRuntime(kept.newRef, f.trace, f.imp, headerOnChange) {
 				agree = append(agree, kept)
 			}
 		}
 		if len(agree) == 0 {
 			return f, sig, nil
 		}
-		if !state {
-			return nil, "", nil
-		}
 	}
 	for _, kept := range agree {
-		g, sig2, err := s.runWith(kept, newImp, t)
+		g, sig2, err := s.runWith(kept.newRef, newImp, t)
 		if err != nil {
 			// the runtime could not be run under this reading: not a
 			// divergence (the script never ran there), an error
@@ -504,7 +551,7 @@ func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state boo
 		return nil, "", nil
 	}
 	for _, kept := range sides {
-		g, _, err := s.runWith(kept, newImp, f.trace)
+		g, _, err := s.runWith(kept.newRef, newImp, f.trace)
 		if err != nil {
 			return nil, "", err
 		}
@@ -656,13 +703,9 @@ func (d *RuntimeDeparture) String() string {
 // reading that agreed longest), named by the attribution table's runtime
 // rows. Nil when the script agrees throughout.
 func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (*RuntimeDeparture, error) {
-	rt := newImpl()
-	id, err := rt.Start()
+	id, err := identify[loop.Identity](newImpl())
 	if err != nil {
-		return nil, &sim.ImplError{Op: "start", Err: err}
-	}
-	if err := rt.Stop(); err != nil {
-		return nil, &sim.ImplError{Op: "stop", Err: err}
+		return nil, err
 	}
 	s, err := newRtSearcher(RuntimeOptions{NewImpl: newImpl, Assume: assume}, id)
 	if err != nil {
@@ -676,7 +719,8 @@ func RuntimeDepart(newImpl func() loop.Runtime, assume []string, t loop.Trace) (
 	var best *RuntimeDeparture
 	var bestRef func() loop.Runtime
 	var played loop.Trace
-	for _, newRef := range append([]func() loop.Runtime{s.newRef}, sides...) {
+	for _, sd := range append([]side{{newRef: s.newRef}}, sides...) {
+		newRef := sd.newRef
 		f, _, err := s.runWith(newRef, newImpl, t)
 		if err != nil {
 			return nil, err

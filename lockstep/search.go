@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/safetext"
@@ -332,11 +333,24 @@ type searcher struct {
 	// reading's (name=value), for an alt search.
 	reading map[string]string
 	differs []string
+	// lastAgreed is the alt search whose reference last agreed with the
+	// implementation, tried first next time (an implementation speaks in
+	// one voice, so the reading that explained one sequence mostly
+	// explains the next); shared by the copies of a search and its
+	// workers.
+	lastAgreed *lastAgreed
+}
+
+// lastAgreed is a search's hint of the reading to try first.
+type lastAgreed struct {
+	mu  sync.Mutex
+	alt *searcher
 }
 
 // withReadings sets s.alts for the followed choices the implementation
 // leaves undeclared.
 func (s *searcher) withReadings() error {
+	s.lastAgreed = &lastAgreed{}
 	rs := spec.Readings(s.choices, spec.LevelPlugin)
 	s.reading = rs[0]
 	for _, r := range rs[1:] {
@@ -458,25 +472,61 @@ func caseFactory[T any](newImpl func() T, newFor func(sim.Check) T, i int) func(
 // other reading that can part on it (altsFor): it passes when one agrees
 // at every action, and otherwise the divergence reported is the latest
 // (the reading that explained the most of the sequence; the first
-// reading's when they tie).
+// reading's when they tie). The readings are tried with the one that
+// agreed last first: the outcome does not depend on the order (an
+// implementation error under one reading is returned only when no
+// reading agrees, the first reading's in their order).
 func (s *searcher) runFrom(newImp func() sim.Port, setup properties.Setup, acts []sim.Action, from int) (f *failure, ok bool, err error) {
 	f, ok, err = s.runOne(newImp, setup, acts, from)
 	if f == nil || err != nil {
 		return f, ok, err
 	}
-	for _, alt := range s.altsFor(acts) {
-		g, _, err := alt.runOne(newImp, setup, acts, from)
+	alts := s.altsFor(acts)
+	errs := make([]error, len(alts))
+	by := -1 // the index in alts of f's reading (-1: the first reading)
+	for _, j := range s.hinted(alts) {
+		g, _, err := alts[j].runOne(newImp, setup, acts, from)
 		switch {
 		case err != nil:
-			return nil, true, err
+			errs[j] = err
 		case g == nil:
+			s.lastAgreed.set(alts[j])
 			return nil, true, nil
-		case len(g.acts) > len(f.acts):
-			g.by = alt
-			f = g
+		case len(g.acts) > len(f.acts) || len(g.acts) == len(f.acts) && by >= 0 && j < by:
+			g.by, f, by = alts[j], g, j
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, true, err
 		}
 	}
 	return f, ok, nil
+}
+
+// hinted are the indices of alts, the one that agreed last first.
+func (s *searcher) hinted(alts []*searcher) []int {
+	order := make([]int, len(alts))
+	for j := range order {
+		order[j] = j
+	}
+	if s.lastAgreed == nil {
+		return order
+	}
+	s.lastAgreed.mu.Lock()
+	last := s.lastAgreed.alt
+	s.lastAgreed.mu.Unlock()
+	if i := slices.Index(alts, last); i > 0 {
+		order = slices.Concat([]int{i}, order[:i], order[i+1:])
+	}
+	return order
+}
+
+// set notes the alt search that agreed last.
+func (h *lastAgreed) set(alt *searcher) {
+	h.mu.Lock()
+	h.alt = alt
+	h.mu.Unlock()
 }
 
 // runOne is runFrom against s's reference alone.

@@ -18,6 +18,13 @@ npm ci --prefix adapter/dsh --no-audit --no-fund
 # The real dsh agent loop with plan mode and its services, pinned likewise.
 step "npm ci: adapter/dsh-runtime"
 npm ci --prefix adapter/dsh-runtime --no-audit --no-fund
+# NODE_EXTRA_CA_CERTS (set on some machines, this one among them) makes
+# every Node start parse the named certificate bundle: about 50 ms of CPU
+# of the 70–90 a start costs here. Past the installs nothing here opens a
+# network connection, and the tests start Node thousands of times (every
+# real restart of a Node adapter or runtime), so it is unset for them
+# (docs/performance.md, "CI").
+unset NODE_EXTRA_CA_CERTS
 # The hosts' node tests mostly wait (timeouts, child processes), so they
 # run beside go test; their output is printed, and their failure fails the
 # command, once go test is done.
