@@ -26,8 +26,8 @@ type Budget struct {
 }
 
 // MutantBudget is the plugin level's budget: every known mutant and
-// variant is found under its clause within it (TestMutantsAreFound, the
-// kill matrix of docs/mutants.md, the recipe test).
+// variant is found under its clause within it (the kill matrix of
+// docs/mutants.md, whose test fails when one is not, and the recipe test).
 var MutantBudget = Budget{Sequences: 6000, PerSeed: 1500}
 
 // RuntimeMutantBudget is the runtime level's: every reference mutant a

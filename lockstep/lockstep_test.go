@@ -27,27 +27,6 @@ func TestReferenceAgreesWithItself(t *testing.T) {
 	}
 }
 
-// TestMutantsAreFound runs every known mutant and variant as an
-// implementation: within MutantBudget some divergence must name the
-// mutant's own clause (whichever observation it is seen at), among those
-// the attribution table gives that observation, be explained by the
-// mutant alone, and write a trace that fails against it and passes
-// against the reference (MutantProblems).
-func TestMutantsAreFound(t *testing.T) {
-	for _, m := range Known() {
-		t.Run(string(m.Name), func(t *testing.T) {
-			t.Parallel()
-			problems, _, err := MutantProblems(context.Background(), m, t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range problems {
-				t.Error(p)
-			}
-		})
-	}
-}
-
 // TestABudgetLooksPastOtherClauses: a search for a clause goes on, seed
 // after seed, past divergences that name other clauses until its budget
 // is spent; it ends at the first that names the clause.

@@ -555,7 +555,8 @@ type Evidence struct {
 	// lockstep at runtime level must find it under its clause
 	// (TestRuntimeLockstepNamesEachMutantUnderItsClause, package lockstep).
 	// At the plugin level lockstep must always find it under its clause
-	// (TestMutantsAreFound): some divergence within the search budget names
+	// (the kill matrix's lockstep column, TestMutantsDocIsFresh in
+	// cmd/plankit): some divergence within the search budget names
 	// it, whichever observation it is seen at, so a change to what the
 	// generators draw cannot turn an unrelated mutant red.
 	RuntimeHidden string

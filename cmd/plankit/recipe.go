@@ -140,7 +140,7 @@ var clauseRecipe = []recipeStep{
 	{
 		file:    "`attribution/table.go`",
 		add:     "a row that names the mutant's clause where its divergence is seen, at each level it applies to: a plugin-level row (`Obs…`) and, unless the mutant's `Evidence.RuntimeHidden` says why a runtime cannot show it, a runtime-level row (`Rt…`) — an existing row, or a new one with its ID constant and the situation implemented in `lockstep`. Nothing pins which observation finds it: some divergence within the search budget (`lockstep.MutantBudget`, `lockstep.RuntimeMutantBudget`) must name its clause.",
-		proof:   "`TestMutantsAreFound`, `TestRuntimeLockstepNamesEachMutantUnderItsClause` (lockstep), `TestMutantsAreKilledAtRuntimeLevel` (cmd/plankit); for a new mutant, this recipe runs them for it alone",
+		proof:   "`TestMutantsDocIsFresh` (the kill matrix's lockstep column), `TestMutantsAreKilledAtRuntimeLevel` (cmd/plankit), `TestRuntimeLockstepNamesEachMutantUnderItsClause` (lockstep); for a new mutant, this recipe runs them for it alone",
 		mutant:  true,
 		missing: missingRows,
 		prove: func(ctx context.Context, root string, n recipeNew) []string {
