@@ -527,8 +527,9 @@ type MutantInfo struct {
 // field is read by the test named; the evidence test of package main
 // (cmd/plankit, TestEveryClauseHasItsEvidence) reports every field a new
 // mutant still lacks. The scenarios and properties that kill a mutant are
-// not declared: the kill tests search them (features and properties
-// TestEveryMutantIsKilled).
+// not declared: the kill tests search them (features
+// TestEveryMutantIsKilled, the kill matrix's properties column within
+// properties.KillBudget).
 type Evidence struct {
 	// Example is the example trace (a file name under examples/) that the
 	// mutant fails (TestExamplesKillEveryMutant, package reference).

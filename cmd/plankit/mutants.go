@@ -20,15 +20,7 @@ import (
 	"github.com/plankit/plankit/lockstep"
 	"github.com/plankit/plankit/properties"
 	"github.com/plankit/plankit/reference"
-	"github.com/plankit/plankit/report"
 	"github.com/spf13/cobra"
-)
-
-// Settings of the kill matrix's properties, fixed so docs/mutants.md is
-// reproducible; lockstep searches within lockstep.MutantBudget.
-const (
-	matrixPropertySeed   = 7
-	matrixPropertyChecks = 100
 )
 
 func newMutantsCmd() *cobra.Command {
@@ -48,8 +40,8 @@ runs around the faithful reference (their kill matrix is
 docs/mutants-runtime.md).
 
 With --matrix it runs the kill matrix: each mutant against the Gherkin
-scenarios, the properties (seed 7, 100 checks, the first
-that kills it in catalog order) and lockstep (plankit diff, seed after seed
+scenarios, the properties (the first that kills it in catalog order,
+seed after seed within their budget: seeds 7 to 11, 100 checks each) and lockstep (plankit diff, seed after seed
 from 1 within a budget of random sequences, until a divergence names the
 mutant's clause), and prints which checks fail and whether lockstep found
 it under its clause. --out writes it as the Markdown page docs/mutants.md.
@@ -292,17 +284,14 @@ func matrixRowOf(ctx context.Context, m reference.MutantInfo, dir string) (matri
 	}
 	own, other := features.Kills(fres.Cases, m.Clause)
 	row.own, row.other = own, len(other)
-	// Properties run one at a time in catalog order, stopping at the
-	// first that kills the mutant.
-	for _, info := range properties.Catalog() {
-		cases, err := properties.Run(ctx, properties.Options{NewPort: newPort, Seed: matrixPropertySeed, Checks: matrixPropertyChecks, Only: []string{info.Name}, CounterexampleDir: dir})
-		if err != nil {
-			return row, fmt.Errorf("properties against %s: %w", m.Name, err)
-		}
-		if cases[0].Status == report.Failed {
-			row.props = append(row.props, cases[0].ID)
-			break
-		}
+	// The properties search within their kill budget (seed after seed,
+	// one property at a time in catalog order), as lockstep within its.
+	killer, _, err := properties.FirstKiller(ctx, newPort, dir)
+	if err != nil {
+		return row, fmt.Errorf("properties against %s: %w", m.Name, err)
+	}
+	if killer != "" {
+		row.props = []string{killer}
 	}
 	if row.lockstep, _, err = lockstep.MutantProblems(ctx, m, dir); err != nil {
 		return row, fmt.Errorf("lockstep against %s: %w", m.Name, err)
@@ -337,15 +326,16 @@ implementation that shows only under a silent-point choice. Run one by hand with
 `+"`plankit diff --assume NAME`"+` (docs/lockstep.md).
 
 Columns: the failing scenarios tagged with the mutant's own clause (and how many
-other scenarios fail), the first property that kills it in catalog order (seed %d,
-%d checks; variants need not be killed by the properties, which run with the default
+other scenarios fail), the first property that kills it in catalog order, seed after
+seed from %d within the properties' budget (seeds %s, %d checks each; which seed is not
+recorded; variants need not be killed by the properties, which run with the default
 choices' generators), and whether lockstep, the mutant run as if it were an
 external implementation, finds a divergence that names the mutant's clause within
 its budget (seed after seed from 1, at most %d random sequences under each and %d
 in all; which observation shows it first is not recorded: a change to what the
 generators draw moves it, and must not make this page stale).
 
-`, matrixPropertySeed, matrixPropertyChecks, lockstep.MutantBudget.PerSeed, lockstep.MutantBudget.Sequences)
+`, properties.KillBudget.Seeds[0], seedRange(properties.KillBudget.Seeds), properties.KillBudget.Checks, lockstep.MutantBudget.PerSeed, lockstep.MutantBudget.Sequences)
 	own := 0
 	for _, r := range rows {
 		if r.lockstepOwn() {
@@ -383,4 +373,12 @@ func codeList(ids []string) string {
 		out = append(out, "`"+id+"`")
 	}
 	return strings.Join(out, "<br>")
+}
+
+// seedRange writes consecutive seeds as "first–last".
+func seedRange(seeds []int64) string {
+	if len(seeds) == 1 {
+		return fmt.Sprint(seeds[0])
+	}
+	return fmt.Sprintf("%d–%d", seeds[0], seeds[len(seeds)-1])
 }

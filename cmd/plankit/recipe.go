@@ -116,7 +116,7 @@ var clauseRecipe = []recipeStep{
 	{
 		file:    "`reference/mutants.go`",
 		add:     "a mutant that breaks the clause: its name constant, its `Catalogue` entry (clause, what it breaks) and its `mutations` entry — a `wire` (`reference/wire.go`) when it changes only what crosses the port, else `hooks` (`reference/hooks.go`): a `bend` at a named point or an `instead`. `reference/controller.go` never names a mutant.",
-		proof:   "`TestEveryMutantIsKilled` (features: a scenario tagged with the clause fails; properties: some property fails), `TestEveryMutantHasOneMutation`; for a new mutant, this recipe runs them for it alone",
+		proof:   "`TestEveryMutantIsKilled` (features: a scenario tagged with the clause fails), `TestMutantsDocIsFresh` (cmd/plankit, the kill matrix: some property fails within `properties.KillBudget`), `TestEveryMutantHasOneMutation`; for a new mutant, this recipe runs them for it alone",
 		mutant:  true,
 		missing: missingMutants,
 		prove:   proofMutantKilled,
