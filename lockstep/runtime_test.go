@@ -129,3 +129,21 @@ func TestRuntimeLockstepPassesEitherReadingOfTheOwedNotice(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeSearchOnSeveralWorkers: the runtime-level search on several
+// workers, against mutants whose divergences are played again under the
+// other readings of the owed notice (each worker looks the readings' sides
+// up in one memo): it finds each mutant, explained by it, and does not
+// crash. `plankit diff --level runtime --mutant idle-set-queues` died of
+// "concurrent map read and map write" before the memo was guarded.
+func TestRuntimeSearchOnSeveralWorkers(t *testing.T) {
+	for _, m := range []reference.Mutant{reference.IdleSetQueues, reference.SelectionContinues, reference.NoticeForcesStep} {
+		res, err := lockstep.RunRuntime(context.Background(), lockstep.RuntimeOptions{NewImpl: builtinRuntime(loop.RetryPreStep, m), Seed: 1, Cases: 60, Depth: 1, Jobs: 4, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Runtime == nil || !slices.ContainsFunc(res.Runtime.ExplainedBy, func(set []string) bool { return slices.Contains(set, string(m)) }) {
+			t.Errorf("%s: want a divergence it explains, got %v", m, res.Runtime)
+		}
+	}
+}
