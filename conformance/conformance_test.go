@@ -22,6 +22,11 @@ var (
 
 func mustRun(t *testing.T, o Options) report.Run {
 	t.Helper()
+	if o.CounterexampleDir == "" {
+		// a failing property's trace goes with the test, not to a new
+		// temporary directory that outlives it
+		o.CounterexampleDir = t.TempDir()
+	}
 	rep, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,9 @@ func TestScratchModuleFromTheDocs(t *testing.T) {
 	// The route, as written, in a directory of its own; the module it made
 	// is where its last command left the shell.
 	tmp := t.TempDir()
-	env := append(os.Environ(), "PLANKIT="+root, "GOFLAGS=", "GOWORK=", "GOPROXY=off", "GOTOOLCHAIN=local")
+	// TMPDIR: what the module's tests write to a temporary directory (a
+	// failing property's trace, where none is named) goes with this test.
+	env := append(os.Environ(), "PLANKIT="+root, "GOFLAGS=", "GOWORK=", "GOPROXY=off", "GOTOOLCHAIN=local", "TMPDIR="+t.TempDir())
 	sh := exec.Command("bash", "-euo", "pipefail", "-c", route+"\npwd")
 	sh.Dir, sh.Env = tmp, env
 	out, err := sh.CombinedOutput()

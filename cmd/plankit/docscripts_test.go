@@ -30,6 +30,13 @@ func TestMain(m *testing.M) {
 type removingBuilds struct{ m *testing.M }
 
 func (r removingBuilds) Run() int {
+	// What the tests, and the programs they start, write to a temporary
+	// directory without naming one (a failing check's counterexamples, a
+	// divergence's trace) goes under one directory, removed at the end.
+	if tmp, err := os.MkdirTemp("", "plankit-cmd-test-"); err == nil {
+		os.Setenv("TMPDIR", tmp)
+		defer os.RemoveAll(tmp)
+	}
 	defer builds.Remove()
 	defer removeDownstream()
 	return r.m.Run()

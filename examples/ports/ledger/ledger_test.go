@@ -61,8 +61,9 @@ func TestEveryMistakeIsCaught(t *testing.T) {
 	for _, name := range ledger.Mistakes {
 		t.Run(name, func(t *testing.T) {
 			rep, err := conformance.Run(context.Background(), conformance.Options{
-				NewPort: func() sim.Port { return ledger.New(ledger.Mistake(name)) },
-				Seed:    1,
+				NewPort:           func() sim.Port { return ledger.New(ledger.Mistake(name)) },
+				Seed:              1,
+				CounterexampleDir: t.TempDir(),
 			})
 			if err != nil {
 				t.Fatal(err)
