@@ -524,6 +524,9 @@ func (s *searcher) hinted(alts []*searcher) []int {
 
 // set notes the alt search that agreed last.
 func (h *lastAgreed) set(alt *searcher) {
+	if h == nil {
+		return
+	}
 	h.mu.Lock()
 	h.alt = alt
 	h.mu.Unlock()
