@@ -36,9 +36,12 @@ func TestABudgetLooksPastOtherClauses(t *testing.T) {
 	if err != nil || f.Divergence != nil || len(f.Others) < 2 || f.Drawn != 12 {
 		t.Fatalf("SVC-4: want nothing found, the budget of 12 spent past other divergences, got %d drawn, %v (%v)", f.Drawn, f.Others, err)
 	}
+	// Which divergence comes first is the generators' business: the
+	// search must end at one naming PEND-3 within the budget, whatever it
+	// looked past before.
 	f, err = FindUnder(context.Background(), Options{NewImpl: impl, Out: t.TempDir()}, "PEND-3", Budget{Sequences: 12, PerSeed: 6})
-	if err != nil || f.Divergence == nil || len(f.Others) != 0 {
-		t.Fatalf("noop-queues not found under PEND-3 at once: %v %v", err, f.Others)
+	if err != nil || f.Divergence == nil || !slices.Contains(f.Divergence.Clauses, "PEND-3") || f.Drawn > 12 {
+		t.Fatalf("noop-queues not found under PEND-3 within the budget: %v %v", err, f.Others)
 	}
 }
 
@@ -76,9 +79,15 @@ func TestTwoDeviationsOneAssumed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Whichever observation shows it first, the divergence is the other
+	// deviation's: noop-queues alone explains it (another variant may too),
+	// the assumed one does not.
 	d := res.Divergence
-	if d == nil || !slices.Equal(d.Clauses, []string{"PEND-3"}) || len(d.ExplainedBy) != 1 || d.ExplainedBy[0][0] != string(reference.NoopQueues) {
-		t.Fatalf("want the PEND-3 divergence explained by noop-queues, got %+v", d)
+	alone := func(name reference.Mutant) func([]string) bool {
+		return func(set []string) bool { return slices.Equal(set, []string{string(name)}) }
+	}
+	if d == nil || !slices.ContainsFunc(d.ExplainedBy, alone(reference.NoopQueues)) || slices.ContainsFunc(d.ExplainedBy, alone(reference.ListenerAppended)) {
+		t.Fatalf("want a divergence explained by noop-queues, got %+v", d)
 	}
 }
 

@@ -40,7 +40,7 @@ func TestDiffMutantDivergence(t *testing.T) {
 	dir := t.TempDir()
 	js := filepath.Join(dir, "report.json")
 	code, out, errs := run(t, "diff", "--mutant", "noop-queues", "--out", dir, "--json", js)
-	if code != ExitFail || !strings.Contains(out, "clauses:     PEND-3") || !strings.Contains(out, "explained by noop-queues") {
+	if code != ExitFail || !strings.Contains(out, "explained by noop-queues") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
 	var rep report.Run
@@ -48,11 +48,18 @@ func TestDiffMutantDivergence(t *testing.T) {
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("report: %v\n%s", err, b)
 	}
-	if rep.Verdict != report.VerdictFail || len(rep.Cases) != 2 || rep.Cases[0].Status != report.Failed || !slices.Equal(rep.Cases[0].Clauses, []string{"PEND-3"}) {
+	// Whichever observation shows the mutant first (the generators decide),
+	// the console and the report name its clauses, and only they count as
+	// failing.
+	if rep.Verdict != report.VerdictFail || len(rep.Cases) != 2 || rep.Cases[0].Status != report.Failed || len(rep.Cases[0].Clauses) == 0 {
 		t.Fatalf("report cases: %+v", rep.Cases)
 	}
+	clauses := rep.Cases[0].Clauses
+	if !strings.Contains(out, "clauses:     "+strings.Join(clauses, " ")) {
+		t.Errorf("the console names other clauses than the report's %v:\n%s", clauses, out)
+	}
 	for _, row := range rep.Clauses {
-		if row.Clause != "PEND-3" && row.Failed > 0 {
+		if !slices.Contains(clauses, row.Clause) && row.Failed > 0 {
 			t.Errorf("clause %s counted as failing: %+v", row.Clause, row)
 		}
 	}
