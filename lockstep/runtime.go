@@ -168,16 +168,13 @@ type rtSearcher struct {
 	// (RuntimeDepart): a state that departed at a step is named there.
 	probing bool
 	// sideOf memoizes the reference sides of the other readings (sides),
-	// by their key; lastAgreed is the key of the side that last agreed
-	// with the runtime, tried first next time (a runtime speaks in one
-	// voice, so the reading that explained one script mostly explains
-	// the next). Searches run on several workers: mu guards both. Which
-	// side is tried first changes only the cost: whether some side
-	// agrees does not depend on the order. (A copy of the searcher shares
-	// them.)
-	mu         *sync.Mutex
-	sideOf     map[string]func() loop.Runtime
-	lastAgreed string
+	// by their key; the search's workers share it, guarded by mu (a copy
+	// of the searcher shares both).
+	mu     *sync.Mutex
+	sideOf map[string]func() loop.Runtime
+	// hint is the key of the side that last agreed with the runtime,
+	// tried first next time.
+	hint *readingHint[string]
 }
 
 // side is a reference side under other readings, with its memo key.
@@ -192,7 +189,7 @@ func newRtSearcher(opts RuntimeOptions, id loop.Identity) (*rtSearcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rtSearcher{opts: opts, id: id, newRef: newRef, mu: &sync.Mutex{}, sideOf: map[string]func() loop.Runtime{}}, nil
+	return &rtSearcher{opts: opts, id: id, newRef: newRef, mu: &sync.Mutex{}, sideOf: map[string]func() loop.Runtime{}, hint: &readingHint[string]{}}, nil
 }
 
 // sides are the reference side under the other readings that can part on
@@ -250,26 +247,6 @@ func (s *rtSearcher) sides(t loop.Trace) ([]side, error) {
 		}
 	}
 	return out, nil
-}
-
-// hinted is sides with the one that agreed last first, the others in
-// their order: the order to look for any agreeing side in (whether one
-// does is the same in any order).
-func (s *rtSearcher) hinted(sides []side) []side {
-	s.mu.Lock()
-	last := s.lastAgreed
-	s.mu.Unlock()
-	if i := slices.IndexFunc(sides, func(sd side) bool { return sd.key == last }); i > 0 {
-		return slices.Concat(sides[i:i+1], sides[:i], sides[i+1:])
-	}
-	return sides
-}
-
-// agreed notes the side that agreed with the runtime, to be tried first.
-func (s *rtSearcher) agreed(sd side) {
-	s.mu.Lock()
-	s.lastAgreed = sd.key
-	s.mu.Unlock()
 }
 
 // loopPartsScript reports whether a loop reading can part from the
@@ -516,9 +493,13 @@ func (s *rtSearcher) compare(newImp func() loop.Runtime, t loop.Trace, state boo
 		agree = nil
 		if !state {
 			// one agreeing reading is enough, whichever it is
-			for _, kept := range s.hinted(sides) {
-				if replayRuntime(kept.newRef, f.trace, f.imp, headerOnChange) {
-					s.agreed(kept)
+			keys := make([]string, len(sides))
+			for j, sd := range sides {
+				keys[j] = sd.key
+			}
+			for _, j := range s.hint.first(keys) {
+				if replayRuntime(sides[j].newRef, f.trace, f.imp, headerOnChange) {
+					s.hint.note(keys[j])
 					return nil, "", nil
 				}
 			}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/safetext"
@@ -333,24 +332,15 @@ type searcher struct {
 	// reading's (name=value), for an alt search.
 	reading map[string]string
 	differs []string
-	// lastAgreed is the alt search whose reference last agreed with the
-	// implementation, tried first next time (an implementation speaks in
-	// one voice, so the reading that explained one sequence mostly
-	// explains the next); shared by the copies of a search and its
-	// workers.
-	lastAgreed *lastAgreed
-}
-
-// lastAgreed is a search's hint of the reading to try first.
-type lastAgreed struct {
-	mu  sync.Mutex
-	alt *searcher
+	// hint is the alt search whose reference last agreed with the
+	// implementation, tried first next time.
+	hint *readingHint[*searcher]
 }
 
 // withReadings sets s.alts for the followed choices the implementation
 // leaves undeclared.
 func (s *searcher) withReadings() error {
-	s.lastAgreed = &lastAgreed{}
+	s.hint = &readingHint[*searcher]{}
 	rs := spec.Readings(s.choices, spec.LevelPlugin)
 	s.reading = rs[0]
 	for _, r := range rs[1:] {
@@ -484,13 +474,13 @@ func (s *searcher) runFrom(newImp func() sim.Port, setup properties.Setup, acts 
 	alts := s.altsFor(acts)
 	errs := make([]error, len(alts))
 	by := -1 // the index in alts of f's reading (-1: the first reading)
-	for _, j := range s.hinted(alts) {
+	for _, j := range s.hint.first(alts) {
 		g, _, err := alts[j].runOne(newImp, setup, acts, from)
 		switch {
 		case err != nil:
 			errs[j] = err
 		case g == nil:
-			s.lastAgreed.set(alts[j])
+			s.hint.note(alts[j])
 			return nil, true, nil
 		case len(g.acts) > len(f.acts) || len(g.acts) == len(f.acts) && by >= 0 && j < by:
 			g.by, f, by = alts[j], g, j
@@ -502,34 +492,6 @@ func (s *searcher) runFrom(newImp func() sim.Port, setup properties.Setup, acts 
 		}
 	}
 	return f, ok, nil
-}
-
-// hinted are the indices of alts, the one that agreed last first.
-func (s *searcher) hinted(alts []*searcher) []int {
-	order := make([]int, len(alts))
-	for j := range order {
-		order[j] = j
-	}
-	if s.lastAgreed == nil {
-		return order
-	}
-	s.lastAgreed.mu.Lock()
-	last := s.lastAgreed.alt
-	s.lastAgreed.mu.Unlock()
-	if i := slices.Index(alts, last); i > 0 {
-		order = slices.Concat([]int{i}, order[:i], order[i+1:])
-	}
-	return order
-}
-
-// set notes the alt search that agreed last.
-func (h *lastAgreed) set(alt *searcher) {
-	if h == nil {
-		return
-	}
-	h.mu.Lock()
-	h.alt = alt
-	h.mu.Unlock()
 }
 
 // runOne is runFrom against s's reference alone.
