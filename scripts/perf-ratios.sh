@@ -38,20 +38,8 @@ run() {
     'BEGIN { printf "| %s | %.1f s | %.1f s | %.1fx | %.1fx | %s |\n", n, w, c, w / bw, c / bc, v }'
 }
 
-# Node parses the bundle NODE_EXTRA_CA_CERTS names at every start (about
-# 50 ms of CPU here): a setting of the machine, not of the kit, and the
-# adapters open no network connection, so the runs are measured without
-# it, as CI runs the tests (scripts/test.sh).
-if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then
-  echo "NODE_EXTRA_CA_CERTS was set; unset for these runs"
-  unset NODE_EXTRA_CA_CERTS
-fi
-# Likewise a version manager's python3 shim (pyenv's costs about 50 ms of
-# CPU per start here): the Python runs start the interpreter directly, as
-# the tests do.
-if python_bin=$(python3 -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))' 2>/dev/null) && [ -n "$python_bin" ]; then
-  PATH="$python_bin:$PATH"
-fi
+# Node and Python start as the tests start them (scripts/interpreters.sh).
+source scripts/interpreters.sh
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| run | wall | CPU | wall ratio | CPU ratio | verdict, restarts |"
 echo "|---|---|---|---|---|---|"

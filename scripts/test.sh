@@ -18,21 +18,9 @@ npm ci --prefix adapter/dsh --no-audit --no-fund
 # The real dsh agent loop with plan mode and its services, pinned likewise.
 step "npm ci: adapter/dsh-runtime"
 npm ci --prefix adapter/dsh-runtime --no-audit --no-fund
-# NODE_EXTRA_CA_CERTS (set on some machines, this one among them) makes
-# every Node start parse the named certificate bundle: about 50 ms of CPU
-# of the 70–90 a start costs here. Past the installs nothing here opens a
-# network connection, and the tests start Node thousands of times (every
-# real restart of a Node adapter or runtime), so it is unset for them
-# (docs/performance.md, "CI").
-unset NODE_EXTRA_CA_CERTS
-# Where python3 on PATH is a version manager's shim (pyenv's is a bash
-# script that runs several programs to find the interpreter: about 50 ms of
-# CPU before Python itself starts, measured here), the tests, which start
-# the Python examples thousands of times, run the interpreter it resolves
-# to directly: its directory goes first on PATH.
-if python_bin=$(python3 -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))' 2>/dev/null) && [ -n "$python_bin" ]; then
-  PATH="$python_bin:$PATH"
-fi
+# Past the installs: Node and Python start without this machine's
+# start-up taxes (scripts/interpreters.sh).
+source scripts/interpreters.sh
 # The hosts' node tests mostly wait (timeouts, child processes), so they
 # run beside go test; their output is printed, and their failure fails the
 # command, once go test is done.
